@@ -1,0 +1,137 @@
+/* Status sets and signal names. */
+#include <ctype.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "codes.h"
+
+void
+codes_add(struct codes *c, int status)
+{
+	if (status >= 0 && status <= STATUS_MAX)
+		c->bits[status / 64] |= UINT64_C(1) << (status % 64);
+}
+
+bool
+codes_has(const struct codes *c, int status)
+{
+	if (status < 0 || status > STATUS_MAX)
+		return false;
+	return (c->bits[status / 64] >> (status % 64)) & 1;
+}
+
+const char *
+signal_name(int sig)
+{
+	static char buf[16];
+	const char *abbrev;
+
+	if (sig <= 0 || sig >= NSIG || (abbrev = sigabbrev_np(sig)) == NULL)
+		return NULL;
+	strcpy(buf, "SIG");
+	strncat(buf, abbrev, sizeof(buf) - 4);
+	return buf;
+}
+
+static const char *
+number(const char *s, size_t len, long max, int *out)
+{
+	long v = 0;
+
+	if (len == 0)
+		return "empty item";
+	for (size_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return "not a number or a signal name";
+		v = v * 10 + (s[i] - '0');
+		if (v > max)
+			return "out of range";
+	}
+	*out = (int)v;
+	return NULL;
+}
+
+const char *
+signal_parse(const char *s, int *out)
+{
+	const char *abbrev;
+	size_t len = strlen(s);
+
+	if (len > 0 && isdigit((unsigned char)s[0])) {
+		if (number(s, len, NSIG - 1, out) != NULL || *out == 0)
+			return "not a valid signal number";
+		return NULL;
+	}
+	if (strncasecmp(s, "SIG", 3) == 0)
+		s += 3;
+	for (int sig = 1; sig < NSIG; sig++)
+		if ((abbrev = sigabbrev_np(sig)) != NULL &&
+		    strcasecmp(abbrev, s) == 0) {
+			*out = sig;
+			return NULL;
+		}
+	return "unknown signal name";
+}
+
+/* One item: a number, a range "A-B", or a signal name meaning 128 + N. */
+static const char *
+item(const char *s, size_t len, struct codes *c)
+{
+	char name[32];
+	const char *dash, *err;
+	int lo, hi, sig;
+
+	if (len > 0 && isalpha((unsigned char)s[0])) {
+		if (len >= sizeof(name))
+			return "unknown signal name";
+		memcpy(name, s, len);
+		name[len] = '\0';
+		if ((err = signal_parse(name, &sig)) != NULL)
+			return err;
+		if (128 + sig > STATUS_MAX)
+			return "signal number too large for a status";
+		codes_add(c, 128 + sig);
+		return NULL;
+	}
+	if ((dash = memchr(s, '-', len)) == NULL) {
+		if ((err = number(s, len, STATUS_MAX, &lo)) != NULL)
+			return err;
+		codes_add(c, lo);
+		return NULL;
+	}
+	if (dash == s || dash == s + len - 1)
+		return "open range (give both ends, as in 75-78)";
+	if ((err = number(s, (size_t)(dash - s), STATUS_MAX, &lo)) != NULL ||
+	    (err = number(dash + 1, (size_t)(s + len - dash - 1), STATUS_MAX,
+	    &hi)) != NULL)
+		return err;
+	if (lo > hi)
+		return "reversed range";
+	for (int i = lo; i <= hi; i++)
+		codes_add(c, i);
+	return NULL;
+}
+
+const char *
+codes_parse(const char *s, struct codes *out)
+{
+	struct codes c = { .set = true };
+	const char *comma, *err;
+	size_t len;
+
+	if (*s == '\0')
+		return "empty list";
+	for (;;) {
+		comma = strchr(s, ',');
+		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
+		if ((err = item(s, len, &c)) != NULL)
+			return err;
+		if (comma == NULL)
+			break;
+		s = comma + 1;
+	}
+	*out = c;
+	return NULL;
+}

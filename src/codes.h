@@ -1,0 +1,23 @@
+/* Status sets: "0", "1,2,75-78", "SIGKILL", "TERM". Pure. */
+#ifndef RETRY_CODES_H
+#define RETRY_CODES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define STATUS_MAX	255
+
+struct codes {
+	uint64_t	bits[(STATUS_MAX + 1) / 64];
+	bool		set;		/* given on the command line */
+};
+
+const char	*codes_parse(const char *, struct codes *);
+void		 codes_add(struct codes *, int);
+bool		 codes_has(const struct codes *, int);
+/* A signal by name ("TERM", "SIGTERM", case-insensitive) or number. */
+const char	*signal_parse(const char *, int *);
+/* "SIGTERM" for 15, or NULL. */
+const char	*signal_name(int);
+
+#endif

@@ -1,0 +1,251 @@
+/* Durations: a decimal number with an optional unit; compound forms add up. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duration.h"
+
+__extension__ typedef __int128 wide;	/* fraction x unit: up to 2^107 */
+
+static const struct unit {
+	const char	*name;
+	int64_t		 ns;
+} units[] = {
+	{ "ns", 1 },
+	{ "us", NS_PER_US },
+	{ "ms", NS_PER_MS },
+	{ "s", NS_PER_SEC },
+	{ "m", 60 * NS_PER_SEC },
+	{ "h", 3600 * NS_PER_SEC },
+	{ "d", 86400 * NS_PER_SEC },
+};
+
+int64_t
+sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return a < 0 ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
+int64_t
+sat_mul(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r))
+		return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
+int64_t
+sat_from_ldouble(long double v)
+{
+	if (isnan(v))
+		return 0;
+	if (v >= (long double)INT64_MAX)
+		return INT64_MAX;
+	if (v <= (long double)INT64_MIN)
+		return INT64_MIN;
+	return (int64_t)llroundl(v);
+}
+
+static const struct unit *
+unit_find(const char *s, size_t len)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strlen(units[i].name) == len &&
+		    strncmp(units[i].name, s, len) == 0)
+			return &units[i];
+	return NULL;
+}
+
+/*
+ * One component: digits, an optional fraction, an optional unit.  The value
+ * is computed in integers so that "0.1s" is exactly 100000000ns; digits past
+ * the eighteenth decimal are ignored and the nanosecond is rounded half up.
+ */
+static const char *
+component(const char **sp, int64_t *ns, int *had_unit)
+{
+	const char *s = *sp, *u;
+	const struct unit *unit = &units[3];
+	int64_t whole = 0, frac = 0, scale = 1;
+	int digits = 0;
+
+	for (; isdigit((unsigned char)*s); s++, digits++)
+		whole = sat_add(sat_mul(whole, 10), *s - '0');
+	if (*s == '.')
+		for (s++; isdigit((unsigned char)*s); s++, digits++)
+			if (scale < INT64_C(1000000000000000000)) {
+				frac = frac * 10 + (*s - '0');
+				scale *= 10;
+			}
+	if (digits == 0)
+		return "not a number";
+	for (u = s; isalpha((unsigned char)*s); s++)
+		;
+	*had_unit = s != u;
+	if (*had_unit && (unit = unit_find(u, (size_t)(s - u))) == NULL)
+		return "unknown unit (use ns, us, ms, s, m, h or d)";
+	*ns = sat_add(sat_mul(whole, unit->ns),
+	    (int64_t)(((wide)frac * unit->ns + scale / 2) / scale));
+	*sp = s;
+	return NULL;
+}
+
+const char *
+duration_parse(const char *s, int64_t *out)
+{
+	const char *err;
+	int64_t total = 0, ns;
+	int had_unit, parts = 0, bare = 0;
+
+	if (*s == '\0')
+		return "empty duration";
+	if (*s == '-')
+		return "negative duration";
+	while (*s != '\0') {
+		if ((err = component(&s, &ns, &had_unit)) != NULL)
+			return err;
+		if (!had_unit)
+			bare = 1;
+		total = sat_add(total, ns);
+		parts++;
+	}
+	if (bare && parts > 1)
+		return "a number without a unit must stand alone";
+	if (total > DURATION_MAX)
+		return "longer than 365 days";
+	*out = total;
+	return NULL;
+}
+
+static int
+plain_number(const char *s, int negative)
+{
+	int digits = 0;
+
+	if (negative && *s == '-')
+		s++;
+	for (; isdigit((unsigned char)*s); s++)
+		digits++;
+	if (*s == '.')
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits++;
+	return digits > 0 && *s == '\0';
+}
+
+const char *
+seconds_parse(const char *s, int negative, double *out)
+{
+	const char *err;
+	int64_t ns;
+	double v;
+
+	if (plain_number(s, negative)) {
+		errno = 0;
+		v = strtod(s, NULL);
+		if (errno != 0 || !isfinite(v))
+			return "out of range";
+		if (fabs(v) > (double)(DURATION_MAX / NS_PER_SEC))
+			return "longer than 365 days";
+		*out = v;
+		return NULL;
+	}
+	if (negative && *s == '-') {
+		if ((err = duration_parse(s + 1, &ns)) != NULL)
+			return err;
+		*out = -(double)ns / 1e9;
+		return NULL;
+	}
+	if ((err = duration_parse(s, &ns)) != NULL)
+		return err;
+	*out = (double)ns / 1e9;
+	return NULL;
+}
+
+/* Appends v / div with up to three decimals, trailing zeros trimmed. */
+static size_t
+decimal(char *buf, size_t sz, int64_t v, int64_t div, const char *unit)
+{
+	int64_t milli = (v * 1000 + div / 2) / div;
+	int n;
+
+	if (milli % 1000 == 0)
+		n = snprintf(buf, sz, "%lld%s", (long long)(milli / 1000), unit);
+	else if (milli % 100 == 0)
+		n = snprintf(buf, sz, "%lld.%01lld%s", (long long)(milli / 1000),
+		    (long long)(milli % 1000 / 100), unit);
+	else if (milli % 10 == 0)
+		n = snprintf(buf, sz, "%lld.%02lld%s", (long long)(milli / 1000),
+		    (long long)(milli % 1000 / 10), unit);
+	else
+		n = snprintf(buf, sz, "%lld.%03lld%s", (long long)(milli / 1000),
+		    (long long)(milli % 1000), unit);
+	return n < 0 ? 0 : (size_t)n;
+}
+
+char *
+duration_format(int64_t ns, char *buf, size_t sz)
+{
+	static const struct { int64_t ns; char name; } big[] = {
+		{ 86400 * NS_PER_SEC, 'd' },
+		{ 3600 * NS_PER_SEC, 'h' },
+		{ 60 * NS_PER_SEC, 'm' },
+	};
+	size_t len = 0;
+	int n;
+
+	if (sz == 0)
+		return buf;
+	buf[0] = '\0';
+	if (ns <= 0) {
+		snprintf(buf, sz, "0s");
+		return buf;
+	}
+	if (ns < NS_PER_US) {
+		snprintf(buf, sz, "%lldns", (long long)ns);
+		return buf;
+	}
+	if (ns < NS_PER_MS) {
+		decimal(buf, sz, ns, NS_PER_US, "us");
+		return buf;
+	}
+	if (ns < NS_PER_SEC) {
+		decimal(buf, sz, ns, NS_PER_MS, "ms");
+		return buf;
+	}
+	if (ns < 60 * NS_PER_SEC) {
+		decimal(buf, sz, ns, NS_PER_SEC, "s");
+		return buf;
+	}
+	if (ns < 3600 * NS_PER_SEC) {
+		/* Minutes, then seconds that keep their milliseconds. */
+		n = snprintf(buf, sz, "%lldm", (long long)(ns / big[2].ns));
+		if (n > 0 && (size_t)n < sz && ns % big[2].ns != 0)
+			decimal(buf + n, sz - (size_t)n, ns % big[2].ns,
+			    NS_PER_SEC, "s");
+		return buf;
+	}
+	/* Whole days, hours, minutes and seconds; zero parts left out. */
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+		if (ns < big[i].ns)
+			continue;
+		n = snprintf(buf + len, sz - len, "%lld%c",
+		    (long long)(ns / big[i].ns), big[i].name);
+		if (n < 0 || (size_t)n >= sz - len)
+			return buf;
+		len += (size_t)n;
+		ns %= big[i].ns;
+	}
+	if (ns >= NS_PER_SEC)
+		snprintf(buf + len, sz - len, "%llds",
+		    (long long)(ns / NS_PER_SEC));
+	return buf;
+}

@@ -1,0 +1,28 @@
+/* Durations: parsing and formatting of nanosecond counts. Pure. */
+#ifndef RETRY_DURATION_H
+#define RETRY_DURATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NS_PER_US	INT64_C(1000)
+#define NS_PER_MS	INT64_C(1000000)
+#define NS_PER_SEC	INT64_C(1000000000)
+#define DURATION_MAX	(INT64_C(365) * 86400 * NS_PER_SEC)
+
+/* Parses "250ms", "1m30s", "0.5" (seconds) into *ns. NULL or a reason. */
+const char	*duration_parse(const char *, int64_t *);
+/* Parses a plain decimal number of seconds, or a duration, into *s.
+ * Plain numbers go through strtod so they keep every digit the user gave;
+ * a leading '-' is accepted only when negative is set. */
+const char	*seconds_parse(const char *, int negative, double *);
+/* Writes a short human form ("250ms", "1.5s", "2m30s") into buf. */
+char		*duration_format(int64_t, char *, size_t);
+
+int64_t		 sat_add(int64_t, int64_t);
+int64_t		 sat_mul(int64_t, int64_t);
+int64_t		 sat_from_ldouble(long double);
+
+#define DURATION_BUFSZ	32
+
+#endif

@@ -1,0 +1,330 @@
+/*
+ * The back-off engine.  The concise strategies compute in saturating
+ * nanoseconds; Algorithm::Backoff's compute in double seconds, in the
+ * module's own order, so that show-backoff-delays agrees with it to the
+ * last printed digit.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "duration.h"
+#include "engine.h"
+
+static const struct {
+	const char	*name;
+	enum strategy	 strategy;
+} algorithms[] = {
+	{ "Constant", A_CONSTANT },
+	{ "Exponential", A_EXPONENTIAL },
+	{ "Fibonacci", A_FIBONACCI },
+	{ "LILD", A_LILD },
+	{ "LIMD", A_LIMD },
+	{ "MILD", A_MILD },
+	{ "MIMD", A_MIMD },
+};
+
+bool
+strategy_is_algorithm(enum strategy s)
+{
+	return s >= A_CONSTANT;
+}
+
+bool
+algorithm_parse(const char *s, enum strategy *out)
+{
+	for (size_t i = 0; i < sizeof(algorithms) / sizeof(algorithms[0]); i++)
+		if (strcasecmp(s, algorithms[i].name) == 0) {
+			*out = algorithms[i].strategy;
+			return true;
+		}
+	return false;
+}
+
+const char *
+algorithm_name(enum strategy s)
+{
+	for (size_t i = 0; i < sizeof(algorithms) / sizeof(algorithms[0]); i++)
+		if (algorithms[i].strategy == s)
+			return algorithms[i].name;
+	return NULL;
+}
+
+static const char *
+ratio_parse(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (*s == '\0')
+		return "empty ratio after ':'";
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end != '\0' || errno != 0 || !isfinite(v))
+		return "the ratio after ':' is not a number";
+	if (v < 0 || v > 1)
+		return "the ratio after ':' must be between 0 and 1";
+	*out = v;
+	return NULL;
+}
+
+const char *
+jitter_parse(const char *s, struct jitter *j)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon != NULL ? (size_t)(colon - s) : strlen(s);
+	struct jitter r = { J_NONE, 0, 0 };
+	const char *err;
+
+#define IS(name) (len == strlen(name) && strncasecmp(s, name, len) == 0)
+	if (IS("none"))
+		r.mode = J_NONE;
+	else if (IS("full"))
+		r.mode = J_FULL;
+	else if (IS("equal") || IS("half"))
+		r.mode = J_EQUAL;
+	else if (IS("scattered"))
+		r = (struct jitter){ J_SCATTERED, 0.5, 0 };
+	else if (IS("down"))
+		r = (struct jitter){ J_DOWN, 0.2, 0 };
+	else if (IS("add")) {
+		if (colon == NULL)
+			return "add needs a duration, as in add:500ms";
+		if ((err = duration_parse(colon + 1, &r.add)) != NULL)
+			return err;
+		r.mode = J_ADD;
+		*j = r;
+		return NULL;
+	} else
+		return "unknown mode (use none, full, equal, scattered[:R], "
+		    "down[:R] or add:DUR)";
+#undef IS
+	if (colon != NULL) {
+		if (r.mode != J_SCATTERED && r.mode != J_DOWN)
+			return "only scattered and down take a ratio";
+		if ((err = ratio_parse(colon + 1, &r.ratio)) != NULL)
+			return err;
+	}
+	*j = r;
+	return NULL;
+}
+
+void
+engine_init(struct engine *e, const struct backoff *b, struct rng *rng,
+    double start)
+{
+	memset(e, 0, sizeof(*e));
+	e->b = b;
+	e->rng = rng;
+	e->start = start;
+}
+
+static int64_t
+clamp(const struct backoff *b, int64_t d)
+{
+	if (b->max_delay >= 0 && d > b->max_delay)
+		d = b->max_delay;
+	if (d < 0)
+		d = 0;
+	if (d < b->min_delay)
+		d = b->min_delay;
+	return d;
+}
+
+static int64_t
+scale(int64_t d, double f)
+{
+	return sat_from_ldouble((long double)d * f);
+}
+
+/* Jitter on the capped delay; the caller clamps the result again. */
+static int64_t
+jitter(const struct jitter *j, struct rng *rng, int64_t d)
+{
+	switch (j->mode) {
+	case J_NONE:
+		return d;
+	case J_FULL:
+		return rng_range(rng, 0, d);
+	case J_EQUAL:
+		return d / 2 + rng_range(rng, 0, d - d / 2);
+	case J_SCATTERED:
+		return rng_range(rng, scale(d, 1 - j->ratio),
+		    scale(d, 1 + j->ratio));
+	case J_DOWN:
+		return rng_range(rng, scale(d, 1 - j->ratio), d);
+	case J_ADD:
+		return sat_add(d, rng_range(rng, 0, j->add));
+	}
+	return d;
+}
+
+static int64_t
+fibonacci(unsigned long n)
+{
+	int64_t a = 1, b = 1, t;
+
+	for (unsigned long i = 2; i < n && b < INT64_MAX; i++) {
+		t = sat_add(a, b);
+		a = b;
+		b = t;
+	}
+	return b;
+}
+
+/* The n-th failure's delay of a concise strategy, before any clamping. */
+static int64_t
+concise(struct engine *e, unsigned long n)
+{
+	const struct backoff *b = e->b;
+
+	switch (b->strategy) {
+	case S_EXP:
+		return sat_from_ldouble((long double)b->base *
+		    powl(b->factor, (long double)(n - 1)));
+	case S_FIXED:
+		return b->base;
+	case S_LINEAR:
+		return sat_mul(b->base, (int64_t)(n > INT64_MAX ? INT64_MAX :
+		    (int64_t)n));
+	case S_FIB:
+		return sat_mul(b->base, fibonacci(n));
+	case S_LIST:
+		return b->list[(n < b->nlist ? n : b->nlist) - 1];
+	case S_DECORRELATED:
+		if (n == 1)
+			e->decorrelated = b->base;
+		else
+			e->decorrelated = rng_range(e->rng, b->base,
+			    sat_mul(e->decorrelated, 3));
+		if (b->max_delay >= 0 && e->decorrelated > b->max_delay)
+			e->decorrelated = b->max_delay;
+		return e->decorrelated;
+	default:
+		return 0;
+	}
+}
+
+/* Algorithm::Backoff's _failure and _success: the raw value, in seconds. */
+static double
+algorithm(struct engine *e, bool success)
+{
+	const struct backoff *b = e->b;
+	double t;
+
+	switch (b->strategy) {
+	case A_CONSTANT:
+		return success ? b->delay_on_success : b->delay;
+	case A_EXPONENTIAL:
+		return success ? b->delay_on_success : b->initial_delay *
+		    pow(b->exponent_base, (double)e->k - 1);
+	case A_FIBONACCI:
+		if (success)
+			return b->delay_on_success;
+		if (e->k == 1) {
+			e->fib_prev = 0;
+			e->fib_cur = b->initial_delay1;
+		} else if (e->k == 2) {
+			e->fib_prev = b->initial_delay1;
+			e->fib_cur = b->initial_delay2;
+		} else {
+			t = e->fib_cur;
+			e->fib_cur += e->fib_prev;
+			e->fib_prev = t;
+		}
+		return e->fib_cur;
+	default:
+		break;
+	}
+	if (!e->has_prev)
+		return b->initial_delay;
+	switch (b->strategy) {
+	case A_LILD:
+		return e->prev + (success ? b->inc_success : b->inc_failure);
+	case A_LIMD:
+		return success ? e->prev * b->mul_success :
+		    e->prev + b->inc_failure;
+	case A_MILD:
+		return success ? e->prev + b->inc_success :
+		    e->prev * b->mul_failure;
+	default:
+		return success ? e->prev * b->mul_success :
+		    e->prev * b->mul_failure;
+	}
+}
+
+static struct delay
+compute(struct engine *e, bool success, double now)
+{
+	const struct backoff *b = e->b;
+	struct delay r;
+	double d, lo, hi;
+
+	if (!e->seen) {
+		e->last_time = now;
+		e->seen = true;
+	}
+	if (!strategy_is_algorithm(b->strategy)) {
+		if (success)
+			r.ns = clamp(b, sat_from_ldouble(
+			    (long double)b->delay_on_success * 1e9L));
+		else
+			r.ns = clamp(b, concise(e, e->k));
+		r.ns = clamp(b, jitter(&b->jitter, e->rng, r.ns));
+		r.s = (double)r.ns / 1e9;
+		e->last_time = now;
+		e->prev = r.s;
+		e->has_prev = true;
+		return r;
+	}
+	d = algorithm(e, success);
+	if (b->consider_actual_delay) {
+		d = d + e->actual_last - (now - e->last_time);
+		e->actual_last = d;
+	}
+	if (b->jitter_factor > 0 && d != 0) {
+		lo = d * (1 - b->jitter_factor);
+		hi = d * (1 + b->jitter_factor);
+		d = lo + (hi - lo) * rng_unit(e->rng);
+	}
+	if (b->max_delay >= 0 && d > b->max_delay_s)
+		d = b->max_delay_s;
+	if (d < 0)
+		d = 0;
+	if (d < b->min_delay_s)
+		d = b->min_delay_s;
+	r.s = d;
+	r.ns = sat_from_ldouble((long double)d * 1e9L);
+	if (b->jitter.mode != J_NONE) {
+		r.ns = clamp(b, jitter(&b->jitter, e->rng, clamp(b, r.ns)));
+		r.s = (double)r.ns / 1e9;
+	}
+	e->last_time = now;
+	e->prev = r.s;
+	e->has_prev = true;
+	return r;
+}
+
+struct delay
+engine_failure(struct engine *e, double now)
+{
+	static const struct delay give_up = { -1, -1 };
+	const struct backoff *b = e->b;
+
+	if (b->max_actual_duration > 0 &&
+	    now - e->start >= b->max_actual_duration)
+		return give_up;
+	e->k++;
+	if (b->max_attempts > 0 && e->k >= b->max_attempts)
+		return give_up;
+	return compute(e, false, now);
+}
+
+struct delay
+engine_success(struct engine *e, double now)
+{
+	e->k = 0;
+	return compute(e, true, now);
+}

@@ -1,0 +1,78 @@
+/* The back-off engine: strategies, limits and jitter. Pure: it knows no
+ * clock (times are passed in, in seconds) and draws randomness from the
+ * generator it is given. */
+#ifndef RETRY_ENGINE_H
+#define RETRY_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rng.h"
+
+enum strategy {
+	S_EXP, S_FIXED, S_LINEAR, S_FIB, S_LIST, S_DECORRELATED, S_IMMEDIATE,
+	/* Algorithm::Backoff's, computed in seconds as Perl does. */
+	A_CONSTANT, A_EXPONENTIAL, A_FIBONACCI, A_LILD, A_LIMD, A_MILD, A_MIMD,
+};
+
+enum jitter_mode { J_NONE, J_FULL, J_EQUAL, J_SCATTERED, J_DOWN, J_ADD };
+
+struct jitter {
+	enum jitter_mode mode;
+	double		 ratio;		/* scattered, down */
+	int64_t		 add;		/* add:DUR, ns */
+};
+
+struct backoff {
+	enum strategy	 strategy;
+	int64_t		 base;		/* the concise strategies' DUR, ns */
+	double		 factor;	/* --exp */
+	const int64_t	*list;		/* --delays */
+	size_t		 nlist;
+	int64_t		 min_delay;	/* ns */
+	int64_t		 max_delay;	/* ns, -1 for none */
+	double		 min_delay_s, max_delay_s;	/* the same, seconds */
+	struct jitter	 jitter;
+	unsigned long	 max_attempts;	/* consecutive failures, 0 unlimited */
+	double		 max_actual_duration;	/* seconds, 0 unlimited */
+	bool		 consider_actual_delay;
+	/* Algorithm::Backoff parameters, seconds or factors. */
+	double		 delay, delay_on_success, initial_delay, exponent_base;
+	double		 initial_delay1, initial_delay2;
+	double		 inc_failure, inc_success, mul_failure, mul_success;
+	double		 jitter_factor;
+};
+
+struct engine {
+	const struct backoff *b;
+	struct rng	*rng;
+	unsigned long	 k;		/* consecutive failures */
+	double		 start;
+	bool		 seen;		/* an event has been recorded */
+	double		 last_time;
+	double		 actual_last;	/* consider-actual-delay's carry */
+	bool		 has_prev;
+	double		 prev;		/* P: the previous returned delay */
+	double		 fib_prev, fib_cur;
+	int64_t		 decorrelated;	/* its previous (capped) delay */
+};
+
+/* A delay: ns < 0 means give up; s is what show-backoff-delays prints. */
+struct delay {
+	int64_t		 ns;
+	double		 s;
+};
+
+void		 engine_init(struct engine *, const struct backoff *,
+		    struct rng *, double start);
+struct delay	 engine_failure(struct engine *, double now);
+struct delay	 engine_success(struct engine *, double now);
+
+const char	*jitter_parse(const char *, struct jitter *);
+bool		 strategy_is_algorithm(enum strategy);
+/* "MIMD" etc., case-insensitive; false when unknown. */
+bool		 algorithm_parse(const char *, enum strategy *);
+const char	*algorithm_name(enum strategy);
+
+#endif

@@ -1,0 +1,88 @@
+/* retry: run a command until it succeeds, backing off between attempts. */
+#include <err.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "loop.h"
+#include "options.h"
+#include "rng.h"
+#include "show.h"
+#include "signals.h"
+
+#ifndef VERSION
+#define VERSION "unknown"
+#endif
+
+/* fds 0-2 closed by the caller would be taken by retry's own files. */
+static void
+open_std_fds(void)
+{
+	int fd;
+
+	while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd <= 2)
+		;
+	if (fd > 2)
+		close(fd);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct config cfg;
+	struct rng rng;
+	const char *name = strrchr(argv[0], '/');
+	enum mode mode = MODE_RETRY;
+	char why[512], *help;
+	uint64_t seed;
+	int status;
+
+	open_std_fds();
+	name = name != NULL ? name + 1 : argv[0];
+	if (strcmp(name, "show-backoff-delays") == 0)
+		mode = MODE_SHOW;
+	else {
+		setprogname("retry");
+		if (argc > 1 && strcmp(argv[1], "show-backoff-delays") == 0) {
+			mode = MODE_SHOW;
+			argc--, argv++;
+		}
+	}
+	if (options_parse(argc, argv, mode, &cfg, why, sizeof(why)) != 0) {
+		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", getprogname(),
+		    why, getprogname());
+		return 125;
+	}
+	if (cfg.help || cfg.version) {
+		if (cfg.version)
+			printf("%s %s\n", getprogname(), VERSION);
+		else if ((help = options_help(mode)) != NULL) {
+			fputs(help, stdout);
+			free(help);
+		}
+		if (fflush(stdout) != 0)
+			err(125, "stdout");
+		return 0;
+	}
+	if (cfg.seeded)
+		seed = cfg.seed;
+	else
+		arc4random_buf(&seed, sizeof(seed));
+	rng_seed(&rng, seed);
+
+	if (mode == MODE_SHOW)
+		status = show_main(&cfg, &rng);
+	else if (cfg.dry_run)
+		status = dry_run(&cfg, &rng);
+	else {
+		/* Back-off sleeps should end when asked, not 50us later. */
+		prctl(PR_SET_TIMERSLACK, 1UL);
+		signals_init();
+		status = loop_run(&cfg, &rng);
+	}
+	options_free(&cfg);
+	return status;
+}

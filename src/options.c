@@ -1,0 +1,660 @@
+/* The option table, parsing and validation, and the --help text. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duration.h"
+#include "options.h"
+
+enum id {
+	O_MAX = 256, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
+	O_FIXED, O_LINEAR, O_EXP, O_FIB, O_DELAYS, O_DECORRELATED,
+	O_IMMEDIATE, O_ALGORITHM, O_MAX_DELAY, O_MIN_DELAY, O_FACTOR,
+	O_DELAY, O_DELAY_ON_SUCCESS, O_INITIAL_DELAY, O_EXPONENT_BASE,
+	O_INITIAL_DELAY1, O_INITIAL_DELAY2, O_INC_FAILURE, O_INC_SUCCESS,
+	O_MUL_FAILURE, O_MUL_SUCCESS, O_JITTER_FACTOR, O_MAX_ACTUAL_DURATION,
+	O_CONSIDER_ACTUAL_DELAY,
+	O_JITTER, O_SEED,
+	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON,
+	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
+	O_COUNT, O_FORMAT, O_UNIT,
+	O_HELP, O_VERSION,
+};
+
+enum group {
+	G_ATTEMPTS, G_STRATEGY, G_ALGORITHM, G_JITTER, G_VERDICT, G_REPORT,
+	G_SHOW, G_OTHER,
+};
+
+static const char *const group_titles[] = {
+	"Attempts and time",
+	"Back-off strategies (one of them; default --exp 1s)",
+	"Algorithm::Backoff strategies (-a), values in seconds",
+	"Jitter",
+	"Deciding what an attempt means",
+	"Reporting",
+	"Output",
+	"Other",
+};
+
+#define RETRY	(1u << MODE_RETRY)
+#define SHOW	(1u << MODE_SHOW)
+#define BOTH	(RETRY | SHOW)
+
+/* Which -a algorithms take an option, and which need it. */
+#define A(x)	(1u << ((x) - A_CONSTANT))
+#define A_ALL	(A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI) | \
+		 A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD))
+
+static const struct opt {
+	const char	*name;
+	int		 key;		/* short option, or 0 */
+	enum id		 id;
+	const char	*metavar;	/* NULL: takes no value */
+	enum group	 group;
+	unsigned	 modes;
+	unsigned	 takes, needs;	/* -a algorithms (A_ options) */
+	const char	*help;		/* NULL: an alias, not listed */
+} opts[] = {
+	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, BOTH, 0, 0,
+	  "at most N attempts (default 5; 0: no limit)" },
+	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, BOTH, 0, 0, NULL },
+	{ "budget", 'b', O_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
+	  "start no attempt that would begin after DUR" },
+	{ "timeout", 't', O_TIMEOUT, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  "stop an attempt after DUR (status 124)" },
+	{ "signal", 0, O_SIGNAL, "SIG", G_ATTEMPTS, RETRY, 0, 0,
+	  "signal sent on timeout (default TERM)" },
+	{ "kill-after", 'k', O_KILL_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  "then KILL after DUR more (default 5s)" },
+	{ "max-actual-duration", 0, O_MAX_ACTUAL_DURATION, "DUR", G_ATTEMPTS,
+	  BOTH, 0, 0, "give up on a failure DUR or more after the start" },
+
+	{ "exp", 'x', O_EXP, "DUR", G_STRATEGY, BOTH, 0, 0,
+	  "DUR x F^(n-1), F = --factor" },
+	{ "factor", 0, O_FACTOR, "F", G_STRATEGY, BOTH, 0, 0,
+	  "growth factor of --exp (default 2, at least 1)" },
+	{ "fixed", 'd', O_FIXED, "DUR", G_STRATEGY, BOTH, 0, 0,
+	  "DUR every time (also --constant)" },
+	{ "constant", 0, O_FIXED, "DUR", G_STRATEGY, BOTH, 0, 0, NULL },
+	{ "linear", 0, O_LINEAR, "DUR", G_STRATEGY, BOTH, 0, 0, "DUR x n" },
+	{ "fib", 0, O_FIB, "DUR", G_STRATEGY, BOTH, 0, 0,
+	  "DUR x fib(n): 1, 1, 2, 3, 5, 8, ..." },
+	{ "delays", 0, O_DELAYS, "LIST", G_STRATEGY, BOTH, 0, 0,
+	  "the n-th of a comma list; the last repeats" },
+	{ "decorrelated", 0, O_DECORRELATED, "DUR", G_STRATEGY, BOTH, 0, 0,
+	  "DUR, then random in [DUR, 3 x previous]" },
+	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, BOTH, 0, 0,
+	  "no delay at all" },
+	{ "max-delay", 'm', O_MAX_DELAY, "DUR", G_STRATEGY, BOTH, A_ALL, 0,
+	  "never wait longer than DUR" },
+	{ "min-delay", 0, O_MIN_DELAY, "DUR", G_STRATEGY, BOTH, A_ALL, 0,
+	  "never wait less than DUR (wins over --max-delay)" },
+
+	{ "algorithm", 'a', O_ALGORITHM, "NAME", G_ALGORITHM, BOTH, 0, 0,
+	  "Constant, Exponential, Fibonacci, LILD, LIMD,\n"
+	  "MILD or MIMD" },
+	{ "delay", 0, O_DELAY, "S", G_ALGORITHM, BOTH, A(A_CONSTANT),
+	  A(A_CONSTANT), "Constant: delay after a failure" },
+	{ "delay-on-success", 0, O_DELAY_ON_SUCCESS, "S", G_ALGORITHM, BOTH,
+	  A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI), 0,
+	  "delay after a success (default 0)" },
+	{ "initial-delay", 0, O_INITIAL_DELAY, "S", G_ALGORITHM, BOTH,
+	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
+	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
+	  "first delay" },
+	{ "exponent-base", 0, O_EXPONENT_BASE, "F", G_ALGORITHM, BOTH,
+	  A(A_EXPONENTIAL), 0, "Exponential: base (default 2)" },
+	{ "initial-delay1", 0, O_INITIAL_DELAY1, "S", G_ALGORITHM, BOTH,
+	  A(A_FIBONACCI), A(A_FIBONACCI), "Fibonacci: first delay" },
+	{ "initial-delay2", 0, O_INITIAL_DELAY2, "S", G_ALGORITHM, BOTH,
+	  A(A_FIBONACCI), A(A_FIBONACCI), "Fibonacci: second delay" },
+	{ "delay-increment-on-failure", 0, O_INC_FAILURE, "S", G_ALGORITHM,
+	  BOTH, A(A_LILD) | A(A_LIMD), A(A_LILD) | A(A_LIMD),
+	  "LI*: add S on a failure" },
+	{ "delay-increment-on-success", 0, O_INC_SUCCESS, "S", G_ALGORITHM,
+	  BOTH, A(A_LILD) | A(A_MILD), A(A_LILD) | A(A_MILD),
+	  "*LD: add S on a success (may be negative)" },
+	{ "delay-multiple-on-failure", 0, O_MUL_FAILURE, "F", G_ALGORITHM,
+	  BOTH, A(A_MILD) | A(A_MIMD), A(A_MILD) | A(A_MIMD),
+	  "MI*: multiply by F on a failure" },
+	{ "delay-multiple-on-success", 0, O_MUL_SUCCESS, "F", G_ALGORITHM,
+	  BOTH, A(A_LIMD) | A(A_MIMD), A(A_LIMD) | A(A_MIMD),
+	  "*MD: multiply by F on a success" },
+	{ "jitter-factor", 0, O_JITTER_FACTOR, "F", G_ALGORITHM, BOTH, A_ALL,
+	  0, "random in [d(1-F), d(1+F)], F from 0 to 0.5" },
+	{ "consider-actual-delay", 0, O_CONSIDER_ACTUAL_DELAY, NULL,
+	  G_ALGORITHM, BOTH, A_ALL, 0,
+	  "count the time already spent against the delay" },
+
+	{ "jitter", 'j', O_JITTER, "MODE", G_JITTER, BOTH, 0, 0,
+	  "none, full, equal, scattered[:R], down[:R], add:DUR" },
+	{ "seed", 0, O_SEED, "N", G_JITTER, BOTH, 0, 0,
+	  "make every random choice reproducible" },
+
+	{ "success-on", 0, O_SUCCESS_ON, "CODES", G_VERDICT, RETRY, 0, 0,
+	  "statuses that count as success (default 0)" },
+	{ "retry-on", 0, O_RETRY_ON, "CODES", G_VERDICT, RETRY, 0, 0,
+	  "retry only these failures; stop on others" },
+	{ "stop-on", 0, O_STOP_ON, "CODES", G_VERDICT, RETRY, 0, 0,
+	  "stop at once on these statuses" },
+
+	{ "quiet", 'q', O_QUIET, NULL, G_REPORT, RETRY, 0, 0,
+	  "report only retry's own errors" },
+	{ "verbose", 'v', O_VERBOSE, NULL, G_REPORT, RETRY, 0, 0,
+	  "also report each start and each success" },
+	{ "label", 0, O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
+	  "prefix reports with retry[LABEL]:" },
+	{ "dry-run", 0, O_DRY_RUN, NULL, G_REPORT, RETRY, 0, 0,
+	  "print the schedule of an all-failing run" },
+
+	{ "count", 0, O_COUNT, "N", G_SHOW, BOTH, 0, 0,
+	  "at most N steps of an all-failing run (default 10)" },
+	{ "format", 0, O_FORMAT, "FMT", G_SHOW, SHOW, 0, 0,
+	  "plain, table, csv or json (default plain)" },
+	{ "unit", 0, O_UNIT, "UNIT", G_SHOW, SHOW, 0, 0,
+	  "s or ms (default s)" },
+
+	{ "help", 'h', O_HELP, NULL, G_OTHER, BOTH, 0, 0,
+	  "show this help and exit" },
+	{ "version", 'V', O_VERSION, NULL, G_OTHER, BOTH, 0, 0,
+	  "show the version and exit" },
+};
+
+#define NOPTS	(sizeof(opts) / sizeof(opts[0]))
+
+struct parse {
+	struct config	*cfg;
+	char		*err;
+	size_t		 errsz;
+	const struct opt *strategy;	/* the strategy option given */
+	unsigned	 given_a;	/* A_ options given, as a set of ids */
+	bool		 given[O_VERSION - O_MAX + 1];
+};
+
+static int
+fail(struct parse *p, const struct opt *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (o != NULL)
+		n = snprintf(p->err, p->errsz, "--%s: ", o->name);
+	if (n < 0 || (size_t)n >= p->errsz)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errsz - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int
+duration(struct parse *p, const struct opt *o, const char *arg, int64_t *out)
+{
+	const char *why;
+
+	if ((why = duration_parse(arg, out)) != NULL)
+		return fail(p, o, "'%s': %s", arg, why);
+	return 0;
+}
+
+static int
+seconds(struct parse *p, const struct opt *o, const char *arg, int negative,
+    double *out)
+{
+	const char *why;
+
+	if ((why = seconds_parse(arg, negative, out)) != NULL)
+		return fail(p, o, "'%s': %s", arg, why);
+	return 0;
+}
+
+static int
+number(struct parse *p, const struct opt *o, const char *arg, double lo,
+    double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v) ||
+	    strchr("+-0123456789.", *arg) == NULL ||
+	    strpbrk(arg, "xXpP") != NULL)
+		return fail(p, o, "'%s' is not a number", arg);
+	if (v < lo || v > hi)
+		return fail(p, o, "'%s' is out of range (%g to %g)", arg, lo,
+		    hi);
+	*out = v;
+	return 0;
+}
+
+static int
+count(struct parse *p, const struct opt *o, const char *arg, long long lo,
+    long long hi, long long *out)
+{
+	const char *why = NULL;
+	long long v = 0;
+
+	v = strtonum(arg, lo, hi, &why);
+	if (why != NULL)
+		return fail(p, o, "'%s' is %s (give a whole number from %lld "
+		    "to %lld)", arg, strcmp(why, "invalid") == 0 ?
+		    "not a whole number" : why, lo, hi);
+	*out = v;
+	return 0;
+}
+
+static int
+delay_list(struct parse *p, const struct opt *o, const char *arg)
+{
+	struct config *c = p->cfg;
+	const char *s = arg, *comma;
+	char item[64];
+	size_t n = 1, len, i = 0;
+
+	for (const char *t = arg; *t != '\0'; t++)
+		n += *t == ',';
+	free(c->list);
+	if ((c->list = calloc(n, sizeof(*c->list))) == NULL)
+		return fail(p, o, "out of memory");
+	for (;; s = comma + 1) {
+		comma = strchr(s, ',');
+		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
+		if (len == 0)
+			return fail(p, o, "item %zu of '%s' is empty", i + 1,
+			    arg);
+		if (len >= sizeof(item))
+			return fail(p, o, "item %zu of '%s' is too long",
+			    i + 1, arg);
+		memcpy(item, s, len);
+		item[len] = '\0';
+		if (duration(p, o, item, &c->list[i]) != 0)
+			return -1;
+		i++;
+		if (comma == NULL)
+			break;
+	}
+	c->backoff.list = c->list;
+	c->backoff.nlist = n;
+	return 0;
+}
+
+static int
+strategy(struct parse *p, const struct opt *o, enum strategy s)
+{
+	if (p->strategy != NULL && p->strategy->id != o->id)
+		return fail(p, o, "conflicts with --%s (give one strategy)",
+		    p->strategy->name);
+	p->strategy = o;
+	p->cfg->backoff.strategy = s;
+	return 0;
+}
+
+static int
+apply(struct parse *p, const struct opt *o, const char *arg)
+{
+	struct config *c = p->cfg;
+	struct backoff *b = &c->backoff;
+	const char *why;
+	long long v = 0;
+
+	switch (o->id) {
+	case O_MAX:
+		if (count(p, o, arg, 0, 1000000000, &v) != 0)
+			return -1;
+		b->max_attempts = (unsigned long)v;
+		return 0;
+	case O_BUDGET:
+		return duration(p, o, arg, &c->budget);
+	case O_TIMEOUT:
+		if (duration(p, o, arg, &c->timeout) != 0)
+			return -1;
+		if (c->timeout == 0)
+			return fail(p, o, "'%s': must be longer than 0", arg);
+		return 0;
+	case O_KILL_AFTER:
+		return duration(p, o, arg, &c->kill_after);
+	case O_SIGNAL:
+		if ((why = signal_parse(arg, &c->signal)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		return 0;
+	case O_MAX_ACTUAL_DURATION:
+		return seconds(p, o, arg, 0, &b->max_actual_duration);
+	case O_FIXED:
+		return strategy(p, o, S_FIXED) ||
+		    duration(p, o, arg, &b->base);
+	case O_LINEAR:
+		return strategy(p, o, S_LINEAR) ||
+		    duration(p, o, arg, &b->base);
+	case O_EXP:
+		return strategy(p, o, S_EXP) || duration(p, o, arg, &b->base);
+	case O_FIB:
+		return strategy(p, o, S_FIB) || duration(p, o, arg, &b->base);
+	case O_DECORRELATED:
+		return strategy(p, o, S_DECORRELATED) ||
+		    duration(p, o, arg, &b->base);
+	case O_DELAYS:
+		return strategy(p, o, S_LIST) || delay_list(p, o, arg);
+	case O_IMMEDIATE:
+		return strategy(p, o, S_IMMEDIATE);
+	case O_ALGORITHM:
+		if (!algorithm_parse(arg, &b->strategy))
+			return fail(p, o, "unknown algorithm '%s' (use "
+			    "Constant, Exponential, Fibonacci, LILD, LIMD, "
+			    "MILD or MIMD)", arg);
+		return strategy(p, o, b->strategy);
+	case O_FACTOR:
+		return number(p, o, arg, 1, 1e6, &b->factor);
+	case O_MAX_DELAY:
+		return duration(p, o, arg, &b->max_delay) ||
+		    seconds(p, o, arg, 0, &b->max_delay_s);
+	case O_MIN_DELAY:
+		return duration(p, o, arg, &b->min_delay) ||
+		    seconds(p, o, arg, 0, &b->min_delay_s);
+	case O_DELAY:
+		return seconds(p, o, arg, 0, &b->delay);
+	case O_DELAY_ON_SUCCESS:
+		return seconds(p, o, arg, 0, &b->delay_on_success);
+	case O_INITIAL_DELAY:
+		return seconds(p, o, arg, 0, &b->initial_delay);
+	case O_INITIAL_DELAY1:
+		return seconds(p, o, arg, 0, &b->initial_delay1);
+	case O_INITIAL_DELAY2:
+		return seconds(p, o, arg, 0, &b->initial_delay2);
+	case O_INC_FAILURE:
+		return seconds(p, o, arg, 1, &b->inc_failure);
+	case O_INC_SUCCESS:
+		return seconds(p, o, arg, 1, &b->inc_success);
+	case O_EXPONENT_BASE:
+		return number(p, o, arg, 0, 1e6, &b->exponent_base);
+	case O_MUL_FAILURE:
+		return number(p, o, arg, 0, 1e6, &b->mul_failure);
+	case O_MUL_SUCCESS:
+		return number(p, o, arg, 0, 1e6, &b->mul_success);
+	case O_JITTER_FACTOR:
+		return number(p, o, arg, 0, 0.5, &b->jitter_factor);
+	case O_CONSIDER_ACTUAL_DELAY:
+		b->consider_actual_delay = true;
+		return 0;
+	case O_JITTER:
+		if ((why = jitter_parse(arg, &b->jitter)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		return 0;
+	case O_SEED:
+		if (count(p, o, arg, 0, INT64_MAX, &v) != 0)
+			return -1;
+		c->seed = (uint64_t)v;
+		c->seeded = true;
+		return 0;
+	case O_SUCCESS_ON:
+	case O_RETRY_ON:
+	case O_STOP_ON:
+		why = codes_parse(arg, o->id == O_SUCCESS_ON ? &c->success_on :
+		    o->id == O_RETRY_ON ? &c->retry_on : &c->stop_on);
+		if (why != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		return 0;
+	case O_QUIET:
+		c->verbosity = QUIET;
+		return 0;
+	case O_VERBOSE:
+		c->verbosity = VERBOSE;
+		return 0;
+	case O_LABEL:
+		if (*arg == '\0' || strpbrk(arg, "\n\r") != NULL)
+			return fail(p, o, "must be one non-empty line");
+		c->label = arg;
+		return 0;
+	case O_DRY_RUN:
+		c->dry_run = true;
+		return 0;
+	case O_COUNT:
+		if (count(p, o, arg, 1, 10000000, &v) != 0)
+			return -1;
+		c->count = (unsigned long)v;
+		return 0;
+	case O_FORMAT:
+		if (strcmp(arg, "plain") == 0)
+			c->format = FORMAT_PLAIN;
+		else if (strcmp(arg, "table") == 0)
+			c->format = FORMAT_TABLE;
+		else if (strcmp(arg, "csv") == 0)
+			c->format = FORMAT_CSV;
+		else if (strcmp(arg, "json") == 0)
+			c->format = FORMAT_JSON;
+		else
+			return fail(p, o, "unknown format '%s' (use plain, "
+			    "table, csv or json)", arg);
+		return 0;
+	case O_UNIT:
+		if (strcmp(arg, "s") != 0 && strcmp(arg, "ms") != 0)
+			return fail(p, o, "unknown unit '%s' (use s or ms)",
+			    arg);
+		c->unit_ms = strcmp(arg, "ms") == 0;
+		return 0;
+	case O_HELP:
+		c->help = true;
+		return 0;
+	case O_VERSION:
+		c->version = true;
+		return 0;
+	}
+	return 0;
+}
+
+static const struct opt *
+find(int id_or_key, const char *name)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if ((name != NULL && strcmp(opts[i].name, name) == 0) ||
+		    (name == NULL && opts[i].key == id_or_key &&
+		    id_or_key != 0))
+			return &opts[i];
+	return NULL;
+}
+
+/* getopt_long's complaints, in our words. */
+static int
+unknown(struct parse *p, int ch, const char *tok)
+{
+	const int len = (int)strcspn(tok, "=");
+
+	if (strncmp(tok, "--", 2) != 0)
+		return fail(p, NULL, ch == ':' ? "-%c: needs a value" :
+		    "unknown option '-%c'", optopt);
+	if (ch == ':')
+		return fail(p, NULL, "%.*s: needs a value", len, tok);
+	if (tok[len] == '=') {
+		for (size_t i = 0; i < NOPTS; i++)
+			if (strncmp(opts[i].name, tok + 2, (size_t)len - 2)
+			    == 0 && opts[i].name[len - 2] == '\0' &&
+			    opts[i].metavar == NULL)
+				return fail(p, &opts[i], "takes no value");
+	}
+	return fail(p, NULL, "unknown or ambiguous option '%.*s'", len, tok);
+}
+
+static const char *
+mode_name(enum mode m)
+{
+	return m == MODE_SHOW ? "show-backoff-delays" : "retry";
+}
+
+/* Checks that need every option: conflicts, requirements, ranges. */
+static int
+validate(struct parse *p)
+{
+	struct config *c = p->cfg;
+	struct backoff *b = &c->backoff;
+	const bool algo = strategy_is_algorithm(b->strategy);
+	const unsigned bit = algo ? A(b->strategy) : 0;
+
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct opt *o = &opts[i];
+
+		if (o->takes == 0 || o->help == NULL)
+			continue;
+		if (p->given[o->id - O_MAX] && o->takes != A_ALL &&
+		    !algo)
+			return fail(p, o, "goes with -a/--algorithm");
+		if (p->given[o->id - O_MAX] && algo && !(o->takes & bit))
+			return fail(p, o, "is not an option of -a %s",
+			    algorithm_name(b->strategy));
+		if (algo && (o->needs & bit) && !p->given[o->id - O_MAX])
+			return fail(p, find(0, "algorithm"),
+			    "%s needs --%s", algorithm_name(b->strategy),
+			    o->name);
+	}
+	/* Algorithm::Backoff's own default: no limit on attempts. */
+	if (algo && !p->given[O_MAX - O_MAX])
+		b->max_attempts = 0;
+	if (!algo && (b->jitter_factor > 0 || b->consider_actual_delay))
+		return fail(p, find(0, b->consider_actual_delay ?
+		    "consider-actual-delay" : "jitter-factor"),
+		    "goes with -a/--algorithm");
+	if (p->given[O_FACTOR - O_MAX] && b->strategy != S_EXP)
+		return fail(p, find(0, "factor"), "goes with --exp");
+	if (c->mode == MODE_RETRY && c->nargs == 0 && !c->dry_run)
+		return fail(p, NULL, "no command given (as in: retry -- "
+		    "curl -fsS URL)");
+	return 0;
+}
+
+static void
+defaults(struct config *c, enum mode mode)
+{
+	memset(c, 0, sizeof(*c));
+	c->mode = mode;
+	c->backoff.strategy = S_EXP;
+	c->backoff.base = NS_PER_SEC;
+	c->backoff.factor = 2;
+	c->backoff.exponent_base = 2;
+	c->backoff.max_delay = -1;
+	c->backoff.max_attempts = 5;
+	c->budget = -1;
+	c->timeout = -1;
+	c->kill_after = 5 * NS_PER_SEC;
+	c->signal = 15;			/* SIGTERM */
+	codes_add(&c->success_on, 0);
+	c->count = 10;
+}
+
+int
+options_parse(int argc, char **argv, enum mode mode, struct config *c,
+    char *err, size_t errsz)
+{
+	struct option longopts[NOPTS + 1];
+	char shortopts[2 * NOPTS + 4], *s = shortopts;
+	struct parse p = { .cfg = c, .err = err, .errsz = errsz };
+	const struct opt *o;
+	int ch, idx;
+
+	defaults(c, mode);
+	/* retry stops at the command; show takes STATUS anywhere. */
+	if (mode == MODE_RETRY)
+		*s++ = '+';
+	*s++ = ':';
+	for (size_t i = 0; i < NOPTS; i++) {
+		longopts[i] = (struct option){ opts[i].name,
+		    opts[i].metavar != NULL ? required_argument : no_argument,
+		    NULL, (int)opts[i].id };
+		if (opts[i].key != 0) {
+			*s++ = (char)opts[i].key;
+			if (opts[i].metavar != NULL)
+				*s++ = ':';
+		}
+	}
+	*s = '\0';
+	longopts[NOPTS] = (struct option){ NULL, 0, NULL, 0 };
+
+	opterr = 0;
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
+		if (ch == '?' || ch == ':')
+			return unknown(&p, ch, argv[optind - 1]);
+		o = ch < O_MAX ? find(ch, NULL) : &opts[idx];
+		if (!(o->modes & (1u << mode)))
+			return fail(&p, o, "is not an option of %s",
+			    mode_name(mode));
+		p.given[o->id - O_MAX] = true;
+		if (apply(&p, o, optarg) != 0)
+			return -1;
+	}
+	c->args = argv + optind;
+	c->nargs = argc - optind;
+	if (c->help || c->version)
+		return 0;
+	return validate(&p);
+}
+
+void
+options_free(struct config *c)
+{
+	free(c->list);
+	c->list = NULL;
+}
+
+char *
+options_help(enum mode mode)
+{
+	char *buf = NULL, left[64];
+	size_t len = 0;
+	FILE *f;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return NULL;
+	if (mode == MODE_SHOW)
+		fputs("Usage: show-backoff-delays [OPTION]... [STATUS]...\n"
+		    "Print the delays a back-off strategy gives for a sequence "
+		    "of attempts:\nSTATUS 0 is a failure, 1 a success, with an "
+		    "optional time :T or :+S in seconds.\nWithout STATUS, "
+		    "every attempt fails.\n", f);
+	else
+		fputs("Usage: retry [OPTION]... [--] COMMAND [ARG]...\n"
+		    "       retry show-backoff-delays [OPTION]... [STATUS]...\n"
+		    "Run COMMAND; when it fails, wait and run it again.\n"
+		    "DUR is a number with a unit (ns, us, ms, s, m, h, d; "
+		    "1m30s adds up),\nor a bare number of seconds.\n", f);
+	for (int g = G_ATTEMPTS; g <= G_OTHER; g++) {
+		bool title = false;
+
+		for (size_t i = 0; i < NOPTS; i++) {
+			const struct opt *o = &opts[i];
+
+			if (o->group != (enum group)g || o->help == NULL ||
+			    !(o->modes & (1u << mode)))
+				continue;
+			if (!title) {
+				fprintf(f, "\n%s:\n", group_titles[g]);
+				title = true;
+			}
+			snprintf(left, sizeof(left), "%s%c%s--%s%s%s",
+			    o->key ? "-" : "", o->key ? o->key : ' ',
+			    o->key ? ", " : "   ", o->name,
+			    o->metavar ? " " : "", o->metavar ? o->metavar : "");
+			if (strlen(left) > 25)
+				fprintf(f, "  %s\n  %-25s ", left, "");
+			else
+				fprintf(f, "  %-25s ", left);
+			/* Continuation lines line up with the first. */
+			for (const char *h = o->help; *h != '\0'; h++)
+				if (*h == '\n')
+					fprintf(f, "\n%28s", "");
+				else
+					fputc(*h, f);
+			fputc('\n', f);
+		}
+	}
+	if (mode == MODE_RETRY)
+		fputs("\nExit status: 0 on success; the last attempt's status "
+		    "when it gives up\nor stops (128+N for signal N, 124 for a "
+		    "timeout); 125 for a usage\nerror; 126 or 127 when COMMAND "
+		    "cannot be run.\n", f);
+	fclose(f);
+	return buf;
+}

@@ -1,0 +1,48 @@
+/* The command line: one table of options drives getopt_long, validation
+ * and --help.  Pure: errors come back as strings. */
+#ifndef RETRY_OPTIONS_H
+#define RETRY_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codes.h"
+#include "engine.h"
+
+enum mode { MODE_RETRY, MODE_SHOW };
+enum format { FORMAT_PLAIN, FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+enum verbosity { QUIET = -1, NORMAL = 0, VERBOSE = 1 };
+
+struct config {
+	enum mode	 mode;
+	struct backoff	 backoff;
+	int64_t		*list;		/* owns backoff.list */
+	bool		 seeded;
+	uint64_t	 seed;
+	int64_t		 budget;	/* ns, -1 for none */
+	int64_t		 timeout;	/* ns, -1 for none */
+	int64_t		 kill_after;	/* ns */
+	int		 signal;
+	struct codes	 success_on, retry_on, stop_on;
+	enum verbosity	 verbosity;
+	const char	*label;
+	bool		 dry_run;
+	bool		 help, version;
+	/* show-backoff-delays */
+	unsigned long	 count;
+	enum format	 format;
+	bool		 unit_ms;
+	/* The command (retry) or the STATUS arguments (show). */
+	char *const	*args;
+	int		 nargs;
+};
+
+/* 0, or -1 with one line naming the option and the problem in err. */
+int		 options_parse(int, char **, enum mode, struct config *,
+		    char *err, size_t);
+void		 options_free(struct config *);
+/* The --help text for a mode; the caller frees it. */
+char		*options_help(enum mode);
+
+#endif

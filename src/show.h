@@ -1,0 +1,24 @@
+/* show-backoff-delays and --dry-run: the engine driven by a list of
+ * statuses instead of real attempts. */
+#ifndef RETRY_SHOW_H
+#define RETRY_SHOW_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "options.h"
+#include "rng.h"
+
+struct status {
+	bool	 success;
+	double	 time;		/* seconds since the start */
+};
+
+/* Parses "0", "1", "0:5", "1:+2.5" after an entry at time prev; pure. */
+const char	*status_parse(const char *, double prev, struct status *);
+
+/* Both return an exit status; errors go to stderr as one line. */
+int		 show_main(const struct config *, struct rng *);
+int		 dry_run(const struct config *, struct rng *);
+
+#endif

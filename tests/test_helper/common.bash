@@ -1,0 +1,37 @@
+# Shared set-up for the bats suite.
+# shellcheck shell=bash
+
+bats_load_library bats-support
+bats_load_library bats-assert
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+RETRY=${RETRY:-$ROOT/retry}
+SHOW=${SHOW:-$ROOT/show-backoff-delays}
+PATH=$ROOT/tests/bin:$PATH
+export ROOT RETRY SHOW PATH
+
+# retry, bounded in time so that a hang fails the test instead of the run.
+retry() {
+	timeout 60 "$RETRY" "$@"
+}
+
+show() {
+	timeout 60 "$SHOW" "$@"
+}
+
+# Milliseconds on a monotonic-enough clock.
+now_ms() {
+	local t
+	t=$(date +%s%N)
+	echo $((t / 1000000))
+}
+
+# Asserts a usage error: status 125, one line naming the option, then the
+# pointer to --help.
+assert_usage_error() {
+	local option=$1
+	assert_equal "$status" 125
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 --regexp "^(retry|show-backoff-delays): .*${option}"
+	assert_line --index 1 --regexp "^Try '(retry|show-backoff-delays) --help'\.$"
+}

@@ -191,6 +191,16 @@ decimal(char *buf, size_t sz, int64_t v, int64_t div, const char *unit)
 	return n < 0 ? 0 : (size_t)n;
 }
 
+int64_t
+duration_round(int64_t ns)
+{
+	int64_t p = 1;
+
+	while (ns / p >= 1000)
+		p *= 10;
+	return (ns + p / 2) / p * p;
+}
+
 char *
 duration_format(int64_t ns, char *buf, size_t sz)
 {

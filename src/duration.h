@@ -16,6 +16,8 @@ const char	*duration_parse(const char *, int64_t *);
  * Plain numbers go through strtod so they keep every digit the user gave;
  * a leading '-' is accepted only when negative is set. */
 const char	*seconds_parse(const char *, int negative, double *);
+/* Rounds to three significant digits, for measured times. */
+int64_t		 duration_round(int64_t);
 /* Writes a short human form ("250ms", "1.5s", "2m30s") into buf. */
 char		*duration_format(int64_t, char *, size_t);
 

@@ -62,19 +62,19 @@ report(const struct config *c, const struct report *e)
 	case EV_SUCCEEDED:
 		attempt(c, e->attempt, f);
 		fprintf(f, " succeeded after %s",
-		    duration_format(e->duration, d1, sizeof(d1)));
+		    duration_format(duration_round(e->duration), d1, sizeof(d1)));
 		break;
 	case EV_FAILED:
 		attempt(c, e->attempt, f);
 		fprintf(f, " failed: %s after %s; next attempt in %s",
 		    status(e->result, st, sizeof(st)),
-		    duration_format(e->duration, d1, sizeof(d1)),
+		    duration_format(duration_round(e->duration), d1, sizeof(d1)),
 		    duration_format(e->delay, d2, sizeof(d2)));
 		break;
 	case EV_GIVE_UP:
 		fprintf(f, "giving up after %lu attempt%s in %s: %s",
 		    e->attempt, e->attempt == 1 ? "" : "s",
-		    duration_format(e->elapsed, d1, sizeof(d1)),
+		    duration_format(duration_round(e->elapsed), d1, sizeof(d1)),
 		    status(e->result, st, sizeof(st)));
 		if (e->give_up == GIVE_UP_BUDGET)
 			fprintf(f, "; next attempt would end past the %s "

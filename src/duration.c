@@ -201,6 +201,12 @@ duration_round(int64_t ns)
 	return (ns + p / 2) / p * p;
 }
 
+static int64_t
+round_to(int64_t v, int64_t step)
+{
+	return sat_mul(sat_add(v, step / 2) / step, step);
+}
+
 char *
 duration_format(int64_t ns, char *buf, size_t sz)
 {
@@ -223,6 +229,15 @@ duration_format(int64_t ns, char *buf, size_t sz)
 		snprintf(buf, sz, "%lldns", (long long)ns);
 		return buf;
 	}
+	/*
+	 * Round to the precision shown first (three decimals), so that a
+	 * value just under a unit boundary reads "1s" or "1m", never "1000ms"
+	 * or "60s" or "1m60s".
+	 */
+	if (ns >= NS_PER_MS && ns < NS_PER_SEC)
+		ns = round_to(ns, NS_PER_US);
+	if (ns >= NS_PER_SEC && ns < 3600 * NS_PER_SEC)
+		ns = round_to(ns, NS_PER_MS);
 	if (ns < NS_PER_MS) {
 		decimal(buf, sz, ns, NS_PER_US, "us");
 		return buf;

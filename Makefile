@@ -5,6 +5,9 @@ VERSION =	0.1.0
 PREFIX ?=	/usr/local
 BINDIR ?=	$(PREFIX)/bin
 MANDIR ?=	$(PREFIX)/share/man
+BASHCOMPDIR ?=	$(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?=	$(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?=	$(PREFIX)/share/fish/vendor_completions.d
 DESTDIR ?=
 
 CC ?=		cc
@@ -28,6 +31,7 @@ SRCS =		src/codes.c src/duration.c src/engine.c src/loop.c \
 		src/signals.c src/spawn.c src/verdict.c
 OBJS =		$(SRCS:.c=.o)
 HDRS =		$(wildcard src/*.h)
+MANPAGES =	man/retry.1
 
 all: retry show-backoff-delays
 
@@ -48,17 +52,35 @@ check: all
 deps:
 	./.ci/deps
 
+lint:
+	mandoc -Tlint -Wwarning $(MANPAGES)
+	shellcheck -s bash completions/retry.bash tests/run \
+	    tests/test_helper/common.bash .ci/run
+	shellcheck -s sh tests/bin/* .ci/deps
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+	    $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 retry $(DESTDIR)$(BINDIR)/retry
 	ln -sf retry $(DESTDIR)$(BINDIR)/show-backoff-delays
-	install -m 644 man/retry.1 $(DESTDIR)$(MANDIR)/man1/retry.1
+	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 completions/retry.bash $(DESTDIR)$(BASHCOMPDIR)/retry
+	ln -sf retry $(DESTDIR)$(BASHCOMPDIR)/show-backoff-delays
+	install -m 644 completions/_retry $(DESTDIR)$(ZSHCOMPDIR)/_retry
+	install -m 644 completions/retry.fish $(DESTDIR)$(FISHCOMPDIR)/retry.fish
+	ln -sf retry.fish $(DESTDIR)$(FISHCOMPDIR)/show-backoff-delays.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/retry $(DESTDIR)$(BINDIR)/show-backoff-delays
-	rm -f $(DESTDIR)$(MANDIR)/man1/retry.1
+	rm -f $(MANPAGES:man/%=$(DESTDIR)$(MANDIR)/man1/%)
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/retry \
+	    $(DESTDIR)$(BASHCOMPDIR)/show-backoff-delays
+	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_retry
+	rm -f $(DESTDIR)$(FISHCOMPDIR)/retry.fish \
+	    $(DESTDIR)$(FISHCOMPDIR)/show-backoff-delays.fish
 
 clean:
 	rm -f retry show-backoff-delays $(OBJS)
 
-.PHONY: all check deps install uninstall clean
+.PHONY: all check deps lint install uninstall clean

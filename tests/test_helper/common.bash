@@ -1,5 +1,7 @@
 # Shared set-up for the bats suite.
 # shellcheck shell=bash
+# bats sets status, output and lines in run:
+# shellcheck disable=SC2154
 
 bats_load_library bats-support
 bats_load_library bats-assert

@@ -1,0 +1,126 @@
+# bash completion for retry(1) and show-backoff-delays(1)
+# shellcheck shell=bash
+
+_retry_options='--max --max-attempts --budget --timeout --signal --kill-after
+--max-actual-duration --exp --factor --fixed --constant --linear --fib
+--delays --decorrelated --immediate --max-delay --min-delay --algorithm
+--delay --delay-on-success --initial-delay --exponent-base --initial-delay1
+--initial-delay2 --delay-increment-on-failure --delay-increment-on-success
+--delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
+--consider-actual-delay --jitter --seed --success-on --retry-on --stop-on
+--quiet --verbose --label --dry-run --count --help --version'
+
+_retry_show_options='--max --max-attempts --budget --max-actual-duration
+--exp --factor --fixed --constant --linear --fib --delays --decorrelated
+--immediate --max-delay --min-delay --algorithm --delay --delay-on-success
+--initial-delay --exponent-base --initial-delay1 --initial-delay2
+--delay-increment-on-failure --delay-increment-on-success
+--delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
+--consider-actual-delay --jitter --seed --count --format --unit --chart
+--ascii --samples --help --version'
+
+# Options that take a value in the next word.
+_retry_takes_value() {
+	case $1 in
+	-[nbtkxdmaj] | --max | --max-attempts | --budget | --timeout | \
+	--signal | --kill-after | --max-actual-duration | --exp | --factor | \
+	--fixed | --constant | --linear | --fib | --delays | --decorrelated | \
+	--max-delay | --min-delay | --algorithm | --delay | \
+	--delay-on-success | --initial-delay | --exponent-base | \
+	--initial-delay1 | --initial-delay2 | --delay-increment-on-failure | \
+	--delay-increment-on-success | --delay-multiple-on-failure | \
+	--delay-multiple-on-success | --jitter-factor | --jitter | --seed | \
+	--success-on | --retry-on | --stop-on | --label | --count | \
+	--format | --unit | --samples)
+		return 0 ;;
+	esac
+	return 1
+}
+
+# COMPREPLY from compgen's words, one per line.
+_retry_reply() {
+	mapfile -t COMPREPLY < <(compgen "$@")
+}
+
+_retry() {
+	local cur prev words cword show=
+	_init_completion -n = || return
+
+	local i=1
+	if [[ ${1##*/} == show-backoff-delays ]]; then
+		show=1
+	elif [[ ${words[1]-} == show-backoff-delays && $cword -gt 1 ]]; then
+		show=1
+		i=2
+	fi
+	# Find where the wrapped command starts.
+	while [[ $i -lt $cword ]]; do
+		case ${words[i]} in
+		--)
+			((i++))
+			break ;;
+		--*=*) ;;
+		-*)
+			_retry_takes_value "${words[i]}" && ((i++)) ;;
+		*)
+			[[ -z $show ]] && break ;;
+		esac
+		((i++))
+	done
+	if [[ -z $show && $i -lt $cword ]] ||
+	    [[ -z $show && $i -eq $cword && $cur != -* && $i -gt 0 &&
+	    ${words[i - 1]} == -- ]]; then
+		_command_offset "$i"
+		return
+	fi
+
+	case $prev in
+	-a | --algorithm)
+		_retry_reply -W 'Constant Exponential Fibonacci LILD
+		    LIMD MILD MIMD' -- "$cur"
+		return ;;
+	-j | --jitter)
+		_retry_reply -W 'none full equal half scattered
+		    scattered: down down: add:' -- "$cur"
+		[[ ${COMPREPLY-} == *: ]] && compopt -o nospace
+		return ;;
+	--signal)
+		_retry_reply -W "$(compgen -A signal | sed 's/^SIG//')" \
+		    -- "${cur#SIG}"
+		return ;;
+	--success-on | --retry-on | --stop-on)
+		_retry_reply -W "0 1 2 124 $(compgen -A signal)" \
+		    -- "$cur"
+		return ;;
+	--format)
+		_retry_reply -W 'plain table csv json' -- "$cur"
+		return ;;
+	--unit)
+		_retry_reply -W 's ms' -- "$cur"
+		return ;;
+	esac
+	if _retry_takes_value "$prev"; then
+		return
+	fi
+
+	if [[ $cur == -* ]]; then
+		if [[ -n $show ]]; then
+			_retry_reply -W "$_retry_show_options" -- "$cur"
+		else
+			_retry_reply -W "$_retry_options" -- "$cur"
+		fi
+		return
+	fi
+	if [[ -n $show ]]; then
+		_retry_reply -W '0 1' -- "$cur"
+		return
+	fi
+	# The first word that is not an option: a subcommand or a command.
+	if [[ $i -eq 1 ]]; then
+		_retry_reply -W 'show-backoff-delays' -- "$cur"
+	fi
+	local commands
+	mapfile -t commands < <(compgen -c -- "$cur")
+	COMPREPLY+=("${commands[@]}")
+}
+complete -F _retry retry show-backoff-delays

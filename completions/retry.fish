@@ -1,0 +1,102 @@
+# fish completion for retry(1) and show-backoff-delays(1)
+
+# Options that take a value in the next word, for finding the command.
+# -n first: __fish_complete_subcommand reads a leading --word as its own.
+set -l __retry_valued -n --max --max-attempts -b --budget -t --timeout \
+    --signal -k --kill-after --max-actual-duration -x --exp --factor \
+    -d --fixed --constant --linear --fib --delays --decorrelated \
+    -m --max-delay --min-delay -a --algorithm --delay --delay-on-success \
+    --initial-delay --exponent-base --initial-delay1 --initial-delay2 \
+    --delay-increment-on-failure --delay-increment-on-success \
+    --delay-multiple-on-failure --delay-multiple-on-success \
+    --jitter-factor -j --jitter --seed --success-on --retry-on --stop-on \
+    --label --count --format --unit --samples
+
+# True while the words before the cursor are still retry's options.
+function __fish_retry_options_only
+    set -l valued $argv
+    set -l words (commandline -opc)
+    set -e words[1]
+    while set -q words[1]
+        switch $words[1]
+            case --
+                return 1
+            case '--*=*'
+            case '-*'
+                if contains -- $words[1] $valued
+                    set -e words[1]
+                end
+            case '*'
+                return 1
+        end
+        set -e words[1]
+    end
+    return 0
+end
+
+function __fish_retry_show
+    set -l words (commandline -opc)
+    test "$words[1]" = show-backoff-delays; or test "$words[2]" = show-backoff-delays
+end
+
+set -l opts "not __fish_retry_show; and __fish_retry_options_only $__retry_valued"
+set -l show "__fish_retry_show"
+set -l both "__fish_retry_show; or __fish_retry_options_only $__retry_valued"
+
+for c in retry show-backoff-delays
+    complete -c $c -n $both -s n -l max -x -d 'At most N attempts (0: no limit)'
+    complete -c $c -n $both -l max-attempts -x -d 'At most N attempts (0: no limit)'
+    complete -c $c -n $both -s b -l budget -x -d 'Time window of the whole run'
+    complete -c $c -n $both -l max-actual-duration -x -d 'Give up on a failure this long after the start'
+    complete -c $c -n $both -s x -l exp -x -d 'Exponential delays: DUR x F^(n-1)'
+    complete -c $c -n $both -l factor -x -d 'Growth factor of --exp'
+    complete -c $c -n $both -s d -l fixed -x -d 'The same delay every time'
+    complete -c $c -n $both -l constant -x -d 'The same delay every time'
+    complete -c $c -n $both -l linear -x -d 'Delays DUR x n'
+    complete -c $c -n $both -l fib -x -d 'Delays DUR x fib(n)'
+    complete -c $c -n $both -l delays -x -d 'A comma-separated list of delays'
+    complete -c $c -n $both -l decorrelated -x -d 'AWS decorrelated jitter from DUR'
+    complete -c $c -n $both -l immediate -d 'No delay at all'
+    complete -c $c -n $both -s m -l max-delay -x -d 'Never wait longer than this'
+    complete -c $c -n $both -l min-delay -x -d 'Never wait less than this'
+    complete -c $c -n $both -s a -l algorithm -x -a 'Constant Exponential Fibonacci LILD LIMD MILD MIMD' -d 'An Algorithm::Backoff strategy'
+    complete -c $c -n $both -l delay -x -d 'Constant: delay after a failure'
+    complete -c $c -n $both -l delay-on-success -x -d 'Delay after a success'
+    complete -c $c -n $both -l initial-delay -x -d 'First delay'
+    complete -c $c -n $both -l exponent-base -x -d 'Exponential: base'
+    complete -c $c -n $both -l initial-delay1 -x -d 'Fibonacci: first delay'
+    complete -c $c -n $both -l initial-delay2 -x -d 'Fibonacci: second delay'
+    complete -c $c -n $both -l delay-increment-on-failure -x -d 'LI*: add on a failure'
+    complete -c $c -n $both -l delay-increment-on-success -x -d '*LD: add on a success'
+    complete -c $c -n $both -l delay-multiple-on-failure -x -d 'MI*: multiply on a failure'
+    complete -c $c -n $both -l delay-multiple-on-success -x -d '*MD: multiply on a success'
+    complete -c $c -n $both -l jitter-factor -x -d 'Random in d(1-F) to d(1+F)'
+    complete -c $c -n $both -l consider-actual-delay -d 'Count time already spent against the delay'
+    complete -c $c -n $both -s j -l jitter -x -a 'none full equal half scattered scattered: down down: add:' -d 'Randomise each delay'
+    complete -c $c -n $both -l seed -x -d 'Make random choices reproducible'
+    complete -c $c -n $both -l count -x -d 'At most N steps of an all-failing run'
+    complete -c $c -n $both -s h -l help -d 'Show the help and exit'
+    complete -c $c -n $both -s V -l version -d 'Show the version and exit'
+    complete -c $c -n $show -l format -x -a 'plain table csv json' -d 'Output format'
+    complete -c $c -n $show -l unit -x -a 's ms' -d 'Unit of the delays'
+    complete -c $c -n $show -l chart -d 'Draw a bar for each delay'
+    complete -c $c -n $show -l ascii -d 'Draw the chart in plain ASCII'
+    complete -c $c -n $show -l samples -x -d 'Runs of a random strategy to summarise'
+    complete -c $c -n $show -x -a '0 1' -d 'Status: 0 failure, 1 success'
+end
+
+complete -c retry -n $opts -s t -l timeout -x -d 'End an attempt that runs longer than this'
+complete -c retry -n $opts -l signal -x -a '(__fish_make_completion_signals; string replace -r "^\d+ " "" -- $__kill_signals)' -d 'Signal sent on a timeout'
+complete -c retry -n $opts -s k -l kill-after -x -d 'Then KILL after this much more'
+complete -c retry -n $opts -l success-on -x -d 'Statuses that count as success'
+complete -c retry -n $opts -l retry-on -x -d 'Retry only these failures'
+complete -c retry -n $opts -l stop-on -x -d 'Stop at once on these statuses'
+complete -c retry -n $opts -s q -l quiet -d "Report only retry's own errors"
+complete -c retry -n $opts -s v -l verbose -d 'Also report starts and successes'
+complete -c retry -n $opts -l label -x -d 'Prefix reports with retry[LABEL]'
+complete -c retry -n $opts -l dry-run -d 'Print the schedule of an all-failing run'
+
+# The first word that is not an option: the subcommand, or the command to
+# run, whose own completion takes over from there.
+complete -c retry -n "not __fish_retry_show; and __fish_retry_options_only $__retry_valued" -x -a show-backoff-delays -d 'Print the delays of a strategy'
+complete -c retry -n "not __fish_retry_show" -x -a "(__fish_complete_subcommand $__retry_valued)"

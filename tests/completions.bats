@@ -1,0 +1,95 @@
+#!/usr/bin/env bats
+# The completions, each driven in its real shell.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+
+complete_in() {
+	local shell=$1 line=$2
+	case $shell in
+	bash) timeout 20 bash "$ROOT/tests/test_helper/complete.bash" "$line" ;;
+	zsh) timeout 20 zsh "$ROOT/tests/test_helper/complete.zsh" "$line" ;;
+	fish) timeout 20 fish -c "source '$ROOT/completions/retry.fish'
+		complete -C '$line'" | cut -f1 | sort -u ;;
+	esac
+}
+
+check_each_shell() {
+	local line=$1 shell
+	shift
+	for shell in bash zsh fish; do
+		run -0 complete_in "$shell" "$line"
+		for want in "$@"; do
+			assert_line "$want" || {
+				echo "$shell did not offer '$want' for '$line'"
+				return 1
+			}
+		done
+	done
+}
+
+@test "an option name completes: --jit offers --jitter" {
+	check_each_shell 'retry --jit' --jitter --jitter-factor
+}
+
+@test "--jitter offers its modes" {
+	check_each_shell 'retry --jitter ' none full equal half scattered down
+}
+
+@test "the command after -- completes: ech offers echo" {
+	check_each_shell 'retry -n 3 -- ech' echo
+}
+
+@test "the command after the options completes without --" {
+	check_each_shell 'retry -n 3 --fixed 1s ech' echo
+}
+
+@test "the wrapped command's own options complete" {
+	check_each_shell 'retry -n 3 -- ls --al' --all --almost-all
+}
+
+@test "-a offers the algorithms" {
+	check_each_shell 'retry -a MI' MILD MIMD
+}
+
+@test "the subcommand completes, and its own options" {
+	check_each_shell 'retry sho' show-backoff-delays
+	check_each_shell 'retry show-backoff-delays --for' --format
+	check_each_shell 'show-backoff-delays --ch' --chart
+}
+
+@test "--format offers its values" {
+	check_each_shell 'show-backoff-delays --format ' plain table csv json
+}
+
+@test "--signal offers signal names" {
+	check_each_shell 'retry --signal KI' KILL
+}
+
+# Fails when the last run's output has the line.
+refute_offered() {
+	[[ $'\n'$output$'\n' != *$'\n'"$1"$'\n'* ]] || {
+		echo "'$1' was offered"
+		return 1
+	}
+}
+
+@test "an option's value is not taken for the command" {
+	for shell in bash zsh fish; do
+		run -0 complete_in "$shell" 'retry --max 3 --label ech'
+		refute_offered echo
+	done
+}
+
+@test "options of retry alone are not offered after the subcommand" {
+	for shell in bash zsh fish; do
+		run -0 complete_in "$shell" 'retry show-backoff-delays --time'
+		refute_offered --timeout
+	done
+}
+
+@test "after the command, retry's options are not offered" {
+	for shell in bash zsh fish; do
+		run -0 complete_in "$shell" 'retry -n 3 -- ls --jit'
+		refute_offered --jitter
+	done
+}

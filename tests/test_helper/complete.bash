@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# complete.bash LINE: prints, one per line, the completions that bash with
+# bash-completion offers for LINE with the cursor at its end.
+# shellcheck source=/dev/null
+source /usr/share/bash-completion/bash_completion
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PATH=$root:$PATH
+# shellcheck source=../../completions/retry.bash
+source "$root/completions/retry.bash"
+
+line=$1
+read -ra COMP_WORDS <<<"$line"
+[[ $line == *' ' ]] && COMP_WORDS+=('')
+COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+COMP_LINE=$line
+COMP_POINT=${#line}
+COMPREPLY=()
+spec=$(complete -p "${COMP_WORDS[0]}" 2>/dev/null) || exit 1
+func=$(sed -n 's/.*-F \([^ ]*\).*/\1/p' <<<"$spec")
+"$func" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" \
+    "${COMP_WORDS[COMP_CWORD - 1]}" 2>/dev/null
+printf '%s\n' "${COMPREPLY[@]}" | sort -u

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "signals.h"
@@ -94,6 +95,8 @@ signals_die(int sig)
 	struct sigaction sa;
 	sigset_t only;
 
+	/* Dying of QUIT is the attempt's doing: no core file of retry. */
+	prctl(PR_SET_DUMPABLE, 0);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);

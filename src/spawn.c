@@ -2,7 +2,7 @@
  * One attempt, after OpenBSD's and coreutils' timeout: signals stay blocked
  * across fork; the child takes its own process group (and the terminal, when
  * retry has it), restores what retry changed, and reports a failed exec
- * through a close-on-exec pipe; the parent reaps with WNOHANG before every
+ * through a close-on-exec pipe; the parent polls with WNOHANG before every
  * wait, so no SIGCHLD is lost.
  */
 #include <errno.h>
@@ -45,38 +45,90 @@ child(const struct attempt_opts *o, int errfd, pid_t parent)
 	_exit(127);
 }
 
+/* True when pid has ended; it stays a zombie, so its group stays ours. */
+static bool
+exited(pid_t pid)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	    si.si_pid == pid;
+}
+
+/* True when pid has stopped (Ctrl-Z); consumes that event only. */
+static bool
+stopped(pid_t pid)
+{
+	siginfo_t si;
+
+	si.si_pid = 0;
+	return waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG) == 0 &&
+	    si.si_pid == pid;
+}
+
 /* The command stopped (Ctrl-Z): stop with it, and resume it with us. */
 static void
 suspend(const struct attempt_opts *o, pid_t pid)
 {
 	tcsetpgrp(o->tty, getpgrp());
 	raise(SIGSTOP);
-	tcsetpgrp(o->tty, pid);
+	/* Resumed by bg, retry is no longer in the foreground: leave the
+	 * terminal to the shell. */
+	if (tcgetpgrp(o->tty) == getpgrp())
+		tcsetpgrp(o->tty, pid);
 	kill(-pid, SIGCONT);
+}
+
+/* Sends sig to the whole group, and wakes it in case it is stopped. */
+static void
+signal_group(pid_t pid, int sig)
+{
+	kill(-pid, sig);
+	if (sig != SIGKILL && sig != SIGCONT)
+		kill(-pid, SIGCONT);
 }
 
 static void
 ended(int st, struct attempt_result *r)
 {
+	if (r->timed_out) {
+		/* Not a death by signal: --signal INT must not end the run. */
+		r->status = 124;
+		return;
+	}
 	if (WIFSIGNALED(st)) {
 		r->signal = WTERMSIG(st);
 		r->status = 128 + r->signal;
 	} else
 		r->status = WEXITSTATUS(st);
-	if (r->timed_out)
-		r->status = 124;
+}
+
+static int64_t
+earliest(int64_t a, int64_t b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
 }
 
 int
 attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 {
-	const int flags = WNOHANG | (o->tty >= 0 ? WUNTRACED : 0);
 	pid_t pid, parent = getpid();
-	int64_t deadline;
-	int ep[2], st, e;
+	int64_t deadline, kill_at = -1, now;
+	int ep[2], st, e, sig;
 	ssize_t n;
 
 	memset(r, 0, sizeof(*r));
+	/* A signal that arrived since the last wait: start nothing more. */
+	signals_wait(NULL, 0, 0);
+	if (signal_stop != 0) {
+		r->interrupted = signal_stop;
+		return 0;
+	}
 	if (pipe2(ep, O_CLOEXEC) == -1)
 		return -1;
 	if ((pid = fork()) == -1) {
@@ -107,37 +159,44 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 
 	deadline = o->timeout >= 0 ? sat_add(mono_ns(), o->timeout) : -1;
 	for (;;) {
-		signal_child = 0;
-		if (waitpid(pid, &st, flags) == pid) {
-			if (!WIFSTOPPED(st))
-				break;
+		if (exited(pid))
+			break;
+		if (o->tty >= 0 && stopped(pid)) {
 			suspend(o, pid);
 			continue;
 		}
-		if (signal_stop != 0) {
-			r->interrupted = signal_stop;
+		now = mono_ns();
+		if ((sig = signal_stop) != 0) {
+			/* Forwarded; the first one is the one retry dies of. */
 			signal_stop = 0;
-			kill(-pid, r->interrupted);
-			kill(-pid, SIGCONT);
+			if (r->interrupted == 0)
+				r->interrupted = sig;
+			signal_group(pid, sig);
+			if (kill_at < 0)
+				kill_at = sat_add(now, o->kill_after);
+			deadline = -1;
 		}
-		if (deadline >= 0 && mono_ns() >= deadline) {
-			if (!r->timed_out) {
-				/* The timeout: the signal, then KILL. */
-				r->timed_out = true;
-				kill(-pid, o->signal);
-				kill(-pid, SIGCONT);
-				deadline = sat_add(deadline, o->kill_after);
-			} else {
-				kill(-pid, SIGKILL);
-				deadline = -1;
-			}
-			continue;
+		if (deadline >= 0 && now >= deadline) {
+			r->timed_out = true;
+			signal_group(pid, o->signal);
+			kill_at = sat_add(now, o->kill_after);
+			deadline = -1;
 		}
-		signals_wait(NULL, 0, deadline);
+		/* Whatever ignored the signal for kill_after gets KILL. */
+		if (kill_at >= 0 && now >= kill_at) {
+			signal_group(pid, SIGKILL);
+			kill_at = -1;
+		}
+		signals_wait(NULL, 0, earliest(deadline, kill_at));
 	}
-	/* Nothing the attempt started outlives a timeout or a signal. */
+	/*
+	 * Nothing the attempt started outlives a timeout or a signal. The
+	 * leader is not reaped yet, so its group id cannot have been reused.
+	 */
 	if (r->timed_out || r->interrupted != 0)
-		kill(-pid, SIGKILL);
+		signal_group(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
 	if (o->tty >= 0)
 		tcsetpgrp(o->tty, getpgrp());
 	ended(st, r);

@@ -1,0 +1,91 @@
+# Helpers for tests that use real processes and real signals.
+# shellcheck shell=bash
+
+# A process that has not exited. A zombie counts as gone: orphans are
+# reaped by PID 1 whenever it gets round to it.
+alive() {
+	local st
+	st=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+	[[ $st != Z* ]]
+}
+
+# Whether any process of group $1 is still running (zombies excepted).
+group_alive() {
+	ps -eo pgid=,stat= | awk -v g="$1" \
+	    '$1 == g && $2 !~ /^Z/ { found = 1 } END { exit !found }'
+}
+
+# Polls, up to about 5 s, until none of the processes is left; fails
+# naming the survivors otherwise.
+assert_gone() {
+	local i p left
+	for ((i = 0; i < 100; i++)); do
+		left=
+		for p in "$@"; do
+			alive "$p" && left+=" $p"
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.05
+	done
+	ps -o pid,pgid,ppid,stat,args -p "${left# }" >&2
+	fail "still running:$left"
+}
+
+# Polls, up to about 5 s, until no process of the group is left.
+assert_group_gone() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		group_alive "$1" || return 0
+		sleep 0.05
+	done
+	ps -eo pid,pgid,stat,args | awk -v g="$1" 'NR == 1 || $2 == g' >&2
+	fail "process group $1 is still running"
+}
+
+# Waits, up to about 10 s, until file $1 has at least ${2:-1} lines.
+wait_lines() {
+	local i n
+	for ((i = 0; i < 200; i++)); do
+		if [ -f "$1" ]; then
+			n=$(wc -l <"$1")
+			[ "$n" -ge "${2:-1}" ] && return 0
+		fi
+		sleep 0.05
+	done
+	fail "timed out waiting for ${2:-1} line(s) in $1"
+}
+
+# Waits, up to about 10 s, until file $1 has a line matching regex $2.
+wait_match() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "timed out waiting for /$2/ in $1"
+}
+
+# Starts retry in the background in a session (and process group) of its
+# own, with INT and QUIT at their defaults even when the suite runs as a
+# background job, stderr to $BATS_TEST_TMPDIR/err. Sets RETRY_PID.
+start_retry() {
+	setsid env --default-signal=INT,QUIT "$RETRY" "$@" \
+	    </dev/null >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	RETRY_PID=$!
+}
+
+# Waits, up to about 20 s, for the background process $1 to end and sets
+# status to its wait status; kills it and fails if it does not end.
+wait_status() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		alive "$1" || break
+		sleep 0.05
+	done
+	if alive "$1"; then
+		kill -KILL "$1"
+		fail "process $1 did not end"
+	fi
+	status=0
+	wait "$1" || status=$?
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env bats
+# -t/--timeout, --signal, -k/--kill-after and --budget with real processes.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/procs
+
+# retry with INT and QUIT at their defaults (a suite run as a background
+# job has them ignored), bounded in time.
+retry_dfl() {
+	timeout 60 env --default-signal=INT,QUIT "$RETRY" "$@"
+}
+
+# An attempt that counts its runs in $1/n and, from run $2 on, succeeds;
+# before that it sleeps "forever" (to be timed out).
+slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
+	echo $n >"$0/n"; [ $n -ge "$1" ] && exit 0; exec sleep 100'
+
+@test "a timeout kills the attempt's whole process group and gives 124" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	t0=$(now_ms)
+	run -124 --separate-stderr retry -n 1 -t 0.5 -- sh -c '
+	    echo $$ >"$0/leader"
+	    sleep 100 & echo $! >"$0/bg"
+	    sleep 100' "$d"
+	t1=$(now_ms)
+	assert_regex "$stderr" \
+	    '^retry: giving up after 1 attempt in [0-9.]+m?s: timed out$'
+	((t1 - t0 >= 450 && t1 - t0 < 4000))
+	assert_gone "$(cat "$d/leader")" "$(cat "$d/bg")"
+	assert_group_gone "$(cat "$d/leader")"
+}
+
+@test "an attempt that ends before its timeout is left alone" {
+	local t0 t1
+	t0=$(now_ms)
+	run -3 retry -n 1 -t 30 -- sh -c 'sleep 0.2; exit 3'
+	t1=$(now_ms)
+	((t1 - t0 < 5000))
+}
+
+@test "a timed-out attempt is retried, and the next one can succeed" {
+	local d=$BATS_TEST_TMPDIR
+	run -0 --separate-stderr retry -n 3 -d 0 -t 0.3 -- \
+	    sh -c "$slow_until" "$d" 2
+	assert_regex "$stderr" \
+	    '^retry: attempt 1/3 failed: timed out after [0-9.]+m?s; next attempt in 0s$'
+	assert_equal "$(cat "$d/n")" 2
+}
+
+@test "attempts that all time out give up with 124" {
+	run -124 --separate-stderr retry -n 2 -d 0 -t 0.2 -- sleep 100
+	assert_regex "${stderr_lines[0]}" \
+	    '^retry: attempt 1/2 failed: timed out after'
+	assert_regex "${stderr_lines[1]}" \
+	    '^retry: giving up after 2 attempts in [0-9.]+m?s: timed out$'
+}
+
+@test "a timed-out attempt is 124 even if it then exits 0" {
+	run -124 retry -n 1 -t 0.2 -k 10 -- \
+	    sh -c 'trap "exit 0" TERM; while :; do sleep 0.05; done'
+}
+
+@test "kill-after escalates to KILL when the command ignores the signal" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	t0=$(now_ms)
+	run -124 retry -n 1 -t 0.3 -k 0.7 -- sh -c '
+	    trap "echo TERM >>\"$0/got\"" TERM
+	    echo $$ >"$0/leader"
+	    sleep 100 & echo $! >"$0/bg"
+	    while :; do sleep 0.05; done' "$d"
+	t1=$(now_ms)
+	# TERM first (the trap saw it), KILL 0.7s later: not at once, and
+	# not after the default 5s either.
+	assert_equal "$(head -n 1 "$d/got")" TERM
+	((t1 - t0 >= 950 && t1 - t0 < 4500))
+	assert_gone "$(cat "$d/leader")" "$(cat "$d/bg")"
+}
+
+@test "kill-after defaults to 5s" {
+	local t0 t1
+	t0=$(now_ms)
+	run -124 retry -n 1 -t 0.2 -- sh -c 'trap "" TERM; sleep 100'
+	t1=$(now_ms)
+	((t1 - t0 >= 5000 && t1 - t0 < 15000))
+}
+
+@test "--kill-after 0 sends KILL right after the signal" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	t0=$(now_ms)
+	run -124 retry -n 1 -t 0.3 -k 0 -- sh -c '
+	    trap "" TERM; echo $$ >"$0/leader"; sleep 100' "$d"
+	t1=$(now_ms)
+	((t1 - t0 < 2500))
+	assert_gone "$(cat "$d/leader")"
+}
+
+@test "--signal INT by name is sent on timeout and does not end the run" {
+	local d=$BATS_TEST_TMPDIR
+	# An attempt that times out with INT is a timeout (124, retried),
+	# not a Ctrl-C (which would stop the run).
+	run -0 --separate-stderr retry_dfl -n 2 -d 0 -t 0.3 --signal INT -- \
+	    sh -c '[ -e "$0/once" ] && exit 0; touch "$0/once"
+		trap "echo INT >\"$0/got\"; exit 0" INT
+		while :; do sleep 0.05; done' "$d"
+	assert_equal "$(cat "$d/got")" INT
+	assert_regex "$stderr" '^retry: attempt 1/2 failed: timed out after'
+}
+
+@test "--signal SIGINT ending a run of timeouts gives 124, not 130" {
+	run -124 retry_dfl -n 2 -d 0 -t 0.2 --signal SIGINT -- sleep 100
+}
+
+@test "--signal 9 by number kills without waiting for kill-after" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	t0=$(now_ms)
+	run -124 retry -n 1 -t 0.3 --signal 9 -k 30 -- sh -c '
+	    trap "" TERM; echo $$ >"$0/leader"; sleep 100' "$d"
+	t1=$(now_ms)
+	((t1 - t0 < 3000))
+	assert_gone "$(cat "$d/leader")"
+}
+
+@test "--signal takes names in any case, with or without SIG" {
+	local d=$BATS_TEST_TMPDIR
+	run -124 retry -n 1 -t 0.3 --signal sigusr1 -- sh -c '
+	    trap "echo USR1 >\"$0/got\"; exit 0" USR1
+	    while :; do sleep 0.05; done' "$d"
+	assert_equal "$(cat "$d/got")" USR1
+	run -124 retry -n 1 -t 0.2 --signal kill -- sleep 100
+}
+
+@test "the budget cuts the first attempt's timeout" {
+	local t0 t1
+	t0=$(now_ms)
+	run -124 --separate-stderr retry -n 5 -b 0.5 -t 30 -- sleep 100
+	t1=$(now_ms)
+	((t1 - t0 >= 450 && t1 - t0 < 4000))
+	assert_regex "$stderr" 'timed out'
+}
+
+@test "the budget cuts a later attempt's timeout to what remains" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	t0=$(now_ms)
+	# Attempt 1 fails at once; attempt 2 starts after 0.2s and hangs: its
+	# 30s timeout is cut to the 1.3s left of the 1.5s budget.
+	run -124 --separate-stderr retry -n 5 -b 1.5 -d 0.2 -t 30 -- sh -c '
+	    [ -e "$0/once" ] && exec sleep 100; touch "$0/once"; exit 1' "$d"
+	t1=$(now_ms)
+	((t1 - t0 >= 1400 && t1 - t0 < 5000))
+	assert_regex "${stderr_lines[0]}" '^retry: attempt 1/5 failed: exit 1'
+	assert_regex "${stderr_lines[1]}" \
+	    '^retry: giving up after 2 attempts in [0-9.]+m?s: timed out'
+}

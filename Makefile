@@ -31,7 +31,7 @@ SRCS =		src/codes.c src/duration.c src/engine.c src/loop.c \
 		src/signals.c src/spawn.c src/verdict.c
 OBJS =		$(SRCS:.c=.o)
 HDRS =		$(wildcard src/*.h)
-MANPAGES =	man/retry.1
+MANPAGES =	man/retry.1 man/show-backoff-delays.1
 
 all: retry show-backoff-delays
 

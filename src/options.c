@@ -9,6 +9,7 @@
 
 #include "duration.h"
 #include "options.h"
+#include "show.h"
 
 enum id {
 	O_MAX = 256, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
@@ -21,7 +22,7 @@ enum id {
 	O_JITTER, O_SEED,
 	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON,
 	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
-	O_COUNT, O_FORMAT, O_UNIT,
+	O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
 	O_HELP, O_VERSION,
 };
 
@@ -158,6 +159,15 @@ static const struct opt {
 	  "plain, table, csv or json (default plain)" },
 	{ "unit", 0, O_UNIT, "UNIT", G_SHOW, SHOW, 0, 0,
 	  "s or ms (default s)" },
+	{ "chart", 0, O_CHART, NULL, G_SHOW, SHOW, 0, 0,
+	  "draw a bar per delay, as wide as the terminal\n"
+	  "(COLUMNS, else its width, else 80)" },
+	{ "ascii", 0, O_ASCII, NULL, G_SHOW, SHOW, 0, 0,
+	  "draw the chart with ASCII, not Unicode blocks" },
+	{ "samples", 0, O_SAMPLES, "N", G_SHOW, SHOW, 0, 0,
+	  "run N times (with jitter): per step, the runs\n"
+	  "that go on, then min, median, p90, max;\n"
+	  "with --chart, their spread" },
 
 	{ "help", 'h', O_HELP, NULL, G_OTHER, BOTH, 0, 0,
 	  "show this help and exit" },
@@ -437,6 +447,17 @@ apply(struct parse *p, const struct opt *o, const char *arg)
 			    arg);
 		c->unit_ms = strcmp(arg, "ms") == 0;
 		return 0;
+	case O_CHART:
+		c->chart = true;
+		return 0;
+	case O_ASCII:
+		c->ascii = true;
+		return 0;
+	case O_SAMPLES:
+		if (count(p, o, arg, 1, 100000, &v) != 0)
+			return -1;
+		c->samples = (unsigned long)v;
+		return 0;
 	case O_HELP:
 		c->help = true;
 		return 0;
@@ -485,6 +506,26 @@ mode_name(enum mode m)
 	return m == MODE_SHOW ? "show-backoff-delays" : "retry";
 }
 
+/* show-backoff-delays: the output options together, and every STATUS. */
+static int
+validate_show(struct parse *p)
+{
+	const struct config *c = p->cfg;
+	struct status st = { false, 0 };
+	const char *why;
+
+	if (c->ascii && !c->chart)
+		return fail(p, find(0, "ascii"), "goes with --chart");
+	if (c->chart && c->format != FORMAT_PLAIN)
+		return fail(p, find(0, "chart"), "draws its own output; leave "
+		    "out --format");
+	for (int i = 0; i < c->nargs; i++)
+		if ((why = status_parse(c->args[i], st.time, &st)) != NULL)
+			return fail(p, NULL, "status '%s': %s", c->args[i],
+			    why);
+	return 0;
+}
+
 /* Checks that need every option: conflicts, requirements, ranges. */
 static int
 validate(struct parse *p)
@@ -522,7 +563,7 @@ validate(struct parse *p)
 	if (c->mode == MODE_RETRY && c->nargs == 0 && !c->dry_run)
 		return fail(p, NULL, "no command given (as in: retry -- "
 		    "curl -fsS URL)");
-	return 0;
+	return c->mode == MODE_SHOW ? validate_show(p) : 0;
 }
 
 static void
@@ -613,7 +654,10 @@ options_help(enum mode mode)
 		    "Print the delays a back-off strategy gives for a sequence "
 		    "of attempts:\nSTATUS 0 is a failure, 1 a success, with an "
 		    "optional time :T or :+S in seconds.\nWithout STATUS, "
-		    "every attempt fails.\n", f);
+		    "every attempt fails as soon as the previous delay ends,\n"
+		    "until the strategy gives up. Delays print in seconds as "
+		    "Perl prints numbers\n(%.15g); -1 where it gives up.\n",
+		    f);
 	else
 		fputs("Usage: retry [OPTION]... [--] COMMAND [ARG]...\n"
 		    "       retry show-backoff-delays [OPTION]... [STATUS]...\n"

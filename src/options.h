@@ -33,6 +33,8 @@ struct config {
 	unsigned long	 count;
 	enum format	 format;
 	bool		 unit_ms;
+	bool		 chart, ascii;
+	unsigned long	 samples;	/* 0: one run */
 	/* The command (retry) or the STATUS arguments (show). */
 	char *const	*args;
 	int		 nargs;

@@ -1,25 +1,69 @@
-/* show-backoff-delays and retry --dry-run. */
+/*
+ * show-backoff-delays and retry --dry-run: the engine driven by a list of
+ * statuses, or by a run in which every attempt fails, instead of by real
+ * attempts.  Replaying and the statistics are pure; printing and drawing
+ * take their results.
+ */
+#include <sys/ioctl.h>
+
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "duration.h"
 #include "engine.h"
 #include "show.h"
 
+/* One event of a replay and the delay that the engine gave for it. */
 struct step {
 	unsigned long	 n;		/* 1-based */
 	struct status	 st;
-	struct delay	 d;
+	struct delay	 d;		/* d.ns < 0: gives up */
+	bool		 over_budget;	/* gives up because of --budget */
+};
+
+/* A replay in progress. */
+struct run {
+	const struct config *c;
+	struct engine	 e;
+	bool		 statuses;	/* replays STATUS, else all-failing */
+	unsigned long	 limit;		/* steps at most */
+	unsigned long	 done;
+	double		 prev;		/* the previous entry's time, s */
+	int64_t		 at;		/* all-failing: the next failure, ns */
+	bool		 over;
+};
+
+/* One step of --samples: statistics over the runs that go on. */
+struct stats {
+	unsigned long	 n;
+	unsigned long	 runs;		/* runs whose delay is not -1 */
+	double		 min, median, p90, max;	/* -1 when runs is 0 */
+};
+
+/* The chart's columns: STEP [STATUS] LABEL BAR. */
+struct layout {
+	int		 step_w, label_w, bar_w;
+	bool		 statuses, ascii;
+	double		 max;		/* the delay drawn bar_w wide */
+};
+
+typedef char numbuf[40];
+
+/* Unicode blocks: a whole cell, and the left 1/8 to 7/8 of one. */
+static const char full_block[] = "\xe2\x96\x88";		/* U+2588 */
+static const char *const eighths[8] = {
+	"", "\xe2\x96\x8f", "\xe2\x96\x8e", "\xe2\x96\x8d", "\xe2\x96\x8c",
+	"\xe2\x96\x8b", "\xe2\x96\x8a", "\xe2\x96\x89",	/* U+258F..U+2589 */
 };
 
 static const char *
 time_parse(const char *s, double *out)
 {
-	char *end;
 	const char *p;
 
 	for (p = s; isdigit((unsigned char)*p); p++)
@@ -30,7 +74,7 @@ time_parse(const char *s, double *out)
 	if (p == s || *p != '\0' || strcmp(s, ".") == 0)
 		return "the time is not a number of seconds";
 	errno = 0;
-	*out = strtod(s, &end);
+	*out = strtod(s, NULL);
 	if (errno != 0 || !isfinite(*out))
 		return "the time is out of range";
 	return NULL;
@@ -63,6 +107,161 @@ status_parse(const char *s, double prev, struct status *out)
 	return NULL;
 }
 
+/* Room for n + 1 elements of size sz in *p; false when out of memory. */
+static bool
+grow(void *p, size_t *cap, size_t n, size_t sz)
+{
+	void *t;
+	size_t c;
+
+	if (n < *cap)
+		return true;
+	c = *cap > 0 ? *cap * 2 : 16;
+	if ((t = reallocarray(*(void **)p, c, sz)) == NULL)
+		return false;
+	*(void **)p = t;
+	*cap = c;
+	return true;
+}
+
+static void
+run_init(struct run *r, const struct config *c, struct rng *rng,
+    unsigned long limit)
+{
+	memset(r, 0, sizeof(*r));
+	r->c = c;
+	r->statuses = c->mode == MODE_SHOW && c->nargs > 0;
+	r->limit = r->statuses ? (unsigned long)c->nargs : limit;
+	engine_init(&r->e, &c->backoff, rng, 0);
+}
+
+/*
+ * The next step of a run; false when it is over.  In an all-failing run
+ * each attempt fails at once, when the previous delay ends, and the run
+ * ends where the strategy gives up.  The options checked the statuses.
+ */
+static bool
+run_step(struct run *r, struct step *s)
+{
+	const struct config *c = r->c;
+	int64_t t;
+
+	if (r->over || r->done >= r->limit)
+		return false;
+	memset(s, 0, sizeof(*s));
+	s->n = ++r->done;
+	if (r->statuses)
+		(void)status_parse(c->args[s->n - 1], r->prev, &s->st);
+	else
+		s->st.time = (double)r->at / 1e9;
+	r->prev = s->st.time;
+	s->d = s->st.success ? engine_success(&r->e, s->st.time) :
+	    engine_failure(&r->e, s->st.time);
+	t = r->statuses ? sat_from_ldouble((long double)s->st.time * 1e9L) :
+	    r->at;
+	if (s->d.ns >= 0 && c->budget >= 0 && sat_add(t, s->d.ns) > c->budget) {
+		s->d = (struct delay){ -1, -1 };
+		s->over_budget = true;
+	}
+	if (!r->statuses) {
+		r->over = s->d.ns < 0;
+		r->at = sat_add(r->at, s->d.ns < 0 ? 0 : s->d.ns);
+	}
+	return true;
+}
+
+static int
+compare(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Min, median, p90 (nearest rank) and max of v[0..n-1], n > 0; sorts v. */
+static void
+stats_compute(double *v, size_t n, struct stats *s)
+{
+	qsort(v, n, sizeof(*v), compare);
+	s->runs = n;
+	s->min = v[0];
+	s->median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	s->p90 = v[(9 * n + 9) / 10 - 1];
+	s->max = v[n - 1];
+}
+
+/*
+ * --samples: N runs that go in step, so that memory grows with the number
+ * of runs, not with the number of steps.
+ */
+struct sampler {
+	struct run	*runs;
+	size_t		 nruns;
+	double		*v;		/* this step's delays */
+};
+
+static const char *
+sampler_init(struct sampler *sp, const struct config *c, struct rng *rng)
+{
+	sp->nruns = c->samples;
+	sp->runs = calloc(sp->nruns, sizeof(*sp->runs));
+	sp->v = calloc(sp->nruns, sizeof(*sp->v));
+	if (sp->runs == NULL || sp->v == NULL)
+		return "out of memory";
+	for (size_t j = 0; j < sp->nruns; j++)
+		run_init(&sp->runs[j], c, rng, c->count);
+	return NULL;
+}
+
+static void
+sampler_free(struct sampler *sp)
+{
+	free(sp->runs);
+	free(sp->v);
+}
+
+/* One step of every run; false when none of them has a step left. */
+static bool
+sampler_step(struct sampler *sp, struct stats *x)
+{
+	struct step s;
+	size_t m = 0;
+	bool any = false;
+
+	for (size_t j = 0; j < sp->nruns; j++) {
+		if (!run_step(&sp->runs[j], &s))
+			continue;
+		any = true;
+		x->n = s.n;
+		if (s.d.ns >= 0)
+			sp->v[m++] = s.d.s;
+	}
+	if (m > 0)
+		stats_compute(sp->v, m, x);
+	else
+		*x = (struct stats){ x->n, 0, -1, -1, -1, -1 };
+	return any;
+}
+
+/* A number as Perl prints it: %.15g, with its spelling of Inf and NaN. */
+static const char *
+num(numbuf buf, double v)
+{
+	if (isnan(v))
+		return "NaN";
+	if (isinf(v))
+		return v > 0 ? "Inf" : "-Inf";
+	snprintf(buf, sizeof(numbuf), "%.15g", v);
+	return buf;
+}
+
+/* JSON has no Inf or NaN: null. */
+static const char *
+jnum(numbuf buf, double v)
+{
+	return isfinite(v) ? num(buf, v) : "null";
+}
+
 static double
 in_unit(const struct config *c, double s)
 {
@@ -70,44 +269,279 @@ in_unit(const struct config *c, double s)
 }
 
 static void
-print_step(const struct config *c, const struct step *s, bool last)
+print_header(const struct config *c, bool samples)
 {
-	const double v = in_unit(c, s->d.s);
+	const char *u = c->unit_ms ? "ms" : "s";
+	char h[4][16];
 
 	switch (c->format) {
 	case FORMAT_PLAIN:
-		printf("%.15g\n", v);
+		return;
+	case FORMAT_TABLE:
+		snprintf(h[0], sizeof(h[0]), "%s (%s)",
+		    samples ? "min" : "time", u);
+		snprintf(h[1], sizeof(h[1]), "%s (%s)",
+		    samples ? "median" : "delay", u);
+		snprintf(h[2], sizeof(h[2]), "p90 (%s)", u);
+		snprintf(h[3], sizeof(h[3]), "max (%s)", u);
+		if (samples)
+			printf("%-6s %-6s %-12s %-12s %-12s %s\n", "step",
+			    "runs", h[0], h[1], h[2], h[3]);
+		else
+			printf("%-6s %-7s %-12s %s\n", "step", "status", h[0],
+			    h[1]);
+		return;
+	case FORMAT_CSV:
+		if (samples)
+			printf("step,runs,min_%s,median_%s,p90_%s,max_%s\n", u,
+			    u, u, u);
+		else
+			printf("step,status,time_%s,delay_%s\n", u, u);
+		return;
+	case FORMAT_JSON:
+		fputs("[\n", stdout);
+		return;
+	}
+}
+
+static void
+print_step(const struct config *c, const struct step *s, bool first)
+{
+	const double t = in_unit(c, s->st.time), d = in_unit(c, s->d.s);
+	const int ok = s->st.success ? 1 : 0;
+	numbuf a, b;
+
+	switch (c->format) {
+	case FORMAT_PLAIN:
+		printf("%s\n", num(b, d));
 		break;
 	case FORMAT_TABLE:
-		printf("%-6lu %-7s %-12.15g %.15g\n", s->n,
-		    s->st.success ? "success" : "failure",
-		    in_unit(c, s->st.time), v);
+		printf("%-6lu %-7s %-12s %s\n", s->n, ok ? "success" :
+		    "failure", num(a, t), num(b, d));
 		break;
 	case FORMAT_CSV:
-		printf("%lu,%d,%.15g,%.15g\n", s->n, s->st.success ? 1 : 0,
-		    in_unit(c, s->st.time), v);
+		printf("%lu,%d,%s,%s\n", s->n, ok, num(a, t), num(b, d));
 		break;
 	case FORMAT_JSON:
-		printf("  {\"step\": %lu, \"status\": %d, \"time\": %.15g, "
-		    "\"delay\": %.15g}%s\n", s->n, s->st.success ? 1 : 0,
-		    in_unit(c, s->st.time), v, last ? "" : ",");
+		printf("%s  {\"step\": %lu, \"status\": %d, \"time\": %s, "
+		    "\"delay\": %s}", first ? "" : ",\n", s->n, ok, jnum(a, t),
+		    jnum(b, d));
 		break;
 	}
 }
 
 static void
-print_header(const struct config *c)
+print_stats(const struct config *c, const struct stats *s, bool first)
 {
-	const char *u = c->unit_ms ? "ms" : "s";
+	numbuf a, b, p, m;
+	const char *lo = num(a, in_unit(c, s->min));
+	const char *mid = num(b, in_unit(c, s->median));
+	const char *p90 = num(p, in_unit(c, s->p90));
+	const char *hi = num(m, in_unit(c, s->max));
 
-	if (c->format == FORMAT_TABLE)
-		printf("%-6s %-7s %-12s %s\n", "step", "status",
-		    c->unit_ms ? "time (ms)" : "time (s)",
-		    c->unit_ms ? "delay (ms)" : "delay (s)");
-	else if (c->format == FORMAT_CSV)
-		printf("step,status,time_%s,delay_%s\n", u, u);
-	else if (c->format == FORMAT_JSON)
-		fputs("[\n", stdout);
+	switch (c->format) {
+	case FORMAT_PLAIN:
+		printf("%s %s %s %s\n", lo, mid, p90, hi);
+		break;
+	case FORMAT_TABLE:
+		printf("%-6lu %-6lu %-12s %-12s %-12s %s\n", s->n, s->runs,
+		    lo, mid, p90, hi);
+		break;
+	case FORMAT_CSV:
+		printf("%lu,%lu,%s,%s,%s,%s\n", s->n, s->runs, lo, mid, p90,
+		    hi);
+		break;
+	case FORMAT_JSON:
+		printf("%s  {\"step\": %lu, \"runs\": %lu, \"min\": %s, "
+		    "\"median\": %s, \"p90\": %s, \"max\": %s}",
+		    first ? "" : ",\n", s->n, s->runs,
+		    jnum(a, in_unit(c, s->min)), jnum(b, in_unit(c, s->median)),
+		    jnum(p, in_unit(c, s->p90)), jnum(m, in_unit(c, s->max)));
+		break;
+	}
+}
+
+/* The terminal's width: COLUMNS, else stdout's window, else 80. */
+static int
+terminal_width(void)
+{
+	const char *s = getenv("COLUMNS"), *why = NULL;
+	struct winsize ws;
+	long long n;
+
+	if (s != NULL && *s != '\0') {
+		n = strtonum(s, 1, 100000, &why);
+		if (why == NULL)
+			return (int)n;
+	}
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* The label of a delay: "2.5s", "2500ms", or "-1" where it gives up. */
+static const char *
+label(const struct config *c, double v, numbuf buf)
+{
+	numbuf n;
+
+	if (v < 0)
+		return "-1";
+	snprintf(buf, sizeof(numbuf), "%.32s%s", num(n, in_unit(c, v)),
+	    c->unit_ms ? "ms" : "s");
+	return buf;
+}
+
+/*
+ * The widths of the columns, given the widest label and the last step;
+ * the bar takes the rest of the line, at least 10 cells, so that the
+ * longest bar ends at the terminal's last column.
+ */
+static struct layout
+layout(const struct config *c, unsigned long last, int label_w,
+    bool statuses, double max)
+{
+	struct layout l = { 1, label_w, 0, statuses, c->ascii, max };
+	int prefix;
+
+	for (; last >= 10; last /= 10)
+		l.step_w++;
+	prefix = l.step_w + 1 + (l.statuses ? 2 : 0) + l.label_w + 1;
+	l.bar_w = terminal_width() - prefix;
+	if (l.bar_w < 10)
+		l.bar_w = 10;
+	return l;
+}
+
+static int
+wider(int w, const char *s)
+{
+	return (int)strlen(s) > w ? (int)strlen(s) : w;
+}
+
+static void
+row_start(const struct layout *l, unsigned long n, bool success,
+    const char *lab)
+{
+	printf("%*lu ", l->step_w, n);
+	if (l->statuses)
+		printf("%d ", success ? 1 : 0);
+	printf("%*s", l->label_w, lab);
+}
+
+/* v on a scale of units where max is all of them; v > 0 shows. */
+static long
+scaled(double v, double max, long units)
+{
+	long u;
+
+	if (!(v > 0))
+		return 0;
+	if (!(v < max))
+		return units;
+	u = lround(v / max * (double)units);
+	return u < 1 ? 1 : u;
+}
+
+/* The cell of v in 0..cells-1, where max is the last one. */
+static long
+position(double v, double max, long cells)
+{
+	if (!(v > 0))
+		return 0;
+	if (!(v < max))
+		return cells - 1;
+	return lround(v / max * (double)(cells - 1));
+}
+
+static void
+draw_bar(const struct layout *l, double v)
+{
+	const long u = scaled(v, l->max, l->bar_w * (l->ascii ? 1L : 8L));
+
+	if (u > 0)
+		putchar(' ');
+	if (l->ascii)
+		for (long i = 0; i < u; i++)
+			putchar('#');
+	else {
+		for (long i = 0; i < u / 8; i++)
+			fputs(full_block, stdout);
+		fputs(eighths[u % 8], stdout);
+	}
+}
+
+/* --chart: a bar per delay, labelled with it. */
+static void
+chart_steps(const struct config *c, const struct step *s, size_t n)
+{
+	struct layout l;
+	numbuf buf;
+	double max = 0;
+	int w = 2;
+
+	for (size_t i = 0; i < n; i++) {
+		if (isfinite(s[i].d.s) && s[i].d.s > max)
+			max = s[i].d.s;
+		w = wider(w, label(c, s[i].d.s, buf));
+	}
+	l = layout(c, n > 0 ? s[n - 1].n : 1, w, c->nargs > 0, max);
+	for (size_t i = 0; i < n; i++) {
+		row_start(&l, s[i].n, s[i].st.success, label(c, s[i].d.s, buf));
+		if (s[i].d.ns < 0)
+			fputs(" gives up", stdout);
+		else
+			draw_bar(&l, s[i].d.s);
+		putchar('\n');
+	}
+}
+
+/*
+ * --samples --chart: per step, min to p90 heavy, p90 to max light and the
+ * median marked, on one scale, labelled with the median.
+ */
+static void
+draw_spread(const struct layout *l, const struct stats *s)
+{
+	const char *heavy = l->ascii ? "=" : "\xe2\x94\x81";	/* U+2501 */
+	const char *light = l->ascii ? "-" : "\xe2\x94\x80";	/* U+2500 */
+	const char *mark = l->ascii ? "|" : "\xe2\x94\x83";	/* U+2503 */
+	const long lo = position(s->min, l->max, l->bar_w);
+	const long mid = position(s->median, l->max, l->bar_w);
+	const long p90 = position(s->p90, l->max, l->bar_w);
+	const long hi = position(s->max, l->max, l->bar_w);
+
+	putchar(' ');
+	for (long i = 0; i <= hi; i++)
+		fputs(i == mid ? mark : i < lo ? " " : i <= p90 ? heavy : light,
+		    stdout);
+}
+
+static void
+chart_stats(const struct config *c, const struct stats *s, size_t n)
+{
+	struct layout l;
+	numbuf buf;
+	double max = 0;
+	int w = 2;
+
+	for (size_t i = 0; i < n; i++) {
+		if (isfinite(s[i].max) && s[i].max > max)
+			max = s[i].max;
+		w = wider(w, label(c, s[i].median, buf));
+	}
+	l = layout(c, n > 0 ? s[n - 1].n : 1, w, false, max);
+	for (size_t i = 0; i < n; i++) {
+		row_start(&l, s[i].n, false, label(c, s[i].median, buf));
+		if (s[i].runs == 0)
+			fputs(" gives up", stdout);
+		else
+			draw_spread(&l, &s[i]);
+		putchar('\n');
+	}
+	printf("%s min to p90, %s p90 to max, %s median\n",
+	    l.ascii ? "=" : "\xe2\x94\x81", l.ascii ? "-" : "\xe2\x94\x80",
+	    l.ascii ? "|" : "\xe2\x94\x83");
 }
 
 static int
@@ -120,71 +554,105 @@ finish(void)
 	return 0;
 }
 
+/* The end of a printed (not charted) output of n rows. */
+static void
+print_footer(const struct config *c, size_t n)
+{
+	if (c->format == FORMAT_JSON)
+		fputs(n > 0 ? "\n]\n" : "]\n", stdout);
+}
+
+/* Rows are printed as they come; a chart needs them all first. */
+static const char *
+show_steps(const struct config *c, struct rng *rng)
+{
+	struct step s, *v = NULL;
+	struct run r;
+	const char *why = NULL;
+	size_t n = 0, cap = 0;
+
+	run_init(&r, c, rng, c->count);
+	if (!c->chart)
+		print_header(c, false);
+	while (why == NULL && run_step(&r, &s)) {
+		if (!c->chart)
+			print_step(c, &s, n == 0);
+		else if (grow(&v, &cap, n, sizeof(*v)))
+			v[n] = s;
+		else
+			why = "out of memory";
+		n++;
+	}
+	if (why == NULL && c->chart)
+		chart_steps(c, v, n);
+	else if (why == NULL)
+		print_footer(c, n);
+	free(v);
+	return why;
+}
+
+static const char *
+show_samples(const struct config *c, struct rng *rng)
+{
+	struct sampler sp;
+	struct stats x, *v = NULL;
+	const char *why;
+	size_t n = 0, cap = 0;
+
+	if ((why = sampler_init(&sp, c, rng)) == NULL && !c->chart)
+		print_header(c, true);
+	while (why == NULL && sampler_step(&sp, &x)) {
+		if (!c->chart)
+			print_stats(c, &x, n == 0);
+		else if (grow(&v, &cap, n, sizeof(*v)))
+			v[n] = x;
+		else
+			why = "out of memory";
+		n++;
+	}
+	if (why == NULL && c->chart)
+		chart_stats(c, v, n);
+	else if (why == NULL)
+		print_footer(c, n);
+	sampler_free(&sp);
+	free(v);
+	return why;
+}
+
 int
 show_main(const struct config *c, struct rng *rng)
 {
-	struct engine e;
-	struct step s = { 0 };
-	double prev = 0;
 	const char *why;
-	unsigned long total;
 
-	/* Check every status before printing anything. */
-	for (int i = 0; i < c->nargs; i++) {
-		if ((why = status_parse(c->args[i], prev, &s.st)) != NULL) {
-			warnx("status '%s': %s", c->args[i], why);
-			return 125;
-		}
-		prev = s.st.time;
+	why = c->samples > 0 ? show_samples(c, rng) : show_steps(c, rng);
+	if (why != NULL) {
+		fflush(stdout);
+		warnx("%s", why);
+		return 125;
 	}
-	engine_init(&e, &c->backoff, rng, 0);
-	total = c->nargs > 0 ? (unsigned long)c->nargs : c->count;
-	print_header(c);
-	prev = 0;
-	for (unsigned long i = 0; i < total; i++) {
-		s.n = i + 1;
-		s.st = (struct status){ false, 0 };
-		if (c->nargs > 0)
-			status_parse(c->args[i], prev, &s.st);
-		prev = s.st.time;
-		s.d = s.st.success ? engine_success(&e, s.st.time) :
-		    engine_failure(&e, s.st.time);
-		/* Without STATUS the run ends where the strategy gives up. */
-		print_step(c, &s, i + 1 == total || (c->nargs == 0 &&
-		    s.d.ns < 0));
-		if (c->nargs == 0 && s.d.ns < 0)
-			break;
-	}
-	if (c->format == FORMAT_JSON)
-		fputs("]\n", stdout);
 	return finish();
 }
 
+/* The schedule of an all-failing run: --count attempts at most. */
 int
 dry_run(const struct config *c, struct rng *rng)
 {
 	char d[DURATION_BUFSZ], t[DURATION_BUFSZ];
-	struct engine e;
-	struct delay next;
+	struct step s = { 0 };
+	struct run r;
 	int64_t at = 0;
 
-	engine_init(&e, &c->backoff, rng, 0);
+	run_init(&r, c, rng, c->count - 1);
 	printf("%-8s %-10s %s\n", "attempt", "delay", "starts at");
 	printf("%-8d %-10s %s\n", 1, "-", "0s");
-	for (unsigned long n = 2; n <= c->count; n++) {
-		next = engine_failure(&e, (double)at / 1e9);
-		if (next.ns < 0)
-			break;
-		if (c->budget >= 0 && sat_add(at, next.ns) > c->budget) {
-			printf("then gives up: the next attempt would end past "
-			    "the %s budget\n", duration_format(c->budget, d,
-			    sizeof(d)));
-			return finish();
-		}
-		at = sat_add(at, next.ns);
-		printf("%-8lu %-10s %s\n", n,
-		    duration_format(next.ns, d, sizeof(d)),
+	while (run_step(&r, &s) && s.d.ns >= 0) {
+		at = sat_add(at, s.d.ns);
+		printf("%-8lu %-10s %s\n", s.n + 1,
+		    duration_format(s.d.ns, d, sizeof(d)),
 		    duration_format(at, t, sizeof(t)));
 	}
+	if (s.over_budget)
+		printf("then gives up: the next attempt would end past the %s "
+		    "budget\n", duration_format(c->budget, d, sizeof(d)));
 	return finish();
 }

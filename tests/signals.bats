@@ -1,0 +1,231 @@
+#!/usr/bin/env bats
+# Signals sent to retry for real: forwarding, death by the same signal,
+# back-off sleeps, SIGCHLD, file descriptors and PR_SET_PDEATHSIG.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/procs
+
+# An attempt that records its pid in $0/leader and a background child's in
+# $0/bg, counts its runs in $0/runs, then waits.
+hang='echo $$ >"$0/leader"; echo run >>"$0/runs"
+	sleep 100 & echo $! >"$0/bg"
+	wait'
+
+teardown() {
+	# Whatever a failed test left behind, by pid.
+	local f
+	for f in "$BATS_TEST_TMPDIR"/leader "$BATS_TEST_TMPDIR"/bg; do
+		[ -f "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null
+	done
+	[ -n "${RETRY_PID:-}" ] && kill -KILL "$RETRY_PID" 2>/dev/null
+	return 0
+}
+
+# Sends signal $1 to retry while an attempt runs; asserts that retry dies
+# of it promptly, forwarded it, started nothing more and left nothing.
+forwarded() {
+	local sig=$1 num=$2 d=$BATS_TEST_TMPDIR t0 t1
+	start_retry -n 5 -d 0 -- sh -c "
+	    trap 'echo $sig >\"\$0/got\"; exit 1' $sig
+	    $hang" "$d"
+	wait_lines "$d/bg"
+	t0=$(now_ms)
+	kill -"$sig" "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	t1=$(now_ms)
+	assert_equal "$status" $((128 + num))
+	((t1 - t0 < 3000))
+	assert_equal "$(cat "$d/got")" "$sig"
+	assert_equal "$(wc -l <"$d/runs")" 1
+	assert_gone "$(cat "$d/leader")" "$(cat "$d/bg")"
+	assert_group_gone "$(cat "$d/leader")"
+}
+
+@test "TERM during an attempt: forwarded, then retry dies of TERM" {
+	forwarded TERM 15
+}
+
+@test "HUP during an attempt: forwarded, then retry dies of HUP" {
+	forwarded HUP 1
+}
+
+@test "INT during an attempt: forwarded, then retry dies of INT" {
+	forwarded INT 2
+}
+
+@test "QUIT during an attempt: forwarded, retry dies of QUIT, no core" {
+	cd "$BATS_TEST_TMPDIR"
+	forwarded QUIT 3
+	run ls "$BATS_TEST_TMPDIR"
+	refute_output --partial core
+}
+
+@test "kill -INT to retry's process group stops it (no terminal)" {
+	local d=$BATS_TEST_TMPDIR
+	start_retry -n 5 -d 0 -- sh -c "$hang" "$d"
+	wait_lines "$d/bg"
+	# retry leads its session's group; the attempt has a group of its
+	# own, so only retry hears this and forwards it.
+	assert_equal "$(ps -o pgid= -p "$RETRY_PID" | tr -d ' ')" "$RETRY_PID"
+	assert_not_equal "$(ps -o pgid= -p "$(cat "$d/leader")" | tr -d ' ')" \
+	    "$RETRY_PID"
+	kill -INT -- -"$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 130
+	assert_equal "$(wc -l <"$d/runs")" 1
+	assert_group_gone "$(cat "$d/leader")"
+}
+
+@test "TERM during a back-off sleep ends it at once" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	start_retry -n 5 -d 30 -- sh -c 'echo run >>"$0/runs"; exit 1' "$d"
+	wait_match "$d/err" 'next attempt in 30s'
+	t0=$(now_ms)
+	kill -TERM "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	t1=$(now_ms)
+	assert_equal "$status" 143
+	# "Well under 50ms" in retry; the bound leaves room for a busy host
+	# and this shell's polling.
+	((t1 - t0 < 1000))
+	assert_equal "$(wc -l <"$d/runs")" 1
+}
+
+@test "INT to the group during a back-off sleep ends it at once" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	start_retry -n 5 -d 30 -- sh -c 'echo run >>"$0/runs"; exit 1' "$d"
+	wait_match "$d/err" 'next attempt in 30s'
+	t0=$(now_ms)
+	kill -INT -- -"$RETRY_PID"
+	wait_status "$RETRY_PID"
+	t1=$(now_ms)
+	assert_equal "$status" 130
+	((t1 - t0 < 1000))
+	assert_equal "$(wc -l <"$d/runs")" 1
+}
+
+@test "a forwarded signal waits for the attempt to clean up" {
+	local d=$BATS_TEST_TMPDIR
+	start_retry -n 5 -d 0 -- sh -c '
+	    trap "sleep 0.5; echo cleaned >\"\$0/got\"; exit 0" TERM
+	    '"$hang" "$d"
+	wait_lines "$d/bg"
+	kill -TERM "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	# The attempt exited 0 after its cleanup, yet retry dies of TERM.
+	assert_equal "$status" 143
+	assert_equal "$(cat "$d/got")" cleaned
+	assert_group_gone "$(cat "$d/leader")"
+}
+
+@test "a command that ignores a forwarded TERM gets KILL after kill-after" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	start_retry -n 5 -d 0 -k 1 -- sh -c 'trap "" TERM; '"$hang" "$d"
+	wait_lines "$d/bg"
+	t0=$(now_ms)
+	kill -TERM "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	t1=$(now_ms)
+	assert_equal "$status" 143
+	((t1 - t0 >= 900 && t1 - t0 < 4500))
+	assert_equal "$(wc -l <"$d/runs")" 1
+	assert_gone "$(cat "$d/leader")" "$(cat "$d/bg")"
+}
+
+@test "an attempt that dies of SIGINT ends the run, and retry dies of INT" {
+	local d=$BATS_TEST_TMPDIR
+	run --separate-stderr timeout 60 env --default-signal=INT \
+	    "$RETRY" -n 5 -d 0 -- sh -c 'echo run >>"$0/runs"; kill -INT $$' "$d"
+	assert_equal "$status" 130
+	assert_equal "$(wc -l <"$d/runs")" 1
+	assert_equal "$stderr" 'retry: stopping: killed by SIGINT (interrupted)'
+}
+
+@test "an attempt that dies of SIGQUIT ends the run" {
+	local d=$BATS_TEST_TMPDIR
+	cd "$d"
+	run --separate-stderr timeout 60 env --default-signal=QUIT \
+	    "$RETRY" -n 5 -d 0 -- sh -c 'echo run >>"$0/runs"; kill -QUIT $$' "$d"
+	assert_equal "$status" 131
+	assert_equal "$(wc -l <"$d/runs")" 1
+	assert_regex "$stderr" 'stopping: killed by SIGQUIT'
+}
+
+@test "an attempt killed by TERM is retried like any failure" {
+	run -0 retry -n 3 -d 0 -- sh -c '
+	    [ -e "$0/once" ] && exit 0; touch "$0/once"; kill -TERM $$' \
+	    "$BATS_TEST_TMPDIR"
+}
+
+@test "a bash for loop stops when retry in it gets INT with the loop" {
+	local d=$BATS_TEST_TMPDIR pid
+	# The wait-and-cooperative-exit rule: bash leaves the loop only if
+	# its child died of SIGINT, not if it exited 130.
+	setsid env --default-signal=INT,QUIT bash -c '
+	    for i in 1 2 3; do
+		"$RETRY" -n 5 -d 0 -- sh -c "echo \$\$ >>\"$1/pids\"; exec sleep 100"
+		echo "after $i" >>"$1/log"
+	    done' bash "$d" </dev/null 3>&- &
+	pid=$!
+	wait_lines "$d/pids"
+	kill -INT -- -"$pid"
+	wait_status "$pid"
+	assert_equal "$status" 130
+	assert [ ! -e "$d/log" ]
+	assert_equal "$(wc -l <"$d/pids")" 1
+	assert_gone "$(cat "$d/pids")"
+}
+
+@test "trap '' CHLD in the calling shell does not hang retry" {
+	local t0 t1
+	trap '' CHLD
+	run -1 retry -n 3 -d 0.05 -- false
+	t0=$(now_ms)
+	# Without SIGCHLD retry would sleep until the 30s timeout.
+	run -0 retry -n 1 -t 30 -- sleep 0.2
+	t1=$(now_ms)
+	trap - CHLD
+	((t1 - t0 < 5000))
+}
+
+@test "the attempt gets SIGCHLD at its default even under trap '' CHLD" {
+	trap '' CHLD
+	run -0 retry -n 1 -- grep '^SigIgn:' /proc/self/status
+	trap - CHLD
+	# SIGCHLD is signal 17, bit 0x10000.
+	local mask=${output##*$'\t'}
+	(((16#$mask & 16#10000) == 0))
+}
+
+@test "only fds 0, 1 and 2 reach the attempt" {
+	local f=$BATS_TEST_TMPDIR/file
+	: >"$f"
+	# ls lists its own fds: 0-2 and the directory it reads, on the
+	# lowest free number, 3. Inherited fds would show up as more.
+	run -0 retry -n 1 -- ls /proc/self/fd 4<"$f" 5>"$f" 9<>"$f" 12<"$f"
+	assert_output $'0\n1\n2\n3'
+	run -0 retry -n 1 -- ls -l /proc/self/fd 4<"$f" 5>"$f" 9<>"$f"
+	refute_output --partial "$f"
+}
+
+@test "the attempt starts with retry's original signal mask" {
+	local expected
+	expected=$(grep '^SigBlk:' /proc/self/status)
+	run -0 retry -n 1 -- grep '^SigBlk:' /proc/self/status
+	assert_output "$expected"
+}
+
+@test "retry killed with KILL: its attempt gets TERM (PDEATHSIG)" {
+	local d=$BATS_TEST_TMPDIR
+	start_retry -n 5 -d 0 -- sh -c '
+	    trap "echo TERM >\"\$0/got\"; exit 0" TERM
+	    echo $$ >"$0/leader"
+	    while :; do sleep 0.05; done' "$d"
+	wait_lines "$d/leader"
+	kill -KILL "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 137
+	wait_lines "$d/got"
+	assert_equal "$(cat "$d/got")" TERM
+	assert_gone "$(cat "$d/leader")"
+}

@@ -1,5 +1,6 @@
 # Helpers for the core suite (durations, strategies, jitter, the loop).
 # shellcheck shell=bash
+# shellcheck disable=SC2034,SC2154  # used by, and set by, the bats files
 
 # A measured duration as retry prints it: "840us", "1.5ms", "2.013s".
 DUR='[0-9]+(\.[0-9]{1,3})?(ns|us|ms|s)'

@@ -19,13 +19,13 @@
 #include "spawn.h"
 
 static noreturn void
-child(const struct attempt_opts *o, int errfd, pid_t parent)
+child(const struct attempt_opts *o, int tty, int errfd, pid_t parent)
 {
 	int e;
 
 	setpgid(0, 0);
-	if (o->tty >= 0)
-		tcsetpgrp(o->tty, getpid());
+	if (tty >= 0)
+		tcsetpgrp(tty, getpid());
 	/* If retry is killed outright, the attempt hears of it. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
@@ -67,17 +67,29 @@ stopped(pid_t pid)
 	    si.si_pid == pid;
 }
 
-/* The command stopped (Ctrl-Z): stop with it, and resume it with us. */
-static void
-suspend(const struct attempt_opts *o, pid_t pid)
+/* Whether retry is in the terminal's foreground, and may hand it on. */
+static bool
+foreground(int tty)
 {
-	tcsetpgrp(o->tty, getpgrp());
+	return tty >= 0 && tcgetpgrp(tty) == getpgrp();
+}
+
+/*
+ * The command stopped (Ctrl-Z): stop with it, and resume it with us. It gets
+ * the terminal again only if the shell gave it back to retry (fg, not bg);
+ * SIGTTOU is blocked, so nothing else would stop retry from taking it.
+ * Returns whether the attempt has the terminal.
+ */
+static bool
+suspend(int tty, pid_t pid, bool handed)
+{
+	if (handed)
+		tcsetpgrp(tty, getpgrp());
 	raise(SIGSTOP);
-	/* Resumed by bg, retry is no longer in the foreground: leave the
-	 * terminal to the shell. */
-	if (tcgetpgrp(o->tty) == getpgrp())
-		tcsetpgrp(o->tty, pid);
+	if ((handed = foreground(tty)))
+		tcsetpgrp(tty, pid);
 	kill(-pid, SIGCONT);
+	return handed;
 }
 
 /* Sends sig to the whole group, and wakes it in case it is stopped. */
@@ -121,6 +133,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	int64_t deadline, kill_at = -1, now;
 	int ep[2], st, e, sig;
 	ssize_t n;
+	bool handed;
 
 	memset(r, 0, sizeof(*r));
 	/* A signal that arrived since the last wait: start nothing more. */
@@ -131,6 +144,8 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	}
 	if (pipe2(ep, O_CLOEXEC) == -1)
 		return -1;
+	/* Not when a shell's bg left retry in the background since. */
+	handed = foreground(o->tty);
 	if ((pid = fork()) == -1) {
 		e = errno;
 		close(ep[0]);
@@ -139,11 +154,11 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		return -1;
 	}
 	if (pid == 0)
-		child(o, ep[1], parent);
+		child(o, handed ? o->tty : -1, ep[1], parent);
 	close(ep[1]);
 	/* Both sides set the group, so neither order of events races. */
 	setpgid(pid, pid);
-	if (o->tty >= 0)
+	if (handed)
 		tcsetpgrp(o->tty, pid);
 	while ((n = read(ep[0], &e, sizeof(e))) == -1 && errno == EINTR)
 		;
@@ -151,7 +166,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	if (n == sizeof(e)) {
 		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
 			;
-		if (o->tty >= 0)
+		if (handed)
 			tcsetpgrp(o->tty, getpgrp());
 		r->exec_errno = e;
 		return 0;
@@ -162,7 +177,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		if (exited(pid))
 			break;
 		if (o->tty >= 0 && stopped(pid)) {
-			suspend(o, pid);
+			handed = suspend(o->tty, pid, handed);
 			continue;
 		}
 		now = mono_ns();
@@ -197,7 +212,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		signal_group(pid, SIGKILL);
 	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
 		;
-	if (o->tty >= 0)
+	if (handed)
 		tcsetpgrp(o->tty, getpgrp());
 	ended(st, r);
 	return 0;

@@ -1,0 +1,156 @@
+#!/usr/bin/env bats
+# retry in the foreground of a real terminal: an interactive bash in a
+# dedicated tmux server, keys sent with send-keys.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/procs
+
+setup() {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	D=$BATS_TEST_TMPDIR
+	# The socket in the test's directory, so that nothing is left over.
+	SOCK=$D/tmux.sock
+	printf '%s\n' 'PS1="$ "' 'PROMPT_COMMAND=' 'set +o histexpand' \
+	    >"$D/rc"
+	tmux -S "$SOCK" -f /dev/null new-session -d -x 200 -y 50 \
+	    "bash --rcfile '$D/rc' --noprofile -i" </dev/null >/dev/null 3>&-
+	type_line "echo ready >'$D/ready'"
+	wait_lines "$D/ready"
+}
+
+teardown() {
+	[ -n "${SOCK:-}" ] && tmux -S "$SOCK" kill-server 2>/dev/null
+	local f
+	for f in "$D"/leader "$D"/pids; do
+		[ -f "$f" ] && kill -KILL $(cat "$f") 2>/dev/null
+	done
+	return 0
+}
+
+# Types a line into the pane's shell.
+type_line() {
+	tmux -S "$SOCK" send-keys -l "$1"
+	tmux -S "$SOCK" send-keys Enter
+}
+
+keys() {
+	tmux -S "$SOCK" send-keys "$@"
+}
+
+# Waits, up to about 10 s, until the pane shows text matching regex $1.
+wait_screen() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		tmux -S "$SOCK" capture-pane -p | grep -Eq -- "$1" && return 0
+		sleep 0.05
+	done
+	tmux -S "$SOCK" capture-pane -p >&2
+	fail "timed out waiting for /$1/ on the screen"
+}
+
+# Waits, up to about 5 s, until process $1 is stopped.
+wait_stopped() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ $(ps -o stat= -p "$1") == T* ]] && return 0
+		sleep 0.05
+	done
+	fail "process $1 did not stop"
+}
+
+# Has the shell report, with builtins only, whether the terminal is back
+# in its hands, and waits for the answer in $D/$1.
+shell_has_terminal() {
+	rm -f "$D/$1"
+	type_line "read -ra f </proc/\$\$/stat; [ \${f[7]} = \$\$ ] && echo yes >'$D/$1' || echo no >'$D/$1'"
+	wait_lines "$D/$1"
+	assert_equal "$(cat "$D/$1")" yes
+}
+
+@test "the attempt has the terminal's foreground and reads from it" {
+	type_line "$RETRY -n 3 -d 0 -- sh -c '
+	    ps -o pgid=,tpgid= -p \$\$ >>\"$D/pg\"
+	    printf \"say: \"; read x; echo \"\$x\" >>\"$D/said\"
+	    [ \"\$x\" = ok ]'; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/pg" 1
+	wait_screen '^say:'
+	type_line bad
+	wait_lines "$D/pg" 2
+	type_line ok
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	assert_equal "$(cat "$D/said")" $'bad\nok'
+	# Each attempt led its own group, and that group had the terminal.
+	local pg tp
+	while read -r pg tp; do
+		assert_equal "$tp" "$pg"
+	done <"$D/pg"
+	shell_has_terminal back
+}
+
+@test "Ctrl-C stops retrying, and the surrounding for loop too" {
+	type_line "for i in 1 2 3; do $RETRY -n 5 -d 0 -- sh -c 'echo \$\$ >>\"$D/pids\"; exec sleep 100'; echo \"after \$i\" >>'$D/log'; done"
+	wait_lines "$D/pids"
+	keys C-c
+	wait_screen 'stopping: killed by SIGINT \(interrupted\)'
+	shell_has_terminal back
+	assert_equal "$(wc -l <"$D/pids")" 1
+	assert [ ! -e "$D/log" ]
+	assert_gone "$(cat "$D/pids")"
+}
+
+@test "Ctrl-C during a back-off sleep ends it and the loop at once" {
+	local t0 t1
+	type_line "for i in 1 2; do $RETRY -n 5 -d 30 -- sh -c 'echo run >>\"$D/runs\"; exit 1'; echo \"after \$i\" >>'$D/log'; done; echo loop-ended >'$D/log'"
+	wait_screen 'next attempt in 30s'
+	t0=$(now_ms)
+	keys C-c
+	shell_has_terminal back
+	t1=$(now_ms)
+	((t1 - t0 < 5000))
+	assert_equal "$(wc -l <"$D/runs")" 1
+	assert [ ! -e "$D/log" ]
+}
+
+@test "Ctrl-C reaches a command whose stdout is a pipe through retry" {
+	# No terminal hand-over here (a pager may need it): retry gets the
+	# INT and forwards it.
+	type_line "$RETRY -n 5 -d 0 -- sh -c 'echo \$\$ >>\"$D/pids\"; exec sleep 100' | cat"
+	wait_lines "$D/pids"
+	keys C-c
+	shell_has_terminal back
+	assert_equal "$(wc -l <"$D/pids")" 1
+	assert_gone "$(cat "$D/pids")"
+}
+
+@test "Ctrl-Z stops the attempt and retry; fg resumes both with the terminal" {
+	local rpid
+	type_line "$RETRY -n 1 -- sh -c 'echo \$\$ >\"$D/leader\"; read x; echo \"read \$x\" >\"$D/out\"'"
+	wait_lines "$D/leader"
+	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
+	keys C-z
+	wait_stopped "$(cat "$D/leader")"
+	wait_stopped "$rpid"
+	shell_has_terminal stopped
+	type_line fg
+	type_line hello
+	wait_lines "$D/out"
+	assert_equal "$(cat "$D/out")" "read hello"
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+}
+
+@test "Ctrl-Z then bg: retry does not take the terminal from the shell" {
+	local rpid
+	type_line "$RETRY -n 1 -- sh -c 'echo \$\$ >\"$D/leader\"; sleep 1; echo done >\"$D/out\"'"
+	wait_lines "$D/leader"
+	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
+	keys C-z
+	wait_stopped "$rpid"
+	type_line bg
+	shell_has_terminal after-bg
+	wait_lines "$D/out"
+	assert_gone "$rpid"
+	shell_has_terminal at-end
+}

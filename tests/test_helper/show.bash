@@ -1,0 +1,31 @@
+# Helpers for the show-backoff-delays suites (show, algorithms,
+# perl-compare).
+# shellcheck shell=bash
+
+# Asserts that $output is exactly the given lines.
+assert_delays() {
+	assert_output "$(printf '%s\n' "$@")"
+}
+
+# The widest line of $output in characters (not bytes), and the number of
+# lines; the charts are UTF-8.
+widest_line() {
+	python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().splitlines()))' <<<"$output"
+}
+
+# Runs show-backoff-delays with "$@" and asserts that it prints one line per
+# expected delay, where the expected delays are the words of $1:
+#	assert_show "3 6 12 -1" -a Exponential --initial-delay 3 ...
+assert_show() {
+	local want=$1
+	shift
+	run -0 show "$@"
+	# shellcheck disable=SC2086  # the words are the delays
+	assert_delays $want
+}
+
+# The Perl module is what the -a family must agree with.
+require_perl_backoff() {
+	perl -MAlgorithm::Backoff::MIMD -e 1 2>/dev/null ||
+	    skip "Algorithm::Backoff is not installed"
+}

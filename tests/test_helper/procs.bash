@@ -1,5 +1,7 @@
 # Helpers for tests that use real processes and real signals.
 # shellcheck shell=bash
+# RETRY_PID and status are set for the tests that load this file.
+# shellcheck disable=SC2034
 
 # A process that has not exited. A zombie counts as gone: orphans are
 # reaped by PID 1 whenever it gets round to it.

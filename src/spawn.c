@@ -204,6 +204,13 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		}
 		signals_wait(NULL, 0, earliest(deadline, kill_at));
 	}
+	/* A signal that came with the attempt's end still ends the run. */
+	signals_wait(NULL, 0, 0);
+	if ((sig = signal_stop) != 0) {
+		signal_stop = 0;
+		if (r->interrupted == 0)
+			r->interrupted = sig;
+	}
 	/*
 	 * Nothing the attempt started outlives a timeout or a signal. The
 	 * leader is not reaped yet, so its group id cannot have been reused.

@@ -140,6 +140,16 @@ sleep_ended() {
 	assert_gone "$(cat "$d/leader")" "$(cat "$d/bg")"
 }
 
+@test "a TERM that arrives as the attempt succeeds still kills retry" {
+	local i
+	# The attempt ends at once, so the TERM is often still pending when
+	# retry sees the attempt's end.
+	for ((i = 0; i < 20; i++)); do
+		run retry -q -n 3 -d 0 -- sh -c 'kill -TERM $PPID; exit 0'
+		assert_equal "$status" 143
+	done
+}
+
 @test "an attempt that dies of SIGINT ends the run, and retry dies of INT" {
 	local d=$BATS_TEST_TMPDIR
 	run --separate-stderr timeout 60 env --default-signal=INT \

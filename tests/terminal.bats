@@ -154,3 +154,30 @@ shell_has_terminal() {
 	assert_gone "$rpid"
 	shell_has_terminal at-end
 }
+
+@test "closing the terminal leaves no process of the attempt behind" {
+	local rpid
+	type_line "$RETRY -n 5 -d 0 -- sh -c 'echo \$\$ >\"$D/leader\"; sleep 100 & echo \$! >\"$D/pids\"; wait'"
+	wait_lines "$D/pids"
+	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
+	tmux -S "$SOCK" kill-server
+	assert_gone "$rpid" "$(cat "$D/leader")" "$(cat "$D/pids")"
+	assert_group_gone "$(cat "$D/leader")"
+}
+
+@test "Ctrl-Z during a back-off sleep stops retry; fg goes on retrying" {
+	local rpid
+	type_line "$RETRY -n 2 -d 1 -- sh -c 'echo \$PPID >\"$D/rpid\"; echo run >>\"$D/runs\"; exit 1'"
+	wait_screen 'next attempt in 1s'
+	rpid=$(cat "$D/rpid")
+	keys C-z
+	wait_stopped "$rpid"
+	sleep 1.5
+	# Stopped, it started nothing.
+	assert_equal "$(wc -l <"$D/runs")" 1
+	type_line fg
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 1"
+	assert_equal "$(wc -l <"$D/runs")" 2
+}

@@ -18,6 +18,7 @@ static const int handled[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
 static struct sigaction dispositions[NHANDLED];	/* as retry found them */
 static sigset_t original;	/* the mask retry was started with */
 static sigset_t waiting;	/* the same, the handled signals unblocked */
+static int slack;		/* the timer slack retry was started with */
 
 static void
 on_signal(int sig)
@@ -33,6 +34,14 @@ signals_init(void)
 {
 	struct sigaction sa;
 	sigset_t block;
+	int now;
+
+	/* main() sharpens retry's own timer slack; 0 resets it to the value
+	 * retry started with, which the attempt gets back. */
+	now = prctl(PR_GET_TIMERSLACK);
+	prctl(PR_SET_TIMERSLACK, 0UL);
+	slack = prctl(PR_GET_TIMERSLACK);
+	prctl(PR_SET_TIMERSLACK, (unsigned long)now);
 
 	sigemptyset(&block);
 	for (size_t i = 0; i < NHANDLED; i++)
@@ -71,6 +80,8 @@ signals_child(void)
 		sigaction(handled[i], handled[i] == SIGCHLD ? &sa :
 		    &dispositions[i], NULL);
 	sigprocmask(SIG_SETMASK, &original, NULL);
+	if (slack > 0)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)slack);
 }
 
 int

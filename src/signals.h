@@ -13,7 +13,8 @@ extern volatile sig_atomic_t signal_child;	/* SIGCHLD arrived */
 extern volatile sig_atomic_t signal_stop;	/* INT, TERM, HUP or QUIT */
 
 void		 signals_init(void);
-/* In a child before exec: default dispositions, the original mask. */
+/* In a child before exec: the original dispositions, mask and timer
+ * slack (SIGCHLD at its default, even if retry found it ignored). */
 void		 signals_child(void);
 /* Waits until a handled signal, a ready fd, or the absolute
  * CLOCK_MONOTONIC deadline in ns (-1: none); returns ppoll's result. */

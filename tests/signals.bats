@@ -242,6 +242,13 @@ sleep_ended() {
 	assert_output "$expected"
 }
 
+@test "the attempt gets the timer slack retry started with, not retry's" {
+	local expected
+	expected=$(cat /proc/self/timerslack_ns)
+	run -0 retry -n 1 -- cat /proc/self/timerslack_ns
+	assert_output "$expected"
+}
+
 @test "retry killed with KILL: its attempt gets TERM (PDEATHSIG)" {
 	local d=$BATS_TEST_TMPDIR
 	start_retry -n 5 -d 0 -- sh -c '

@@ -160,8 +160,9 @@ static const struct opt {
 	{ "unit", 0, O_UNIT, "UNIT", G_SHOW, SHOW, 0, 0,
 	  "s or ms (default s)" },
 	{ "chart", 0, O_CHART, NULL, G_SHOW, SHOW, 0, 0,
-	  "draw a bar per delay, as wide as the terminal\n"
-	  "(COLUMNS, else its width, else 80)" },
+	  "draw a bar per delay, labelled with it to 6\n"
+	  "digits, as wide as the terminal (COLUMNS, else\n"
+	  "the terminal's width, else 80)" },
 	{ "ascii", 0, O_ASCII, NULL, G_SHOW, SHOW, 0, 0,
 	  "draw the chart with ASCII, not Unicode blocks" },
 	{ "samples", 0, O_SAMPLES, "N", G_SHOW, SHOW, 0, 0,

@@ -379,16 +379,23 @@ terminal_width(void)
 	return 80;
 }
 
-/* The label of a delay: "2.5s", "2500ms", or "-1" where it gives up. */
+/*
+ * The label of a delay, to six significant digits (a picture needs no
+ * more; the exact values are the plain output's): "2.5s", "2500ms", or
+ * "-1" where it gives up.
+ */
 static const char *
 label(const struct config *c, double v, numbuf buf)
 {
-	numbuf n;
+	const char *u = c->unit_ms ? "ms" : "s";
 
 	if (v < 0)
 		return "-1";
-	snprintf(buf, sizeof(numbuf), "%.32s%s", num(n, in_unit(c, v)),
-	    c->unit_ms ? "ms" : "s");
+	if (isfinite(v))
+		snprintf(buf, sizeof(numbuf), "%.6g%s", in_unit(c, v), u);
+	else
+		snprintf(buf, sizeof(numbuf), "%s%s", isnan(v) ? "NaN" : "Inf",
+		    u);
 	return buf;
 }
 

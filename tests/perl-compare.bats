@@ -69,6 +69,7 @@ $report"
 }
 
 @test "the documented vectors, through the module" {
+	# shellcheck disable=SC2016  # Perl, not shell
 	run -0 perl -MAlgorithm::Backoff::MIMD -e '
 		my $b = Algorithm::Backoff::MIMD->new(initial_delay => 3,
 		    min_delay => 2, delay_multiple_on_failure => 2,

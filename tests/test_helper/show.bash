@@ -1,6 +1,7 @@
 # Helpers for the show-backoff-delays suites (show, algorithms,
 # perl-compare).
 # shellcheck shell=bash
+# shellcheck disable=SC2154  # output is set by bats' run
 
 # Asserts that $output is exactly the given lines.
 assert_delays() {

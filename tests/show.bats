@@ -1,0 +1,425 @@
+#!/usr/bin/env bats
+# show-backoff-delays: STATUS arguments, the all-failing run, the output
+# formats and units, --chart, --samples, the errors, and retry --dry-run,
+# which replays the same way.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/show
+
+MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
+    --delay-multiple-on-success 0.5)
+
+# Names and dispatch.
+
+@test "show-backoff-delays and retry show-backoff-delays are one program" {
+	run -0 show --exp 100ms --max 5
+	assert_delays 0.1 0.2 0.4 0.8 -1
+	run -0 retry show-backoff-delays --exp 100ms --max 5
+	assert_delays 0.1 0.2 0.4 0.8 -1
+	# The link dispatches on its name, wherever it lives.
+	ln -s "$RETRY" "$BATS_TEST_TMPDIR/show-backoff-delays"
+	run -0 "$BATS_TEST_TMPDIR/show-backoff-delays" --exp 100ms --max 5
+	assert_delays 0.1 0.2 0.4 0.8 -1
+}
+
+# STATUS arguments.
+
+@test "STATUS: 0 fails, 1 succeeds, options may come after them" {
+	run -0 show 0 0 1 0 "${MIMD[@]}"
+	assert_delays 3 6 3 6
+}
+
+@test "STATUS: :T is absolute, :+S relative to the entry before" {
+	run -0 show "${MIMD[@]}" --format csv 0 0:+1.5 1:4 1 0:+0.25 0:10
+	assert_delays step,status,time_s,delay_s 1,0,0,3 2,0,1.5,6 3,1,4,3 \
+	    4,1,4,2 5,0,4.25,4 6,0,10,8
+}
+
+@test "STATUS: a malformed entry is a usage error" {
+	local bad
+	for bad in 2 00 x 0: 0:+ 0:-1 0:+-1 0:1e3 1:1s 0:. '' 0:+1:2 ' 0'; do
+		run -125 show 0 "$bad"
+		assert_equal "${#lines[@]}" 2
+		assert_line --index 0 --partial "status '$bad': "
+		assert_line --index 1 "Try 'show-backoff-delays --help'."
+	done
+	run -125 show 0 2
+	assert_line --index 0 "show-backoff-delays: status '2': a status is 0 (failure) or 1 (success), then optionally :T or :+S"
+}
+
+@test "STATUS: a time before the one before is a usage error" {
+	run -125 show 0:5 0:3
+	assert_usage_error "status '0:3'"
+	run -125 show 0:+2 0:+3 0:4.5
+	assert_usage_error "status '0:4.5'"
+	# Equal times are fine.
+	run -0 show --fixed 1 0:5 0:5 0:+0
+	assert_delays 1 1 1
+}
+
+@test "STATUS: nothing goes to stdout before a bad entry is found" {
+	run --separate-stderr -125 show 0 0 0 0 9
+	assert_output ''
+}
+
+# The all-failing run.
+
+@test "without STATUS: until the strategy gives up" {
+	assert_show "1 2 4 8 -1" --exp 1s
+	assert_show "0.5 0.5 -1" --fixed 500ms -n 3
+}
+
+@test "without STATUS: --count bounds an unlimited run (default 10)" {
+	run -0 show --fixed 1 -n 0
+	assert_equal "${#lines[@]}" 10
+	run -0 show --fixed 1 -n 0 --count 3
+	assert_delays 1 1 1
+	run -0 show --fixed 1 -n 0 --count 100000
+	assert_equal "${#lines[@]}" 100000
+}
+
+@test "without STATUS: time runs with the delays, as the table shows" {
+	run -0 show --exp 1s --format table
+	assert_delays "step   status  time (s)     delay (s)" \
+	    "1      failure 0            1" \
+	    "2      failure 1            2" \
+	    "3      failure 3            4" \
+	    "4      failure 7            8" \
+	    "5      failure 15           -1"
+}
+
+@test "--budget: a delay past the budget gives up, as retry does" {
+	assert_show "1 2 4 -1" --exp 1s -n 0 --budget 10s
+	# With statuses: the time of the entry plus its delay.
+	assert_show "1 1 -1 0" --fixed 1s -n 0 --budget 5s 0:1 0:4 0:4.5 1:4.5
+}
+
+# Formats and units.
+
+@test "--format table" {
+	run -0 show "${MIMD[@]}" --format table 0 0:+1.5 1:4 1
+	assert_delays "step   status  time (s)     delay (s)" \
+	    "1      failure 0            3" \
+	    "2      failure 1.5          6" \
+	    "3      success 4            3" \
+	    "4      success 4            2"
+}
+
+@test "--format csv --unit ms" {
+	run -0 show "${MIMD[@]}" --format csv --unit ms 0 0:+1.5 1:4 1
+	assert_delays step,status,time_ms,delay_ms 1,0,0,3000 2,0,1500,6000 \
+	    3,1,4000,3000 4,1,4000,2000
+}
+
+@test "--format json: exact, and valid JSON" {
+	run -0 show "${MIMD[@]}" --format json 0 0:+1.5 1:4 1
+	assert_delays "[" \
+	    '  {"step": 1, "status": 0, "time": 0, "delay": 3},' \
+	    '  {"step": 2, "status": 0, "time": 1.5, "delay": 6},' \
+	    '  {"step": 3, "status": 1, "time": 4, "delay": 3},' \
+	    '  {"step": 4, "status": 1, "time": 4, "delay": 2}' \
+	    "]"
+	python3 -m json.tool <<<"$output" >/dev/null
+}
+
+@test "--format json is valid JSON for one step, -1, --unit ms and --samples" {
+	local args
+	for args in "-n 1" "-n 3 --unit ms" "--samples 5 --seed 1 -j full" \
+	    "--samples 5 --seed 1 -j full --unit ms -n 0 --count 3" \
+	    "-a Constant --delay 0.1 --jitter-factor 0.5 --seed 2 0 1 0"; do
+		# shellcheck disable=SC2086  # the words are options
+		run -0 show --format json $args
+		python3 -m json.tool <<<"$output" >/dev/null ||
+		    fail "not JSON for $args: $output"
+	done
+	run -0 show --format json -n 1
+	assert_delays "[" '  {"step": 1, "status": 0, "time": 0, "delay": -1}' \
+	    "]"
+}
+
+@test "--unit ms leaves -1 alone" {
+	assert_show "1000 2000 -1" --exp 1s -n 3 --unit ms
+	assert_show "0.001 -1" --fixed 1us -n 2 --unit ms
+}
+
+@test "numbers print as Perl prints them" {
+	assert_show "0.1 0.2 0.4 0.8 1.6 3.2 6.4 12.8 25.6 51.2" \
+	    -a Exponential --initial-delay 0.1
+	assert_show "1e-09 -1" --fixed 1ns -n 2
+	assert_show "1.23456789 -1" --fixed 1.23456789s -n 2
+	assert_show "1 1000000 1000000000000 1e+18" -a MIMD --initial-delay 1 \
+	    --delay-multiple-on-failure 1000000 --delay-multiple-on-success 1 \
+	    --count 4
+}
+
+@test "Inf and NaN print as Perl prints them, and as null in JSON" {
+	# 1e6^52 overflows to Inf; Inf x 0 on the success is NaN.  Perl's
+	# Algorithm::Backoff prints the same.
+	local big=(-a MIMD --initial-delay 1 --delay-multiple-on-failure 1e6
+	    --delay-multiple-on-success 0) st
+	st=$(printf '0 %.0s' {1..53})
+	# shellcheck disable=SC2086  # the statuses are words
+	run -0 show "${big[@]}" $st 1
+	assert_equal "${#lines[@]}" 54
+	assert_equal "${lines[*]:50}" "1e+300 1e+306 Inf NaN"
+	# shellcheck disable=SC2086
+	run -0 show "${big[@]}" --format json $st 1
+	assert_line --index 53 '  {"step": 53, "status": 0, "time": 0, "delay": null},'
+	assert_line --index 54 '  {"step": 54, "status": 1, "time": 0, "delay": null}'
+	python3 -m json.tool <<<"$output" >/dev/null
+}
+
+@test "--format and --unit take only their words" {
+	run -125 show --format yaml
+	assert_usage_error --format
+	run -125 show --unit h
+	assert_usage_error --unit
+}
+
+# --chart.
+
+@test "--chart: Unicode bars in eighths, the longest ending at COLUMNS" {
+	COLUMNS=40 run -0 show --chart "${MIMD[@]}" 0 0 0 0 1 1 1 1 1 0 0 0
+	assert_delays \
+	    " 1 0  3s ███▉" \
+	    " 2 0  6s ███████▊" \
+	    " 3 0 12s ███████████████▌" \
+	    " 4 0 24s ███████████████████████████████" \
+	    " 5 1 12s ███████████████▌" \
+	    " 6 1  6s ███████▊" \
+	    " 7 1  3s ███▉" \
+	    " 8 1  2s ██▋" \
+	    " 9 1  2s ██▋" \
+	    "10 0  4s █████▏" \
+	    "11 0  8s ██████████▍" \
+	    "12 0 16s ████████████████████▋"
+	run -0 widest_line
+	assert_output 40
+}
+
+@test "--chart --ascii: whole cells of #; 0 has no bar; -1 gives up" {
+	COLUMNS=30 run -0 show --chart --ascii --delays 0,1,2.5,10 -n 5
+	assert_delays \
+	    "1   0s" \
+	    "2   1s ##" \
+	    "3 2.5s ######" \
+	    "4  10s #######################" \
+	    "5   -1 gives up"
+	run -0 widest_line
+	assert_output 30
+}
+
+@test "--chart: a delay above 0 always shows" {
+	COLUMNS=40 run -0 show --chart --ascii --delays 1ms,10s -n 3
+	assert_delays "1 0.001s #" "2    10s ###############################" \
+	    "3     -1 gives up"
+}
+
+@test "--chart --unit ms, and labels to six digits" {
+	COLUMNS=40 run -0 show --chart --unit ms --fixed 250ms -n 3
+	assert_delays "1 250ms ████████████████████████████████" \
+	    "2 250ms ████████████████████████████████" \
+	    "3    -1 gives up"
+	COLUMNS=60 run -0 show --chart -a MIMD --initial-delay 1 \
+	    --delay-multiple-on-failure 3 --delay-multiple-on-success 0.3333333 \
+	    0 0 1 1 1
+	assert_delays \
+	    "1 0        1s ███████████████▍" \
+	    "2 0        3s ██████████████████████████████████████████████" \
+	    "3 1        1s ███████████████▍" \
+	    "4 1 0.333333s █████▏" \
+	    "5 1 0.111111s █▊"
+}
+
+@test "--chart scales to COLUMNS, with at least 10 cells" {
+	local cols
+	for cols in 20 50 80 132; do
+		COLUMNS=$cols run -0 show --chart --exp 1s -n 0 --count 12
+		run -0 widest_line
+		assert_output "$cols"
+	done
+	COLUMNS=5 run -0 show --chart --ascii -n 3
+	assert_delays "1 1s #####" "2 2s ##########" "3 -1 gives up"
+}
+
+@test "--chart without COLUMNS: the terminal's width, else 80" {
+	run -0 env -u COLUMNS "$SHOW" --chart --ascii -n 3
+	assert_line --index 1 "2 2s $(printf '#%.0s' {1..75})"
+	COLUMNS=junk run -0 show --chart --ascii -n 3
+	assert_line --index 1 "2 2s $(printf '#%.0s' {1..75})"
+	# On a terminal 50 columns wide, stdout's window size.
+	run -0 script -qec "stty cols 50 rows 20; env -u COLUMNS $SHOW --chart --ascii -n 3" /dev/null
+	assert_line --index 1 "2 2s $(printf '#%.0s' {1..45})"$'\r'
+}
+
+@test "--chart is deterministic" {
+	COLUMNS=70 run -0 show --chart --jitter full --seed 4 --count 20 -n 0
+	local first=$output
+	COLUMNS=70 run -0 show --chart --jitter full --seed 4 --count 20 -n 0
+	assert_equal "$output" "$first"
+}
+
+@test "--ascii goes with --chart, and --chart with no --format" {
+	run -125 show --ascii
+	assert_usage_error --ascii
+	run -125 show --chart --format csv
+	assert_usage_error --chart
+	run -0 show --chart --format plain -n 1
+}
+
+# --samples.
+
+@test "--samples: min, median, p90 and max per step" {
+	run -0 show --samples 1000 --seed 1 --jitter full
+	assert_delays \
+	    "0.001263272 0.4934719095 0.894311679 0.998179398" \
+	    "0.002571914 0.969829203 1.784753848 1.994620971" \
+	    "0.001494354 1.9309992005 3.56650341 3.997691842" \
+	    "0.01899074 4.1143142735 7.318064203 7.986763221" \
+	    "-1 -1 -1 -1"
+	# Full jitter is uniform on [0, d]: the median near d/2, p90 near 0.9d.
+	awk 'NR < 5 { d = 2 ^ (NR - 1)
+		if ($1 < 0 || $4 > d || $2 < 0.45 * d || $2 > 0.55 * d ||
+		    $3 < 0.86 * d || $3 > 0.94 * d) exit 1 }' <<<"$output"
+}
+
+@test "--samples: the statistics of the very values one run draws" {
+	# For one step, the N runs draw what one run's N steps draw.
+	run -0 show --fixed 1s --jitter full --seed 5 -n 0 --count 10
+	local sorted
+	sorted=$(sort -g <<<"$output")
+	run -0 show --fixed 1s --jitter full --seed 5 -n 2 --samples 10
+	# Even N: the median is the mean of the middle two; p90 the 9th.
+	assert_line --index 0 "$(awk '{ v[NR] = $1 } END {
+	    printf "%.15g %.15g %.15g %.15g\n", v[1], (v[5] + v[6]) / 2,
+	    v[9], v[10] }' <<<"$sorted")"
+	assert_line --index 1 "-1 -1 -1 -1"
+	run -0 show --fixed 1s --jitter full --seed 5 -n 0 --count 11
+	sorted=$(sort -g <<<"$output")
+	run -0 show --fixed 1s --jitter full --seed 5 -n 2 --samples 11
+	# Odd N: the middle one; p90 the 10th (nearest rank, ceil(9.9)).
+	assert_line --index 0 "$(awk '{ v[NR] = $1 } END {
+	    printf "%.15g %.15g %.15g %.15g\n", v[1], v[6], v[10], v[11] }' \
+	    <<<"$sorted")"
+}
+
+@test "--samples of a strategy without randomness: all the same" {
+	run -0 show --samples 3 --seed 1 --format csv -n 3
+	assert_delays step,runs,min_s,median_s,p90_s,max_s 1,3,1,1,1,1 \
+	    2,3,2,2,2,2 3,0,-1,-1,-1,-1
+}
+
+@test "--samples --format table and json, --unit ms" {
+	run -0 show --samples 1000 --seed 1 --jitter full --format table -n 3
+	assert_delays \
+	    "step   runs   min (s)      median (s)   p90 (s)      max (s)" \
+	    "1      1000   0.001263272  0.4934719095 0.894311679  0.998179398" \
+	    "2      1000   0.002571914  0.969829203  1.784753848  1.994620971" \
+	    "3      0      -1           -1           -1           -1"
+	run -0 show --samples 1000 --seed 1 --jitter equal --format json \
+	    --unit ms -n 3
+	assert_delays "[" \
+	    '  {"step": 1, "runs": 1000, "min": 500.287522, "median": 741.167181, "p90": 944.957846, "max": 998.688647},' \
+	    '  {"step": 2, "runs": 1000, "min": 1001.2761, "median": 1504.351675, "p90": 1897.453092, "max": 1999.558847},' \
+	    '  {"step": 3, "runs": 0, "min": -1, "median": -1, "p90": -1, "max": -1}' \
+	    "]"
+	python3 -m json.tool <<<"$output" >/dev/null
+}
+
+@test "--samples: runs counts those that go on past a --budget" {
+	run -0 show --samples 5 --seed 3 --jitter full --budget 5s \
+	    --count 20 --format csv
+	assert_delays step,runs,min_s,median_s,p90_s,max_s \
+	    1,5,0.171083952,0.800896744,0.911625433,0.911625433 \
+	    2,5,0.090714677,1.594039166,1.987333847,1.987333847 \
+	    3,3,1.178097124,1.382555015,1.890297341,1.890297341 \
+	    4,1,2.081538831,2.081538831,2.081538831,2.081538831 \
+	    5,0,-1,-1,-1,-1
+}
+
+@test "--samples with STATUS and the -a family" {
+	run -0 show --samples 500 --seed 2 -a Constant --delay 10 \
+	    --jitter-factor 0.2 0 1 0
+	assert_equal "${#lines[@]}" 3
+	assert_line --index 1 "0 0 0 0"
+	awk 'NR != 2 && ($1 < 8 || $4 > 12 || $2 < 9.5 || $2 > 10.5) { exit 1 }' \
+	    <<<"$output"
+}
+
+@test "--samples --chart: the spread of each step on one scale" {
+	COLUMNS=60 run -0 show --samples 1000 --seed 1 --jitter full --chart
+	assert_delays \
+	    "1 0.493472s ━━━┃━━─" \
+	    "2 0.969829s ━━━━━━┃━━━━━─" \
+	    "3    1.931s ━━━━━━━━━━━┃━━━━━━━━━━───" \
+	    "4  4.11431s ━━━━━━━━━━━━━━━━━━━━━━━━┃━━━━━━━━━━━━━━━━━━━────" \
+	    "5        -1 gives up" \
+	    "━ min to p90, ─ p90 to max, ┃ median"
+	run -0 widest_line
+	assert_output 60
+}
+
+@test "--samples --chart --ascii --unit ms" {
+	COLUMNS=60 run -0 show --samples 200 --seed 3 -a Exponential \
+	    --initial-delay 1 --jitter-factor 0.5 --count 5 --chart --ascii \
+	    --unit ms
+	assert_delays \
+	    "1 1015.13ms  =|=" \
+	    "2 2051.01ms   ==|=-" \
+	    "3 4047.15ms     ====|===-" \
+	    "4 8278.18ms         ========|======-" \
+	    "5 16899.5ms                 =================|===========---" \
+	    "= min to p90, - p90 to max, | median"
+}
+
+@test "--samples takes 1 to 100000" {
+	run -125 show --samples 0
+	assert_usage_error --samples
+	run -125 show --samples 100001
+	assert_usage_error --samples
+	run -125 show --samples x
+	assert_usage_error --samples
+}
+
+@test "--chart, --ascii and --samples are show-backoff-delays' only" {
+	run -125 retry --chart -- true
+	assert_usage_error --chart
+	run -125 retry --samples 3 -- true
+	assert_usage_error --samples
+}
+
+# retry --dry-run replays the same way.
+
+@test "--dry-run: the schedule of the same delays" {
+	run -0 retry --dry-run --decorrelated 1s --seed 9 -n 5 --max-delay 1m
+	assert_delays "attempt  delay      starts at" \
+	    "1        -          0s" \
+	    "2        1s         1s" \
+	    "3        1.688s     2.688s" \
+	    "4        4.19s      6.879s" \
+	    "5        1.219s     8.098s"
+	run -0 show --decorrelated 1s --seed 9 -n 5 --max-delay 1m
+	assert_delays 1 1.688395815 4.190468519 1.219152141 -1
+}
+
+@test "--dry-run: --max-actual-duration and --budget, as show gives them" {
+	run -0 retry --dry-run -a Exponential --initial-delay 3 \
+	    --max-actual-duration 21
+	assert_delays "attempt  delay      starts at" "1        -          0s" \
+	    "2        3s         3s" "3        6s         9s" \
+	    "4        12s        21s"
+	run -0 retry --dry-run --budget 10s
+	assert_delays "attempt  delay      starts at" "1        -          0s" \
+	    "2        1s         1s" "3        2s         3s" \
+	    "4        4s         7s" \
+	    "then gives up: the next attempt would end past the 10s budget"
+	assert_show "1 2 4 -1" --budget 10s
+}
+
+@test "--dry-run: --count attempts at most" {
+	run -0 retry --dry-run -n 0 --count 3 --fixed 2s
+	assert_delays "attempt  delay      starts at" "1        -          0s" \
+	    "2        2s         2s" "3        2s         4s"
+	run -0 retry --dry-run -n 0 --count 1
+	assert_delays "attempt  delay      starts at" "1        -          0s"
+}

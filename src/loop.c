@@ -19,17 +19,17 @@
 /*
  * The terminal goes to each attempt when retry runs in its foreground and
  * reads it, so that interactive commands and Ctrl-C work as without retry.
- * Not when stdout is a pipe: the next command of the pipeline (a pager)
- * shares retry's process group and needs the terminal.
+ * When stdout is a pipe, the next command of the pipeline (a pager) shares
+ * retry's process group and needs the terminal: the attempt then gets it
+ * only once it tries to read it.
  */
 static int
-terminal(void)
+terminal(bool *hand_over)
 {
 	struct stat st;
 	int fd;
 
-	if (!isatty(STDIN_FILENO) ||
-	    (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode)))
+	if (!isatty(STDIN_FILENO))
 		return -1;
 	if ((fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
 		return -1;
@@ -37,6 +37,7 @@ terminal(void)
 		close(fd);
 		return -1;
 	}
+	*hand_over = fstat(STDOUT_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode);
 	return fd;
 }
 
@@ -76,7 +77,7 @@ loop_run(const struct config *c, struct rng *rng)
 {
 	const struct rules rules = { &c->success_on, &c->retry_on, &c->stop_on };
 	struct attempt_opts ao = {
-		.argv = c->args, .tty = terminal(), .signal = c->signal,
+		.argv = c->args, .signal = c->signal,
 		.kill_after = c->kill_after,
 	};
 	struct attempt_result r;
@@ -88,6 +89,7 @@ loop_run(const struct config *c, struct rng *rng)
 	int64_t start, end;
 	int sig;
 
+	ao.tty = terminal(&ao.hand_over);
 	engine_init(&e, &c->backoff, rng, 0);
 	setenv_u("RETRY_MAX_ATTEMPTS", c->backoff.max_attempts);
 	setenv("RETRY_LAST_STATUS", "", 1);

@@ -56,15 +56,17 @@ exited(pid_t pid)
 	    si.si_pid == pid;
 }
 
-/* True when pid has stopped (Ctrl-Z); consumes that event only. */
-static bool
+/* The signal that stopped pid (Ctrl-Z), or 0; consumes that event only. */
+static int
 stopped(pid_t pid)
 {
 	siginfo_t si;
 
 	si.si_pid = 0;
-	return waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG) == 0 &&
-	    si.si_pid == pid;
+	if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG) == 0 &&
+	    si.si_pid == pid)
+		return si.si_status;
+	return 0;
 }
 
 /* Whether retry is in the terminal's foreground, and may hand it on. */
@@ -145,7 +147,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	if (pipe2(ep, O_CLOEXEC) == -1)
 		return -1;
 	/* Not when a shell's bg left retry in the background since. */
-	handed = foreground(o->tty);
+	handed = o->hand_over && foreground(o->tty);
 	if ((pid = fork()) == -1) {
 		e = errno;
 		close(ep[0]);
@@ -176,8 +178,15 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	for (;;) {
 		if (exited(pid))
 			break;
-		if (o->tty >= 0 && stopped(pid)) {
-			handed = suspend(o->tty, pid, handed);
+		if (o->tty >= 0 && (sig = stopped(pid)) != 0) {
+			if ((sig == SIGTTIN || sig == SIGTTOU) && !handed &&
+			    foreground(o->tty)) {
+				/* It reads the terminal: it gets it. */
+				tcsetpgrp(o->tty, pid);
+				handed = true;
+				kill(-pid, SIGCONT);
+			} else
+				handed = suspend(o->tty, pid, handed);
 			continue;
 		}
 		now = mono_ns();

@@ -9,7 +9,8 @@
 
 struct attempt_opts {
 	char *const	*argv;
-	int		 tty;		/* terminal to hand over, or -1 */
+	int		 tty;		/* the controlling terminal, or -1 */
+	bool		 hand_over;	/* the attempt gets it from the start */
 	int64_t		 timeout;	/* ns, -1 for none */
 	int		 signal;	/* sent on timeout */
 	int64_t		 kill_after;	/* ns, then SIGKILL */

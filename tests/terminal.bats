@@ -181,3 +181,13 @@ shell_has_terminal() {
 	assert_equal "$(cat "$D/status")" "status 1"
 	assert_equal "$(wc -l <"$D/runs")" 2
 }
+
+@test "with stdout a pipe, an attempt that reads the terminal gets it then" {
+	type_line "$RETRY -n 1 -- sh -c 'printf \"say: \" >/dev/tty; read x; echo \"got \$x\"' | cat >'$D/out'; echo \"status \$?\" >'$D/status'"
+	wait_screen '^say:'
+	type_line hello
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	assert_equal "$(cat "$D/out")" "got hello"
+	shell_has_terminal back
+}

@@ -159,7 +159,8 @@ run_step(struct run *r, struct step *s)
 	    engine_failure(&r->e, s->st.time);
 	t = r->statuses ? sat_from_ldouble((long double)s->st.time * 1e9L) :
 	    r->at;
-	if (s->d.ns >= 0 && c->budget >= 0 && sat_add(t, s->d.ns) > c->budget) {
+	if (s->d.ns >= 0 && c->budget >= 0 &&
+	    sat_add(t, s->d.ns) > c->budget) {
 		s->d = (struct delay){ -1, -1 };
 		s->over_budget = true;
 	}
@@ -192,7 +193,8 @@ stats_compute(double *v, size_t n, struct stats *s)
 
 /*
  * --samples: N runs that go in step, so that memory grows with the number
- * of runs, not with the number of steps.
+ * of runs, not with the number of steps.  They draw from one generator in
+ * turn, so a seed gives the same statistics every time.
  */
 struct sampler {
 	struct run	*runs;
@@ -228,6 +230,7 @@ sampler_step(struct sampler *sp, struct stats *x)
 	size_t m = 0;
 	bool any = false;
 
+	*x = (struct stats){ 0, 0, -1, -1, -1, -1 };
 	for (size_t j = 0; j < sp->nruns; j++) {
 		if (!run_step(&sp->runs[j], &s))
 			continue;
@@ -238,8 +241,6 @@ sampler_step(struct sampler *sp, struct stats *x)
 	}
 	if (m > 0)
 		stats_compute(sp->v, m, x);
-	else
-		*x = (struct stats){ x->n, 0, -1, -1, -1, -1 };
 	return any;
 }
 

@@ -55,7 +55,7 @@ deps:
 lint:
 	mandoc -Tlint -Wwarning $(MANPAGES)
 	shellcheck -s bash completions/retry.bash tests/run \
-	    tests/test_helper/common.bash .ci/run
+	    tests/test_helper/*.bash .ci/run
 	shellcheck -s sh tests/bin/* .ci/deps
 
 install: all

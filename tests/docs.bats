@@ -1,0 +1,88 @@
+#!/usr/bin/env bats
+# The help, the manuals and the completions name the same options.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+
+# Every long option that a --help text names.
+long_options() {
+	"$@" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
+}
+
+# Fails, naming them, when FILE lacks any of the options on stdin.
+assert_names_all() {
+	local file=$1 missing=() opt pattern
+	while read -r opt; do
+		pattern=$opt
+		case $file in
+		*.1) pattern="Fl \\\\-${opt#--}([ ,]|$)" ;;
+		*/_retry) pattern="[{(' ,)]${opt}[=+\\[')}]" ;;
+		*.fish) pattern="-l ${opt#--}( |$)" ;;
+		*) pattern="(^|[ '])${opt}([ '|)]|$)" ;;
+		esac
+		grep -qE -- "$pattern" "$file" || missing+=("$opt")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "$file lacks: ${missing[*]}"
+		return 1
+	fi
+}
+
+@test "the help names at least the options everyone uses" {
+	run -0 long_options "$RETRY"
+	for opt in --max --budget --timeout --exp --jitter --seed --stop-on \
+	    --dry-run --algorithm --help --version; do
+		assert_line "$opt"
+	done
+}
+
+@test "retry.1 describes every option of retry --help" {
+	long_options "$RETRY" | assert_names_all "$ROOT/man/retry.1"
+}
+
+@test "show-backoff-delays.1 or retry.1 describes every option of show-backoff-delays --help" {
+	local missing
+	missing=$(long_options "$SHOW" | while read -r opt; do
+		grep -qE -- "Fl \\\\-${opt#--}([ ,]|$)" \
+		    "$ROOT/man/show-backoff-delays.1" "$ROOT/man/retry.1" ||
+		    echo "$opt"
+	done)
+	assert_equal "$missing" ""
+}
+
+@test "the bash completion knows every option" {
+	{ long_options "$RETRY"; long_options "$SHOW"; } | sort -u |
+	    assert_names_all "$ROOT/completions/retry.bash"
+}
+
+@test "the zsh completion knows every option" {
+	{ long_options "$RETRY"; long_options "$SHOW"; } | sort -u |
+	    assert_names_all "$ROOT/completions/_retry"
+}
+
+@test "the fish completion knows every option" {
+	{ long_options "$RETRY"; long_options "$SHOW"; } | sort -u |
+	    assert_names_all "$ROOT/completions/retry.fish"
+}
+
+@test "the checks above fail for an option that is missing" {
+	run ! assert_names_all "$ROOT/completions/retry.fish" <<<"--no-such-option"
+	assert_output --partial "lacks: --no-such-option"
+	run ! assert_names_all "$ROOT/man/retry.1" <<<"--no-such-option"
+	run ! assert_names_all "$ROOT/completions/_retry" <<<"--no-such-option"
+	run ! assert_names_all "$ROOT/completions/retry.bash" <<<"--no-such-option"
+}
+
+@test "both --help texts fit in 80 columns" {
+	run -0 bash -c '"$RETRY" --help; "$SHOW" --help'
+	local line
+	for line in "${lines[@]}"; do
+		[ "${#line}" -le 80 ] || fail "too wide: $line"
+	done
+}
+
+@test "both manuals pass mandoc's lint" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	run -0 mandoc -Tlint -Wwarning "$ROOT/man/retry.1" \
+	    "$ROOT/man/show-backoff-delays.1"
+	assert_output ""
+}

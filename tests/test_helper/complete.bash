@@ -5,7 +5,7 @@
 source /usr/share/bash-completion/bash_completion
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PATH=$root:$PATH
-# shellcheck source=../../completions/retry.bash
+# shellcheck source=/dev/null
 source "$root/completions/retry.bash"
 
 line=$1

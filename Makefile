@@ -26,9 +26,7 @@ RETRY_CPPFLAGS = -D_GNU_SOURCE -DVERSION='"$(VERSION)"' $(BSD_CFLAGS)
 RETRY_CFLAGS =	-std=c11 $(WARNINGS) $(WERROR)
 RETRY_LDLIBS =	$(BSD_LIBS) -lm
 
-SRCS =		src/codes.c src/duration.c src/engine.c src/loop.c \
-		src/main.c src/options.c src/report.c src/rng.c src/show.c \
-		src/signals.c src/spawn.c src/verdict.c
+SRCS =		$(sort $(wildcard src/*.c))
 OBJS =		$(SRCS:.c=.o)
 HDRS =		$(wildcard src/*.h)
 MANPAGES =	man/retry.1 man/show-backoff-delays.1

@@ -136,7 +136,7 @@ clamp(const struct backoff *b, int64_t d)
 static int64_t
 scale(int64_t d, double f)
 {
-	return sat_from_ldouble((long double)d * f);
+	return sat_from_ldouble((long double)d * (long double)f);
 }
 
 /* Jitter on the capped delay; the caller clamps the result again. */
@@ -183,7 +183,7 @@ concise(struct engine *e, unsigned long n)
 	switch (b->strategy) {
 	case S_EXP:
 		return sat_from_ldouble((long double)b->base *
-		    powl(b->factor, (long double)(n - 1)));
+		    powl((long double)b->factor, (long double)(n - 1)));
 	case S_FIXED:
 		return b->base;
 	case S_LINEAR:

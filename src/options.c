@@ -187,6 +187,9 @@ struct parse {
 	bool		 given[O_VERSION - O_MAX + 1];
 };
 
+static int	fail(struct parse *, const struct opt *, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
 static int
 fail(struct parse *p, const struct opt *o, const char *fmt, ...)
 {

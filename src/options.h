@@ -10,7 +10,7 @@
 #include "codes.h"
 #include "engine.h"
 
-enum mode { MODE_RETRY, MODE_SHOW };
+enum mode { MODE_RETRY, MODE_SHOW, MODE_SIMULATE };
 enum format { FORMAT_PLAIN, FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 enum verbosity { QUIET = -1, NORMAL = 0, VERBOSE = 1 };
 
@@ -35,6 +35,10 @@ struct config {
 	bool		 unit_ms;
 	bool		 chart, ascii;
 	unsigned long	 samples;	/* 0: one run */
+	/* simulate */
+	const char	*clients;	/* the --clients LIST, checked */
+	unsigned long	 runs;
+	bool		 custom;	/* a strategy or --jitter given */
 	/* The command (retry) or the STATUS arguments (show). */
 	char *const	*args;
 	int		 nargs;

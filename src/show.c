@@ -363,7 +363,7 @@ print_stats(const struct config *c, const struct stats *s, bool first)
 }
 
 /* The terminal's width: COLUMNS, else stdout's window, else 80. */
-static int
+int
 terminal_width(void)
 {
 	const char *s = getenv("COLUMNS"), *why = NULL;
@@ -462,14 +462,15 @@ position(double v, double max, long cells)
 	return lround(v / max * (double)(cells - 1));
 }
 
-static void
-draw_bar(const struct layout *l, double v)
+/* A space and a bar of v, where max fills cells; nothing for v <= 0. */
+void
+chart_bar(double v, double max, int cells, bool ascii)
 {
-	const long u = scaled(v, l->max, l->bar_w * (l->ascii ? 1L : 8L));
+	const long u = scaled(v, max, cells * (ascii ? 1L : 8L));
 
 	if (u > 0)
 		putchar(' ');
-	if (l->ascii)
+	if (ascii)
 		for (long i = 0; i < u; i++)
 			putchar('#');
 	else {
@@ -499,7 +500,7 @@ chart_steps(const struct config *c, const struct step *s, size_t n)
 		if (s[i].d.ns < 0)
 			fputs(" gives up", stdout);
 		else
-			draw_bar(&l, s[i].d.s);
+			chart_bar(s[i].d.s, l.max, l.bar_w, l.ascii);
 		putchar('\n');
 	}
 }

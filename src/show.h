@@ -21,4 +21,9 @@ const char	*status_parse(const char *, double prev, struct status *);
 int		 show_main(const struct config *, struct rng *);
 int		 dry_run(const struct config *, struct rng *);
 
+/* The chart's pieces, shared with simulate: the width to fill (COLUMNS,
+ * else stdout's window, else 80), and a bar of v where max fills cells. */
+int		 terminal_width(void);
+void		 chart_bar(double v, double max, int cells, bool ascii);
+
 #endif

@@ -1,0 +1,562 @@
+/*
+ * retry simulate: the model of the AWS Architecture Blog's "Exponential
+ * Backoff And Jitter" (aws-samples/aws-arch-backoff-simulator).  Every
+ * client reads the version of one row and writes with it; a stale write
+ * fails, and the client backs off with its own engine and starts over.
+ * Each network hop takes |Normal(10ms, 2ms)|.  An event queue ordered by
+ * time (a binary heap, ties in the order they were queued) drives it.
+ *
+ * The simulation and the parsing of --clients are pure; the printing and
+ * the chart at the end of the file take their results.
+ */
+#include <err.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duration.h"
+#include "show.h"
+#include "simulate.h"
+
+#define HOP_MEAN	10e6		/* ns */
+#define HOP_SD		2e6
+
+/* Where a message arrives: at the server, or back at the client. */
+enum hop { READ, READ_REPLY, WRITE, WRITE_REPLY };
+
+struct event {
+	int64_t		 t;		/* ns since the start */
+	uint64_t	 seq;		/* ties go in the order queued */
+	uint32_t	 client;
+	enum hop	 hop;
+};
+
+struct client {
+	struct engine	 e;
+	uint64_t	 version;	/* the version read */
+	bool		 written;	/* the last write succeeded */
+};
+
+/* One simulation: every client has exactly one message in flight. */
+struct sim {
+	const struct backoff *b;
+	struct rng	 rng;
+	bool		 has_spare;	/* the polar method draws two */
+	double		 spare;
+	struct event	*q;		/* a binary heap of n events */
+	size_t		 n;
+	uint64_t	 seq;
+	struct client	*c;
+	unsigned long	 nclients;
+	uint64_t	 version;	/* the row's */
+	uint64_t	 calls;		/* write calls in this run */
+	unsigned long	 gave_up;
+	int64_t		 end;		/* the last client done, ns */
+};
+
+/* Parsing --clients. */
+
+static const char *
+whole(const char *s, unsigned long *out)
+{
+	const char *why = NULL;
+	long long v;
+
+	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
+		return "give whole numbers, as in 10,50,100 or 10-190:20";
+	v = strtonum(s, 1, CLIENTS_MAX, &why);
+	if (why != NULL)
+		return "every number is from 1 to 10000";
+	*out = (unsigned long)v;
+	return NULL;
+}
+
+/* N, A-B or A-B:STEP, in place. */
+static const char *
+range_parse(char *s, unsigned long *lo, unsigned long *hi,
+    unsigned long *step)
+{
+	char *colon = strchr(s, ':'), *dash = strchr(s, '-');
+	const char *why;
+
+	*step = 1;
+	if (colon != NULL) {
+		*colon = '\0';
+		if (dash == NULL || dash > colon)
+			return "a step goes with a range, as in 10-190:20";
+		if ((why = whole(colon + 1, step)) != NULL)
+			return why;
+	}
+	if (dash != NULL)
+		*dash = '\0';
+	if ((why = whole(s, lo)) != NULL)
+		return why;
+	*hi = *lo;
+	if (dash != NULL && (why = whole(dash + 1, hi)) != NULL)
+		return why;
+	if (*hi < *lo)
+		return "a range goes from the smaller number to the larger";
+	return NULL;
+}
+
+const char *
+clients_parse(const char *s, unsigned long *out, size_t cap, size_t *n)
+{
+	unsigned long lo, hi, step;
+	const char *comma, *why;
+	char item[32];
+	size_t len, count = 0;
+
+	for (;; s = comma + 1) {
+		comma = strchr(s, ',');
+		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
+		if (len == 0)
+			return "an empty item";
+		if (len >= sizeof(item))
+			return "an item is too long";
+		memcpy(item, s, len);
+		item[len] = '\0';
+		if ((why = range_parse(item, &lo, &hi, &step)) != NULL)
+			return why;
+		for (unsigned long v = lo; v <= hi; v += step) {
+			if (count >= CLIENTS_LISTMAX)
+				return "more than 1000 values";
+			if (out != NULL && count < cap)
+				out[count] = v;
+			count++;
+		}
+		if (comma == NULL)
+			break;
+	}
+	if (n != NULL)
+		*n = count;
+	return NULL;
+}
+
+/* The event queue. */
+
+static bool
+before(const struct event *a, const struct event *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+/* The heap has room: one event per client. */
+static void
+push(struct sim *s, int64_t t, uint32_t client, enum hop hop)
+{
+	struct event ev = { t, s->seq++, client, hop };
+	size_t i = s->n++, up;
+
+	for (; i > 0 && before(&ev, &s->q[up = (i - 1) / 2]); i = up)
+		s->q[i] = s->q[up];
+	s->q[i] = ev;
+}
+
+static struct event
+pop(struct sim *s)
+{
+	const struct event top = s->q[0], last = s->q[--s->n];
+	size_t i = 0, child;
+
+	while ((child = 2 * i + 1) < s->n) {
+		if (child + 1 < s->n && before(&s->q[child + 1], &s->q[child]))
+			child++;
+		if (!before(&s->q[child], &last))
+			break;
+		s->q[i] = s->q[child];
+		i = child;
+	}
+	if (s->n > 0)
+		s->q[i] = last;
+	return top;
+}
+
+/* The network. */
+
+/* A standard normal deviate: Marsaglia's polar method. */
+static double
+normal(struct sim *s)
+{
+	double u, v, r;
+
+	if (s->has_spare) {
+		s->has_spare = false;
+		return s->spare;
+	}
+	do {
+		u = 2 * rng_unit(&s->rng) - 1;
+		v = 2 * rng_unit(&s->rng) - 1;
+		r = u * u + v * v;
+	} while (r >= 1 || r == 0);
+	r = sqrt(-2 * log(r) / r);
+	s->spare = v * r;
+	s->has_spare = true;
+	return u * r;
+}
+
+/* A message sent at t arrives |Normal(10ms, 2ms)| later. */
+static int64_t
+hop(struct sim *s, int64_t t)
+{
+	return sat_add(t, llround(fabs(HOP_MEAN + HOP_SD * normal(s))));
+}
+
+/* The model. */
+
+/* The server reads, the client writes, the server writes or refuses. */
+static void
+deliver(struct sim *s, const struct event *ev)
+{
+	struct client *c = &s->c[ev->client];
+	struct delay d;
+
+	switch (ev->hop) {
+	case READ:
+		c->version = s->version;
+		push(s, hop(s, ev->t), ev->client, READ_REPLY);
+		break;
+	case READ_REPLY:
+		push(s, hop(s, ev->t), ev->client, WRITE);
+		break;
+	case WRITE:
+		s->calls++;
+		if ((c->written = c->version == s->version))
+			s->version++;
+		push(s, hop(s, ev->t), ev->client, WRITE_REPLY);
+		break;
+	case WRITE_REPLY:
+		if (c->written) {
+			s->end = ev->t;
+			break;
+		}
+		d = engine_failure(&c->e, (double)ev->t / 1e9);
+		if (d.ns < 0) {
+			s->gave_up++;
+			s->end = ev->t;
+			break;
+		}
+		/* As the blog's model: the delay adds to the next hop. */
+		push(s, sat_add(hop(s, ev->t), d.ns), ev->client, READ);
+		break;
+	}
+}
+
+/* One run: every client starts at 0; it ends when the last is done. */
+static void
+run(struct sim *s)
+{
+	struct event ev;
+
+	s->n = 0;
+	s->seq = 0;
+	s->version = 0;
+	s->calls = 0;
+	s->gave_up = 0;
+	s->end = 0;
+	for (uint32_t i = 0; i < s->nclients; i++) {
+		engine_init(&s->c[i].e, s->b, &s->rng, 0);
+		push(s, hop(s, 0), i, READ);
+	}
+	while (s->n > 0) {
+		ev = pop(s);
+		deliver(s, &ev);
+	}
+}
+
+const char *
+simulate(const struct backoff *b, unsigned long clients, unsigned long runs,
+    uint64_t seed, struct sim_result *r)
+{
+	struct sim s = { .b = b, .nclients = clients };
+	double time = 0, calls = 0, gave_up = 0;
+
+	if (clients == 0 || clients > CLIENTS_MAX || runs == 0)
+		return "no clients or no runs";
+	rng_seed(&s.rng, seed);
+	s.q = calloc(clients, sizeof(*s.q));
+	s.c = calloc(clients, sizeof(*s.c));
+	if (s.q == NULL || s.c == NULL) {
+		free(s.q);
+		free(s.c);
+		return "out of memory";
+	}
+	for (unsigned long i = 0; i < runs; i++) {
+		run(&s);
+		time += (double)s.end;
+		calls += (double)s.calls;
+		gave_up += (double)s.gave_up;
+	}
+	free(s.q);
+	free(s.c);
+	*r = (struct sim_result){ clients, runs, time / (double)runs,
+	    calls / (double)runs, gave_up / (double)runs };
+	return NULL;
+}
+
+/* The subcommand: which strategies, printing and the chart. */
+
+#define NPRESETS	5
+
+struct entry {
+	char		 name[32];
+	struct backoff	 b;
+};
+
+struct plan {
+	const struct config *c;
+	unsigned long	*clients;
+	size_t		 nclients;
+	struct entry	 s[NPRESETS];
+	size_t		 ns;
+	uint64_t	 seed;
+	bool		 limits;	/* clients may give up */
+	struct sim_result *r;		/* nclients x ns, for the chart */
+};
+
+/* A strategy given on the command line, named for the table. */
+static void
+describe(const struct backoff *b, char *buf, size_t sz)
+{
+	static const char *const concise[] = {
+		[S_EXP] = "exp", [S_FIXED] = "fixed", [S_LINEAR] = "linear",
+		[S_FIB] = "fib", [S_LIST] = "delays",
+		[S_DECORRELATED] = "decorrelated", [S_IMMEDIATE] = "immediate",
+	};
+	static const char *const jitters[] = {
+		[J_NONE] = "", [J_FULL] = "+full-jitter",
+		[J_EQUAL] = "+equal-jitter", [J_SCATTERED] = "+scattered-jitter",
+		[J_DOWN] = "+down-jitter", [J_ADD] = "+add-jitter",
+	};
+
+	snprintf(buf, sz, "%s%s", strategy_is_algorithm(b->strategy) ?
+	    algorithm_name(b->strategy) : concise[b->strategy],
+	    jitters[b->jitter.mode]);
+}
+
+/*
+ * The blog's five on our engine, with the options given (cap, floor,
+ * factor, limits): none = --immediate; exponential = --exp 5ms; equal and
+ * full add --jitter; decorrelated = --decorrelated 5ms.
+ */
+static void
+presets(struct plan *p, const struct backoff *given)
+{
+	static const struct {
+		const char	*name;
+		enum strategy	 strategy;
+		enum jitter_mode jitter;
+	} blog[NPRESETS] = {
+		{ "none", S_IMMEDIATE, J_NONE },
+		{ "exponential", S_EXP, J_NONE },
+		{ "equal-jitter", S_EXP, J_EQUAL },
+		{ "full-jitter", S_EXP, J_FULL },
+		{ "decorrelated", S_DECORRELATED, J_NONE },
+	};
+
+	for (size_t i = 0; i < NPRESETS; i++) {
+		struct entry *e = &p->s[i];
+
+		snprintf(e->name, sizeof(e->name), "%s", blog[i].name);
+		e->b = *given;
+		e->b.strategy = blog[i].strategy;
+		e->b.base = SIM_BASE;
+		e->b.jitter = (struct jitter){ blog[i].jitter, 0, 0 };
+	}
+	p->ns = NPRESETS;
+}
+
+static const char *
+plan_init(struct plan *p, const struct config *c, struct rng *rng)
+{
+	const struct backoff *b = &c->backoff;
+	const char *why;
+	size_t n;
+
+	memset(p, 0, sizeof(*p));
+	p->c = c;
+	if ((why = clients_parse(c->clients, NULL, 0, &n)) != NULL)
+		return why;
+	if ((p->clients = calloc(n, sizeof(*p->clients))) == NULL)
+		return "out of memory";
+	(void)clients_parse(c->clients, p->clients, n, &p->nclients);
+	if (c->custom) {
+		describe(b, p->s[0].name, sizeof(p->s[0].name));
+		p->s[0].b = *b;
+		p->ns = 1;
+	} else
+		presets(p, b);
+	p->seed = rng_next(rng);
+	p->limits = b->max_attempts > 0 || b->max_actual_duration > 0;
+	if (c->chart && (p->r = calloc(p->nclients * p->ns,
+	    sizeof(*p->r))) == NULL)
+		return "out of memory";
+	return NULL;
+}
+
+static void
+plan_free(struct plan *p)
+{
+	free(p->clients);
+	free(p->r);
+}
+
+/*
+ * Every strategy at one number of clients draws the same random numbers:
+ * the comparison is fairer, and a strategy's row does not depend on
+ * which others are simulated with it.
+ */
+static uint64_t
+seed_for(const struct plan *p, unsigned long clients)
+{
+	return p->seed ^ ((uint64_t)clients * UINT64_C(0x9e3779b97f4a7c15));
+}
+
+static void
+print_header(const struct plan *p)
+{
+	switch (p->c->format) {
+	case FORMAT_PLAIN:
+	case FORMAT_TABLE:
+		printf("%7s  %-18s %12s %10s%s\n", "clients", "strategy",
+		    "time (ms)", "calls", p->limits ? "    gave up" : "");
+		break;
+	case FORMAT_CSV:
+		puts("clients,strategy,runs,time_ms,calls,gave_up");
+		break;
+	case FORMAT_JSON:
+		puts("[");
+		break;
+	}
+}
+
+static void
+print_row(const struct plan *p, const char *name,
+    const struct sim_result *r, bool first)
+{
+	const double ms = r->time / 1e6;
+
+	switch (p->c->format) {
+	case FORMAT_PLAIN:
+	case FORMAT_TABLE:
+		printf("%7lu  %-18s %12.1f %10.1f", r->clients, name, ms,
+		    r->calls);
+		if (p->limits)
+			printf(" %10.2f", r->gave_up);
+		putchar('\n');
+		break;
+	case FORMAT_CSV:
+		printf("%lu,%s,%lu,%.15g,%.15g,%.15g\n", r->clients, name,
+		    r->runs, ms, r->calls, r->gave_up);
+		break;
+	case FORMAT_JSON:
+		printf("%s  {\"clients\": %lu, \"strategy\": \"%s\", "
+		    "\"runs\": %lu, \"time_ms\": %.15g, \"calls\": %.15g, "
+		    "\"gave_up\": %.15g}", first ? "" : ",\n", r->clients, name,
+		    r->runs, ms, r->calls, r->gave_up);
+		break;
+	}
+}
+
+static void
+print_footer(const struct plan *p)
+{
+	if (p->c->format == FORMAT_JSON)
+		puts("\n]");
+}
+
+/* One of the chart's two measures, and its label. */
+static double
+measure(const struct sim_result *r, bool calls, char *buf, size_t sz)
+{
+	if (calls) {
+		snprintf(buf, sz, "%.6g", r->calls);
+		return r->calls;
+	}
+	duration_format(duration_round(llround(r->time)), buf, sz);
+	return r->time;
+}
+
+/* --chart: a bar per strategy, grouped by clients, on one scale. */
+static void
+chart_measure(const struct plan *p, bool calls)
+{
+	char buf[DURATION_BUFSZ];
+	double max = 0, v;
+	int name_w = 0, label_w = 0, cells;
+	const size_t n = p->nclients * p->ns;
+
+	for (size_t i = 0; i < n; i++) {
+		v = measure(&p->r[i], calls, buf, sizeof(buf));
+		max = v > max ? v : max;
+		label_w = (int)strlen(buf) > label_w ? (int)strlen(buf) :
+		    label_w;
+		name_w = (int)strlen(p->s[i % p->ns].name) > name_w ?
+		    (int)strlen(p->s[i % p->ns].name) : name_w;
+	}
+	if ((cells = terminal_width() - (2 + name_w + 1 + label_w)) < 10)
+		cells = 10;
+	printf("%s\n", calls ? "Mean write calls per run" :
+	    "Mean time until the last client is done");
+	for (size_t i = 0; i < n; i++) {
+		if (i % p->ns == 0)
+			printf("%lu clients\n", p->r[i].clients);
+		v = measure(&p->r[i], calls, buf, sizeof(buf));
+		printf("  %-*s %*s", name_w, p->s[i % p->ns].name, label_w,
+		    buf);
+		chart_bar(v, max, cells, p->c->ascii);
+		putchar('\n');
+	}
+}
+
+static const char *
+plan_run(struct plan *p)
+{
+	const struct config *c = p->c;
+	struct sim_result r;
+	const char *why;
+
+	if (!c->chart)
+		print_header(p);
+	for (size_t i = 0; i < p->nclients; i++)
+		for (size_t j = 0; j < p->ns; j++) {
+			why = simulate(&p->s[j].b, p->clients[i], c->runs,
+			    seed_for(p, p->clients[i]), &r);
+			if (why != NULL)
+				return why;
+			if (c->chart)
+				p->r[i * p->ns + j] = r;
+			else
+				print_row(p, p->s[j].name, &r, i + j == 0);
+		}
+	if (c->chart) {
+		chart_measure(p, false);
+		putchar('\n');
+		chart_measure(p, true);
+	} else
+		print_footer(p);
+	return NULL;
+}
+
+int
+simulate_main(const struct config *c, struct rng *rng)
+{
+	struct plan p;
+	const char *why;
+
+	if ((why = plan_init(&p, c, rng)) == NULL)
+		why = plan_run(&p);
+	plan_free(&p);
+	if (why != NULL) {
+		fflush(stdout);
+		warnx("%s", why);
+		return 125;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		warn("stdout");
+		return 125;
+	}
+	return 0;
+}

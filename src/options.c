@@ -10,6 +10,7 @@
 #include "duration.h"
 #include "options.h"
 #include "show.h"
+#include "simulate.h"
 
 enum id {
 	O_MAX = 256, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
@@ -23,12 +24,13 @@ enum id {
 	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON,
 	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
 	O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
+	O_CLIENTS, O_RUNS,
 	O_HELP, O_VERSION,
 };
 
 enum group {
 	G_ATTEMPTS, G_STRATEGY, G_ALGORITHM, G_JITTER, G_VERDICT, G_REPORT,
-	G_SHOW, G_OTHER,
+	G_SIMULATE, G_SHOW, G_OTHER,
 };
 
 static const char *const group_titles[] = {
@@ -38,6 +40,7 @@ static const char *const group_titles[] = {
 	"Jitter",
 	"Deciding what an attempt means",
 	"Reporting",
+	"Simulation",
 	"Output",
 	"Other",
 };
@@ -45,6 +48,8 @@ static const char *const group_titles[] = {
 #define RETRY	(1u << MODE_RETRY)
 #define SHOW	(1u << MODE_SHOW)
 #define BOTH	(RETRY | SHOW)
+#define SIM	(1u << MODE_SIMULATE)
+#define ALL	(BOTH | SIM)
 
 /* Which -a algorithms take an option, and which need it. */
 #define A(x)	(1u << ((x) - A_CONSTANT))
@@ -61,9 +66,9 @@ static const struct opt {
 	unsigned	 takes, needs;	/* -a algorithms (A_ options) */
 	const char	*help;		/* NULL: an alias, not listed */
 } opts[] = {
-	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, BOTH, 0, 0,
+	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  "at most N attempts (default 5; 0: no limit)" },
-	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, BOTH, 0, 0, NULL },
+	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, ALL, 0, 0, NULL },
 	{ "budget", 'b', O_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
 	  "start no attempt that would begin after DUR" },
 	{ "timeout", 't', O_TIMEOUT, "DUR", G_ATTEMPTS, RETRY, 0, 0,
@@ -73,68 +78,68 @@ static const struct opt {
 	{ "kill-after", 'k', O_KILL_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  "then KILL after DUR more (default 5s)" },
 	{ "max-actual-duration", 0, O_MAX_ACTUAL_DURATION, "DUR", G_ATTEMPTS,
-	  BOTH, 0, 0, "give up on a failure DUR or more after the start" },
+	  ALL, 0, 0, "give up on a failure DUR or more after the start" },
 
-	{ "exp", 'x', O_EXP, "DUR", G_STRATEGY, BOTH, 0, 0,
+	{ "exp", 'x', O_EXP, "DUR", G_STRATEGY, ALL, 0, 0,
 	  "DUR x F^(n-1), F = --factor" },
-	{ "factor", 0, O_FACTOR, "F", G_STRATEGY, BOTH, 0, 0,
+	{ "factor", 0, O_FACTOR, "F", G_STRATEGY, ALL, 0, 0,
 	  "growth factor of --exp (default 2, at least 1)" },
-	{ "fixed", 'd', O_FIXED, "DUR", G_STRATEGY, BOTH, 0, 0,
+	{ "fixed", 'd', O_FIXED, "DUR", G_STRATEGY, ALL, 0, 0,
 	  "DUR every time (also --constant)" },
-	{ "constant", 0, O_FIXED, "DUR", G_STRATEGY, BOTH, 0, 0, NULL },
-	{ "linear", 0, O_LINEAR, "DUR", G_STRATEGY, BOTH, 0, 0, "DUR x n" },
-	{ "fib", 0, O_FIB, "DUR", G_STRATEGY, BOTH, 0, 0,
+	{ "constant", 0, O_FIXED, "DUR", G_STRATEGY, ALL, 0, 0, NULL },
+	{ "linear", 0, O_LINEAR, "DUR", G_STRATEGY, ALL, 0, 0, "DUR x n" },
+	{ "fib", 0, O_FIB, "DUR", G_STRATEGY, ALL, 0, 0,
 	  "DUR x fib(n): 1, 1, 2, 3, 5, 8, ..." },
-	{ "delays", 0, O_DELAYS, "LIST", G_STRATEGY, BOTH, 0, 0,
+	{ "delays", 0, O_DELAYS, "LIST", G_STRATEGY, ALL, 0, 0,
 	  "the n-th of a comma list; the last repeats" },
-	{ "decorrelated", 0, O_DECORRELATED, "DUR", G_STRATEGY, BOTH, 0, 0,
+	{ "decorrelated", 0, O_DECORRELATED, "DUR", G_STRATEGY, ALL, 0, 0,
 	  "DUR, then random in [DUR, 3 x previous]" },
-	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, BOTH, 0, 0,
+	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
 	  "no delay at all" },
-	{ "max-delay", 'm', O_MAX_DELAY, "DUR", G_STRATEGY, BOTH, A_ALL, 0,
+	{ "max-delay", 'm', O_MAX_DELAY, "DUR", G_STRATEGY, ALL, A_ALL, 0,
 	  "never wait longer than DUR" },
-	{ "min-delay", 0, O_MIN_DELAY, "DUR", G_STRATEGY, BOTH, A_ALL, 0,
+	{ "min-delay", 0, O_MIN_DELAY, "DUR", G_STRATEGY, ALL, A_ALL, 0,
 	  "never wait less than DUR (wins over --max-delay)" },
 
-	{ "algorithm", 'a', O_ALGORITHM, "NAME", G_ALGORITHM, BOTH, 0, 0,
+	{ "algorithm", 'a', O_ALGORITHM, "NAME", G_ALGORITHM, ALL, 0, 0,
 	  "Constant, Exponential, Fibonacci, LILD, LIMD,\n"
 	  "MILD or MIMD" },
-	{ "delay", 0, O_DELAY, "S", G_ALGORITHM, BOTH, A(A_CONSTANT),
+	{ "delay", 0, O_DELAY, "S", G_ALGORITHM, ALL, A(A_CONSTANT),
 	  A(A_CONSTANT), "Constant: delay after a failure" },
-	{ "delay-on-success", 0, O_DELAY_ON_SUCCESS, "S", G_ALGORITHM, BOTH,
+	{ "delay-on-success", 0, O_DELAY_ON_SUCCESS, "S", G_ALGORITHM, ALL,
 	  A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI), 0,
 	  "delay after a success (default 0)" },
-	{ "initial-delay", 0, O_INITIAL_DELAY, "S", G_ALGORITHM, BOTH,
+	{ "initial-delay", 0, O_INITIAL_DELAY, "S", G_ALGORITHM, ALL,
 	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
 	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
 	  "first delay" },
-	{ "exponent-base", 0, O_EXPONENT_BASE, "F", G_ALGORITHM, BOTH,
+	{ "exponent-base", 0, O_EXPONENT_BASE, "F", G_ALGORITHM, ALL,
 	  A(A_EXPONENTIAL), 0, "Exponential: base (default 2)" },
-	{ "initial-delay1", 0, O_INITIAL_DELAY1, "S", G_ALGORITHM, BOTH,
+	{ "initial-delay1", 0, O_INITIAL_DELAY1, "S", G_ALGORITHM, ALL,
 	  A(A_FIBONACCI), A(A_FIBONACCI), "Fibonacci: first delay" },
-	{ "initial-delay2", 0, O_INITIAL_DELAY2, "S", G_ALGORITHM, BOTH,
+	{ "initial-delay2", 0, O_INITIAL_DELAY2, "S", G_ALGORITHM, ALL,
 	  A(A_FIBONACCI), A(A_FIBONACCI), "Fibonacci: second delay" },
 	{ "delay-increment-on-failure", 0, O_INC_FAILURE, "S", G_ALGORITHM,
-	  BOTH, A(A_LILD) | A(A_LIMD), A(A_LILD) | A(A_LIMD),
+	  ALL, A(A_LILD) | A(A_LIMD), A(A_LILD) | A(A_LIMD),
 	  "LI*: add S on a failure" },
 	{ "delay-increment-on-success", 0, O_INC_SUCCESS, "S", G_ALGORITHM,
-	  BOTH, A(A_LILD) | A(A_MILD), A(A_LILD) | A(A_MILD),
+	  ALL, A(A_LILD) | A(A_MILD), A(A_LILD) | A(A_MILD),
 	  "*LD: add S on a success (may be negative)" },
 	{ "delay-multiple-on-failure", 0, O_MUL_FAILURE, "F", G_ALGORITHM,
-	  BOTH, A(A_MILD) | A(A_MIMD), A(A_MILD) | A(A_MIMD),
+	  ALL, A(A_MILD) | A(A_MIMD), A(A_MILD) | A(A_MIMD),
 	  "MI*: multiply by F on a failure" },
 	{ "delay-multiple-on-success", 0, O_MUL_SUCCESS, "F", G_ALGORITHM,
-	  BOTH, A(A_LIMD) | A(A_MIMD), A(A_LIMD) | A(A_MIMD),
+	  ALL, A(A_LIMD) | A(A_MIMD), A(A_LIMD) | A(A_MIMD),
 	  "*MD: multiply by F on a success" },
-	{ "jitter-factor", 0, O_JITTER_FACTOR, "F", G_ALGORITHM, BOTH, A_ALL,
+	{ "jitter-factor", 0, O_JITTER_FACTOR, "F", G_ALGORITHM, ALL, A_ALL,
 	  0, "random in [d(1-F), d(1+F)], F from 0 to 0.5" },
 	{ "consider-actual-delay", 0, O_CONSIDER_ACTUAL_DELAY, NULL,
-	  G_ALGORITHM, BOTH, A_ALL, 0,
+	  G_ALGORITHM, ALL, A_ALL, 0,
 	  "count the time already spent against the delay" },
 
-	{ "jitter", 'j', O_JITTER, "MODE", G_JITTER, BOTH, 0, 0,
+	{ "jitter", 'j', O_JITTER, "MODE", G_JITTER, ALL, 0, 0,
 	  "none, full, equal, scattered[:R], down[:R], add:DUR" },
-	{ "seed", 0, O_SEED, "N", G_JITTER, BOTH, 0, 0,
+	{ "seed", 0, O_SEED, "N", G_JITTER, ALL, 0, 0,
 	  "make every random choice reproducible" },
 
 	{ "success-on", 0, O_SUCCESS_ON, "CODES", G_VERDICT, RETRY, 0, 0,
@@ -155,24 +160,30 @@ static const struct opt {
 
 	{ "count", 0, O_COUNT, "N", G_SHOW, BOTH, 0, 0,
 	  "at most N steps of an all-failing run (default 10)" },
-	{ "format", 0, O_FORMAT, "FMT", G_SHOW, SHOW, 0, 0,
+	{ "format", 0, O_FORMAT, "FMT", G_SHOW, SHOW | SIM, 0, 0,
 	  "plain, table, csv or json (default plain)" },
 	{ "unit", 0, O_UNIT, "UNIT", G_SHOW, SHOW, 0, 0,
 	  "s or ms (default s)" },
-	{ "chart", 0, O_CHART, NULL, G_SHOW, SHOW, 0, 0,
+	{ "chart", 0, O_CHART, NULL, G_SHOW, SHOW | SIM, 0, 0,
 	  "draw a bar per delay, labelled with it to 6\n"
 	  "digits, as wide as the terminal (COLUMNS, else\n"
 	  "the terminal's width, else 80)" },
-	{ "ascii", 0, O_ASCII, NULL, G_SHOW, SHOW, 0, 0,
+	{ "ascii", 0, O_ASCII, NULL, G_SHOW, SHOW | SIM, 0, 0,
 	  "draw the chart with ASCII, not Unicode blocks" },
 	{ "samples", 0, O_SAMPLES, "N", G_SHOW, SHOW, 0, 0,
 	  "run N times (with jitter): per step, the runs\n"
 	  "that go on, then min, median, p90, max;\n"
 	  "with --chart, their spread" },
 
-	{ "help", 'h', O_HELP, NULL, G_OTHER, BOTH, 0, 0,
+	{ "clients", 0, O_CLIENTS, "LIST", G_SIMULATE, SIM, 0, 0,
+	  "numbers of clients, as in 10,50,100 or\n"
+	  "10-190:20 (default 100)" },
+	{ "runs", 0, O_RUNS, "N", G_SIMULATE, SIM, 0, 0,
+	  "average over N runs (default 100)" },
+
+	{ "help", 'h', O_HELP, NULL, G_OTHER, ALL, 0, 0,
 	  "show this help and exit" },
-	{ "version", 'V', O_VERSION, NULL, G_OTHER, BOTH, 0, 0,
+	{ "version", 'V', O_VERSION, NULL, G_OTHER, ALL, 0, 0,
 	  "show the version and exit" },
 };
 
@@ -462,6 +473,16 @@ apply(struct parse *p, const struct opt *o, const char *arg)
 			return -1;
 		c->samples = (unsigned long)v;
 		return 0;
+	case O_CLIENTS:
+		if ((why = clients_parse(arg, NULL, 0, NULL)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		c->clients = arg;
+		return 0;
+	case O_RUNS:
+		if (count(p, o, arg, 1, 100000, &v) != 0)
+			return -1;
+		c->runs = (unsigned long)v;
+		return 0;
 	case O_HELP:
 		c->help = true;
 		return 0;
@@ -507,7 +528,8 @@ unknown(struct parse *p, int ch, const char *tok)
 static const char *
 mode_name(enum mode m)
 {
-	return m == MODE_SHOW ? "show-backoff-delays" : "retry";
+	return m == MODE_SHOW ? "show-backoff-delays" :
+	    m == MODE_SIMULATE ? "retry simulate" : "retry";
 }
 
 /* show-backoff-delays: the output options together, and every STATUS. */
@@ -528,6 +550,32 @@ validate_show(struct parse *p)
 			return fail(p, NULL, "status '%s': %s", c->args[i],
 			    why);
 	return 0;
+}
+
+/* simulate: the blog's model wherever no option says otherwise. */
+static int
+validate_simulate(struct parse *p)
+{
+	struct config *c = p->cfg;
+	struct backoff *b = &c->backoff;
+
+	if (c->nargs > 0)
+		return fail(p, NULL, "simulate takes no arguments: '%s'",
+		    c->args[0]);
+	c->custom = p->strategy != NULL || p->given[O_JITTER - O_MAX];
+	if (p->strategy == NULL)
+		b->base = SIM_BASE;
+	if (!p->given[O_MAX_DELAY - O_MAX]) {
+		b->max_delay = SIM_CAP;
+		b->max_delay_s = (double)SIM_CAP / 1e9;
+	}
+	if (!p->given[O_MAX - O_MAX])
+		b->max_attempts = 0;
+	if (c->runs == 0)
+		c->runs = 100;
+	if (c->clients == NULL)
+		c->clients = "100";
+	return validate_show(p);
 }
 
 /* Checks that need every option: conflicts, requirements, ranges. */
@@ -567,6 +615,8 @@ validate(struct parse *p)
 	if (c->mode == MODE_RETRY && c->nargs == 0 && !c->dry_run)
 		return fail(p, NULL, "no command given (as in: retry -- "
 		    "curl -fsS URL)");
+	if (c->mode == MODE_SIMULATE)
+		return validate_simulate(p);
 	return c->mode == MODE_SHOW ? validate_show(p) : 0;
 }
 
@@ -662,9 +712,26 @@ options_help(enum mode mode)
 		    "until the strategy gives up. Delays print in seconds as "
 		    "Perl prints numbers\n(%.15g); -1 where it gives up.\n",
 		    f);
+	else if (mode == MODE_SIMULATE)
+		fputs("Usage: retry simulate [OPTION]...\n"
+		    "Simulate the AWS Architecture Blog's \"Exponential Backoff "
+		    "And Jitter\": N\nclients start together; each reads the "
+		    "version of one shared row and writes\nwith it; a stale "
+		    "write fails, and that client backs off and starts over.\n"
+		    "Each network hop takes |Normal(10ms, 2ms)|. Without a "
+		    "strategy or --jitter,\ncompare none (--immediate), "
+		    "exponential (--exp 5ms), equal-jitter and\nfull-jitter "
+		    "(the same with --jitter), and decorrelated (--decorrelated "
+		    "5ms).\nThe cap is 2s unless --max-delay says otherwise; "
+		    "clients never give up\nunless --max or --max-actual-duration "
+		    "says so. Means over the runs: time\nuntil the last client "
+		    "is done, and calls, the write calls of all clients.\n"
+		    "--format plain is the table; --chart draws a bar per "
+		    "strategy.\n", f);
 	else
 		fputs("Usage: retry [OPTION]... [--] COMMAND [ARG]...\n"
 		    "       retry show-backoff-delays [OPTION]... [STATUS]...\n"
+		    "       retry simulate [OPTION]...\n"
 		    "Run COMMAND; when it fails, wait and run it again.\n"
 		    "DUR is a number with a unit (ns, us, ms, s, m, h, d; "
 		    "1m30s adds up),\nor a bare number of seconds.\n", f);
@@ -678,7 +745,10 @@ options_help(enum mode mode)
 			    !(o->modes & (1u << mode)))
 				continue;
 			if (!title) {
-				fprintf(f, "\n%s:\n", group_titles[g]);
+				fprintf(f, "\n%s:\n", mode == MODE_SIMULATE &&
+				    g == G_STRATEGY ? "Back-off strategies "
+				    "(default: compare the five above)" :
+				    group_titles[g]);
 				title = true;
 			}
 			snprintf(left, sizeof(left), "%s%c%s--%s%s%s",

@@ -12,6 +12,7 @@
 #include "rng.h"
 #include "show.h"
 #include "signals.h"
+#include "simulate.h"
 
 #ifndef VERSION
 #define VERSION "unknown"
@@ -49,6 +50,9 @@ main(int argc, char *argv[])
 		if (argc > 1 && strcmp(argv[1], "show-backoff-delays") == 0) {
 			mode = MODE_SHOW;
 			argc--, argv++;
+		} else if (argc > 1 && strcmp(argv[1], "simulate") == 0) {
+			mode = MODE_SIMULATE;
+			argc--, argv++;
 		}
 	}
 	if (options_parse(argc, argv, mode, &cfg, why, sizeof(why)) != 0) {
@@ -75,6 +79,8 @@ main(int argc, char *argv[])
 
 	if (mode == MODE_SHOW)
 		status = show_main(&cfg, &rng);
+	else if (mode == MODE_SIMULATE)
+		status = simulate_main(&cfg, &rng);
 	else if (cfg.dry_run)
 		status = dry_run(&cfg, &rng);
 	else {

@@ -8,7 +8,8 @@ _retry_options='--max --max-attempts --budget --timeout --signal --kill-after
 --initial-delay2 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
 --consider-actual-delay --jitter --seed --success-on --retry-on --stop-on
---quiet --verbose --label --dry-run --count --help --version'
+--until-output --fail-if-output --retry-if-output --stop-if-output --match
+--fixed-strings --ignore-case --stdin --hold-stdout --quiet --verbose --label --dry-run --count --help --version'
 
 _retry_show_options='--max --max-attempts --budget --max-actual-duration
 --exp --factor --fixed --constant --linear --fib --delays --decorrelated
@@ -18,6 +19,15 @@ _retry_show_options='--max --max-attempts --budget --max-actual-duration
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
 --consider-actual-delay --jitter --seed --count --format --unit --chart
 --ascii --samples --help --version'
+
+_retry_simulate_options='--max --max-attempts --max-actual-duration --exp
+--factor --fixed --constant --linear --fib --delays --decorrelated
+--immediate --max-delay --min-delay --algorithm --delay --delay-on-success
+--initial-delay --exponent-base --initial-delay1 --initial-delay2
+--delay-increment-on-failure --delay-increment-on-success
+--delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
+--consider-actual-delay --jitter --seed --clients --runs --format --chart
+--ascii --help --version'
 
 # Options that take a value in the next word.
 _retry_takes_value() {
@@ -31,7 +41,9 @@ _retry_takes_value() {
 	--delay-increment-on-success | --delay-multiple-on-failure | \
 	--delay-multiple-on-success | --jitter-factor | --jitter | --seed | \
 	--success-on | --retry-on | --stop-on | --label | --count | \
-	--format | --unit | --samples)
+	--until-output | --fail-if-output | --retry-if-output | \
+	--stop-if-output | --match | --stdin | \
+	--format | --unit | --samples | --clients | --runs)
 		return 0 ;;
 	esac
 	return 1
@@ -43,7 +55,7 @@ _retry_reply() {
 }
 
 _retry() {
-	local cur prev words cword show=
+	local cur prev words cword show= simulate=
 	_init_completion -n = || return
 
 	local i=1
@@ -51,6 +63,11 @@ _retry() {
 		show=1
 	elif [[ ${words[1]-} == show-backoff-delays && $cword -gt 1 ]]; then
 		show=1
+		i=2
+	elif [[ ${words[1]-} == simulate && $cword -gt 1 ]]; then
+		# Like show: no command follows, only options.
+		show=1
+		simulate=1
 		i=2
 	fi
 	# Find where the wrapped command starts.
@@ -92,6 +109,12 @@ _retry() {
 		_retry_reply -W "0 1 2 124 $(compgen -A signal)" \
 		    -- "$cur"
 		return ;;
+	--match)
+		_retry_reply -W 'stdout stderr both' -- "$cur"
+		return ;;
+	--stdin)
+		_retry_reply -W 'inherit replay null' -- "$cur"
+		return ;;
 	--format)
 		_retry_reply -W 'plain table csv json' -- "$cur"
 		return ;;
@@ -104,20 +127,24 @@ _retry() {
 	fi
 
 	if [[ $cur == -* ]]; then
-		if [[ -n $show ]]; then
+		if [[ -n $simulate ]]; then
+			_retry_reply -W "$_retry_simulate_options" -- "$cur"
+		elif [[ -n $show ]]; then
 			_retry_reply -W "$_retry_show_options" -- "$cur"
 		else
 			_retry_reply -W "$_retry_options" -- "$cur"
 		fi
 		return
 	fi
-	if [[ -n $show ]]; then
+	if [[ -n $simulate ]]; then
+		return
+	elif [[ -n $show ]]; then
 		_retry_reply -W '0 1' -- "$cur"
 		return
 	fi
 	# The first word that is not an option: a subcommand or a command.
 	if [[ $i -eq 1 ]]; then
-		_retry_reply -W 'show-backoff-delays' -- "$cur"
+		_retry_reply -W 'show-backoff-delays simulate' -- "$cur"
 	fi
 	local commands
 	mapfile -t commands < <(compgen -c -- "$cur")

@@ -10,6 +10,8 @@ set -l __retry_valued -n --max --max-attempts -b --budget -t --timeout \
     --delay-increment-on-failure --delay-increment-on-success \
     --delay-multiple-on-failure --delay-multiple-on-success \
     --jitter-factor -j --jitter --seed --success-on --retry-on --stop-on \
+    --until-output --fail-if-output --retry-if-output --stop-if-output \
+    --match --stdin \
     --label --count --format --unit --samples
 
 # True while the words before the cursor are still retry's options.
@@ -39,49 +41,61 @@ function __fish_retry_show
     test "$words[1]" = show-backoff-delays; or test "$words[2]" = show-backoff-delays
 end
 
+# retry simulate: only options follow it.
+function __fish_retry_simulate
+    set -l words (commandline -opc)
+    test "$words[2]" = simulate; and not string match -q -- '*show-backoff-delays' $words[1]
+end
+
 set -l opts "not __fish_retry_show; and __fish_retry_options_only $__retry_valued"
 set -l show "__fish_retry_show"
 set -l both "__fish_retry_show; or __fish_retry_options_only $__retry_valued"
+# The engine's options, which simulate takes too, and the output options.
+set -l engine "__fish_retry_show; or __fish_retry_simulate; or __fish_retry_options_only $__retry_valued"
+set -l output "__fish_retry_show; or __fish_retry_simulate"
+set -l simulate "__fish_retry_simulate"
 
 for c in retry show-backoff-delays
-    complete -c $c -n $both -s n -l max -x -d 'At most N attempts (0: no limit)'
-    complete -c $c -n $both -l max-attempts -x -d 'At most N attempts (0: no limit)'
+    complete -c $c -n $engine -s n -l max -x -d 'At most N attempts (0: no limit)'
+    complete -c $c -n $engine -l max-attempts -x -d 'At most N attempts (0: no limit)'
     complete -c $c -n $both -s b -l budget -x -d 'Time window of the whole run'
-    complete -c $c -n $both -l max-actual-duration -x -d 'Give up on a failure this long after the start'
-    complete -c $c -n $both -s x -l exp -x -d 'Exponential delays: DUR x F^(n-1)'
-    complete -c $c -n $both -l factor -x -d 'Growth factor of --exp'
-    complete -c $c -n $both -s d -l fixed -x -d 'The same delay every time'
-    complete -c $c -n $both -l constant -x -d 'The same delay every time'
-    complete -c $c -n $both -l linear -x -d 'Delays DUR x n'
-    complete -c $c -n $both -l fib -x -d 'Delays DUR x fib(n)'
-    complete -c $c -n $both -l delays -x -d 'A comma-separated list of delays'
-    complete -c $c -n $both -l decorrelated -x -d 'AWS decorrelated jitter from DUR'
-    complete -c $c -n $both -l immediate -d 'No delay at all'
-    complete -c $c -n $both -s m -l max-delay -x -d 'Never wait longer than this'
-    complete -c $c -n $both -l min-delay -x -d 'Never wait less than this'
-    complete -c $c -n $both -s a -l algorithm -x -a 'Constant Exponential Fibonacci LILD LIMD MILD MIMD' -d 'An Algorithm::Backoff strategy'
-    complete -c $c -n $both -l delay -x -d 'Constant: delay after a failure'
-    complete -c $c -n $both -l delay-on-success -x -d 'Delay after a success'
-    complete -c $c -n $both -l initial-delay -x -d 'First delay'
-    complete -c $c -n $both -l exponent-base -x -d 'Exponential: base'
-    complete -c $c -n $both -l initial-delay1 -x -d 'Fibonacci: first delay'
-    complete -c $c -n $both -l initial-delay2 -x -d 'Fibonacci: second delay'
-    complete -c $c -n $both -l delay-increment-on-failure -x -d 'LI*: add on a failure'
-    complete -c $c -n $both -l delay-increment-on-success -x -d '*LD: add on a success'
-    complete -c $c -n $both -l delay-multiple-on-failure -x -d 'MI*: multiply on a failure'
-    complete -c $c -n $both -l delay-multiple-on-success -x -d '*MD: multiply on a success'
-    complete -c $c -n $both -l jitter-factor -x -d 'Random in d(1-F) to d(1+F)'
-    complete -c $c -n $both -l consider-actual-delay -d 'Count time already spent against the delay'
-    complete -c $c -n $both -s j -l jitter -x -a 'none full equal half scattered scattered: down down: add:' -d 'Randomise each delay'
-    complete -c $c -n $both -l seed -x -d 'Make random choices reproducible'
+    complete -c $c -n $engine -l max-actual-duration -x -d 'Give up on a failure this long after the start'
+    complete -c $c -n $engine -s x -l exp -x -d 'Exponential delays: DUR x F^(n-1)'
+    complete -c $c -n $engine -l factor -x -d 'Growth factor of --exp'
+    complete -c $c -n $engine -s d -l fixed -x -d 'The same delay every time'
+    complete -c $c -n $engine -l constant -x -d 'The same delay every time'
+    complete -c $c -n $engine -l linear -x -d 'Delays DUR x n'
+    complete -c $c -n $engine -l fib -x -d 'Delays DUR x fib(n)'
+    complete -c $c -n $engine -l delays -x -d 'A comma-separated list of delays'
+    complete -c $c -n $engine -l decorrelated -x -d 'AWS decorrelated jitter from DUR'
+    complete -c $c -n $engine -l immediate -d 'No delay at all'
+    complete -c $c -n $engine -s m -l max-delay -x -d 'Never wait longer than this'
+    complete -c $c -n $engine -l min-delay -x -d 'Never wait less than this'
+    complete -c $c -n $engine -s a -l algorithm -x -a 'Constant Exponential Fibonacci LILD LIMD MILD MIMD' -d 'An Algorithm::Backoff strategy'
+    complete -c $c -n $engine -l delay -x -d 'Constant: delay after a failure'
+    complete -c $c -n $engine -l delay-on-success -x -d 'Delay after a success'
+    complete -c $c -n $engine -l initial-delay -x -d 'First delay'
+    complete -c $c -n $engine -l exponent-base -x -d 'Exponential: base'
+    complete -c $c -n $engine -l initial-delay1 -x -d 'Fibonacci: first delay'
+    complete -c $c -n $engine -l initial-delay2 -x -d 'Fibonacci: second delay'
+    complete -c $c -n $engine -l delay-increment-on-failure -x -d 'LI*: add on a failure'
+    complete -c $c -n $engine -l delay-increment-on-success -x -d '*LD: add on a success'
+    complete -c $c -n $engine -l delay-multiple-on-failure -x -d 'MI*: multiply on a failure'
+    complete -c $c -n $engine -l delay-multiple-on-success -x -d '*MD: multiply on a success'
+    complete -c $c -n $engine -l jitter-factor -x -d 'Random in d(1-F) to d(1+F)'
+    complete -c $c -n $engine -l consider-actual-delay -d 'Count time already spent against the delay'
+    complete -c $c -n $engine -s j -l jitter -x -a 'none full equal half scattered scattered: down down: add:' -d 'Randomise each delay'
+    complete -c $c -n $engine -l seed -x -d 'Make random choices reproducible'
     complete -c $c -n $both -l count -x -d 'At most N steps of an all-failing run'
-    complete -c $c -n $both -s h -l help -d 'Show the help and exit'
-    complete -c $c -n $both -s V -l version -d 'Show the version and exit'
-    complete -c $c -n $show -l format -x -a 'plain table csv json' -d 'Output format'
+    complete -c $c -n $engine -s h -l help -d 'Show the help and exit'
+    complete -c $c -n $engine -s V -l version -d 'Show the version and exit'
+    complete -c $c -n $output -l format -x -a 'plain table csv json' -d 'Output format'
     complete -c $c -n $show -l unit -x -a 's ms' -d 'Unit of the delays'
-    complete -c $c -n $show -l chart -d 'Draw a bar for each delay'
-    complete -c $c -n $show -l ascii -d 'Draw the chart in plain ASCII'
+    complete -c $c -n $output -l chart -d 'Draw a bar for each delay'
+    complete -c $c -n $output -l ascii -d 'Draw the chart in plain ASCII'
     complete -c $c -n $show -l samples -x -d 'Runs of a random strategy to summarise'
+    complete -c $c -n $simulate -l clients -x -d 'Numbers of clients: 10,50,100 or 10-190:20'
+    complete -c $c -n $simulate -l runs -x -d 'Runs to average over'
     complete -c $c -n $show -x -a '0 1' -d 'Status: 0 failure, 1 success'
 end
 
@@ -91,6 +105,15 @@ complete -c retry -n $opts -s k -l kill-after -x -d 'Then KILL after this much m
 complete -c retry -n $opts -l success-on -x -d 'Statuses that count as success'
 complete -c retry -n $opts -l retry-on -x -d 'Retry only these failures'
 complete -c retry -n $opts -l stop-on -x -d 'Stop at once on these statuses'
+complete -c retry -n $opts -l until-output -x -d 'A failure unless a line of output matches'
+complete -c retry -n $opts -l fail-if-output -x -d 'A failure if a line of output matches'
+complete -c retry -n $opts -l retry-if-output -x -d 'Retry only failures whose output matches'
+complete -c retry -n $opts -l stop-if-output -x -d 'Stop at once if a line of output matches'
+complete -c retry -n $opts -l match -x -a 'stdout stderr both' -d 'Which output the rules read'
+complete -c retry -n $opts -s F -l fixed-strings -d 'Take each pattern as a plain string'
+complete -c retry -n $opts -s i -l ignore-case -d 'Match without regard to case'
+complete -c retry -n $opts -l stdin -x -a 'inherit replay null' -d 'What each attempt reads'
+complete -c retry -n $opts -l hold-stdout -d "Only the last attempt's stdout reaches stdout"
 complete -c retry -n $opts -s q -l quiet -d "Report only retry's own errors"
 complete -c retry -n $opts -s v -l verbose -d 'Also report starts and successes'
 complete -c retry -n $opts -l label -x -d 'Prefix reports with retry[LABEL]'
@@ -99,4 +122,5 @@ complete -c retry -n $opts -l dry-run -d 'Print the schedule of an all-failing r
 # The first word that is not an option: the subcommand, or the command to
 # run, whose own completion takes over from there.
 complete -c retry -n "not __fish_retry_show; and __fish_retry_options_only $__retry_valued" -x -a show-backoff-delays -d 'Print the delays of a strategy'
-complete -c retry -n "not __fish_retry_show" -x -a "(__fish_complete_subcommand $__retry_valued)"
+complete -c retry -n "not __fish_retry_show; and __fish_retry_options_only $__retry_valued" -x -a simulate -d 'Simulate clients that contend, as the AWS blog did'
+complete -c retry -n "not __fish_retry_show; and not __fish_retry_simulate" -x -a "(__fish_complete_subcommand $__retry_valued)"

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdnoreturn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 #include "report.h"
 #include "signals.h"
 #include "spawn.h"
+#include "streams.h"
 #include "verdict.h"
 
 /*
@@ -72,10 +74,28 @@ cannot_run(const struct config *c, int e)
 	return e == ENOENT || e == ENOTDIR ? 127 : 126;
 }
 
+/* The end of the run: the held stdout goes out, then the status. */
+static int
+finish(struct streams *s, int status)
+{
+	streams_release(s, true);
+	streams_free(s);
+	return status;
+}
+
+static noreturn void
+die(struct streams *s, int sig)
+{
+	streams_release(s, true);
+	signals_die(sig);
+}
+
 int
 loop_run(const struct config *c, struct rng *rng)
 {
-	const struct rules rules = { &c->success_on, &c->retry_on, &c->stop_on };
+	const struct rules rules = { &c->success_on, &c->retry_on,
+	    &c->stop_on, c->output.set };
+	struct streams st;
 	struct attempt_opts ao = {
 		.argv = c->args, .signal = c->signal,
 		.kill_after = c->kill_after,
@@ -89,6 +109,10 @@ loop_run(const struct config *c, struct rng *rng)
 	int64_t start, end;
 	int sig;
 
+	if (streams_init(&st, c) == -1) {
+		report_error(c, "%s", st.err);
+		return finish(&st, 125);
+	}
 	ao.tty = terminal(&ao.hand_over);
 	engine_init(&e, &c->backoff, rng, 0);
 	setenv_u("RETRY_MAX_ATTEMPTS", c->backoff.max_attempts);
@@ -104,33 +128,42 @@ loop_run(const struct config *c, struct rng *rng)
 			    c->budget - (start - t0) : 0;
 		ev = (struct report){ .event = EV_START, .attempt = n };
 		report(c, &ev);
+		if (streams_attempt(&st, &ao) == -1) {
+			report_error(c, "%s", st.err);
+			return finish(&st, 125);
+		}
 		if (attempt_run(&ao, &r) == -1) {
 			report_error(c, "cannot start %s: %s", c->args[0],
 			    strerror(errno));
-			return 125;
+			return finish(&st, 125);
 		}
 		if (r.exec_errno != 0)
-			return cannot_run(c, r.exec_errno);
+			return finish(&st, cannot_run(c, r.exec_errno));
 		if (r.interrupted != 0)
-			signals_die(r.interrupted);
+			die(&st, r.interrupted);
+		if (st.err[0] != '\0') {
+			/* The output could not be passed on or kept. */
+			report_error(c, "%s", st.err);
+			return finish(&st, 125);
+		}
 		end = mono_ns();
 		setenv_u("RETRY_LAST_STATUS", (uint64_t)r.status);
 		ev = (struct report){ .attempt = n, .result = &r,
 		    .duration = end - start, .elapsed = end - t0 };
-		out = verdict(&rules, r.status, r.signal);
+		out = verdict(&rules, r.status, r.signal, st.matched);
+		ev.reason = out.reason;
 		if (out.verdict == V_SUCCESS) {
 			ev.event = EV_SUCCEEDED;
 			report(c, &ev);
-			return 0;
+			return finish(&st, 0);
 		}
 		if (out.verdict == V_STOP) {
 			ev.event = EV_STOP;
-			ev.reason = out.reason;
 			report(c, &ev);
 			/* Die of Ctrl-C too, so a calling shell loop stops. */
 			if (out.reason == WHY_INTERRUPTED)
-				signals_die(r.signal);
-			return r.status;
+				die(&st, r.signal);
+			return finish(&st, r.status);
 		}
 		d = engine_failure(&e, (double)(end - t0) / 1e9);
 		ev.event = EV_GIVE_UP;
@@ -139,13 +172,15 @@ loop_run(const struct config *c, struct rng *rng)
 			    e.k >= c->backoff.max_attempts ? GIVE_UP_MAX :
 			    GIVE_UP_DURATION;
 			report(c, &ev);
-			return r.status;
+			return finish(&st, r.status);
 		}
 		if (c->budget >= 0 && sat_add(end - t0, d.ns) > c->budget) {
 			ev.give_up = GIVE_UP_BUDGET;
 			report(c, &ev);
-			return r.status;
+			return finish(&st, r.status);
 		}
+		/* An earlier attempt's held stdout goes to stderr. */
+		streams_release(&st, false);
 		ev.event = EV_FAILED;
 		ev.delay = d.ns;
 		report(c, &ev);

@@ -22,6 +22,8 @@ enum id {
 	O_CONSIDER_ACTUAL_DELAY,
 	O_JITTER, O_SEED,
 	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON,
+	O_UNTIL_OUTPUT, O_FAIL_IF_OUTPUT, O_RETRY_IF_OUTPUT, O_STOP_IF_OUTPUT,
+	O_MATCH, O_FIXED_STRINGS, O_IGNORE_CASE, O_STDIN, O_HOLD_STDOUT,
 	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
 	O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
 	O_CLIENTS, O_RUNS,
@@ -29,7 +31,8 @@ enum id {
 };
 
 enum group {
-	G_ATTEMPTS, G_STRATEGY, G_ALGORITHM, G_JITTER, G_VERDICT, G_REPORT,
+	G_ATTEMPTS, G_STRATEGY, G_ALGORITHM, G_JITTER, G_VERDICT, G_STREAMS,
+	G_REPORT,
 	G_SIMULATE, G_SHOW, G_OTHER,
 };
 
@@ -38,7 +41,8 @@ static const char *const group_titles[] = {
 	"Back-off strategies (one of them; default --exp 1s)",
 	"Algorithm::Backoff strategies (-a), values in seconds",
 	"Jitter",
-	"Deciding what an attempt means",
+	"Deciding what an attempt means (RE: a POSIX extended regex)",
+	"Streams",
 	"Reporting",
 	"Simulation",
 	"Output",
@@ -148,6 +152,28 @@ static const struct opt {
 	  "retry only these failures; stop on others" },
 	{ "stop-on", 0, O_STOP_ON, "CODES", G_VERDICT, RETRY, 0, 0,
 	  "stop at once on these statuses" },
+
+	{ "until-output", 0, O_UNTIL_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
+	  "a failure unless a line of output matches RE" },
+	{ "fail-if-output", 0, O_FAIL_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
+	  "a failure if a line of output matches RE" },
+	{ "retry-if-output", 0, O_RETRY_IF_OUTPUT, "RE", G_VERDICT, RETRY,
+	  0, 0, "retry only failures whose output matches RE" },
+	{ "stop-if-output", 0, O_STOP_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
+	  "stop at once if a line of output matches RE" },
+	{ "match", 0, O_MATCH, "STREAM", G_VERDICT, RETRY, 0, 0,
+	  "stdout, stderr or both (default both)" },
+	{ "fixed-strings", 'F', O_FIXED_STRINGS, NULL, G_VERDICT, RETRY, 0, 0,
+	  "take each RE as a plain string" },
+	{ "ignore-case", 'i', O_IGNORE_CASE, NULL, G_VERDICT, RETRY, 0, 0,
+	  "match without regard to case" },
+
+	{ "stdin", 0, O_STDIN, "MODE", G_STREAMS, RETRY, 0, 0,
+	  "inherit (default), replay: the same input to\n"
+	  "every attempt, or null" },
+	{ "hold-stdout", 0, O_HOLD_STDOUT, NULL, G_STREAMS, RETRY, 0, 0,
+	  "only the last attempt's stdout reaches stdout;\n"
+	  "earlier attempts' goes to stderr" },
 
 	{ "quiet", 'q', O_QUIET, NULL, G_REPORT, RETRY, 0, 0,
 	  "report only retry's own errors" },
@@ -424,6 +450,44 @@ apply(struct parse *p, const struct opt *o, const char *arg)
 		if (why != NULL)
 			return fail(p, o, "'%s': %s", arg, why);
 		return 0;
+	case O_UNTIL_OUTPUT:
+	case O_FAIL_IF_OUTPUT:
+	case O_RETRY_IF_OUTPUT:
+	case O_STOP_IF_OUTPUT:
+		/* Compiled once -F and -i are known, wherever they stand. */
+		c->patterns[o->id - O_UNTIL_OUTPUT] = arg;
+		return 0;
+	case O_MATCH:
+		if (strcmp(arg, "both") == 0)
+			c->match = MATCH_BOTH;
+		else if (strcmp(arg, "stdout") == 0)
+			c->match = MATCH_STDOUT;
+		else if (strcmp(arg, "stderr") == 0)
+			c->match = MATCH_STDERR;
+		else
+			return fail(p, o, "unknown stream '%s' (use stdout, "
+			    "stderr or both)", arg);
+		return 0;
+	case O_FIXED_STRINGS:
+		c->fixed_strings = true;
+		return 0;
+	case O_IGNORE_CASE:
+		c->ignore_case = true;
+		return 0;
+	case O_STDIN:
+		if (strcmp(arg, "inherit") == 0)
+			c->stdin_mode = STDIN_INHERIT;
+		else if (strcmp(arg, "replay") == 0)
+			c->stdin_mode = STDIN_REPLAY;
+		else if (strcmp(arg, "null") == 0)
+			c->stdin_mode = STDIN_NULL;
+		else
+			return fail(p, o, "unknown mode '%s' (use inherit, "
+			    "replay or null)", arg);
+		return 0;
+	case O_HOLD_STDOUT:
+		c->hold_stdout = true;
+		return 0;
 	case O_QUIET:
 		c->verbosity = QUIET;
 		return 0;
@@ -578,6 +642,43 @@ validate_simulate(struct parse *p)
 	return validate_show(p);
 }
 
+/* retry: the output rules, compiled now that -F and -i are known. */
+static int
+validate_retry(struct parse *p)
+{
+	static const char *const names[RULE_COUNT] = {
+		"until-output", "fail-if-output", "retry-if-output",
+		"stop-if-output",
+	};
+	struct config *c = p->cfg;
+	char why[256];
+
+	for (int k = 0; k < RULE_COUNT; k++) {
+		const char *re = c->patterns[k];
+
+		if (re == NULL)
+			continue;
+		if (*re == '\0')
+			return fail(p, find(0, names[k]), "empty pattern");
+		if (rule_compile(&c->output, (enum rule_kind)k, re,
+		    c->fixed_strings, c->ignore_case, why, sizeof(why)) != 0)
+			return fail(p, find(0, names[k]), "'%s': %s", re, why);
+	}
+	if (!rules_any(&c->output)) {
+		const char *lone = p->given[O_MATCH - O_MAX] ? "match" :
+		    p->given[O_FIXED_STRINGS - O_MAX] ? "fixed-strings" :
+		    p->given[O_IGNORE_CASE - O_MAX] ? "ignore-case" : NULL;
+
+		if (lone != NULL)
+			return fail(p, find(0, lone), "goes with an output "
+			    "rule such as --until-output");
+	}
+	if (c->nargs == 0 && !c->dry_run)
+		return fail(p, NULL, "no command given (as in: retry -- "
+		    "curl -fsS URL)");
+	return 0;
+}
+
 /* Checks that need every option: conflicts, requirements, ranges. */
 static int
 validate(struct parse *p)
@@ -612,12 +713,9 @@ validate(struct parse *p)
 		    "goes with -a/--algorithm");
 	if (p->given[O_FACTOR - O_MAX] && b->strategy != S_EXP)
 		return fail(p, find(0, "factor"), "goes with --exp");
-	if (c->mode == MODE_RETRY && c->nargs == 0 && !c->dry_run)
-		return fail(p, NULL, "no command given (as in: retry -- "
-		    "curl -fsS URL)");
 	if (c->mode == MODE_SIMULATE)
 		return validate_simulate(p);
-	return c->mode == MODE_SHOW ? validate_show(p) : 0;
+	return c->mode == MODE_SHOW ? validate_show(p) : validate_retry(p);
 }
 
 static void
@@ -692,6 +790,7 @@ options_free(struct config *c)
 {
 	free(c->list);
 	c->list = NULL;
+	rules_free(&c->output);
 }
 
 char *

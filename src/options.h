@@ -9,10 +9,13 @@
 
 #include "codes.h"
 #include "engine.h"
+#include "match.h"
 
 enum mode { MODE_RETRY, MODE_SHOW, MODE_SIMULATE };
 enum format { FORMAT_PLAIN, FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 enum verbosity { QUIET = -1, NORMAL = 0, VERBOSE = 1 };
+enum stdin_mode { STDIN_INHERIT, STDIN_REPLAY, STDIN_NULL };
+enum match_stream { MATCH_BOTH, MATCH_STDOUT, MATCH_STDERR };
 
 struct config {
 	enum mode	 mode;
@@ -25,6 +28,12 @@ struct config {
 	int64_t		 kill_after;	/* ns */
 	int		 signal;
 	struct codes	 success_on, retry_on, stop_on;
+	const char	*patterns[RULE_COUNT];	/* the output rules given */
+	struct rules_set output;	/* and compiled */
+	enum match_stream match;
+	bool		 fixed_strings, ignore_case;
+	enum stdin_mode	 stdin_mode;
+	bool		 hold_stdout;
 	enum verbosity	 verbosity;
 	const char	*label;
 	bool		 dry_run;

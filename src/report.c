@@ -33,6 +33,17 @@ status(const struct attempt_result *r, char *buf, size_t sz)
 	return buf;
 }
 
+/* Why an attempt whose status was a success still failed. */
+static const char *
+output_failure(enum reason why)
+{
+	if (why == WHY_FAIL_OUTPUT)
+		return " (a line matched --fail-if-output)";
+	if (why == WHY_NO_UNTIL)
+		return " (no line matched --until-output)";
+	return "";
+}
+
 static void
 attempt(const struct config *c, unsigned long n, FILE *f)
 {
@@ -66,16 +77,18 @@ report(const struct config *c, const struct report *e)
 		break;
 	case EV_FAILED:
 		attempt(c, e->attempt, f);
-		fprintf(f, " failed: %s after %s; next attempt in %s",
+		fprintf(f, " failed: %s after %s%s; next attempt in %s",
 		    status(e->result, st, sizeof(st)),
 		    duration_format(duration_round(e->duration), d1, sizeof(d1)),
+		    output_failure(e->reason),
 		    duration_format(e->delay, d2, sizeof(d2)));
 		break;
 	case EV_GIVE_UP:
-		fprintf(f, "giving up after %lu attempt%s in %s: %s",
+		fprintf(f, "giving up after %lu attempt%s in %s: %s%s",
 		    e->attempt, e->attempt == 1 ? "" : "s",
 		    duration_format(duration_round(e->elapsed), d1, sizeof(d1)),
-		    status(e->result, st, sizeof(st)));
+		    status(e->result, st, sizeof(st)),
+		    output_failure(e->reason));
 		if (e->give_up == GIVE_UP_BUDGET)
 			fprintf(f, "; next attempt would end past the %s "
 			    "budget", duration_format(c->budget, d2,
@@ -87,8 +100,15 @@ report(const struct config *c, const struct report *e)
 		fprintf(f, "stopping: %s", status(e->result, st, sizeof(st)));
 		if (e->reason == WHY_STOP_ON)
 			fputs(" is a --stop-on status", f);
-		else if (e->reason == WHY_NOT_RETRY_ON)
-			fputs(" is not a --retry-on status", f);
+		else if (e->reason == WHY_STOP_OUTPUT)
+			fputs(", and a line matched --stop-if-output", f);
+		else if (e->reason == WHY_NOT_RETRY_ON) {
+			if (c->retry_on.set)
+				fputs(" is not a --retry-on status", f);
+			if (c->output.set[RULE_RETRY])
+				fputs(", and no line matched --retry-if-output",
+				    f);
+		}
 		else if (e->reason == WHY_INTERRUPTED)
 			fputs(" (interrupted)", f);
 		break;

@@ -30,6 +30,9 @@ child(const struct attempt_opts *o, int tty, int errfd, pid_t parent)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
 		_exit(128 + SIGTERM);
+	for (int i = 0; i < 3; i++)
+		if (o->stdio[i] >= 0 && dup2(o->stdio[i], i) == -1)
+			_exit(125);
 	/* Only fds 0, 1 and 2 reach the command. */
 	if (errfd != 3) {
 		if (dup3(errfd, 3, O_CLOEXEC) == -1)
@@ -118,6 +121,61 @@ ended(int st, struct attempt_result *r)
 		r->status = WEXITSTATUS(st);
 }
 
+static void
+close_stdio(const struct attempt_opts *o)
+{
+	for (int i = 0; i < 3; i++)
+		if (o->stdio[i] >= 0)
+			close(o->stdio[i]);
+}
+
+static void
+close_watch(const struct attempt_opts *o, int watch[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (watch[i] >= 0) {
+			close(watch[i]);
+			watch[i] = -1;
+			o->sink(o->ctx, i, NULL, 0);
+		}
+}
+
+/* Reads what is ready on the watched pipes; closes them at their end. */
+static void
+drain(const struct attempt_opts *o, int watch[2], const struct pollfd *pfd,
+    nfds_t n)
+{
+	static char buf[128 * 1024];
+	ssize_t got;
+
+	for (nfds_t j = 0; j < n; j++) {
+		const int i = watch[0] == pfd[j].fd ? 0 : 1;
+
+		if (pfd[j].revents == 0)
+			continue;
+		got = read(pfd[j].fd, buf, sizeof(buf));
+		if (got > 0)
+			o->sink(o->ctx, i, buf, (size_t)got);
+		else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+			close(watch[i]);
+			watch[i] = -1;
+			o->sink(o->ctx, i, NULL, 0);
+		}
+	}
+}
+
+/* The watched pipes still open, as pollfds; their count. */
+static nfds_t
+watching(const int watch[2], struct pollfd pfd[2])
+{
+	nfds_t n = 0;
+
+	for (int i = 0; i < 2; i++)
+		if (watch[i] >= 0)
+			pfd[n++] = (struct pollfd){ watch[i], POLLIN, 0 };
+	return n;
+}
+
 static int64_t
 earliest(int64_t a, int64_t b)
 {
@@ -133,31 +191,39 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 {
 	pid_t pid, parent = getpid();
 	int64_t deadline, kill_at = -1, now;
-	int ep[2], st, e, sig;
+	int ep[2], st, e, sig, watch[2] = { o->watch[0], o->watch[1] };
+	struct pollfd pfd[2];
+	nfds_t nw;
 	ssize_t n;
-	bool handed;
+	bool handed, gone = false;
 
 	memset(r, 0, sizeof(*r));
 	/* A signal that arrived since the last wait: start nothing more. */
 	signals_wait(NULL, 0, 0);
-	if (signal_stop != 0) {
-		r->interrupted = signal_stop;
-		return 0;
-	}
-	if (pipe2(ep, O_CLOEXEC) == -1)
+	if (signal_stop != 0 || pipe2(ep, O_CLOEXEC) == -1) {
+		e = errno;
+		close_stdio(o);
+		close_watch(o, watch);
+		if ((r->interrupted = signal_stop) != 0)
+			return 0;
+		errno = e;
 		return -1;
+	}
 	/* Not when a shell's bg left retry in the background since. */
 	handed = o->hand_over && foreground(o->tty);
 	if ((pid = fork()) == -1) {
 		e = errno;
 		close(ep[0]);
 		close(ep[1]);
+		close_stdio(o);
+		close_watch(o, watch);
 		errno = e;
 		return -1;
 	}
 	if (pid == 0)
 		child(o, handed ? o->tty : -1, ep[1], parent);
 	close(ep[1]);
+	close_stdio(o);
 	/* Both sides set the group, so neither order of events races. */
 	setpgid(pid, pid);
 	if (handed)
@@ -166,6 +232,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		;
 	close(ep[0]);
 	if (n == sizeof(e)) {
+		close_watch(o, watch);
 		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
 			;
 		if (handed)
@@ -176,9 +243,14 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 
 	deadline = o->timeout >= 0 ? sat_add(mono_ns(), o->timeout) : -1;
 	for (;;) {
-		if (exited(pid))
+		if (!gone && (gone = exited(pid)) &&
+		    (r->timed_out || r->interrupted != 0))
+			/* So that its pipes close too. */
+			signal_group(pid, SIGKILL);
+		/* Done at the end of the leader and of its output. */
+		if (gone && watch[0] < 0 && watch[1] < 0)
 			break;
-		if (o->tty >= 0 && (sig = stopped(pid)) != 0) {
+		if (!gone && o->tty >= 0 && (sig = stopped(pid)) != 0) {
 			if ((sig == SIGTTIN || sig == SIGTTOU) && !handed &&
 			    foreground(o->tty)) {
 				/* It reads the terminal: it gets it. */
@@ -207,11 +279,13 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 			deadline = -1;
 		}
 		/* Whatever ignored the signal for kill_after gets KILL. */
-		if (kill_at >= 0 && now >= kill_at) {
+		if ((kill_at >= 0 && now >= kill_at) || (gone && kill_at >= 0)) {
 			signal_group(pid, SIGKILL);
 			kill_at = -1;
 		}
-		signals_wait(NULL, 0, earliest(deadline, kill_at));
+		nw = watching(watch, pfd);
+		if (signals_wait(pfd, nw, earliest(deadline, kill_at)) > 0)
+			drain(o, watch, pfd, nw);
 	}
 	/* A signal that came with the attempt's end still ends the run. */
 	signals_wait(NULL, 0, 0);

@@ -14,6 +14,14 @@ struct attempt_opts {
 	int64_t		 timeout;	/* ns, -1 for none */
 	int		 signal;	/* sent on timeout */
 	int64_t		 kill_after;	/* ns, then SIGKILL */
+	/* The child's fds 0, 1 and 2, or -1 to inherit retry's; closed in
+	 * retry once the child has them. */
+	int		 stdio[3];
+	/* Read ends drained while the attempt runs (its stdout and stderr
+	 * pipes), or -1; each chunk, then the end (n == 0), goes to sink. */
+	int		 watch[2];
+	void		(*sink)(void *, int, const char *, size_t);
+	void		*ctx;
 };
 
 struct attempt_result {
@@ -24,7 +32,7 @@ struct attempt_result {
 	int		 interrupted;	/* a signal retry received, or 0 */
 };
 
-/* Runs one attempt to its end; -1 (errno set) only when retry itself
+/* Runs one attempt to its end, its output drained to the last byte; -1 (errno set) only when retry itself
  * could not start it (fork or pipe failed). */
 int		 attempt_run(const struct attempt_opts *,
 		    struct attempt_result *);

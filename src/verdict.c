@@ -5,16 +5,28 @@
 #include "verdict.h"
 
 struct outcome
-verdict(const struct rules *r, int status, int sig)
+verdict(const struct rules *r, int status, int sig,
+    const bool matched[RULE_COUNT])
 {
+	const bool *given = r->output;
+	enum reason failed = WHY_NONE;
+
 	if (r->stop_on->set && codes_has(r->stop_on, status))
 		return (struct outcome){ V_STOP, WHY_STOP_ON };
+	if (given[RULE_STOP] && matched[RULE_STOP])
+		return (struct outcome){ V_STOP, WHY_STOP_OUTPUT };
 	/* The user asked to stop: Ctrl-C or Ctrl-\ reached the command. */
 	if (sig == SIGINT || sig == SIGQUIT)
 		return (struct outcome){ V_STOP, WHY_INTERRUPTED };
-	if (codes_has(r->success_on, status))
+	if (given[RULE_FAIL] && matched[RULE_FAIL])
+		failed = WHY_FAIL_OUTPUT;
+	else if (given[RULE_UNTIL] && !matched[RULE_UNTIL])
+		failed = WHY_NO_UNTIL;
+	if (failed == WHY_NONE && codes_has(r->success_on, status))
 		return (struct outcome){ V_SUCCESS, WHY_NONE };
-	if (r->retry_on->set && !codes_has(r->retry_on, status))
+	if ((r->retry_on->set || given[RULE_RETRY]) &&
+	    !(r->retry_on->set && codes_has(r->retry_on, status)) &&
+	    !(given[RULE_RETRY] && matched[RULE_RETRY]))
 		return (struct outcome){ V_STOP, WHY_NOT_RETRY_ON };
-	return (struct outcome){ V_RETRY, WHY_NONE };
+	return (struct outcome){ V_RETRY, failed };
 }

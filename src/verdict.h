@@ -2,28 +2,37 @@
 #ifndef RETRY_VERDICT_H
 #define RETRY_VERDICT_H
 
+#include <stdbool.h>
+
 #include "codes.h"
+#include "match.h"
 
 enum verdict { V_SUCCESS, V_RETRY, V_STOP };
 
 enum reason {
 	WHY_NONE,
 	WHY_STOP_ON,		/* the status is a --stop-on status */
+	WHY_STOP_OUTPUT,	/* --stop-if-output matched */
 	WHY_INTERRUPTED,	/* death by SIGINT or SIGQUIT */
-	WHY_NOT_RETRY_ON,	/* a failure that --retry-on does not cover */
+	WHY_FAIL_OUTPUT,	/* failure: --fail-if-output matched */
+	WHY_NO_UNTIL,		/* failure: --until-output did not match */
+	WHY_NOT_RETRY_ON,	/* a failure that no retry rule covers */
 };
 
 struct rules {
 	const struct codes *success_on, *retry_on, *stop_on;
+	const bool	*output;	/* which output rules are given */
 };
 
 struct outcome {
 	enum verdict	 verdict;
-	enum reason	 reason;
+	enum reason	 reason;	/* why it stopped, or why it failed */
 };
 
 /* status: the exit code, 128 + N for death by signal N, 124 for a timeout;
- * signal: N for a death by signal N, else 0. */
-struct outcome	 verdict(const struct rules *, int status, int signal);
+ * signal: N for a death by signal N, else 0; matched: which output rules
+ * matched the attempt's output. */
+struct outcome	 verdict(const struct rules *, int status, int signal,
+		    const bool matched[RULE_COUNT]);
 
 #endif

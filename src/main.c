@@ -58,6 +58,7 @@ main(int argc, char *argv[])
 	if (options_parse(argc, argv, mode, &cfg, why, sizeof(why)) != 0) {
 		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", getprogname(),
 		    why, getprogname());
+		options_free(&cfg);
 		return 125;
 	}
 	if (cfg.help || cfg.version) {
@@ -67,6 +68,7 @@ main(int argc, char *argv[])
 			fputs(help, stdout);
 			free(help);
 		}
+		options_free(&cfg);
 		if (fflush(stdout) != 0)
 			err(125, "stdout");
 		return 0;

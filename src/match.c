@@ -31,7 +31,7 @@ rule_compile(struct rules_set *r, enum rule_kind k, const char *pattern,
 	int e, flags = REG_EXTENDED | REG_NEWLINE | REG_NOSUB;
 
 	if (r->set[k])
-		rule_free(r, k);
+		rule_free(r, (int)k);
 	if (icase)
 		flags |= REG_ICASE;
 	if (fixed) {

@@ -17,7 +17,9 @@ BATS ?=		bats
 # Our flags first; the user's CPPFLAGS, CFLAGS, LDFLAGS and LDLIBS come
 # after them, so they add to ours and win where they disagree.
 WARNINGS =	-Wall -Wextra -Wpedantic -Wshadow -Wformat=2 \
-		-Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter
+		-Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter \
+		-Wconversion -Wsign-conversion -Wdouble-promotion -Wcast-qual \
+		-Wwrite-strings -Wvla -Wundef -Wimplicit-fallthrough
 WERROR ?=
 BSD_CFLAGS !=	$(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null || echo -DNO_LIBBSD
 BSD_LIBS !=	$(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null || echo -lbsd

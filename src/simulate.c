@@ -313,6 +313,7 @@ struct plan {
 	size_t		 ns;
 	uint64_t	 seed;
 	bool		 limits;	/* clients may give up */
+	int		 name_w;	/* the widest name */
 	struct sim_result *r;		/* nclients x ns, for the chart */
 };
 
@@ -389,6 +390,10 @@ plan_init(struct plan *p, const struct config *c, struct rng *rng)
 	} else
 		presets(p, b);
 	p->seed = rng_next(rng);
+	p->name_w = (int)strlen("strategy");
+	for (size_t i = 0; i < p->ns; i++)
+		if ((int)strlen(p->s[i].name) > p->name_w)
+			p->name_w = (int)strlen(p->s[i].name);
 	p->limits = b->max_attempts > 0 || b->max_actual_duration > 0;
 	if (c->chart && (p->r = calloc(p->nclients * p->ns,
 	    sizeof(*p->r))) == NULL)
@@ -420,8 +425,9 @@ print_header(const struct plan *p)
 	switch (p->c->format) {
 	case FORMAT_PLAIN:
 	case FORMAT_TABLE:
-		printf("%7s  %-18s %12s %10s%s\n", "clients", "strategy",
-		    "time (ms)", "calls", p->limits ? "    gave up" : "");
+		printf("%7s  %-*s %12s %10s%s\n", "clients", p->name_w,
+		    "strategy", "time (ms)", "calls", p->limits ? "    gave up" :
+		    "");
 		break;
 	case FORMAT_CSV:
 		puts("clients,strategy,runs,time_ms,calls,gave_up");
@@ -441,8 +447,8 @@ print_row(const struct plan *p, const char *name,
 	switch (p->c->format) {
 	case FORMAT_PLAIN:
 	case FORMAT_TABLE:
-		printf("%7lu  %-18s %12.1f %10.1f", r->clients, name, ms,
-		    r->calls);
+		printf("%7lu  %-*s %12.1f %10.1f", r->clients, p->name_w, name,
+		    ms, r->calls);
 		if (p->limits)
 			printf(" %10.2f", r->gave_up);
 		putchar('\n');

@@ -55,7 +55,8 @@ _retry_reply() {
 }
 
 _retry() {
-	local cur prev words cword show= simulate=
+	local cur prev words cword show=
+	local simulate=''
 	_init_completion -n = || return
 
 	local i=1

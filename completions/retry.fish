@@ -123,4 +123,5 @@ complete -c retry -n $opts -l dry-run -d 'Print the schedule of an all-failing r
 # run, whose own completion takes over from there.
 complete -c retry -n "not __fish_retry_show; and __fish_retry_options_only $__retry_valued" -x -a show-backoff-delays -d 'Print the delays of a strategy'
 complete -c retry -n "not __fish_retry_show; and __fish_retry_options_only $__retry_valued" -x -a simulate -d 'Simulate clients that contend, as the AWS blog did'
+complete -c retry -n __fish_retry_simulate -f
 complete -c retry -n "not __fish_retry_show; and not __fish_retry_simulate" -x -a "(__fish_complete_subcommand $__retry_valued)"

@@ -39,6 +39,10 @@ assert_names_all() {
 	long_options "$RETRY" | assert_names_all "$ROOT/man/retry.1"
 }
 
+@test "retry.1 describes every option of retry simulate --help" {
+	long_options "$RETRY" simulate | assert_names_all "$ROOT/man/retry.1"
+}
+
 @test "show-backoff-delays.1 or retry.1 describes every option of show-backoff-delays --help" {
 	local missing
 	missing=$(long_options "$SHOW" | while read -r opt; do
@@ -50,17 +54,20 @@ assert_names_all() {
 }
 
 @test "the bash completion knows every option" {
-	{ long_options "$RETRY"; long_options "$SHOW"; } | sort -u |
+	{ long_options "$RETRY"; long_options "$SHOW"
+	    long_options "$RETRY" simulate; } | sort -u |
 	    assert_names_all "$ROOT/completions/retry.bash"
 }
 
 @test "the zsh completion knows every option" {
-	{ long_options "$RETRY"; long_options "$SHOW"; } | sort -u |
+	{ long_options "$RETRY"; long_options "$SHOW"
+	    long_options "$RETRY" simulate; } | sort -u |
 	    assert_names_all "$ROOT/completions/_retry"
 }
 
 @test "the fish completion knows every option" {
-	{ long_options "$RETRY"; long_options "$SHOW"; } | sort -u |
+	{ long_options "$RETRY"; long_options "$SHOW"
+	    long_options "$RETRY" simulate; } | sort -u |
 	    assert_names_all "$ROOT/completions/retry.fish"
 }
 
@@ -72,8 +79,9 @@ assert_names_all() {
 	run ! assert_names_all "$ROOT/completions/retry.bash" <<<"--no-such-option"
 }
 
-@test "both --help texts fit in 80 columns" {
-	run -0 bash -c '"$RETRY" --help; "$SHOW" --help'
+@test "every --help text fits in 80 columns" {
+	run -0 bash -c '"$RETRY" --help; "$SHOW" --help
+	    "$RETRY" simulate --help'
 	local line
 	for line in "${lines[@]}"; do
 		[ "${#line}" -le 80 ] || fail "too wide: $line"

@@ -52,6 +52,19 @@ check: all
 deps:
 	./.ci/deps
 
+# Benchmarks (README.md, Performance); not part of CI.
+BENCH_PROGS =	bench/pairtime bench/peakrss bench/spawnloop
+
+bench: all $(BENCH_PROGS)
+	./bench/run
+
+bench-deps:
+	./bench/deps
+
+$(BENCH_PROGS): bench/%: bench/%.c Makefile
+	$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
+	    -o $@ $< $(LDLIBS)
+
 lint:
 	mandoc -Tlint -Wwarning $(MANPAGES)
 	shellcheck -s bash completions/retry.bash tests/run \
@@ -81,6 +94,6 @@ uninstall:
 	    $(DESTDIR)$(FISHCOMPDIR)/show-backoff-delays.fish
 
 clean:
-	rm -f retry show-backoff-delays $(OBJS)
+	rm -f retry show-backoff-delays $(OBJS) $(BENCH_PROGS)
 
-.PHONY: all check deps lint install uninstall clean
+.PHONY: all check deps bench bench-deps lint install uninstall clean

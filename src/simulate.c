@@ -502,7 +502,8 @@ chart_measure(const struct plan *p, bool calls)
 		name_w = (int)strlen(p->s[i % p->ns].name) > name_w ?
 		    (int)strlen(p->s[i % p->ns].name) : name_w;
 	}
-	if ((cells = terminal_width() - (2 + name_w + 1 + label_w)) < 10)
+	/* "  NAME LABEL BAR": the longest bar ends at the last column. */
+	if ((cells = terminal_width() - (2 + name_w + 1 + label_w + 1)) < 10)
 		cells = 10;
 	printf("%s\n", calls ? "Mean write calls per run" :
 	    "Mean time until the last client is done");

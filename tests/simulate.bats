@@ -1,0 +1,353 @@
+#!/usr/bin/env bats
+# retry simulate: the AWS Architecture Blog's contention model.  Its
+# determinism, the blog's results, the model's simple cases, the options
+# and their errors, the output formats and the chart, the completions.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+
+FIVE=(none exponential equal-jitter full-jitter decorrelated)
+
+# One number from the csv in $output: get CLIENTS STRATEGY COLUMN, where
+# COLUMN is time_ms, calls or gave_up.
+get() {
+	awk -F, -v n="$1" -v s="$2" -v col="$3" '
+	    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $1 == n && $2 == s { print $c[col]; found = 1 }
+	    END { exit !found }' <<<"$output"
+}
+
+# Succeeds when a < f * b, for decimal numbers.
+less_than() {
+	awk -v a="$1" -v f="$2" -v b="$3" 'BEGIN { exit !(a < f * b) }'
+}
+
+# The widest line of $output in characters, not bytes.
+widest_line() {
+	python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().splitlines()))' <<<"$output"
+}
+
+# Determinism.
+
+@test "the same seed gives the same numbers, to the last digit" {
+	local first
+	run -0 retry simulate --seed 7 --runs 20 --clients 10,40 --format csv
+	first=$output
+	run -0 retry simulate --seed 7 --runs 20 --clients 10,40 --format csv
+	assert_output "$first"
+	run -0 retry simulate --seed 8 --runs 20 --clients 10,40 --format csv
+	[ "$output" != "$first" ] || fail "seeds 7 and 8 gave the same"
+}
+
+@test "a strategy's numbers do not depend on the others simulated with it" {
+	local args=(--seed 3 --runs 20 --format csv) alone
+	run -0 retry simulate "${args[@]}" --clients 20,50
+	local all=$output
+	for pair in "full-jitter --jitter full" \
+	    "equal-jitter --jitter equal" "exponential --exp 5ms" \
+	    "none --immediate" "decorrelated --decorrelated 5ms"; do
+		read -r name opts <<<"$pair"
+		# shellcheck disable=SC2086  # the words are options
+		run -0 retry simulate "${args[@]}" --clients 50 $opts
+		alone=$(tail -n 1 <<<"$output" | cut -d, -f3-)
+		output=$all
+		assert_equal "$alone" "$(get 50 "$name" runs),$(get 50 "$name" \
+		    time_ms),$(get 50 "$name" calls),$(get 50 "$name" gave_up)"
+	done
+}
+
+# The blog's results.
+
+# Full and equal jitter make far fewer calls than no back-off and than
+# exponential back-off without jitter (the blog: jitter roughly halves
+# them), and exponential without jitter takes far longer than any
+# jittered strategy.  Measured: calls 0.53-0.61 of them at 50 clients,
+# 0.36-0.48 at 100; time 8-9 times.
+assert_blog_results() {
+	local n=$1 s
+	for s in full-jitter equal-jitter; do
+		less_than "$(get "$n" "$s" calls)" 0.75 \
+		    "$(get "$n" exponential calls)" ||
+		    fail "$n clients: $s makes as many calls as exponential"
+		less_than "$(get "$n" "$s" calls)" 0.75 "$(get "$n" none calls)" ||
+		    fail "$n clients: $s makes as many calls as none"
+	done
+	for s in full-jitter equal-jitter decorrelated; do
+		less_than "$(get "$n" "$s" time_ms)" 0.25 \
+		    "$(get "$n" exponential time_ms)" ||
+		    fail "$n clients: exponential is not far slower than $s"
+	done
+}
+
+@test "the blog's results at 50 and 100 clients" {
+	local seed
+	for seed in 1 2; do
+		run -0 retry simulate --seed "$seed" --clients 50,100 --format csv
+		assert_blog_results 50
+		assert_blog_results 100
+	done
+}
+
+@test "the blog's results without a seed" {
+	run -0 retry simulate --clients 100 --runs 50 --format csv
+	assert_blog_results 100
+}
+
+@test "the defaults: 100 runs of 100 clients, five strategies, in seconds" {
+	local start end
+	start=$(now_ms)
+	run -0 retry simulate --format csv
+	end=$(now_ms)
+	assert_equal "${#lines[@]}" 6
+	assert_line --index 0 clients,strategy,runs,time_ms,calls,gave_up
+	for s in "${FIVE[@]}"; do
+		assert_line --regexp "^100,$s,100,[0-9.]+,[0-9.]+,0$"
+	done
+	# About 0.3s alone; room for a busy machine.
+	[ $((end - start)) -lt 20000 ] || fail "took $((end - start))ms"
+}
+
+# The model's simple cases.
+
+@test "one client: one write, four hops of about 10ms each" {
+	run -0 retry simulate --clients 1 --runs 200 --seed 1 --format csv
+	for s in "${FIVE[@]}"; do
+		assert_equal "$(get 1 "$s" calls)" 1
+		less_than 36 1 "$(get 1 "$s" time_ms)" || fail "$s: too fast"
+		less_than "$(get 1 "$s" time_ms)" 1 44 || fail "$s: too slow"
+	done
+}
+
+@test "every client writes once at least; each stale write is a call" {
+	run -0 retry simulate --clients 2,10 --runs 20 --seed 1 --format csv
+	for s in "${FIVE[@]}"; do
+		less_than 1.999 1 "$(get 2 "$s" calls)" || fail "$s, 2 clients"
+		less_than 10.1 1 "$(get 10 "$s" calls)" || fail "$s, 10 clients"
+	done
+}
+
+@test "clients never give up, whatever retry's default --max" {
+	run -0 retry simulate --clients 50 --runs 10 --seed 1 --format csv
+	for s in "${FIVE[@]}"; do
+		assert_equal "$(get 50 "$s" gave_up)" 0
+	done
+	run -0 retry simulate --clients 10 --runs 5 --seed 1
+	refute_output --partial "gave up"
+}
+
+@test "--max 1: each client writes once and gives up if that fails" {
+	run -0 retry simulate --max 1 --clients 10 --runs 20 --seed 1 \
+	    --format csv
+	for s in "${FIVE[@]}"; do
+		assert_equal "$(get 10 "$s" calls)" 10
+		less_than 0 1 "$(get 10 "$s" gave_up)" || fail "$s: none gave up"
+		less_than "$(get 10 "$s" gave_up)" 1 10 || fail "$s: all gave up"
+	done
+	run -0 retry simulate --max 1 --clients 10 --runs 5 --seed 1
+	assert_line --index 0 --regexp "calls +gave up$"
+}
+
+@test "--max-delay sets the cap (default 2s)" {
+	run -0 retry simulate --exp 5ms --clients 50 --runs 20 --seed 1 \
+	    --format csv
+	local capped2s
+	capped2s=$(get 50 exp time_ms)
+	run -0 retry simulate --exp 5ms --max-delay 100ms --clients 50 \
+	    --runs 20 --seed 1 --format csv
+	less_than "$(get 50 exp time_ms)" 0.5 "$capped2s" ||
+	    fail "a 100ms cap is not faster than 2s"
+	run -0 retry simulate --exp 5ms --max-delay 2s --clients 50 \
+	    --runs 20 --seed 1 --format csv
+	assert_equal "$(get 50 exp time_ms)" "$capped2s"
+}
+
+@test "the strategy options of retry, named in the table" {
+	local pair
+	for pair in "fixed+full-jitter --fixed 10ms -j full" \
+	    "exp+scattered-jitter -j scattered" "linear --linear 5ms" \
+	    "fib --fib 5ms" "delays --delays 5ms,10ms,1s" \
+	    "exp --exp 1ms --factor 3" \
+	    "MIMD -a MIMD --initial-delay 0.005 --delay-multiple-on-failure 2 --delay-multiple-on-success 0.5" \
+	    "Exponential -a Exponential --initial-delay 0.005"; do
+		read -r name opts <<<"$pair"
+		# shellcheck disable=SC2086  # the words are options
+		run -0 retry simulate $opts --clients 5 --runs 3 --seed 1 \
+		    --format csv
+		assert_equal "${#lines[@]}" 2
+		assert_line --index 1 --regexp \
+		    "^5,${name//+/\\+},3,[0-9.]+,[0-9.]+,0$"
+	done
+	# The five compare with the modifiers given.
+	run -0 retry simulate --factor 3 --min-delay 1ms --clients 5 \
+	    --runs 3 --format csv
+	assert_equal "${#lines[@]}" 6
+}
+
+# --clients and --runs.
+
+@test "--clients: a list, a range and a range with a step" {
+	run -0 retry simulate --clients 10,50,3 --runs 2 --seed 1 --format csv
+	assert_equal "$(cut -d, -f1 <<<"$output" | uniq | tr '\n' ' ')" \
+	    "clients 10 50 3 "
+	run -0 retry simulate --clients 10-190:20 --runs 1 --seed 1 \
+	    --immediate --format csv
+	assert_equal "$(cut -d, -f1 <<<"$output" | tr '\n' ' ')" \
+	    "clients 10 30 50 70 90 110 130 150 170 190 "
+	run -0 retry simulate --clients 3-5,1,7-12:4 --runs 1 --seed 1 \
+	    --immediate --format csv
+	assert_equal "$(cut -d, -f1 <<<"$output" | tr '\n' ' ')" \
+	    "clients 3 4 5 1 7 11 "
+}
+
+@test "--runs: the number of runs averaged over" {
+	run -0 retry simulate --runs 3 --clients 5 --seed 1 --format csv
+	assert_line --index 1 --regexp "^5,none,3,"
+	run -0 retry simulate --runs 1 --clients 5 --seed 1 --format csv \
+	    --immediate
+	# One run: a whole number of calls.
+	assert_line --index 1 --regexp "^5,immediate,1,[0-9.]+,[0-9]+,0$"
+}
+
+# Output.
+
+@test "the table: a header, a row per strategy, aligned" {
+	run -0 retry simulate --seed 1 --runs 5 --clients 20
+	assert_equal "${#lines[@]}" 6
+	assert_line --index 0 --regexp "^clients  strategy +time \(ms\) +calls$"
+	for s in "${FIVE[@]}"; do
+		assert_line --regexp "^     20  $s +[0-9]+\.[0-9] +[0-9]+\.[0-9]$"
+	done
+	# plain is the table; table says so.
+	local table=$output
+	run -0 retry simulate --seed 1 --runs 5 --clients 20 --format plain
+	assert_output "$table"
+	run -0 retry simulate --seed 1 --runs 5 --clients 20 --format table
+	assert_output "$table"
+	# Each column lines up: every line is as long as the header.
+	run -0 awk '{ print length($0) }' <<<"$table"
+	assert_equal "$(sort -u <<<"$output" | wc -l)" 1
+}
+
+@test "--format json: valid, and the same numbers as csv" {
+	run -0 retry simulate --seed 2 --runs 5 --clients 5,15 --format json
+	python3 -m json.tool <<<"$output" >/dev/null
+	local json=$output
+	run -0 retry simulate --seed 2 --runs 5 --clients 5,15 --format csv
+	local csv=$output
+	run -0 python3 -c '
+import json, sys
+for r in json.loads(sys.argv[1]):
+    print("%d,%s,%d,%.15g,%.15g,%.15g" % (r["clients"], r["strategy"],
+        r["runs"], r["time_ms"], r["calls"], r["gave_up"]))' "$json"
+	assert_equal "clients,strategy,runs,time_ms,calls,gave_up"$'\n'"$output" \
+	    "$csv"
+}
+
+@test "--chart: time then calls, a bar per strategy, as wide as COLUMNS" {
+	COLUMNS=60 run -0 retry simulate --chart --seed 1 --runs 5 \
+	    --clients 10,20
+	assert_line --index 0 "Mean time until the last client is done"
+	assert_line --index 1 "10 clients"
+	assert_line --index 7 "20 clients"
+	# (run leaves out the empty line between the two.)
+	assert_line --index 13 "Mean write calls per run"
+	assert_line --index 20 "20 clients"
+	assert_equal "${#lines[@]}" 26
+	assert_line --regexp "^  exponential +[0-9.]+m?s █+"
+	run -0 widest_line
+	assert_output 60
+}
+
+@test "--chart --ascii: bars of #" {
+	COLUMNS=50 run -0 retry simulate --chart --ascii --seed 1 --runs 5 \
+	    --clients 10 --jitter full
+	assert_line --index 2 --regexp "^  exp\+full-jitter [0-9.]+m?s #+$"
+	assert_line --index 5 --regexp "^  exp\+full-jitter [0-9.]+ #+$"
+	run -0 widest_line
+	assert_output 50
+}
+
+# Help and errors.
+
+@test "--help: the model and the options of simulate, 125 for the rest" {
+	run -0 retry simulate --help
+	assert_line --index 0 "Usage: retry simulate [OPTION]..."
+	assert_output --partial "--clients LIST"
+	assert_output --partial "--runs N"
+	refute_output --partial "--timeout"
+	refute_output --partial "--count"
+	run -0 retry --help
+	assert_line --index 2 "       retry simulate [OPTION]..."
+}
+
+@test "bad option values exit 125, naming the option" {
+	local bad
+	for bad in "--clients 0" "--clients abc" "--clients 10-5" \
+	    "--clients 10-100:0" "--clients 10,,20" "--clients 5:2" \
+	    "--clients 10001" "--clients 1-2000" "--clients -5" \
+	    "--clients 1.5" "--runs 0" "--runs x" "--runs 100001" \
+	    "--format xml" "--jitter bogus" "--max -1" "--exp 1x" \
+	    "--max-delay -1s" "--factor 0.5" "--seed -1"; do
+		# shellcheck disable=SC2086  # the words are options
+		run -125 retry simulate $bad
+		assert_usage_error "${bad%% *}"
+	done
+	run -125 retry simulate --clients ''
+	assert_usage_error --clients
+}
+
+@test "options that do not fit simulate exit 125" {
+	local bad
+	for bad in "--timeout 1s" "--count 3" "--budget 1s" "--samples 3" \
+	    "--unit ms" "--dry-run" "--label x" "--stop-on 1" \
+	    "--delay 1" "--exp 1s --fixed 1s" "--chart --format csv" \
+	    "--ascii"; do
+		# shellcheck disable=SC2086  # the words are options
+		run -125 retry simulate $bad
+		assert_usage_error "--"
+	done
+	run -125 retry simulate --timeout 1s
+	assert_line --index 0 "retry: --timeout: is not an option of retry simulate"
+	run -125 retry simulate 100
+	assert_usage_error "simulate takes no arguments: '100'"
+}
+
+# Completions.
+
+# Fails when the last run's output has the line.
+refute_offered() {
+	[[ $'\n'$output$'\n' != *$'\n'"$1"$'\n'* ]] || {
+		echo "'$1' was offered"
+		return 1
+	}
+}
+
+complete_in() {
+	local shell=$1 line=$2
+	case $shell in
+	bash) timeout 20 bash "$ROOT/tests/test_helper/complete.bash" "$line" ;;
+	zsh) timeout 20 zsh "$ROOT/tests/test_helper/complete.zsh" "$line" ;;
+	fish) timeout 20 fish -c "source '$ROOT/completions/retry.fish'
+		complete -C '$line'" | cut -f1 | sort -u ;;
+	esac
+}
+
+@test "completions: simulate, its options, not retry's" {
+	local shell
+	for shell in bash zsh fish; do
+		run -0 complete_in "$shell" 'retry sim'
+		assert_line simulate
+		run -0 complete_in "$shell" 'retry simulate --cl'
+		assert_line --clients
+		run -0 complete_in "$shell" 'retry simulate --clients 10 --ru'
+		assert_line --runs
+		run -0 complete_in "$shell" 'retry simulate --format '
+		assert_line csv
+		assert_line json
+		run -0 complete_in "$shell" 'retry simulate --ti'
+		refute_offered --timeout
+		run -0 complete_in "$shell" 'retry simulate --cou'
+		refute_offered --count
+		run -0 complete_in "$shell" 'retry --cli'
+		refute_offered --clients
+	done
+}

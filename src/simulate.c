@@ -147,11 +147,16 @@ before(const struct event *a, const struct event *b)
 static void
 push(struct sim *s, int64_t t, uint32_t client, enum hop hop)
 {
-	struct event ev = { t, s->seq++, client, hop };
+	const struct event ev = { t, s->seq++, client, hop };
 	size_t i = s->n++, up;
 
-	for (; i > 0 && before(&ev, &s->q[up = (i - 1) / 2]); i = up)
+	while (i > 0) {
+		up = (i - 1) / 2;
+		if (!before(&ev, &s->q[up]))
+			break;
 		s->q[i] = s->q[up];
+		i = up;
+	}
 	s->q[i] = ev;
 }
 
@@ -223,7 +228,8 @@ deliver(struct sim *s, const struct event *ev)
 		break;
 	case WRITE:
 		s->calls++;
-		if ((c->written = c->version == s->version))
+		c->written = c->version == s->version;
+		if (c->written)
 			s->version++;
 		push(s, hop(s, ev->t), ev->client, WRITE_REPLY);
 		break;

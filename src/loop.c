@@ -74,6 +74,14 @@ cannot_run(const struct config *c, int e)
 	return e == ENOENT || e == ENOTDIR ? 127 : 126;
 }
 
+/* A run that did not succeed never exits 0, even when its last attempt
+ * did (a failure by its output, or by --success-on). */
+static int
+unsuccessful(int status)
+{
+	return status == 0 ? 1 : status;
+}
+
 /* The end of the run: the held stdout goes out, then the status. */
 static int
 finish(struct streams *s, int status)
@@ -163,7 +171,9 @@ loop_run(const struct config *c, struct rng *rng)
 			/* Die of Ctrl-C too, so a calling shell loop stops. */
 			if (out.reason == WHY_INTERRUPTED)
 				die(&st, r.signal);
-			return finish(&st, r.status);
+			/* A --stop-on status is the user's own choice. */
+			return finish(&st, out.reason == WHY_STOP_ON ?
+			    r.status : unsuccessful(r.status));
 		}
 		d = engine_failure(&e, (double)(end - t0) / 1e9);
 		ev.event = EV_GIVE_UP;
@@ -172,12 +182,12 @@ loop_run(const struct config *c, struct rng *rng)
 			    e.k >= c->backoff.max_attempts ? GIVE_UP_MAX :
 			    GIVE_UP_DURATION;
 			report(c, &ev);
-			return finish(&st, r.status);
+			return finish(&st, unsuccessful(r.status));
 		}
 		if (c->budget >= 0 && sat_add(end - t0, d.ns) > c->budget) {
 			ev.give_up = GIVE_UP_BUDGET;
 			report(c, &ev);
-			return finish(&st, r.status);
+			return finish(&st, unsuccessful(r.status));
 		}
 		/* An earlier attempt's held stdout goes to stderr. */
 		streams_release(&st, false);

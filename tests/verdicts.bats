@@ -62,8 +62,8 @@ load test_helper/core
 	assert_equal "$stderr" ""
 }
 
-@test "--success-on 3 alone: exit 0 is a failure" {
-	run -0 --separate-stderr retry -n 2 --fixed 1ms --success-on 3 flaky 0
+@test "--success-on 3 alone: exit 0 is a failure, and the run exits 1" {
+	run -1 --separate-stderr retry -n 2 --fixed 1ms --success-on 3 flaky 0
 	assert_equal "$(flaky_runs)" 2
 	assert_stderr_lines \
 	    "retry: attempt 1/2 failed: exit 0 after $DUR; next attempt in 1ms" \
@@ -78,11 +78,14 @@ load test_helper/core
 		    --success-on 75-78 flaky 9 "$code"
 		assert_equal "$(flaky_runs)" 1
 	done
-	for code in 74 79 0; do
+	for code in 74 79; do
 		rm -f "$BATS_TEST_TMPDIR/flaky.count"
 		run -"$code" --separate-stderr retry -n 2 --fixed 1ms \
 		    --success-on 75-78 sh -c "exit $code"
 	done
+	# A run that did not succeed never exits 0.
+	run -1 --separate-stderr retry -n 2 --fixed 1ms --success-on 75-78 \
+	    sh -c "exit 0"
 }
 
 @test "--success-on: every item counts, signal names included" {

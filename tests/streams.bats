@@ -1,0 +1,286 @@
+#!/usr/bin/env bats
+# Output rules, --stdin and --hold-stdout, with real output.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+	mkdir -p "$D/tmp"
+	export TMPDIR=$D/tmp
+}
+
+# Fails unless TMPDIR is empty: no temporary file was left behind.
+assert_no_temp_files() {
+	run -0 ls -A "$TMPDIR"
+	assert_output ""
+}
+
+@test "--until-output: exit 0 without the line is a failure; with it, a success" {
+	run -0 --separate-stderr retry --immediate --until-output '^ready$' -- \
+	    sh -c 'echo "try $RETRY_ATTEMPT"; [ "$RETRY_ATTEMPT" -lt 3 ] || echo ready'
+	assert_equal "$output" "$(printf 'try 1\ntry 2\ntry 3\nready')"
+	assert_equal "${stderr_lines[0]}" "${stderr_lines[0]%%after*}after${stderr_lines[0]#*after}"
+	[[ ${stderr_lines[0]} =~ ^retry:\ attempt\ 1/5\ failed:\ exit\ 0\ after\ [0-9.]+(ns|us|ms|s)\ \(no\ line\ matched\ --until-output\)\;\ next\ attempt\ in\ 0s$ ]]
+	assert_equal "${#stderr_lines[@]}" 2
+}
+
+@test "--until-output that never matches gives up, and never exits 0" {
+	run -1 --separate-stderr retry --immediate --max 2 --until-output ready -- echo not yet
+	# exit 0 is the last status, but the run did not succeed: exit 1.
+	[[ ${stderr_lines[1]} =~ ^retry:\ giving\ up\ after\ 2\ attempts\ in\ .*:\ exit\ 0\ \(no\ line\ matched\ --until-output\)$ ]]
+}
+
+@test "a line split across writes still matches" {
+	run -0 retry --immediate --max 1 --until-output '^ready now$' -- \
+	    sh -c 'printf "rea"; sleep 0.2; printf "dy "; sleep 0.2; printf "now\n"'
+	assert_output "ready now"
+}
+
+@test "the last line matches without a final newline" {
+	run -0 retry --max 1 --until-output 'done$' -- printf 'all done'
+}
+
+@test "a pattern does not match across lines" {
+	run -1 retry --immediate --max 1 -q --until-output 'ab' -- printf 'a\nb\n'
+	assert_output "$(printf 'a\nb')"
+}
+
+@test "a line longer than 64 KiB is matched in 64 KiB pieces" {
+	# A marker inside the first piece matches; one cut by the boundary
+	# between pieces does not.
+	run -0 retry -q --max 1 --until-output MARK -- \
+	    sh -c 'printf MARK; head -c 100000 /dev/zero | tr "\0" x; echo'
+	run -1 retry -q --max 1 --until-output XY -- \
+	    sh -c 'head -c 65535 /dev/zero | tr "\0" a; printf XY; head -c 1000 /dev/zero | tr "\0" a; echo'
+	run -0 retry -q --max 1 --until-output XY -- \
+	    sh -c 'head -c 65534 /dev/zero | tr "\0" a; printf XY; head -c 1000 /dev/zero | tr "\0" a; echo'
+}
+
+@test "--match stdout ignores stderr, --match stderr ignores stdout, both reads both" {
+	run -1 retry -q --max 1 --match stdout --until-output ok -- sh -c 'echo ok >&2'
+	run -1 retry -q --max 1 --match stderr --until-output ok -- sh -c 'echo ok'
+	run -0 retry -q --max 1 --match both --until-output ok -- sh -c 'echo ok >&2'
+	run -0 retry -q --max 1 --until-output ok -- sh -c 'echo ok'
+	run -0 retry -q --max 1 --match stderr --until-output ok -- sh -c 'echo ok >&2'
+}
+
+@test "-i matches any case; without it case counts" {
+	run -1 retry -q --max 1 --until-output 'connection reset' -- echo 'Connection Reset'
+	run -0 retry -q --max 1 -i --until-output 'connection reset' -- echo 'Connection Reset'
+	run -0 retry -q --max 1 --until-output 'connection reset' -i -- echo 'CONNECTION RESET'
+}
+
+@test "-F takes the pattern as a plain string" {
+	run -0 retry -q --max 1 --until-output 'a.c' -- echo abc
+	run -1 retry -q --max 1 -F --until-output 'a.c' -- echo abc
+	run -0 retry -q --max 1 -F --until-output 'a.c' -- echo 'x a.c y'
+	run -0 retry -q --max 1 -F --until-output '[x](' -- echo 'see [x]( here'
+	run -0 retry -q --max 1 -F -i --until-output 'A.C' -- echo 'a.c'
+}
+
+@test "extended regexes: alternation, classes, anchors" {
+	run -0 retry -q --max 1 --until-output '^(up|ready) [0-9]+$' -- echo 'ready 42'
+	run -1 retry -q --max 1 --until-output '^(up|ready) [0-9]+$' -- echo 'now ready 42'
+}
+
+@test "--fail-if-output makes an exit 0 a failure" {
+	run -0 --separate-stderr retry --immediate --fail-if-output 'rate limit' -- \
+	    sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] || echo "error: rate limit" >&2'
+	[[ ${stderr_lines[0]} == "error: rate limit" ]]
+	[[ ${stderr_lines[1]} =~ ^retry:\ attempt\ 1/5\ failed:\ exit\ 0\ after\ .*\ \(a\ line\ matched\ --fail-if-output\)\;\ next\ attempt\ in\ 0s$ ]]
+	assert_equal "${#stderr_lines[@]}" 2
+}
+
+@test "--stop-if-output stops at once with the attempt's status" {
+	run -3 --separate-stderr retry --immediate --stop-if-output 'fatal' -- \
+	    sh -c 'echo "fatal: bad config"; exit 3'
+	assert_equal "$output" "fatal: bad config"
+	assert_equal "$stderr" "retry: stopping: exit 3, and a line matched --stop-if-output"
+}
+
+@test "--stop-if-output comes before success; the run exits 1, not 0" {
+	run -1 --separate-stderr retry --immediate --stop-if-output deprecated -- echo deprecated
+	assert_equal "$stderr" "retry: stopping: exit 0, and a line matched --stop-if-output"
+}
+
+@test "--retry-if-output retries what matches and stops on the rest" {
+	echo 0 >"$D/n"
+	run -1 --separate-stderr retry --immediate --retry-if-output 'reset' -- \
+	    sh -c 'n=$(($(cat "$1") + 1)); echo $n >"$1"; [ $n -lt 3 ] && echo "connection reset"; [ $n -ge 3 ] && echo "permission denied"; exit 1' sh "$D/n"
+	assert_equal "$(cat "$D/n")" 3
+	assert_equal "${stderr_lines[-1]}" "retry: stopping: exit 1, and no line matched --retry-if-output"
+}
+
+@test "--retry-on and --retry-if-output: either one retries" {
+	run -0 retry -q --immediate --retry-on 7 --retry-if-output transient -- \
+	    sh -c 'case $RETRY_ATTEMPT in 1) exit 7;; 2) echo transient; exit 1;; esac'
+	run -2 --separate-stderr retry --immediate --retry-on 7 --retry-if-output transient -- sh -c 'exit 2'
+	assert_equal "$stderr" "retry: stopping: exit 2 is not a --retry-on status, and no line matched --retry-if-output"
+}
+
+@test "output flows on while the command runs, before it ends" {
+	retry -q --max 1 --until-output two -- \
+	    sh -c 'echo one; while [ ! -e "$1" ]; do sleep 0.05; done; echo two' \
+	    sh "$D/go" >"$D/out" 3>&- &
+	local pid=$! i
+	for ((i = 0; i < 200; i++)); do
+		[ "$(cat "$D/out")" = one ] && break
+		sleep 0.05
+	done
+	assert_equal "$(cat "$D/out")" one
+	touch "$D/go"
+	wait "$pid"
+	assert_equal "$(cat "$D/out")" "$(printf 'one\ntwo')"
+}
+
+@test "stdout and stderr keep their own order and destinations" {
+	run -0 --separate-stderr retry -q --max 1 --until-output . -- \
+	    sh -c 'for i in 1 2 3; do echo "out $i"; echo "err $i" >&2; done'
+	assert_equal "$output" "$(printf 'out 1\nout 2\nout 3')"
+	assert_equal "$stderr" "$(printf 'err 1\nerr 2\nerr 3')"
+}
+
+@test "binary output passes through byte for byte" {
+	head -c 3000000 /dev/urandom >"$D/bin"
+	retry -q --max 1 --fail-if-output 'never there' -- cat "$D/bin" >"$D/copy"
+	cmp "$D/bin" "$D/copy"
+}
+
+@test "the output of a process left behind is read to its end" {
+	run -0 retry -q --max 1 --until-output late -- sh -c '(sleep 0.3; echo late) & echo early'
+	assert_output "$(printf 'early\nlate')"
+}
+
+# Where the command's fd $1 leads, with retry's stdout and stderr files.
+fd_target() {
+	local fd=$1
+	shift
+	retry -q --max 1 "$@" -- sh -c 't=$(readlink /proc/$$/fd/$1); echo "$t" >"$2"; echo .' \
+	    sh "$fd" "$D/where" >"$D/out" 2>"$D/err"
+	cat "$D/where"
+}
+
+@test "without output rules the command's stdout is retry's own, not a pipe" {
+	assert_equal "$(fd_target 1)" "$D/out"
+	assert_equal "$(fd_target 2)" "$D/err"
+	[[ $(fd_target 1 --until-output .) == pipe:* ]]
+	[[ $(fd_target 2 --until-output .) == pipe:* ]]
+	assert_equal "$(fd_target 2 --match stdout --until-output .)" "$D/err"
+	assert_equal "$(fd_target 1 --match stderr --until-output .)" "$D/out"
+}
+
+@test "--stdin replay gives 20 MB of binary stdin from a pipe to three attempts" {
+	head -c 20000000 /dev/urandom >"$D/in"
+	want=$(cksum <"$D/in")
+	cat "$D/in" | retry -q --immediate --max 3 --stdin replay -- \
+	    sh -c 'cksum >>"$1"; exit 1' sh "$D/sums" || true
+	assert_equal "$(wc -l <"$D/sums")" 3
+	assert_equal "$(sort -u "$D/sums")" "$want"
+	assert_no_temp_files
+}
+
+@test "--stdin replay from a file starts where the file's offset was" {
+	printf 'skip me\nline 2\nline 3\n' >"$D/in"
+	run -1 bash -c '{ read -r first; "$RETRY" -q --immediate --max 2 --stdin replay -- sh -c "cat >>\"\$1\"; exit 1" sh "$1"; } <"$2"' \
+	    _ "$D/got" "$D/in"
+	assert_equal "$(cat "$D/got")" "$(printf 'line 2\nline 3\nline 2\nline 3')"
+}
+
+@test "--stdin replay: each attempt may read only part, the next starts over" {
+	run -0 bash -c 'printf "1\n2\n3\n" | "$RETRY" -q --immediate --stdin replay -- sh -c "read -r x; echo \$x; [ \$RETRY_ATTEMPT -ge 2 ]"'
+	assert_output "$(printf '1\n1')"
+}
+
+@test "--stdin inherit never reads stdin itself: while read loops keep their input" {
+	run -0 bash -c 'printf "a\nb\nc\n" | while read -r x; do "$RETRY" -q --max 2 -- true; echo "$x"; done'
+	assert_output "$(printf 'a\nb\nc')"
+	run -0 bash -c 'printf "a\nb\nc\n" | while read -r x; do "$RETRY" -q --max 2 --until-output . -- echo "[$x]"; done'
+	assert_output "$(printf '[a]\n[b]\n[c]')"
+}
+
+@test "--stdin null: attempts read nothing, and the input stays" {
+	run -0 bash -c 'printf "a\nb\n" | { "$RETRY" -q --stdin null -- sh -c "cat; echo end"; cat; }'
+	assert_output "$(printf 'end\na\nb')"
+}
+
+@test "--hold-stdout: a pipeline sees only the last attempt's stdout" {
+	run -0 --separate-stderr bash -c '"$RETRY" --immediate --hold-stdout -- sh -c "echo out \$RETRY_ATTEMPT; [ \$RETRY_ATTEMPT -ge 3 ]" | cat'
+	assert_equal "$output" "out 3"
+	assert_equal "${stderr_lines[0]}" "out 1"
+	[[ ${stderr_lines[1]} =~ ^retry:\ attempt\ 1/5\ failed ]]
+	assert_equal "${stderr_lines[2]}" "out 2"
+	[[ ${stderr_lines[3]} =~ ^retry:\ attempt\ 2/5\ failed ]]
+	assert_equal "${#stderr_lines[@]}" 4
+	assert_no_temp_files
+}
+
+@test "--hold-stdout: when it gives up, the last attempt's stdout still comes out" {
+	run -1 --separate-stderr retry --immediate --max 2 --hold-stdout -- sh -c 'echo "out $RETRY_ATTEMPT"; exit 1'
+	assert_equal "$output" "out 2"
+	assert_equal "${stderr_lines[0]}" "out 1"
+}
+
+@test "--hold-stdout keeps binary output byte for byte, whatever its size" {
+	head -c 5000000 /dev/urandom >"$D/bin"
+	retry -q --immediate --hold-stdout -- sh -c 'cat "$1"; [ "$RETRY_ATTEMPT" -ge 2 ]' sh "$D/bin" >"$D/copy" 2>"$D/err"
+	cmp "$D/bin" "$D/copy"
+	cmp "$D/bin" "$D/err"
+}
+
+@test "--hold-stdout with an output rule" {
+	run -0 --separate-stderr retry --immediate --hold-stdout --until-output ready -- \
+	    sh -c 'echo "try $RETRY_ATTEMPT"; [ "$RETRY_ATTEMPT" -lt 2 ] || echo ready'
+	assert_equal "$output" "$(printf 'try 2\nready')"
+	assert_equal "${stderr_lines[0]}" "try 1"
+}
+
+@test "temporary files are unlinked while in use and gone after SIGTERM" {
+	"$RETRY" --stdin replay --hold-stdout -- sh -c 'echo $$ >"$1"; sleep 100' sh "$D/pid" \
+	    </dev/null >/dev/null 2>&1 3>&- &
+	local rpid=$! i
+	echo "$rpid" >"$D/retry.pid"
+	for ((i = 0; i < 200; i++)); do
+		[ -s "$D/pid" ] && break
+		sleep 0.05
+	done
+	assert_no_temp_files
+	# retry holds them open, deleted.
+	run -0 bash -c "ls -l /proc/$rpid/fd | grep -c '$TMPDIR/retry.*(deleted)'"
+	assert_output 2
+	kill -TERM "$rpid"
+	local st=0
+	wait "$rpid" || st=$?
+	assert_equal "$st" 143
+	assert_no_temp_files
+}
+
+@test "an unusable TMPDIR is a clear error, exit 125" {
+	export TMPDIR=$D/missing
+	run -125 --separate-stderr retry --stdin replay -- true </dev/null
+	[[ $stderr =~ ^retry:\ --stdin\ replay:\ cannot\ make\ a\ file\ in\ \$TMPDIR:\ No\ such\ file\ or\ directory$ ]]
+	run -125 --separate-stderr retry --hold-stdout -- true
+	[[ $stderr =~ ^retry:\ --hold-stdout:\ cannot\ make\ a\ file ]]
+}
+
+@test "bad patterns and values are usage errors" {
+	run -125 retry --until-output 'a[' -- true
+	assert_usage_error --until-output
+	run -125 retry --fail-if-output '(' -- true
+	assert_usage_error --fail-if-output
+	run -125 retry --retry-if-output 'a{1' -- true
+	assert_usage_error --retry-if-output
+	run -125 retry --stop-if-output '' -- true
+	assert_usage_error --stop-if-output
+	run -125 retry --match stdoutt --until-output x -- true
+	assert_usage_error --match
+	run -125 retry --match stdout -- true
+	assert_usage_error --match
+	run -125 retry -F -- true
+	assert_usage_error --fixed-strings
+	run -125 retry -i -- true
+	assert_usage_error --ignore-case
+	run -125 retry --stdin replayy -- true
+	assert_usage_error --stdin
+	run -125 retry --stdin -- true
+	assert_usage_error --stdin
+}

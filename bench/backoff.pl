@@ -1,10 +1,11 @@
 #!/usr/bin/perl
-# The baseline of `make bench`'s show-backoff-delays figure: the delays of
+# The baseline of `make bench`'s show-backoff-delays figures: the delays of
 # Algorithm::Backoff::MIMD (initial 1s, x2 on failure, x0.5 on success, at
-# most 60s) for the 0/1 statuses in FILE, one a line, printed one per line
-# as show-backoff-delays prints them.  Every event happens at time 0.
+# most 60s, no limit on attempts), one per line, as show-backoff-delays
+# prints them.  Every event happens at time 0.
 #
-# Usage: perl bench/backoff.pl FILE
+# Usage: perl bench/backoff.pl -n N      N failures in a row
+#        perl bench/backoff.pl FILE      the 0/1 statuses in FILE, one a line
 use strict;
 use warnings;
 
@@ -17,6 +18,10 @@ my $ab = Algorithm::Backoff::MIMD->new(
 	max_delay			=> 60,
 	max_attempts			=> 0,
 );
+if ($ARGV[0] eq '-n') {
+	print $ab->failure(0), "\n" for 1 .. $ARGV[1];
+	exit 0;
+}
 open(my $in, '<', $ARGV[0]) or die "$ARGV[0]: $!\n";
 while (my $s = <$in>) {
 	chomp $s;

@@ -30,6 +30,30 @@ open_std_fds(void)
 		close(fd);
 }
 
+/*
+ * A usage error is one line, whatever the value it quotes: control
+ * characters (a newline in an argument) are shown escaped.
+ */
+static void
+put_line(const char *s, FILE *f)
+{
+	for (; *s != '\0'; s++) {
+		const unsigned char ch = (unsigned char)*s;
+
+		if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\r')
+			fputs("\\r", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\%03o", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('\n', f);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -56,8 +80,9 @@ main(int argc, char *argv[])
 		}
 	}
 	if (options_parse(argc, argv, mode, &cfg, why, sizeof(why)) != 0) {
-		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", getprogname(),
-		    why, getprogname());
+		fprintf(stderr, "%s: ", getprogname());
+		put_line(why, stderr);
+		fprintf(stderr, "Try '%s --help'.\n", getprogname());
 		options_free(&cfg);
 		return 125;
 	}

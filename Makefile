@@ -46,8 +46,76 @@ src/%.o: src/%.c $(HDRS) Makefile
 	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
 	    -c -o $@ $<
 
-check: all
-	./tests/run
+check: $(if $(SANITIZE),sanitize-build,all)
+	$(if $(SANITIZE),./tests/run-under asan,./tests/run)
+
+# Hardening: the whole suite under AddressSanitizer and UBSan (a clang
+# build of its own in build/asan), a subset under valgrind, and libFuzzer
+# targets (build/fuzz).  Their objects never mix with the normal build's.
+CLANG ?=	clang
+SAN =		-fsanitize=address,undefined -fno-sanitize-recover=all
+SAN_CFLAGS =	-O1 -g -fno-omit-frame-pointer
+ASAN_DIR =	build/asan
+ASAN_OBJS =	$(SRCS:src/%.c=$(ASAN_DIR)/%.o)
+FUZZ_DIR =	build/fuzz
+FUZZ_OBJS =	$(filter-out $(FUZZ_DIR)/main.o,$(SRCS:src/%.c=$(FUZZ_DIR)/%.o))
+FUZZ_TARGETS =	duration codes jitter options status
+FUZZ_BINS =	$(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
+FUZZ_SECONDS ?=	30
+VALGRIND_TESTS = $(wildcard tests/smoke.bats tests/usage.bats tests/durations.bats \
+		tests/strategies.bats tests/jitter.bats tests/verdicts.bats \
+		tests/environment.bats tests/loop.bats tests/streams.bats \
+		tests/hostile.bats tests/hygiene.bats)
+
+sanitize:
+	$(MAKE) check SANITIZE=1
+
+sanitize-build: $(ASAN_DIR)/retry $(ASAN_DIR)/show-backoff-delays
+
+$(ASAN_DIR)/retry: $(ASAN_OBJS)
+	$(CLANG) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) -o $@ $(ASAN_OBJS) \
+	    $(RETRY_LDLIBS)
+
+$(ASAN_DIR)/show-backoff-delays: $(ASAN_DIR)/retry
+	ln -sf retry $@
+
+$(ASAN_DIR)/%.o: src/%.c $(HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
+	    -c -o $@ $<
+
+# valgrind reads DWARF 4, not the DWARF 5 that clang writes by default.
+VG_DIR =	build/valgrind
+VG_OBJS =	$(SRCS:src/%.c=$(VG_DIR)/%.o)
+
+valgrind: $(VG_DIR)/retry $(VG_DIR)/show-backoff-delays
+	./tests/run-under valgrind $(VALGRIND_TESTS)
+
+$(VG_DIR)/retry: $(VG_OBJS)
+	$(CC) $(RETRY_CFLAGS) $(CFLAGS) -gdwarf-4 $(LDFLAGS) -o $@ \
+	    $(VG_OBJS) $(RETRY_LDLIBS) $(LDLIBS)
+
+$(VG_DIR)/show-backoff-delays: $(VG_DIR)/retry
+	ln -sf retry $@
+
+$(VG_DIR)/%.o: src/%.c $(HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
+	    -gdwarf-4 -c -o $@ $<
+
+$(FUZZ_DIR)/%.o: src/%.c $(HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
+	    -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz-%: fuzz/%.c fuzz/fuzz.h $(FUZZ_OBJS)
+	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
+	    -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(RETRY_LDLIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	./fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 deps:
 	./.ci/deps
@@ -95,5 +163,7 @@ uninstall:
 
 clean:
 	rm -f retry show-backoff-delays $(OBJS) $(BENCH_PROGS)
+	rm -rf build
 
-.PHONY: all check deps bench bench-deps lint install uninstall clean
+.PHONY: all check deps bench bench-deps lint install uninstall clean \
+	sanitize sanitize-build valgrind fuzz fuzz-build

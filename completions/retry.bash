@@ -9,7 +9,9 @@ _retry_options='--max --max-attempts --budget --timeout --signal --kill-after
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
 --consider-actual-delay --jitter --seed --success-on --retry-on --stop-on
 --until-output --fail-if-output --retry-if-output --stop-if-output --match
---fixed-strings --ignore-case --stdin --hold-stdout --quiet --verbose --label --dry-run --count --help --version'
+--fixed-strings --ignore-case --stdin --hold-stdout --delay-from-output
+--forever --reset-after --log-format --log-file --syslog --on-retry
+--on-giveup --quiet --verbose --label --dry-run --count --help --version'
 
 _retry_show_options='--max --max-attempts --budget --max-actual-duration
 --exp --factor --fixed --constant --linear --fib --delays --decorrelated
@@ -42,7 +44,8 @@ _retry_takes_value() {
 	--delay-multiple-on-success | --jitter-factor | --jitter | --seed | \
 	--success-on | --retry-on | --stop-on | --label | --count | \
 	--until-output | --fail-if-output | --retry-if-output | \
-	--stop-if-output | --match | --stdin | \
+	--stop-if-output | --match | --stdin | --delay-from-output | \
+	--reset-after | --log-format | --log-file | --on-retry | --on-giveup | \
 	--format | --unit | --samples | --clients | --runs)
 		return 0 ;;
 	esac
@@ -115,6 +118,12 @@ _retry() {
 		return ;;
 	--stdin)
 		_retry_reply -W 'inherit replay null' -- "$cur"
+		return ;;
+	--log-format)
+		_retry_reply -W 'text json' -- "$cur"
+		return ;;
+	--log-file)
+		_filedir
 		return ;;
 	--format)
 		_retry_reply -W 'plain table csv json' -- "$cur"

@@ -11,7 +11,8 @@ set -l __retry_valued -n --max --max-attempts -b --budget -t --timeout \
     --delay-multiple-on-failure --delay-multiple-on-success \
     --jitter-factor -j --jitter --seed --success-on --retry-on --stop-on \
     --until-output --fail-if-output --retry-if-output --stop-if-output \
-    --match --stdin \
+    --match --stdin --delay-from-output --reset-after --log-format \
+    --log-file --on-retry --on-giveup \
     --label --count --format --unit --samples
 
 # True while the words before the cursor are still retry's options.
@@ -114,6 +115,14 @@ complete -c retry -n $opts -s F -l fixed-strings -d 'Take each pattern as a plai
 complete -c retry -n $opts -s i -l ignore-case -d 'Match without regard to case'
 complete -c retry -n $opts -l stdin -x -a 'inherit replay null' -d 'What each attempt reads'
 complete -c retry -n $opts -l hold-stdout -d "Only the last attempt's stdout reaches stdout"
+complete -c retry -n $opts -l delay-from-output -x -d 'Take the next delay from the output'
+complete -c retry -n $opts -l forever -d 'Run again after a success too'
+complete -c retry -n $opts -l reset-after -x -d 'An attempt this long starts the count over'
+complete -c retry -n $opts -l log-format -x -a 'text json' -d 'Report as text or JSON Lines'
+complete -c retry -n $opts -l log-file -r -F -d 'Append every event to a file'
+complete -c retry -n $opts -l syslog -d 'Send every event to syslog'
+complete -c retry -n $opts -l on-retry -x -d 'Run a shell command before each back-off sleep'
+complete -c retry -n $opts -l on-giveup -x -d 'Run a shell command when the run ends in failure'
 complete -c retry -n $opts -s q -l quiet -d "Report only retry's own errors"
 complete -c retry -n $opts -s v -l verbose -d 'Also report starts and successes'
 complete -c retry -n $opts -l label -x -d 'Prefix reports with retry[LABEL]'

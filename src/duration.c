@@ -191,6 +191,37 @@ decimal(char *buf, size_t sz, int64_t v, int64_t div, const char *unit)
 	return n < 0 ? 0 : (size_t)n;
 }
 
+const char *
+delay_parse(const char *s, time_t now, int64_t *out)
+{
+	char buf[128], *end;
+	struct tm tm;
+	size_t len;
+	time_t t;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	len = strlen(s);
+	while (len > 0 && strchr(" \t\r\n", s[len - 1]) != NULL)
+		len--;
+	if (len == 0 || len >= sizeof(buf))
+		return "not a delay";
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (isdigit((unsigned char)buf[0]))
+		return duration_parse(buf, out);
+	/* IMF-fixdate, as in "Sun, 06 Nov 1994 08:49:37 GMT". */
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	if (end == NULL || *end != '\0')
+		return "neither seconds, a duration nor an HTTP-date";
+	t = timegm(&tm);
+	*out = t > now ? sat_mul((int64_t)(t - now), NS_PER_SEC) : 0;
+	if (*out > DURATION_MAX)
+		*out = DURATION_MAX;
+	return NULL;
+}
+
 int64_t
 duration_round(int64_t ns)
 {

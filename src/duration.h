@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define NS_PER_US	INT64_C(1000)
 #define NS_PER_MS	INT64_C(1000000)
@@ -16,6 +17,9 @@ const char	*duration_parse(const char *, int64_t *);
  * Plain numbers go through strtod so they keep every digit the user gave;
  * a leading '-' is accepted only when negative is set. */
 const char	*seconds_parse(const char *, int negative, double *);
+/* A delay a command asked for (Retry-After): seconds, a duration, or an
+ * HTTP-date, which counts from now; NULL or a reason. */
+const char	*delay_parse(const char *, time_t now, int64_t *);
 /* Rounds to three significant digits, for measured times. */
 int64_t		 duration_round(int64_t);
 /* Writes a short human form ("250ms", "1.5s", "2m30s") into buf. */

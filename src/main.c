@@ -14,6 +14,8 @@
 #include "signals.h"
 #include "simulate.h"
 
+extern char **environ;
+
 #ifndef VERSION
 #define VERSION "unknown"
 #endif
@@ -66,6 +68,8 @@ main(int argc, char *argv[])
 	int status;
 
 	open_std_fds();
+	/* Before the options point into argv: ps titles write over it. */
+	setproctitle_init(argc, argv, environ);
 	name = name != NULL ? name + 1 : argv[0];
 	if (strcmp(name, "show-backoff-delays") == 0)
 		mode = MODE_SHOW;

@@ -59,12 +59,37 @@ rule_compile(struct rules_set *r, enum rule_kind k, const char *pattern,
 	return 0;
 }
 
+int
+capture_compile(struct rules_set *r, const char *pattern, bool icase,
+    char *err, size_t errsz)
+{
+	int e, flags = REG_EXTENDED | REG_NEWLINE;
+
+	if (icase)
+		flags |= REG_ICASE;
+	if ((e = regcomp(&r->capture, pattern, flags)) != 0) {
+		regerror(e, &r->capture, err, errsz);
+		return -1;
+	}
+	r->capturing = true;
+	if (r->capture.re_nsub < 1) {
+		strlcpy(err, "needs a group in parentheses, as in "
+		    "'Retry-After: ([0-9]+)'", errsz);
+		return -1;
+	}
+	return 0;
+}
+
 void
 rules_free(struct rules_set *r)
 {
 	for (int k = 0; k < RULE_COUNT; k++)
 		if (r->set[k])
 			rule_free(r, k);
+	if (r->capturing) {
+		regfree(&r->capture);
+		r->capturing = false;
+	}
 }
 
 bool
@@ -73,14 +98,41 @@ rules_any(const struct rules_set *r)
 	for (int k = 0; k < RULE_COUNT; k++)
 		if (r->set[k])
 			return true;
-	return false;
+	return r->capturing;
+}
+
+/* Keeps the first group of the last line in s[0..n) that matches. */
+static void
+capture_lines(const struct rules_set *r, const char *s, size_t n,
+    struct scan_result *res)
+{
+	const char *end = s + n, *nl;
+	regmatch_t m[2];
+	size_t len;
+
+	for (; s < end; s = nl + 1) {
+		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			nl = end;
+		m[0].rm_so = 0;
+		m[0].rm_eo = (regoff_t)(nl - s);
+		if (regexec(&r->capture, s, 2, m, REG_STARTEND) != 0 ||
+		    m[1].rm_so < 0)
+			continue;
+		len = (size_t)(m[1].rm_eo - m[1].rm_so);
+		if (len >= sizeof(res->capture))
+			len = sizeof(res->capture) - 1;
+		memcpy(res->capture, s + m[1].rm_so, len);
+		res->capture[len] = '\0';
+		res->captured = true;
+	}
 }
 
 /* Matches the lines in s[0..n), which end at n or at a newline. */
 static void
 match_lines(const struct rules_set *r, const char *s, size_t n,
-    bool matched[RULE_COUNT])
+    struct scan_result *res)
 {
+	bool *matched = res->matched;
 	regmatch_t m;
 
 	for (int k = 0; k < RULE_COUNT; k++) {
@@ -96,20 +148,22 @@ match_lines(const struct rules_set *r, const char *s, size_t n,
 		if (regexec(&r->re[k], s, 1, &m, REG_STARTEND) == 0)
 			matched[k] = true;
 	}
+	if (r->capturing)
+		capture_lines(r, s, n, res);
 }
 
 static void
-flush(const struct rules_set *r, struct scanner *sc, bool matched[RULE_COUNT])
+flush(const struct rules_set *r, struct scanner *sc, struct scan_result *res)
 {
 	sc->line[sc->len] = '\0';
-	match_lines(r, sc->line, sc->len, matched);
+	match_lines(r, sc->line, sc->len, res);
 	sc->len = 0;
 }
 
 /* Appends to the carried line; a full buffer is matched as a piece. */
 static void
 carry(const struct rules_set *r, struct scanner *sc, const char *s, size_t n,
-    bool matched[RULE_COUNT])
+    struct scan_result *res)
 {
 	size_t room;
 
@@ -122,23 +176,23 @@ carry(const struct rules_set *r, struct scanner *sc, const char *s, size_t n,
 		s += room;
 		n -= room;
 		if (sc->len == MATCH_LINE_MAX)
-			flush(r, sc, matched);
+			flush(r, sc, res);
 	}
 }
 
 void
 scan_chunk(const struct rules_set *r, struct scanner *sc, const char *s,
-    size_t n, bool matched[RULE_COUNT])
+    size_t n, struct scan_result *res)
 {
 	const char *nl, *last;
 
 	if ((nl = memchr(s, '\n', n)) == NULL) {
-		carry(r, sc, s, n, matched);
+		carry(r, sc, s, n, res);
 		return;
 	}
 	/* The line begun in an earlier chunk ends here. */
-	carry(r, sc, s, (size_t)(nl - s), matched);
-	flush(r, sc, matched);
+	carry(r, sc, s, (size_t)(nl - s), res);
+	flush(r, sc, res);
 	n -= (size_t)(nl + 1 - s);
 	s = nl + 1;
 	if ((last = memrchr(s, '\n', n)) != NULL) {
@@ -149,20 +203,20 @@ scan_chunk(const struct rules_set *r, struct scanner *sc, const char *s,
 			const char *cut = memrchr(p, '\n', MATCH_LINE_MAX);
 
 			cut = cut != NULL ? cut : p + MATCH_LINE_MAX;
-			match_lines(r, p, (size_t)(cut - p), matched);
+			match_lines(r, p, (size_t)(cut - p), res);
 			p = *cut == '\n' ? cut + 1 : cut;
 		}
-		match_lines(r, p, (size_t)(end - p), matched);
+		match_lines(r, p, (size_t)(end - p), res);
 		n -= (size_t)(last + 1 - s);
 		s = last + 1;
 	}
-	carry(r, sc, s, n, matched);
+	carry(r, sc, s, n, res);
 }
 
 void
 scan_end(const struct rules_set *r, struct scanner *sc,
-    bool matched[RULE_COUNT])
+    struct scan_result *res)
 {
 	if (sc->len > 0)
-		flush(r, sc, matched);
+		flush(r, sc, res);
 }

@@ -23,6 +23,8 @@ enum id {
 	O_JITTER, O_SEED,
 	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON,
 	O_UNTIL_OUTPUT, O_FAIL_IF_OUTPUT, O_RETRY_IF_OUTPUT, O_STOP_IF_OUTPUT,
+	O_DELAY_FROM_OUTPUT, O_FOREVER, O_RESET_AFTER, O_LOG_FORMAT,
+	O_LOG_FILE, O_SYSLOG, O_ON_RETRY, O_ON_GIVEUP,
 	O_MATCH, O_FIXED_STRINGS, O_IGNORE_CASE, O_STDIN, O_HOLD_STDOUT,
 	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
 	O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
@@ -57,6 +59,7 @@ static const char *const group_titles[] = {
 
 /* Which -a algorithms take an option, and which need it. */
 #define A(x)	(1u << ((x) - A_CONSTANT))
+#define CONCISE	(1u << 8)	/* the concise strategies take it too */
 #define A_ALL	(A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI) | \
 		 A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD))
 
@@ -81,6 +84,11 @@ static const struct opt {
 	  "signal sent on timeout (default TERM)" },
 	{ "kill-after", 'k', O_KILL_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  "then KILL after DUR more (default 5s)" },
+	{ "forever", 0, O_FOREVER, NULL, G_ATTEMPTS, RETRY, 0, 0,
+	  "run again after a success too; --max counts\n"
+	  "failures in a row (default 0: no limit)" },
+	{ "reset-after", 0, O_RESET_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  "an attempt that ran DUR starts the count over" },
 	{ "max-actual-duration", 0, O_MAX_ACTUAL_DURATION, "DUR", G_ATTEMPTS,
 	  ALL, 0, 0, "give up on a failure DUR or more after the start" },
 
@@ -100,9 +108,11 @@ static const struct opt {
 	  "DUR, then random in [DUR, 3 x previous]" },
 	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
 	  "no delay at all" },
-	{ "max-delay", 'm', O_MAX_DELAY, "DUR", G_STRATEGY, ALL, A_ALL, 0,
+	{ "max-delay", 'm', O_MAX_DELAY, "DUR", G_STRATEGY, ALL,
+	  A_ALL | CONCISE, 0,
 	  "never wait longer than DUR" },
-	{ "min-delay", 0, O_MIN_DELAY, "DUR", G_STRATEGY, ALL, A_ALL, 0,
+	{ "min-delay", 0, O_MIN_DELAY, "DUR", G_STRATEGY, ALL,
+	  A_ALL | CONCISE, 0,
 	  "never wait less than DUR (wins over --max-delay)" },
 
 	{ "algorithm", 'a', O_ALGORITHM, "NAME", G_ALGORITHM, ALL, 0, 0,
@@ -111,7 +121,7 @@ static const struct opt {
 	{ "delay", 0, O_DELAY, "S", G_ALGORITHM, ALL, A(A_CONSTANT),
 	  A(A_CONSTANT), "Constant: delay after a failure" },
 	{ "delay-on-success", 0, O_DELAY_ON_SUCCESS, "S", G_ALGORITHM, ALL,
-	  A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI), 0,
+	  A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI) | CONCISE, 0,
 	  "delay after a success (default 0)" },
 	{ "initial-delay", 0, O_INITIAL_DELAY, "S", G_ALGORITHM, ALL,
 	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
@@ -161,6 +171,9 @@ static const struct opt {
 	  0, 0, "retry only failures whose output matches RE" },
 	{ "stop-if-output", 0, O_STOP_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
 	  "stop at once if a line of output matches RE" },
+	{ "delay-from-output", 0, O_DELAY_FROM_OUTPUT, "RE", G_VERDICT, RETRY,
+	  0, 0, "wait what RE's first group gives: seconds,\n"
+	  "a duration or an HTTP-date (Retry-After)" },
 	{ "match", 0, O_MATCH, "STREAM", G_VERDICT, RETRY, 0, 0,
 	  "stdout, stderr or both (default both)" },
 	{ "fixed-strings", 'F', O_FIXED_STRINGS, NULL, G_VERDICT, RETRY, 0, 0,
@@ -175,6 +188,16 @@ static const struct opt {
 	  "only the last attempt's stdout reaches stdout;\n"
 	  "earlier attempts' goes to stderr" },
 
+	{ "log-format", 0, O_LOG_FORMAT, "FMT", G_REPORT, RETRY, 0, 0,
+	  "text (default) or json: JSON Lines" },
+	{ "log-file", 0, O_LOG_FILE, "FILE", G_REPORT, RETRY, 0, 0,
+	  "append every event to FILE too" },
+	{ "syslog", 0, O_SYSLOG, NULL, G_REPORT, RETRY, 0, 0,
+	  "send every event to syslog too" },
+	{ "on-retry", 0, O_ON_RETRY, "CMD", G_REPORT, RETRY, 0, 0,
+	  "run sh -c CMD before each back-off sleep" },
+	{ "on-giveup", 0, O_ON_GIVEUP, "CMD", G_REPORT, RETRY, 0, 0,
+	  "run sh -c CMD when the run ends in failure" },
 	{ "quiet", 'q', O_QUIET, NULL, G_REPORT, RETRY, 0, 0,
 	  "report only retry's own errors" },
 	{ "verbose", 'v', O_VERBOSE, NULL, G_REPORT, RETRY, 0, 0,
@@ -457,6 +480,34 @@ apply(struct parse *p, const struct opt *o, const char *arg)
 		/* Compiled once -F and -i are known, wherever they stand. */
 		c->patterns[o->id - O_UNTIL_OUTPUT] = arg;
 		return 0;
+	case O_DELAY_FROM_OUTPUT:
+		c->delay_pattern = arg;
+		return 0;
+	case O_FOREVER:
+		c->forever = true;
+		return 0;
+	case O_RESET_AFTER:
+		return duration(p, o, arg, &c->reset_after);
+	case O_LOG_FORMAT:
+		if (strcmp(arg, "text") != 0 && strcmp(arg, "json") != 0)
+			return fail(p, o, "unknown format '%s' (use text or "
+			    "json)", arg);
+		c->json = strcmp(arg, "json") == 0;
+		return 0;
+	case O_LOG_FILE:
+		if (*arg == '\0')
+			return fail(p, o, "empty file name");
+		c->log_file = arg;
+		return 0;
+	case O_SYSLOG:
+		c->syslog = true;
+		return 0;
+	case O_ON_RETRY:
+	case O_ON_GIVEUP:
+		if (*arg == '\0')
+			return fail(p, o, "empty command");
+		*(o->id == O_ON_RETRY ? &c->on_retry : &c->on_giveup) = optarg;
+		return 0;
 	case O_MATCH:
 		if (strcmp(arg, "both") == 0)
 			c->match = MATCH_BOTH;
@@ -664,6 +715,10 @@ validate_retry(struct parse *p)
 		    c->fixed_strings, c->ignore_case, why, sizeof(why)) != 0)
 			return fail(p, find(0, names[k]), "'%s': %s", re, why);
 	}
+	if (c->delay_pattern != NULL && capture_compile(&c->output,
+	    c->delay_pattern, c->ignore_case, why, sizeof(why)) != 0)
+		return fail(p, find(0, "delay-from-output"), "'%s': %s",
+		    c->delay_pattern, why);
 	if (!rules_any(&c->output)) {
 		const char *lone = p->given[O_MATCH - O_MAX] ? "match" :
 		    p->given[O_FIXED_STRINGS - O_MAX] ? "fixed-strings" :
@@ -693,8 +748,7 @@ validate(struct parse *p)
 
 		if (o->takes == 0 || o->help == NULL)
 			continue;
-		if (p->given[o->id - O_MAX] && o->takes != A_ALL &&
-		    !algo)
+		if (p->given[o->id - O_MAX] && !algo && !(o->takes & CONCISE))
 			return fail(p, o, "goes with -a/--algorithm");
 		if (p->given[o->id - O_MAX] && algo && !(o->takes & bit))
 			return fail(p, o, "is not an option of -a %s",
@@ -704,8 +758,8 @@ validate(struct parse *p)
 			    "%s needs --%s", algorithm_name(b->strategy),
 			    o->name);
 	}
-	/* Algorithm::Backoff's own default: no limit on attempts. */
-	if (algo && !p->given[O_MAX - O_MAX])
+	/* Algorithm::Backoff's own default, and --forever's: no limit. */
+	if ((algo || c->forever) && !p->given[O_MAX - O_MAX])
 		b->max_attempts = 0;
 	if (!algo && (b->jitter_factor > 0 || b->consider_actual_delay))
 		return fail(p, find(0, b->consider_actual_delay ?
@@ -735,6 +789,7 @@ defaults(struct config *c, enum mode mode)
 	c->signal = 15;			/* SIGTERM */
 	codes_add(&c->success_on, 0);
 	c->count = 10;
+	c->reset_after = -1;
 }
 
 int

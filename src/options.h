@@ -34,6 +34,13 @@ struct config {
 	bool		 fixed_strings, ignore_case;
 	enum stdin_mode	 stdin_mode;
 	bool		 hold_stdout;
+	const char	*delay_pattern;	/* --delay-from-output */
+	bool		 forever;
+	int64_t		 reset_after;	/* ns, -1 for none */
+	bool		 json;		/* --log-format json */
+	const char	*log_file;
+	bool		 syslog;
+	char		*on_retry, *on_giveup;	/* sh -c's argument */
 	enum verbosity	 verbosity;
 	const char	*label;
 	bool		 dry_run;

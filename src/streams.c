@@ -153,7 +153,7 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 	ao->watch[0] = ao->watch[1] = -1;
 	ao->sink = streams_sink;
 	ao->ctx = s;
-	memset(s->matched, 0, sizeof(s->matched));
+	memset(&s->result, 0, sizeof(s->result));
 	for (int i = 0; i < 2; i++)
 		if (s->scanner[i] != NULL)
 			s->scanner[i]->len = 0;
@@ -189,7 +189,7 @@ streams_sink(void *ctx, int i, const char *buf, size_t n)
 
 	if (n == 0) {
 		if (s->scan[i])
-			scan_end(s->rules, s->scanner[i], s->matched);
+			scan_end(s->rules, s->scanner[i], &s->result);
 		return;
 	}
 	if (write_all(s->dest[i], buf, n) == -1) {
@@ -200,7 +200,7 @@ streams_sink(void *ctx, int i, const char *buf, size_t n)
 			failed(s, i == 0 ? "stdout" : "stderr");
 	}
 	if (s->scan[i])
-		scan_chunk(s->rules, s->scanner[i], buf, n, s->matched);
+		scan_chunk(s->rules, s->scanner[i], buf, n, &s->result);
 }
 
 void

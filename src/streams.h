@@ -20,7 +20,7 @@ struct streams {
 	int		 null;		/* /dev/null for --stdin null, or -1 */
 	int		 hold;		/* the held stdout, or -1 */
 	struct scanner	*scanner[2];
-	bool		 matched[RULE_COUNT];
+	struct scan_result result;	/* of the current attempt */
 	char		 err[256];	/* the first write error, or "" */
 };
 

@@ -1,4 +1,5 @@
 /* The option table, parsing and validation, and the --help text. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -314,7 +315,11 @@ count(struct parse *p, const struct opt *o, const char *arg, long long lo,
 	const char *why = NULL;
 	long long v = 0;
 
-	v = strtonum(arg, lo, hi, &why);
+	/* strtonum would skip leading spaces and take a '+'. */
+	if (!isdigit((unsigned char)*arg) && *arg != '-')
+		why = "invalid";
+	else
+		v = strtonum(arg, lo, hi, &why);
 	if (why != NULL)
 		return fail(p, o, "'%s' is %s (give a whole number from %lld "
 		    "to %lld)", arg, strcmp(why, "invalid") == 0 ?

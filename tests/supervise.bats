@@ -1,0 +1,258 @@
+#!/usr/bin/env bats
+# --forever, --reset-after, JSON Lines, the log file, hooks,
+# --delay-from-output, the ps title and the countdown.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+}
+
+# A command that exits with the statuses listed in $D/script, one a run,
+# and 2 once they are used up.
+scripted() {
+	printf '%s\n' "$@" >"$D/script"
+	cat >"$D/cmd" <<'SH'
+#!/bin/sh
+n=$(sed -n "${RETRY_ATTEMPT}p" "$1")
+exit "${n:-2}"
+SH
+	chmod +x "$D/cmd"
+}
+
+# The delay_ms of each JSON event that has one, in seconds, one a line.
+json_delays() {
+	python3 -c '
+import json, sys
+for line in sys.stdin:
+    e = json.loads(line)
+    if e["delay_ms"] is not None:
+        print("%g" % (e["delay_ms"] / 1000))'
+}
+
+@test "--forever under MIMD sleeps what show-backoff-delays prints for the same statuses" {
+	# Exit 1 is a failure (0 for show), exit 0 a success (1 for show).
+	scripted 1 1 1 0 0 0 1 1 0
+	local opts=(-a MIMD --initial-delay 0.01 --delay-multiple-on-failure 2
+	    --delay-multiple-on-success 0.5 --min-delay 0.005)
+	run -2 --separate-stderr retry --forever "${opts[@]}" --stop-on 2 \
+	    --log-format json -- "$D/cmd" "$D/script"
+	got=$(json_delays <<<"$stderr")
+	want=$(show "${opts[@]}" 0 0 0 1 1 1 0 0 1)
+	assert_equal "$got" "$want"
+	assert_equal "$(wc -l <<<"$got")" 9
+}
+
+@test "--forever with the concise strategies: --delay-on-success, and a success resets the count" {
+	scripted 1 1 0 1 0
+	run -2 --separate-stderr retry --forever --exp 10ms --delay-on-success 30ms \
+	    --stop-on 2 -- "$D/cmd" "$D/script"
+	local want=("next attempt in 10ms" "next attempt in 20ms" "next attempt in 30ms"
+	    "next attempt in 10ms" "next attempt in 30ms")
+	for i in 0 1 2 3 4; do
+		[[ ${stderr_lines[i]} == *"; ${want[i]}" ]] || fail "line $i: ${stderr_lines[i]}"
+	done
+	[[ ${stderr_lines[2]} =~ ^retry:\ attempt\ 3\ succeeded\ after\ .*\;\ next\ attempt\ in\ 30ms$ ]]
+	assert_equal "${stderr_lines[5]}" "retry: stopping: exit 2 is a --stop-on status"
+}
+
+@test "--forever: --max counts failures in a row" {
+	scripted 1 0 1 1 0 1 1 1 0
+	run -1 --separate-stderr retry --forever --immediate --max 3 -- "$D/cmd" "$D/script"
+	[[ ${stderr_lines[-1]} =~ ^retry:\ giving\ up\ after\ 8\ attempts\ in\ .*:\ exit\ 1$ ]]
+}
+
+@test "--forever ends on --budget; after a success it exits 0" {
+	run -0 --separate-stderr retry --forever --delay-on-success 100ms --budget 350ms -- true
+	[[ ${stderr_lines[-1]} =~ ^retry:\ giving\ up\ after\ 4\ attempts\ in\ .*:\ exit\ 0\;\ next\ attempt\ would\ end\ past\ the\ 350ms\ budget$ ]]
+}
+
+@test "--reset-after: a long attempt starts the count and the back-off over" {
+	# Attempt 3 runs 300ms: it counts as attempt 1 again, and the next
+	# delay is the first one.
+	run -1 --separate-stderr retry --exp 10ms --max 3 --reset-after 200ms -- \
+	    sh -c '[ "$(cat "$1" 2>/dev/null)" = 2 ] && sleep 0.3; echo $(($(cat "$1" 2>/dev/null) + 1)) >"$1"; exit 1' sh "$D/n"
+	assert_equal "$(cat "$D/n")" 5
+	[[ ${stderr_lines[0]} == "retry: attempt 1/3 failed: exit 1 after "*"; next attempt in 10ms" ]]
+	[[ ${stderr_lines[1]} == "retry: attempt 2/3 failed: exit 1 after "*"; next attempt in 20ms" ]]
+	[[ ${stderr_lines[2]} == "retry: attempt 1/3 failed: exit 1 after "*"; next attempt in 10ms" ]]
+	[[ ${stderr_lines[3]} == "retry: attempt 2/3 failed: exit 1 after "*"; next attempt in 20ms" ]]
+	[[ ${stderr_lines[4]} == "retry: giving up after 3 attempts in "*": exit 1" ]]
+}
+
+@test "JSON Lines: valid JSON with every field, for a hostile command and label" {
+	local name=$'we"ird\\name\n\ttab\x01\xff\xfe end'
+	run -1 --separate-stderr retry --immediate --max 2 --log-format json \
+	    --label $'lab"el\xc3\xa9' -- sh -c 'exit 1' "$name"
+	assert_equal "${#stderr_lines[@]}" 2
+	run -0 python3 -c '
+import json, re, sys
+events = [json.loads(l) for l in sys.argv[1].splitlines()]
+fields = {"ts", "event", "label", "command", "attempt", "max_attempts",
+          "status", "signal", "timed_out", "duration_ms", "elapsed_ms",
+          "delay_ms", "delay_from_output", "reason"}
+for e in events:
+    assert fields <= set(e), sorted(fields - set(e))
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", e["ts"]), e["ts"]
+print([e["event"] for e in events])
+print(events[0]["command"][3] == "we\"ird\\name\n\ttab\x01\ufffd\ufffd end")
+print(events[0]["label"] == "lab\"el\u00e9")
+print(events[0]["delay_ms"], events[1]["delay_ms"], events[1]["reason"])
+print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0]["max_attempts"])' "$stderr"
+	assert_line --index 0 "['failure', 'giveup']"
+	assert_line --index 1 True
+	assert_line --index 2 True
+	assert_line --index 3 "0 None max_attempts"
+	assert_line --index 4 "1 None 1 2"
+}
+
+@test "JSON Lines: a signal death, a stop, and an error" {
+	run -143 --separate-stderr retry --max 1 --log-format json -- sh -c 'kill -TERM $$'
+	run -0 python3 -c 'import json,sys; e=json.loads(sys.argv[1]); print(e["event"], e["status"], e["signal"])' "$stderr"
+	assert_output "giveup 143 SIGTERM"
+	run -3 --separate-stderr retry --stop-on 3 --log-format json -- sh -c 'exit 3'
+	run -0 python3 -c 'import json,sys; e=json.loads(sys.argv[1]); print(e["event"], e["reason"])' "$stderr"
+	assert_output "stop stop_on"
+	run -127 --separate-stderr retry --log-format json -- no-such-command-here
+	run -0 python3 -c 'import json,sys; e=json.loads(sys.argv[1]); print(e["event"], e["message"])' "$stderr"
+	assert_output "error no-such-command-here: command not found"
+}
+
+@test "--log-file gets every event, -q or not, appended" {
+	echo "before" >"$D/log"
+	run -0 --separate-stderr retry -q --immediate --log-file "$D/log" -- flaky 1
+	assert_equal "$stderr" ""
+	assert_equal "$(sed -n 1p "$D/log")" before
+	assert_equal "$(wc -l <"$D/log")" 5
+	[[ $(sed -n 2p "$D/log") == "retry: attempt 1/5 starting" ]]
+	[[ $(sed -n 3p "$D/log") == "retry: attempt 1/5 failed: exit 1 after "* ]]
+	[[ $(sed -n 5p "$D/log") == "retry: attempt 2/5 succeeded after "* ]]
+}
+
+@test "--log-file that cannot be opened: one line naming it, exit 125, nothing run" {
+	run -125 --separate-stderr retry --log-file /nonexistent/dir/log -- touch "$D/ran"
+	assert_equal "$stderr" "retry: --log-file: /nonexistent/dir/log: No such file or directory"
+	[ ! -e "$D/ran" ]
+}
+
+@test "--syslog does not disturb the run" {
+	run -0 --separate-stderr retry --syslog --immediate -- flaky 1
+	[[ $stderr == "retry: attempt 1/5 failed: exit 1 after "* ]]
+}
+
+@test "--on-retry runs before each sleep with the variables; --on-giveup once at the end" {
+	run -1 bash -c "cd '$D' && '$RETRY' --fixed 20ms --max 3 --on-retry 'echo \"retry \$RETRY_ATTEMPT \$RETRY_STATUS \$RETRY_DELAY_MS \$RETRY_MAX_ATTEMPTS\" >>hooks' --on-giveup 'echo \"giveup \$RETRY_ATTEMPT \$RETRY_STATUS \$RETRY_DELAY_MS\" >>hooks' -- sh -c 'exit 4' 2>/dev/null; exit 1"
+	assert_equal "$(cat "$D/hooks")" "$(printf 'retry 1 4 20 3\nretry 2 4 20 3\ngiveup 3 4 0')"
+}
+
+@test "hooks: not on success; a failing hook is reported and changes nothing" {
+	run -0 --separate-stderr retry --immediate --on-retry 'exit 3' \
+	    --on-giveup "touch '$D/gave-up'" -- flaky 2
+	[ ! -e "$D/gave-up" ]
+	assert_equal "$(flaky_runs 2>/dev/null || cat "$BATS_TEST_TMPDIR/flaky.count")" 3
+	assert_equal "$(grep -c '^retry: --on-retry: exit 3$' <<<"$stderr")" 2
+}
+
+@test "a hook's stdout goes to stderr, and it cannot read stdin" {
+	run -1 --separate-stderr bash -c 'echo secret | "$RETRY" --immediate --max 2 --on-retry "cat; echo from-hook" -- sh -c "exit 1"'
+	assert_equal "$output" ""
+	assert_equal "$(grep -c '^from-hook$' <<<"$stderr")" 1
+	refute [ "$(grep -c secret <<<"$stderr")" -gt 0 ]
+}
+
+@test "a hook cannot hang retry past --timeout" {
+	local t0 t1
+	t0=$(now_ms)
+	run -124 --separate-stderr retry --timeout 300ms --immediate --max 2 \
+	    --on-retry 'sleep 30' -- sleep 30
+	t1=$(now_ms)
+	((t1 - t0 < 5000))
+	[[ $stderr == *"retry: --on-retry: timed out"* ]]
+}
+
+@test "--delay-from-output honours Retry-After: 1 against a 5s strategy" {
+	local t0 t1
+	t0=$(now_ms)
+	run -1 --separate-stderr retry --fixed 5s --max 2 -q \
+	    --delay-from-output '^Retry-After: ([^ ]+)' -- \
+	    sh -c 'printf "HTTP/1.1 503\r\nRetry-After: 1\r\n\r\n"; exit 1'
+	t1=$(now_ms)
+	((t1 - t0 >= 1000 && t1 - t0 < 3500))
+	run -1 --separate-stderr retry --fixed 5s --max 2 \
+	    --delay-from-output '^Retry-After: ([^ ]+)' -- \
+	    sh -c 'printf "Retry-After: 0.2\r\n"; exit 1'
+	[[ ${stderr_lines[0]} == *"; next attempt in 200ms, as the command's output asked" ]]
+}
+
+@test "--delay-from-output: an HTTP-date, the cap, and a value that is no delay" {
+	run -1 --separate-stderr retry --fixed 5s --max 2 --max-delay 300ms \
+	    --delay-from-output 'wait ([^ ]+)' -- sh -c 'echo wait 10m; exit 1'
+	[[ ${stderr_lines[0]} == *"; next attempt in 300ms, as the command's output asked" ]]
+	date=$(LC_ALL=C date -u -d '@'$(($(date +%s) - 100)) '+%a, %d %b %Y %H:%M:%S GMT')
+	run -1 --separate-stderr retry --fixed 5s --max 2 \
+	    --delay-from-output '^Retry-After: (.*)$' -- sh -c "echo 'Retry-After: $date'; exit 1"
+	[[ ${stderr_lines[0]} == *"; next attempt in 0s, as the command's output asked" ]]
+	run -1 --separate-stderr retry --fixed 10ms --max 2 \
+	    --delay-from-output 'wait (.*)' -- sh -c 'echo wait soon; exit 1'
+	assert_equal "${stderr_lines[0]}" "retry: --delay-from-output: 'soon': neither seconds, a duration nor an HTTP-date"
+	[[ ${stderr_lines[1]} == *"; next attempt in 10ms" ]]
+	run -125 retry --delay-from-output 'Retry-After: [0-9]+' -- true
+	assert_usage_error --delay-from-output
+}
+
+@test "while it sleeps, ps shows the state" {
+	"$RETRY" -q --fixed 5s --max 2 -- sh -c 'echo x >>"$1"; exit 1' sh "$D/runs" \
+	    >/dev/null 2>&1 3>&- &
+	local pid=$! i title=
+	for ((i = 0; i < 100; i++)); do
+		title=$(ps -o args= -p "$pid")
+		[[ $title == *failed* ]] && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	wait "$pid" || true
+	assert_equal "$title" "retry: sh: attempt 1/2 failed, next in 5s"
+}
+
+@test "a countdown on the terminal, cleared before the next attempt" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	local sock=$D/tmux.sock i screen
+	tmux -S "$sock" -f /dev/null new-session -d -x 120 -y 20 \
+	    "'$RETRY' --fixed 3s --max 2 -- sh -c 'echo attempt \$RETRY_ATTEMPT; exit 1'; echo done; sleep 30" \
+	    </dev/null >/dev/null 3>&-
+	for ((i = 0; i < 100; i++)); do
+		screen=$(tmux -S "$sock" capture-pane -p)
+		[[ $screen == *"retry: next attempt in 2s"* ]] && break
+		sleep 0.05
+	done
+	[[ $screen == *"retry: next attempt in 2s"* ]] || { tmux -S "$sock" kill-server; fail "no countdown: $screen"; }
+	for ((i = 0; i < 100; i++)); do
+		screen=$(tmux -S "$sock" capture-pane -p)
+		[[ $screen == *done* ]] && break
+		sleep 0.05
+	done
+	tmux -S "$sock" kill-server
+	[[ $screen == *done* ]]
+	refute [ "$(grep -c '^retry: next attempt in' <<<"$screen")" -gt 0 ]
+	assert_equal "$(grep -c '^attempt 2$' <<<"$screen")" 1
+}
+
+@test "no countdown when stderr is not a terminal" {
+	run -1 --separate-stderr retry --fixed 1100ms --max 2 -- false
+	refute [ "$(grep -c $'\r' <<<"$stderr")" -gt 0 ]
+}
+
+@test "bad values of the new options are usage errors" {
+	run -125 retry --log-format xml -- true
+	assert_usage_error --log-format
+	run -125 retry --log-file '' -- true
+	assert_usage_error --log-file
+	run -125 retry --on-retry '' -- true
+	assert_usage_error --on-retry
+	run -125 retry --reset-after -1s -- true
+	assert_usage_error --reset-after
+	run -125 retry --delay-from-output '(' -- true
+	assert_usage_error --delay-from-output
+	run -125 retry --delay-on-success 1s -a MIMD --initial-delay 1 --delay-multiple-on-failure 2 --delay-multiple-on-success 0.5 -- true
+	assert_usage_error --delay-on-success
+}

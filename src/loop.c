@@ -44,13 +44,26 @@ terminal(bool *hand_over)
 	return fd;
 }
 
+/*
+ * Each variable has a buffer of its own that putenv(3) puts in the
+ * environment and that is rewritten in place: glibc's setenv(3) keeps every
+ * value it was ever given, so memory would grow with every attempt.
+ */
 static void
 setenv_u(const char *name, uint64_t v)
 {
-	char buf[24];
+	static struct {
+		const char	*name;
+		char		 buf[48];
+	} vars[8];
+	size_t i;
 
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	setenv(name, buf, 1);
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]) - 1 &&
+	    vars[i].name != NULL && strcmp(vars[i].name, name) != 0; i++)
+		;
+	vars[i].name = name;
+	snprintf(vars[i].buf, sizeof(vars[i].buf), "%s=%" PRIu64, name, v);
+	putenv(vars[i].buf);
 }
 
 /* The state of a run. */

@@ -288,7 +288,8 @@ loop_run(const struct config *c, struct rng *rng)
 	run.name = strrchr(c->args[0], '/') != NULL ?
 	    strrchr(c->args[0], '/') + 1 : c->args[0];
 	if (report_open(c, why, sizeof(why)) == -1) {
-		report_error(c, "%s", why);
+		/* A bad option value, said as the others are. */
+		fprintf(stderr, "retry: %s\nTry 'retry --help'.\n", why);
 		return 125;
 	}
 	if (streams_init(&run.st, c) == -1) {

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
@@ -18,10 +19,12 @@
 
 static int log_fd = -1;
 
-/* A line being written; what does not fit is cut. */
+/* A line being written; it grows as needed (a label or a command may be
+ * long), and a line that memory cannot hold is dropped whole. */
 struct line {
-	char	 buf[4096];
-	size_t	 len;
+	char	*buf;
+	size_t	 len, cap;
+	bool	 failed;
 };
 
 static void add(struct line *, const char *, ...)
@@ -31,16 +34,32 @@ static void
 add(struct line *l, const char *fmt, ...)
 {
 	va_list ap;
+	char *p;
 	int n;
 
-	if (l->len >= sizeof(l->buf) - 1)
+	if (l->failed)
 		return;
-	va_start(ap, fmt);
-	n = vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		l->len += (size_t)n < sizeof(l->buf) - l->len ? (size_t)n :
-		    sizeof(l->buf) - l->len - 1;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(l->buf == NULL ? NULL : l->buf + l->len,
+		    l->cap - l->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			l->failed = true;
+			return;
+		}
+		if ((size_t)n < l->cap - l->len) {
+			l->len += (size_t)n;
+			return;
+		}
+		if ((p = realloc(l->buf, 2 * l->cap + (size_t)n + 256)) ==
+		    NULL) {
+			l->failed = true;
+			return;
+		}
+		l->buf = p;
+		l->cap = 2 * l->cap + (size_t)n + 256;
+	}
 }
 
 /* The length of the UTF-8 sequence at p, or 0 when it is not one. */
@@ -334,13 +353,17 @@ static void
 emit(const struct config *c, struct line *l, size_t body, bool shown,
     int priority)
 {
-	if (c->syslog)
-		syslog(priority, "%s", l->buf + (c->json ? 0 : body));
 	add(l, "\n");
-	if (shown)
-		write_line(STDERR_FILENO, l);
-	if (log_fd >= 0)
-		write_line(log_fd, l);
+	if (!l->failed) {
+		if (c->syslog)
+			syslog(priority, "%.*s", (int)(l->len - body - 1),
+			    l->buf + body);
+		if (shown)
+			write_line(STDERR_FILENO, l);
+		if (log_fd >= 0)
+			write_line(log_fd, l);
+	}
+	free(l->buf);
 }
 
 int
@@ -365,7 +388,7 @@ report(const struct config *c, const struct report *e)
 		[EV_FAILED] = LOG_WARNING, [EV_GIVE_UP] = LOG_ERR,
 		[EV_STOP] = LOG_ERR,
 	};
-	struct line l = { .len = 0 };
+	struct line l = { 0 };
 	size_t body = 0;
 	const bool shown = c->verbosity == VERBOSE ||
 	    (c->verbosity == NORMAL && (e->event != EV_START &&
@@ -380,30 +403,29 @@ report(const struct config *c, const struct report *e)
 		body = l.len;
 		text(&l, c, e);
 	}
-	emit(c, &l, body, shown, priorities[e->event]);
+	emit(c, &l, c->json ? 0 : body, shown, priorities[e->event]);
 }
 
 void
 report_error(const struct config *c, const char *fmt, ...)
 {
-	struct line l = { .len = 0 }, msg = { .len = 0 };
+	struct line l = { 0 };
 	size_t body = 0;
+	char msg[1024];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(msg.buf, sizeof(msg.buf), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	msg.len = n < 0 ? 0 : (size_t)n;
 	if (c->json) {
 		add_head(&l, c, "error");
 		add(&l, ",\"message\":");
-		add_json(&l, msg.buf);
+		add_json(&l, msg);
 		add(&l, "}");
 	} else {
 		prefix(&l, c);
 		body = l.len;
-		add(&l, "%s", msg.buf);
+		add(&l, "%s", msg);
 	}
 	emit(c, &l, body, true, LOG_ERR);
 }
@@ -411,7 +433,7 @@ report_error(const struct config *c, const char *fmt, ...)
 bool
 report_countdown(const struct config *c, int64_t ns)
 {
-	struct line l = { .len = 0 };
+	struct line l = { 0 };
 	char d[DURATION_BUFSZ];
 
 	if (c->verbosity == QUIET || c->json || !isatty(STDERR_FILENO))
@@ -428,6 +450,8 @@ report_countdown(const struct config *c, int64_t ns)
 	} else
 		add(&l, "\r");
 	add(&l, "\033[K");
-	write_line(STDERR_FILENO, &l);
+	if (!l.failed)
+		write_line(STDERR_FILENO, &l);
+	free(l.buf);
 	return true;
 }

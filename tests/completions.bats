@@ -93,3 +93,24 @@ refute_offered() {
 		refute_offered --jitter
 	done
 }
+
+@test "completions: simulate, its options, not retry's" {
+	local shell
+	for shell in bash zsh fish; do
+		run -0 complete_in "$shell" 'retry sim'
+		assert_line simulate
+		run -0 complete_in "$shell" 'retry simulate --cl'
+		assert_line --clients
+		run -0 complete_in "$shell" 'retry simulate --clients 10 --ru'
+		assert_line --runs
+		run -0 complete_in "$shell" 'retry simulate --format '
+		assert_line csv
+		assert_line json
+		run -0 complete_in "$shell" 'retry simulate --ti'
+		refute_offered --timeout
+		run -0 complete_in "$shell" 'retry simulate --cou'
+		refute_offered --count
+		run -0 complete_in "$shell" 'retry --cli'
+		refute_offered --clients
+	done
+}

@@ -310,5 +310,3 @@ for r in json.loads(sys.argv[1]):
 	run -125 retry simulate 100
 	assert_usage_error "simulate takes no arguments: '100'"
 }
-
-# Completions.

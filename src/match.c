@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "recost.h"
 
 /* ERE metacharacters, escaped for --fixed-strings. */
 static const char special[] = "\\.[]()*+?{}|^$";
@@ -28,6 +29,7 @@ rule_compile(struct rules_set *r, enum rule_kind k, const char *pattern,
 	const size_t len = strlen(pattern);
 	const bool plain = fixed || strpbrk(pattern, special) == NULL;
 	char *escaped = NULL, *q;
+	const char *why;
 	int e, flags = REG_EXTENDED | REG_NEWLINE | REG_NOSUB;
 
 	if (r->set[k])
@@ -46,6 +48,11 @@ rule_compile(struct rules_set *r, enum rule_kind k, const char *pattern,
 		}
 		*q = '\0';
 	}
+	if ((why = re_cost_check(pattern)) != NULL) {
+		free(escaped);
+		strlcpy(err, why, errsz);
+		return -1;
+	}
 	e = regcomp(&r->re[k], escaped != NULL ? escaped : pattern, flags);
 	free(escaped);
 	if (e != 0) {
@@ -63,10 +70,15 @@ int
 capture_compile(struct rules_set *r, const char *pattern, bool icase,
     char *err, size_t errsz)
 {
+	const char *why;
 	int e, flags = REG_EXTENDED | REG_NEWLINE;
 
 	if (icase)
 		flags |= REG_ICASE;
+	if ((why = re_cost_check(pattern)) != NULL) {
+		strlcpy(err, why, errsz);
+		return -1;
+	}
 	if ((e = regcomp(&r->capture, pattern, flags)) != 0) {
 		regerror(e, &r->capture, err, errsz);
 		return -1;

@@ -285,6 +285,20 @@ needs_option() {
 	needs_option until-output
 	bad --until-output --until-output $'a\n('
 }
+@test "hostile --until-output: nested intervals that expand too far" {
+	needs_option until-output
+	# glibc's regcomp took 2 GB and 9 s on this one (found by fuzz-options).
+	bad --until-output --until-output '((((a{0,9}){0,9}){0,9}){0,9}){0,9}'
+	assert_line --index 0 --partial 'too complex'
+}
+@test "hostile --fail-if-output: one interval too long" {
+	needs_option fail-if-output
+	bad --fail-if-output --fail-if-output 'x{1,32767}'
+}
+@test "extreme: an interval of 2000 is a pattern" {
+	needs_option until-output
+	run -0 retry --until-output 'x{1,2000}' --immediate --max 1 -- echo x
+}
 @test "hostile --match: an unknown stream" {
 	needs_option match
 	bad --match --until-output x --match bogus
@@ -313,9 +327,15 @@ needs_option() {
 
 # Not there yet: --log-file, --log-format, --on-retry, --on-giveup. These
 # run as soon as the option exists; add their other malformed values here.
-@test "hostile --log-file: a file that cannot be written" {
+@test "hostile --log-file: a directory, not a file" {
 	needs_option log-file
-	bad --log-file --log-file /proc/version
+	bad --log-file --log-file /
+}
+@test "hostile --delay-from-output: a plus after a plus after a plus" {
+	needs_option delay-from-output
+	# Found by fuzz-options: each + doubled what glibc's regcomp made.
+	bad --delay-from-output --delay-from-output \
+	    "-$(printf '+%.0s' {1..60})"
 }
 @test "hostile --log-file: a directory that does not exist" {
 	needs_option log-file

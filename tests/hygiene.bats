@@ -1,0 +1,201 @@
+#!/usr/bin/env bats
+# Resource hygiene over long runs: no fd leaks into attempts or in retry,
+# no zombie after any attempt, no temporary file after any exit path, and
+# memory that stays flat over 10,000 attempts.  The attempts look at retry
+# through /proc/$PPID: retry is their parent.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/core
+
+setup() {
+	# Thousands of attempts: too slow under valgrind, where the other
+	# suites run a subset (make valgrind).
+	[ "${RETRY_UNDER:-}" != valgrind ] || skip "too slow under valgrind"
+}
+
+# retry's fd count seen from an attempt, once retry waits for it again
+# (state S): until then, it may not have closed the read end of its
+# exec-error pipe yet.
+RETRY_FDS='
+	retry_fds() {
+		i=0
+		while [ "$i" -lt 10000 ]; do
+			read -r _ _ state _ </proc/$PPID/stat
+			[ "$state" != S ] || break
+			i=$((i + 1))
+		done
+		set -- /proc/$PPID/fd/*
+		echo "$#"
+	}'
+
+# An attempt that records its own fds (the shell's glob opens the directory
+# it lists, so that one is there too: 0 1 2 3) in $1/own, and retry's fd
+# count at attempts 10 and 1000 in $1/first and $1/last; it succeeds at the
+# 1000th attempt.  Built-ins only, so 1,000 attempts take a second or two.
+FDS_ATTEMPT=$RETRY_FDS'
+	set -- "$1" /proc/self/fd/*
+	dir=$1
+	shift
+	own=
+	for f; do own="$own ${f##*/}"; done
+	[ "$own" = " 0 1 2 3" ] || echo "attempt $RETRY_ATTEMPT:$own" >>"$dir/own"
+	[ "$RETRY_ATTEMPT" -ne 10 ] || retry_fds >"$dir/first"
+	[ "$RETRY_ATTEMPT" -ne 1000 ] || retry_fds >"$dir/last"
+	[ "$RETRY_ATTEMPT" -ge 1000 ]'
+
+assert_no_fd_leak() {
+	local dir=$BATS_TEST_TMPDIR
+	[ ! -e "$dir/own" ] || fail "fds leaked into attempts: $(head "$dir/own")"
+	assert_equal "$(cat "$dir/last")" "$(cat "$dir/first")"
+}
+
+@test "hygiene: 1,000 attempts get fds 0, 1 and 2 only; retry keeps none" {
+	run -0 retry --immediate --max 0 -q -- sh -c "$FDS_ATTEMPT" sh \
+	    "$BATS_TEST_TMPDIR"
+	assert_no_fd_leak
+}
+
+@test "hygiene: no fd leak over 1,000 attempts with output rules and spools" {
+	"$RETRY" --help | grep -q -- '--hold-stdout' ||
+		skip "retry has no --hold-stdout yet"
+	run -0 retry --immediate --max 0 -q --stdin replay --hold-stdout \
+	    --fail-if-output never-printed -- sh -c "$FDS_ATTEMPT" sh \
+	    "$BATS_TEST_TMPDIR" <<<"input"
+	assert_no_fd_leak
+}
+
+@test "hygiene: 200 timed-out attempts leak no fd" {
+	run -124 retry --immediate --max 200 -q --timeout 20ms -- sh -c \
+	    "$RETRY_FDS"'
+		[ "$RETRY_ATTEMPT" -ne 10 ] || retry_fds >"$0/first"
+		[ "$RETRY_ATTEMPT" -ne 200 ] || retry_fds >"$0/last"
+		exec sleep 1' "$BATS_TEST_TMPDIR"
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/last")" \
+	    "$(cat "$BATS_TEST_TMPDIR/first")"
+}
+
+# Each attempt first lists retry's children that are zombies, then ends in
+# its own way: an exit, death by a signal, a timeout, a timeout that needs
+# KILL, a background child left behind, and at last a success.
+@test "hygiene: no zombie after any attempt, however it ended" {
+	run -0 retry --immediate --max 0 -q --timeout 300ms --kill-after 100ms \
+	    -- sh -c '
+		ps -o stat=,pid=,args= --ppid "$PPID" | grep "^Z" >>"$0/zombies"
+		case $RETRY_ATTEMPT in
+		1) exit 1 ;;
+		2) kill -SEGV $$ ;;
+		3) exec sleep 5 ;;
+		4) trap "" TERM; exec sleep 5 ;;
+		5) sleep 5 >/dev/null 2>&1 & exit 1 ;;
+		6) /bin/false; exit 3 ;;
+		esac' "$BATS_TEST_TMPDIR"
+	[ ! -s "$BATS_TEST_TMPDIR/zombies" ] ||
+		fail "zombies: $(cat "$BATS_TEST_TMPDIR/zombies")"
+}
+
+# retry with TMPDIR set to an empty directory of its own; its spools must
+# be gone by the time it exits, whatever way it exits.
+tmp_retry() {
+	local tmp=$BATS_TEST_TMPDIR/tmp
+	mkdir -p "$tmp"
+	TMPDIR=$tmp timeout 60 "$RETRY" --stdin replay --hold-stdout "$@"
+}
+
+assert_tmp_empty() {
+	local left
+	left=$(ls -A "$BATS_TEST_TMPDIR/tmp")
+	[ -z "$left" ] || fail "left in TMPDIR: $left"
+}
+
+@test "hygiene: no temporary file after any exit status" {
+	"$RETRY" --help | grep -q -- '--hold-stdout' ||
+		skip "retry has no --hold-stdout yet"
+	run -0 tmp_retry --immediate -- flaky 1 <<<in
+	assert_tmp_empty
+	run -1 tmp_retry --immediate --max 2 -- false <<<in
+	assert_tmp_empty
+	run -2 tmp_retry --immediate --stop-on 2 -- sh -c 'exit 2' <<<in
+	assert_tmp_empty
+	run -3 tmp_retry --immediate --retry-on 1 -- sh -c 'exit 3' <<<in
+	assert_tmp_empty
+	run -124 tmp_retry --immediate --max 2 --timeout 10ms -- sleep 5 <<<in
+	assert_tmp_empty
+	run -1 tmp_retry --fixed 10s --budget 1s -- false <<<in
+	assert_tmp_empty
+	run -125 tmp_retry --fixed bogus -- true <<<in
+	assert_tmp_empty
+	run -127 tmp_retry -- no-such-command-anywhere <<<in
+	assert_tmp_empty
+	run -126 tmp_retry -- "$BATS_TEST_TMPDIR" <<<in
+	assert_tmp_empty
+	run -139 tmp_retry --max 1 -- sh -c 'kill -SEGV $$' <<<in
+	assert_tmp_empty
+}
+
+# tmp_signal SIGNAL WHEN: retry, in a session of its own, gets SIGNAL while
+# an attempt runs (WHEN=attempt) or while it sleeps (WHEN=sleep).
+tmp_signal() {
+	local sig=$1 when=$2 tmp=$BATS_TEST_TMPDIR/tmp pid
+	mkdir -p "$tmp"
+	# A background job starts with INT and QUIT ignored, and retry
+	# keeps a signal ignored that it was started with.
+	if [ "$when" = attempt ]; then
+		TMPDIR=$tmp setsid env --default-signal=INT,QUIT "$RETRY" \
+		    --stdin replay --hold-stdout -- sh -c 'echo out; exec sleep 30' \
+		    <<<in >/dev/null 2>&1 3>&- &
+	else
+		TMPDIR=$tmp setsid env --default-signal=INT,QUIT "$RETRY" \
+		    --stdin replay --hold-stdout --fixed 30s -- \
+		    sh -c 'echo out; exit 1' <<<in >/dev/null 2>&1 3>&- &
+	fi
+	pid=$!
+	sleep 0.5
+	kill -"$sig" "$pid"
+	local start=$SECONDS
+	wait "$pid" || true
+	(( SECONDS - start < 10 )) || fail "retry outlived SIG$sig ($when)"
+	assert_tmp_empty
+}
+
+@test "hygiene: no temporary file after TERM, INT, HUP or KILL" {
+	"$RETRY" --help | grep -q -- '--hold-stdout' ||
+		skip "retry has no --hold-stdout yet"
+	for sig in TERM INT HUP QUIT KILL; do
+		tmp_signal "$sig" attempt
+		tmp_signal "$sig" sleep
+	done
+}
+
+# The attempt reads retry's resident set at attempts 100 and 10,000.
+RSS_ATTEMPT='
+	case $RETRY_ATTEMPT in 100|10000)
+		while read -r key kb _; do
+			[ "$key" != VmRSS: ] || echo "$kb" >>"$0/rss"
+		done </proc/$PPID/status
+	esac
+	[ "$RETRY_ATTEMPT" -ge 10000 ]'
+
+# Asserts that the two readings differ by less than $1 KiB.
+assert_rss_flat() {
+	local before after
+	{ read -r before && read -r after; } <"$BATS_TEST_TMPDIR/rss"
+	(( after - before < $1 )) ||
+		fail "resident set grew from ${before} KiB to ${after} KiB"
+}
+
+@test "hygiene: memory stays flat over 10,000 attempts" {
+	run -0 retry --immediate --max 0 -q -- sh -c "$RSS_ATTEMPT" \
+	    "$BATS_TEST_TMPDIR"
+	# 9,900 attempts: 13 bytes each would already show.
+	assert_rss_flat 128
+}
+
+@test "hygiene: memory stays flat over 10,000 attempts with reports" {
+	"$RETRY" --help | grep -q -- '--log-file' ||
+		skip "retry has no --log-file yet"
+	run -0 --separate-stderr retry --immediate --max 0 \
+	    --log-file "$BATS_TEST_TMPDIR/log" -- sh -c "$RSS_ATTEMPT" \
+	    "$BATS_TEST_TMPDIR"
+	assert_equal "${#stderr_lines[@]}" 9999
+	assert_rss_flat 128
+}

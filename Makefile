@@ -62,7 +62,7 @@ FUZZ_OBJS =	$(filter-out $(FUZZ_DIR)/main.o,$(SRCS:src/%.c=$(FUZZ_DIR)/%.o))
 FUZZ_TARGETS =	duration codes jitter options status
 FUZZ_BINS =	$(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
 FUZZ_SECONDS ?=	30
-VALGRIND_TESTS = $(wildcard tests/smoke.bats tests/usage.bats tests/durations.bats \
+VALGRIND_TESTS = $(wildcard tests/smoke.bats tests/usage.bats \
 		tests/strategies.bats tests/jitter.bats tests/verdicts.bats \
 		tests/environment.bats tests/loop.bats tests/streams.bats \
 		tests/hostile.bats tests/hygiene.bats)
@@ -133,9 +133,17 @@ $(BENCH_PROGS): bench/%: bench/%.c Makefile
 	$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
 	    -o $@ $< $(LDLIBS)
 
+# cppcheck and clang-tidy (.clang-tidy says which checks, and why the
+# few left out are) over the sources and the fuzz targets.
+CPPCHECK_FLAGS = --quiet --std=c11 --error-exitcode=1 --inline-suppr \
+		--enable=warning,portability,performance -D_GNU_SOURCE
+
 lint:
+	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz
+	clang-tidy --quiet src/*.c fuzz/*.c -- $(RETRY_CPPFLAGS) -std=c11
 	mandoc -Tlint -Wwarning $(MANPAGES)
-	shellcheck -s bash completions/retry.bash tests/run \
+	shellcheck -s bash completions/retry.bash tests/run tests/run-under \
+	    fuzz/run \
 	    tests/test_helper/*.bash .ci/run
 	shellcheck -s sh tests/bin/* .ci/deps
 

@@ -25,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(*why != '\0');
 	for (int negative = 0; negative <= 1; negative++) {
 		v = -1;
-		if ((why = seconds_parse(s, negative, &v)) == NULL) {
+		if (seconds_parse(s, negative, &v) == NULL) {
 			CHECK(isfinite(v));
 			CHECK(fabs(v) <= (double)(DURATION_MAX / NS_PER_SEC));
 			CHECK(negative || v >= 0);

@@ -16,6 +16,7 @@
 
 #include "duration.h"
 #include "engine.h"
+#include "number.h"
 #include "show.h"
 
 /* One event of a replay and the delay that the engine gave for it. */
@@ -52,7 +53,7 @@ struct layout {
 	double		 max;		/* the delay drawn bar_w wide */
 };
 
-typedef char numbuf[40];
+typedef char numbuf[NUMBER_BUFSZ];
 
 /* Unicode blocks: a whole cell, and the left 1/8 to 7/8 of one. */
 static const char full_block[] = "\xe2\x96\x88";		/* U+2588 */
@@ -244,7 +245,11 @@ sampler_step(struct sampler *sp, struct stats *x)
 	return any;
 }
 
-/* A number as Perl prints it: %.15g, with its spelling of Inf and NaN. */
+/*
+ * A number as Perl prints it: %.15g (number_format, which spares most
+ * numbers printf's multi-precision arithmetic), with Perl's spelling of
+ * Inf and NaN.
+ */
 static const char *
 num(numbuf buf, double v)
 {
@@ -252,7 +257,7 @@ num(numbuf buf, double v)
 		return "NaN";
 	if (isinf(v))
 		return v > 0 ? "Inf" : "-Inf";
-	snprintf(buf, sizeof(numbuf), "%.15g", v);
+	(void)number_format(v, buf, sizeof(numbuf));
 	return buf;
 }
 
@@ -311,10 +316,17 @@ print_step(const struct config *c, const struct step *s, bool first)
 	const double t = in_unit(c, s->st.time), d = in_unit(c, s->d.s);
 	const int ok = s->st.success ? 1 : 0;
 	numbuf a, b;
+	size_t n;
 
 	switch (c->format) {
 	case FORMAT_PLAIN:
-		printf("%s\n", num(b, d));
+		/* The common case, and the long one: one write to the buffer. */
+		if (isfinite(d)) {
+			n = number_format(d, b, sizeof(b) - 1);
+			b[n++] = '\n';
+			fwrite(b, 1, n, stdout);
+		} else
+			printf("%s\n", num(b, d));
 		break;
 	case FORMAT_TABLE:
 		printf("%-6lu %-7s %-12s %s\n", s->n, ok ? "success" :

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "number.h"
 #include "show.h"
 #include "simulate.h"
 
@@ -444,11 +445,20 @@ print_header(const struct plan *p)
 	}
 }
 
+/* %.15g, as show-backoff-delays prints numbers; buf is NUMBER_BUFSZ. */
+static const char *
+num(char *buf, double v)
+{
+	(void)number_format(v, buf, NUMBER_BUFSZ);
+	return buf;
+}
+
 static void
 print_row(const struct plan *p, const char *name,
     const struct sim_result *r, bool first)
 {
 	const double ms = r->time / 1e6;
+	char t[NUMBER_BUFSZ], c[NUMBER_BUFSZ], g[NUMBER_BUFSZ];
 
 	switch (p->c->format) {
 	case FORMAT_PLAIN:
@@ -460,14 +470,14 @@ print_row(const struct plan *p, const char *name,
 		putchar('\n');
 		break;
 	case FORMAT_CSV:
-		printf("%lu,%s,%lu,%.15g,%.15g,%.15g\n", r->clients, name,
-		    r->runs, ms, r->calls, r->gave_up);
+		printf("%lu,%s,%lu,%s,%s,%s\n", r->clients, name, r->runs,
+		    num(t, ms), num(c, r->calls), num(g, r->gave_up));
 		break;
 	case FORMAT_JSON:
 		printf("%s  {\"clients\": %lu, \"strategy\": \"%s\", "
-		    "\"runs\": %lu, \"time_ms\": %.15g, \"calls\": %.15g, "
-		    "\"gave_up\": %.15g}", first ? "" : ",\n", r->clients, name,
-		    r->runs, ms, r->calls, r->gave_up);
+		    "\"runs\": %lu, \"time_ms\": %s, \"calls\": %s, "
+		    "\"gave_up\": %s}", first ? "" : ",\n", r->clients, name,
+		    r->runs, num(t, ms), num(c, r->calls), num(g, r->gave_up));
 		break;
 	}
 }

@@ -1,16 +1,17 @@
 /*
  * One attempt, after OpenBSD's and coreutils' timeout: signals stay blocked
- * across fork; the child takes its own process group (and the terminal, when
- * retry has it), restores what retry changed, and reports a failed exec
- * through a close-on-exec pipe; the parent polls with WNOHANG before every
- * wait, so no SIGCHLD is lost.
+ * across vfork; the child takes its own process group (and the terminal,
+ * when retry has it), restores what retry changed, and reports a failed
+ * exec through the memory it shares with retry; the parent polls with
+ * WNOHANG before every wait, so no SIGCHLD is lost.
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,34 +19,79 @@
 #include "signals.h"
 #include "spawn.h"
 
-static noreturn void
-child(const struct attempt_opts *o, int tty, int errfd, pid_t parent)
-{
-	int e;
+static pid_t	 self;		/* retry's pid, asked once */
 
+/*
+ * Closes every fd from 3 up.  Not libbsd's closefrom(3): where close_range
+ * is missing it calls opendir(3), which allocates, and a vfork child must
+ * not.  Linux before 5.9 gets the plain loop.
+ */
+static void
+close_from_3(void)
+{
+	struct rlimit rl;
+	int max = 1024;
+
+	if (close_range(3, ~0U, 0) == 0)
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		max = rl.rlim_cur < INT_MAX ? (int)rl.rlim_cur : INT_MAX;
+	for (int fd = 3; fd < max; fd++)
+		close(fd);
+}
+
+/*
+ * The child of vfork: it shares retry's memory and stack until it execs or
+ * exits, so it only makes async-signal-safe calls (execvp included: glibc
+ * searches PATH on the stack, as posix_spawnp does in the same place), and
+ * writes no memory but its own frames and *err.  Process attributes
+ * (group, mask, dispositions, fds) are its own.  errno is retry's too,
+ * and retry does not read it after a vfork that succeeded.
+ */
+static noreturn void
+child(const struct attempt_opts *o, int tty, volatile int *err)
+{
 	setpgid(0, 0);
 	if (tty >= 0)
 		tcsetpgrp(tty, getpid());
 	/* If retry is killed outright, the attempt hears of it. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
+	if (getppid() != self)
 		_exit(128 + SIGTERM);
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] >= 0 && dup2(o->stdio[i], i) == -1)
 			_exit(125);
 	/* Only fds 0, 1 and 2 reach the command. */
-	if (errfd != 3) {
-		if (dup3(errfd, 3, O_CLOEXEC) == -1)
-			_exit(125);
-		errfd = 3;
-	}
-	closefrom(4);
+	close_from_3();
+	/* Handled signals are still blocked: none of retry's handlers can
+	 * run here before the dispositions are back. */
 	signals_child();
 	execvp(o->argv[0], o->argv);
-	e = errno;
-	while (write(errfd, &e, sizeof(e)) == -1 && errno == EINTR)
-		;
+	*err = errno;
 	_exit(127);
+}
+
+/*
+ * Starts the attempt; *err is the errno of a failed exec, or 0.  vfork, not
+ * fork: the parent sleeps until the child has exec'd (or exited), with no
+ * copy of retry's page tables to make and tear down, and no pipe is needed
+ * to hear of a failed exec.  glibc's vfork rather than clone(CLONE_VM |
+ * CLONE_VFORK) on a stack of our own: the compilers know vfork returns
+ * twice, execvp's PATH search needs a stack of unknown size, and the child
+ * never returns from this function, so the shared stack is safe.  Since the
+ * parent resumes only after the exec, the child's setpgid and tcsetpgrp
+ * have been done by then: the parent need not (and after the exec could
+ * not: EACCES) set the group too, as it had to after fork.
+ */
+static pid_t
+start(const struct attempt_opts *o, int tty, volatile int *err)
+{
+	pid_t pid;
+
+	*err = 0;
+	if ((pid = vfork()) == 0)
+		child(o, tty, err);
+	return pid;
 }
 
 /* True when pid has ended; it stays a zombie, so its group stays ours. */
@@ -189,55 +235,41 @@ earliest(int64_t a, int64_t b)
 int
 attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 {
-	pid_t pid, parent = getpid();
+	pid_t pid;
 	int64_t deadline, kill_at = -1, now;
-	int ep[2], st, e, sig, watch[2] = { o->watch[0], o->watch[1] };
+	int st, e, sig, watch[2] = { o->watch[0], o->watch[1] };
+	volatile int err;
 	struct pollfd pfd[2];
 	nfds_t nw;
-	ssize_t n;
 	bool handed, gone = false;
 
 	memset(r, 0, sizeof(*r));
+	if (self == 0)
+		self = getpid();
 	/* A signal that arrived since the last wait: start nothing more. */
 	signals_wait(NULL, 0, 0);
-	if (signal_stop != 0 || pipe2(ep, O_CLOEXEC) == -1) {
-		e = errno;
+	if ((r->interrupted = signal_stop) != 0) {
 		close_stdio(o);
 		close_watch(o, watch);
-		if ((r->interrupted = signal_stop) != 0)
-			return 0;
-		errno = e;
-		return -1;
+		return 0;
 	}
 	/* Not when a shell's bg left retry in the background since. */
 	handed = o->hand_over && foreground(o->tty);
-	if ((pid = fork()) == -1) {
-		e = errno;
-		close(ep[0]);
-		close(ep[1]);
-		close_stdio(o);
+	pid = start(o, handed ? o->tty : -1, &err);
+	e = errno;
+	close_stdio(o);
+	if (pid == -1) {
 		close_watch(o, watch);
 		errno = e;
 		return -1;
 	}
-	if (pid == 0)
-		child(o, handed ? o->tty : -1, ep[1], parent);
-	close(ep[1]);
-	close_stdio(o);
-	/* Both sides set the group, so neither order of events races. */
-	setpgid(pid, pid);
-	if (handed)
-		tcsetpgrp(o->tty, pid);
-	while ((n = read(ep[0], &e, sizeof(e))) == -1 && errno == EINTR)
-		;
-	close(ep[0]);
-	if (n == sizeof(e)) {
+	if (err != 0) {
 		close_watch(o, watch);
 		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
 			;
 		if (handed)
 			tcsetpgrp(o->tty, getpgrp());
-		r->exec_errno = e;
+		r->exec_errno = err;
 		return 0;
 	}
 

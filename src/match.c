@@ -13,12 +13,121 @@
 /* ERE metacharacters, escaped for --fixed-strings. */
 static const char special[] = "\\.[]()*+?{}|^$";
 
+/*
+ * The longest run of characters that every match of the ERE p contains, or
+ * NULL. Conservative: nothing for an alternation; groups, bracket
+ * expressions, anchors, '.' and unknown escapes end a run and are skipped
+ * whole; a character under ?, * or an interval is left out; one under +
+ * only is kept, and ends the run.
+ */
+static char *
+required(const char *p, size_t *lenp)
+{
+	const size_t len = strlen(p);
+	char *run, *best;
+	size_t cur = 0, nbest = 0, i = 0, j;
+	bool optional, plus;
+	int depth;
+	char c;
+
+	if (strchr(p, '|') != NULL || (run = malloc(2 * len + 2)) == NULL)
+		return NULL;
+	best = run + len + 1;
+	for (;;) {
+		c = '\0';
+		if (p[i] == '\\' && p[i + 1] != '\0' &&
+		    strchr(special, p[i + 1]) != NULL) {
+			c = p[i + 1];
+			j = i + 2;
+		} else if (p[i] != '\0' && strchr(special, p[i]) == NULL) {
+			c = p[i];
+			j = i + 1;
+		}
+		if (c != '\0') {
+			/* Its quantifiers, stacked ones too. */
+			optional = plus = false;
+			while (p[j] != '\0' && strchr("?*+{", p[j]) != NULL) {
+				if (p[j] == '+')
+					plus = true;
+				else
+					optional = true;
+				if (p[j] == '{')
+					while (p[j] != '\0' && p[j] != '}')
+						j++;
+				if (p[j] != '\0')
+					j++;
+			}
+			i = j;
+			if (!optional)
+				run[cur++] = c;
+			if (!optional && !plus)
+				continue;
+		}
+		if (cur > nbest) {
+			memcpy(best, run, cur);
+			nbest = cur;
+		}
+		cur = 0;
+		if (c != '\0')
+			continue;
+		if (p[i] == '\0')
+			break;
+		/* Not a literal: skip it whole. */
+		if (p[i] == '[') {
+			i++;
+			if (p[i] == '^')
+				i++;
+			if (p[i] == ']')
+				i++;
+			while (p[i] != '\0' && p[i] != ']') {
+				/* [:class:], [.coll.] and [=equiv=] */
+				if (p[i] == '[' && p[i + 1] != '\0' &&
+				    strchr(":.=", p[i + 1]) != NULL) {
+					c = p[i + 1];
+					for (i += 2; p[i] != '\0' &&
+					    !(p[i] == c && p[i + 1] == ']'); i++)
+						;
+					if (p[i] != '\0')
+						i++;
+				}
+				if (p[i] != '\0')
+					i++;
+			}
+		} else if (p[i] == '(') {
+			for (depth = 0; p[i] != '\0'; i++) {
+				if (p[i] == '\\' && p[i + 1] != '\0')
+					i++;
+				else if (p[i] == '(')
+					depth++;
+				else if (p[i] == ')' && --depth == 0)
+					break;
+			}
+		} else if (p[i] == '{') {
+			while (p[i] != '\0' && p[i] != '}')
+				i++;
+		} else if (p[i] == '\\' && p[i + 1] != '\0')
+			i++;
+		if (p[i] != '\0')
+			i++;
+	}
+	if (nbest == 0) {
+		free(run);
+		return NULL;
+	}
+	memmove(run, best, nbest);
+	run[nbest] = '\0';
+	*lenp = nbest;
+	return run;
+}
+
 static void
 rule_free(struct rules_set *r, int k)
 {
 	regfree(&r->re[k]);
 	free(r->literal[k]);
 	r->literal[k] = NULL;
+	free(r->must[k]);
+	r->must[k] = NULL;
 	r->set[k] = false;
 }
 
@@ -63,6 +172,8 @@ rule_compile(struct rules_set *r, enum rule_kind k, const char *pattern,
 	/* memmem is far faster than the regex engine on a plain string. */
 	if (plain && !icase && (r->literal[k] = strdup(pattern)) != NULL)
 		r->litlen[k] = len;
+	else if (!plain && !icase)
+		r->must[k] = required(pattern, &r->mustlen[k]);
 	return 0;
 }
 
@@ -155,6 +266,10 @@ match_lines(const struct rules_set *r, const char *s, size_t n,
 			    r->litlen[k]) != NULL;
 			continue;
 		}
+		/* No line holds what every match holds: none matches. */
+		if (r->must[k] != NULL &&
+		    memmem(s, n, r->must[k], r->mustlen[k]) == NULL)
+			continue;
 		m.rm_so = 0;
 		m.rm_eo = (regoff_t)n;
 		if (regexec(&r->re[k], s, 1, &m, REG_STARTEND) == 0)

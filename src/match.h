@@ -17,6 +17,10 @@ struct rules_set {
 	/* A pattern that is a plain string is searched for as one. */
 	char		*literal[RULE_COUNT];
 	size_t		 litlen[RULE_COUNT];
+	/* A string that every match of a regex contains, or NULL: where it
+	 * is absent, regexec need not run. */
+	char		*must[RULE_COUNT];
+	size_t		 mustlen[RULE_COUNT];
 	/* --delay-from-output: a regex whose first group is wanted. */
 	regex_t		 capture;
 	bool		 capturing;

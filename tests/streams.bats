@@ -284,3 +284,18 @@ fd_target() {
 	run -125 retry --stdin -- true
 	assert_usage_error --stdin
 }
+
+@test "regex rules agree with grep -E, the plain-string shortcuts included" {
+	printf '%s\n' 'listening on port 8080' 'ac' 'aaab' 'x.y' 'foo' 'fooo bar' \
+	    'tab	here' 'a+b literal' 'end$' '[x]' 'C:\path' 'ABC def' >"$D/lines"
+	local re want got
+	for re in 'listening on port [0-9]+' 'port [0-9]{5}' 'ab*c' 'a+b' 'x\.y' \
+	    'xzy|x\.y' 'fo{2}' 'fo{4}' 'o+ b' '^foo$' '^fooo' 'bar$' '[[:space:]]here' \
+	    'a\+b' 'end\$' '\[x\]' 'C:\\path' '(ab)+' 'b?c' 'abc' 'def' 'q*' \
+	    'por?t 80' 'listening  on' 'port [0-9]+0$' '(foo|bar) ba' 'o{2,}'; do
+		want=0 got=0
+		grep -qE -- "$re" "$D/lines" || want=1
+		"$RETRY" -q --max 1 --until-output "$re" -- cat "$D/lines" >/dev/null || got=1
+		[ "$got" = "$want" ] || fail "'$re': retry $got, grep -E $want"
+	done
+}

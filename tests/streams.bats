@@ -235,6 +235,7 @@ fd_target() {
 }
 
 @test "temporary files are unlinked while in use and gone after SIGTERM" {
+	skip_under_valgrind "it keeps files of its own in TMPDIR"
 	"$RETRY" --stdin replay --hold-stdout -- sh -c 'echo $$ >"$1"; sleep 100' sh "$D/pid" \
 	    </dev/null >/dev/null 2>&1 3>&- &
 	local rpid=$! i
@@ -255,6 +256,7 @@ fd_target() {
 }
 
 @test "an unusable TMPDIR is a clear error, exit 125" {
+	skip_under_valgrind "it needs TMPDIR itself"
 	export TMPDIR=$D/missing
 	run -125 --separate-stderr retry --stdin replay -- true </dev/null
 	[[ $stderr =~ ^retry:\ --stdin\ replay:\ cannot\ make\ a\ file\ in\ \$TMPDIR:\ No\ such\ file\ or\ directory$ ]]

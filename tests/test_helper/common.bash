@@ -37,3 +37,11 @@ assert_usage_error() {
 	assert_line --index 0 --regexp "^(retry|show-backoff-delays): .*${option}"
 	assert_line --index 1 --regexp "^Try '(retry|show-backoff-delays) --help'\.$"
 }
+
+# Skips a test whose subject valgrind itself changes (tests/run-under
+# valgrind sets RETRY_UNDER): its own files in TMPDIR, its name in ps, its
+# pace, and vfork run as fork, so a failed exec cannot be told apart.
+skip_under_valgrind() {
+	[ "${RETRY_UNDER:-}" != valgrind ] || skip "under valgrind: $1"
+}
+

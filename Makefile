@@ -64,6 +64,7 @@ FUZZ_OBJS =	$(filter-out $(FUZZ_DIR)/main.o,$(SRCS:src/%.c=$(FUZZ_DIR)/%.o))
 FUZZ_TARGETS =	duration codes jitter options status number
 FUZZ_BINS =	$(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
 FUZZ_SECONDS ?=	30
+FUZZ_SEED ?=	0
 VALGRIND_TESTS = $(wildcard tests/smoke.bats tests/usage.bats \
 		tests/strategies.bats tests/verdicts.bats \
 		tests/environment.bats tests/streams.bats \
@@ -117,7 +118,7 @@ $(FUZZ_DIR)/fuzz-%: fuzz/%.c fuzz/fuzz.h $(FUZZ_OBJS)
 fuzz-build: $(FUZZ_BINS)
 
 fuzz: fuzz-build
-	./fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_SEED=$(FUZZ_SEED) ./fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 deps:
 	./.ci/deps

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "recost.h"
 
@@ -49,9 +50,17 @@ const char *
 re_cost_check(const char *p)
 {
 	size_t size[DEPTH + 1] = { 0 }, last[DEPTH + 1] = { 0 }, n;
-	int d = 0;
+	int d = 0, stacked = 0;
 
 	for (; *p != '\0'; p++) {
+		/* Quantifiers on quantifiers (a+*+*) nest closures that glibc's
+		 * regcomp takes seconds over; two in a row (.*?) are enough. */
+		if (strchr("*+?", *p) != NULL ||
+		    (*p == '{' && isdigit((unsigned char)p[1]))) {
+			if (++stacked > 2)
+				return "stacks three quantifiers or more";
+		} else
+			stacked = 0;
 		switch (*p) {
 		case '(':
 			if (d == DEPTH)

@@ -301,3 +301,17 @@ fd_target() {
 		[ "$got" = "$want" ] || fail "'$re': retry $got, grep -E $want"
 	done
 }
+
+@test "a pattern that stacks quantifiers is refused at once (glibc would take seconds)" {
+	local t0 t1
+	t0=$(now_ms)
+	run -125 retry --until-output '\\**+++++++*********\**********++++++++*l***y*' -- true
+	t1=$(now_ms)
+	assert_usage_error --until-output
+	assert_line --index 0 --partial "stacks three quantifiers or more"
+	((t1 - t0 < 2000))
+	run -125 retry --delay-from-output '(x)a+++' -- true
+	assert_usage_error --delay-from-output
+	# Two in a row, as in .*?, are fine.
+	run -0 retry -q --max 1 --until-output 'a.*?b' -- echo axb
+}

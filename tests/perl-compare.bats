@@ -10,28 +10,6 @@ setup() {
 	require_perl_backoff
 }
 
-# Runs every case of the file $1 (OPTIONS<TAB>STATUSES<TAB>DELAYS) and
-# fails with the first few that disagree.
-compare_cases() {
-	local opts st want got n=0 bad=0 report=
-	while IFS=$'\t' read -r opts st want; do
-		n=$((n + 1))
-		# shellcheck disable=SC2086  # options and statuses are words
-		got=$(timeout 10 "$SHOW" $opts $st 2>&1 | tr '\n' ' ')
-		got=${got% }
-		if [ "$got" != "$want" ]; then
-			bad=$((bad + 1))
-			[ "$bad" -le 5 ] && report+="show-backoff-delays $opts $st
-  perl: $want
-  ours: $got
-"
-		fi
-	done <"$1"
-	[ "$bad" -eq 0 ] || fail "$bad of $n cases disagree:
-$report"
-	echo "$n"
-}
-
 @test "the generator is deterministic and covers every algorithm" {
 	run -0 perl "$ROOT/tests/perl-cases.pl" 300
 	local first=$output

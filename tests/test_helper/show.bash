@@ -1,5 +1,5 @@
 # Helpers for the show-backoff-delays suites (show, algorithms,
-# perl-compare).
+# perl-compare, number).
 # shellcheck shell=bash
 # shellcheck disable=SC2154  # output is set by bats' run
 
@@ -29,4 +29,26 @@ assert_show() {
 require_perl_backoff() {
 	perl -MAlgorithm::Backoff::MIMD -e 1 2>/dev/null ||
 	    skip "Algorithm::Backoff is not installed"
+}
+
+# Runs every case of the file $1 (OPTIONS<TAB>STATUSES<TAB>DELAYS) and
+# fails with the first few that disagree.
+compare_cases() {
+	local opts st want got n=0 bad=0 report=
+	while IFS=$'\t' read -r opts st want; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086  # options and statuses are words
+		got=$(timeout 10 "$SHOW" $opts $st 2>&1 | tr '\n' ' ')
+		got=${got% }
+		if [ "$got" != "$want" ]; then
+			bad=$((bad + 1))
+			[ "$bad" -le 5 ] && report+="show-backoff-delays $opts $st
+  perl: $want
+  ours: $got
+"
+		fi
+	done <"$1"
+	[ "$bad" -eq 0 ] || fail "$bad of $n cases disagree:
+$report"
+	echo "$n"
 }

@@ -23,10 +23,13 @@ WARNINGS =	-Wall -Wextra -Wpedantic -Wshadow -Wformat=2 \
 WERROR ?=
 BSD_CFLAGS !=	$(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null || echo -DNO_LIBBSD
 BSD_LIBS !=	$(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null || echo -lbsd
+PCRE_CFLAGS !=	$(PKG_CONFIG) --cflags libpcre2-8 2>/dev/null || true
+PCRE_LIBS !=	$(PKG_CONFIG) --libs libpcre2-8 2>/dev/null || echo -lpcre2-8
 CFLAGS ?=	-O2 -g
-RETRY_CPPFLAGS = -D_GNU_SOURCE -DVERSION='"$(VERSION)"' $(BSD_CFLAGS)
+RETRY_CPPFLAGS = -D_GNU_SOURCE -DVERSION='"$(VERSION)"' $(BSD_CFLAGS) \
+		$(PCRE_CFLAGS)
 RETRY_CFLAGS =	-std=c11 $(WARNINGS) $(WERROR)
-RETRY_LDLIBS =	$(BSD_LIBS) -lm
+RETRY_LDLIBS =	$(BSD_LIBS) $(PCRE_LIBS) -lm
 
 SRCS =		$(sort $(wildcard src/*.c))
 OBJS =		$(SRCS:.c=.o)
@@ -49,6 +52,10 @@ src/%.o: src/%.c $(HDRS) Makefile
 check: $(if $(SANITIZE),sanitize-build,all)
 	$(if $(SANITIZE),./tests/run-under asan,./tests/run)
 
+# Long runs: 10,000 attempts, memory and descriptors flat.
+soak: all
+	./tests/run tests/soak/*.bats
+
 # Hardening: the whole suite under AddressSanitizer and UBSan (a clang
 # build of its own in build/asan), a subset under valgrind (not loop.bats,
 # whose failed-exec tests need vfork's shared memory, which valgrind does
@@ -61,7 +68,7 @@ ASAN_DIR =	build/asan
 ASAN_OBJS =	$(SRCS:src/%.c=$(ASAN_DIR)/%.o)
 FUZZ_DIR =	build/fuzz
 FUZZ_OBJS =	$(filter-out $(FUZZ_DIR)/main.o,$(SRCS:src/%.c=$(FUZZ_DIR)/%.o))
-FUZZ_TARGETS =	duration codes jitter options status number
+FUZZ_TARGETS =	duration codes jitter options status number match
 FUZZ_BINS =	$(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
 FUZZ_SECONDS ?=	30
 FUZZ_SEED ?=	0
@@ -176,5 +183,5 @@ clean:
 	rm -f retry show-backoff-delays $(OBJS) $(BENCH_PROGS)
 	rm -rf build
 
-.PHONY: all check deps bench bench-deps lint install uninstall clean \
+.PHONY: all check soak deps bench bench-deps lint install uninstall clean \
 	sanitize sanitize-build valgrind fuzz fuzz-build

@@ -99,8 +99,9 @@ component(const char **sp, int64_t *ns, int *had_unit)
 	return NULL;
 }
 
-const char *
-duration_parse(const char *s, int64_t *out)
+/* A duration of any length, saturated. */
+static const char *
+parse(const char *s, int64_t *out)
 {
 	const char *err;
 	int64_t total = 0, ns;
@@ -120,9 +121,21 @@ duration_parse(const char *s, int64_t *out)
 	}
 	if (bare && parts > 1)
 		return "a number without a unit must stand alone";
-	if (total > DURATION_MAX)
-		return "longer than 365 days";
 	*out = total;
+	return NULL;
+}
+
+const char *
+duration_parse(const char *s, int64_t *out)
+{
+	const char *err;
+	int64_t ns;
+
+	if ((err = parse(s, &ns)) != NULL)
+		return err;
+	if (ns > DURATION_MAX)
+		return "longer than 365 days";
+	*out = ns;
 	return NULL;
 }
 
@@ -194,6 +207,7 @@ decimal(char *buf, size_t sz, int64_t v, int64_t div, const char *unit)
 const char *
 delay_parse(const char *s, time_t now, int64_t *out)
 {
+	const char *err;
 	char buf[128], *end;
 	struct tm tm;
 	size_t len;
@@ -208,8 +222,12 @@ delay_parse(const char *s, time_t now, int64_t *out)
 		return "not a delay";
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	if (isdigit((unsigned char)buf[0]))
-		return duration_parse(buf, out);
+	/* However long it is, the caller caps it. */
+	if (isdigit((unsigned char)buf[0])) {
+		if ((err = parse(buf, out)) == NULL && *out > DURATION_MAX)
+			*out = DURATION_MAX;
+		return err;
+	}
 	/* IMF-fixdate, as in "Sun, 06 Nov 1994 08:49:37 GMT". */
 	memset(&tm, 0, sizeof(tm));
 	end = strptime(buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);

@@ -18,7 +18,7 @@ const char	*duration_parse(const char *, int64_t *);
  * a leading '-' is accepted only when negative is set. */
 const char	*seconds_parse(const char *, int negative, double *);
 /* A delay a command asked for (Retry-After): seconds, a duration, or an
- * HTTP-date, which counts from now; NULL or a reason. */
+ * HTTP-date, which counts from now, at most 365 days; NULL or a reason. */
 const char	*delay_parse(const char *, time_t now, int64_t *);
 /* Rounds to three significant digits, for measured times. */
 int64_t		 duration_round(int64_t);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdnoreturn.h>
 #include <stdlib.h>
@@ -13,35 +14,37 @@
 #include "duration.h"
 #include "engine.h"
 #include "loop.h"
+#include "output.h"
 #include "report.h"
 #include "signals.h"
 #include "spawn.h"
 #include "streams.h"
 #include "verdict.h"
 
+/* A delay that the command's output asks for is at most this, unless
+ * --max-delay says otherwise. */
+#define ASKED_MAX	(3600 * NS_PER_SEC)
+
+/* The exit status of a run whose last attempt could not be started. */
+#define CANNOT_START	125
+
 /*
  * The terminal goes to each attempt when retry runs in its foreground and
  * reads it, so that interactive commands and Ctrl-C work as without retry.
  * When stdout is a pipe, the next command of the pipeline (a pager) shares
  * retry's process group and needs the terminal: the attempt then gets it
- * only once it tries to read it.
+ * only once it tries to read it.  Started in the background, retry keeps
+ * the terminal too, for a shell's fg to give it to the attempt.
  */
 static int
 terminal(bool *hand_over)
 {
 	struct stat st;
-	int fd;
 
 	if (!isatty(STDIN_FILENO))
 		return -1;
-	if ((fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
-		return -1;
-	if (tcgetpgrp(fd) != getpgrp()) {
-		close(fd);
-		return -1;
-	}
 	*hand_over = fstat(STDOUT_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode);
-	return fd;
+	return open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
 }
 
 /*
@@ -76,13 +79,33 @@ struct run {
 	struct rng	*rng;
 	int64_t		 t0;
 	unsigned long	 n;		/* the attempt, from 1 or a reset */
-	const char	*name;		/* the command's, for ps */
+	char		*command;	/* its words, for ps */
+	char		 cause[256];	/* why the attempt could not start */
 };
+
+/* The command's words, joined, for ps: pgrep -f finds a run by them. */
+static char *
+joined(const struct config *c)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < c->nargs; i++)
+		len += strlen(c->args[i]) + 1;
+	if ((s = calloc(1, len)) == NULL)
+		return NULL;
+	for (int i = 0; i < c->nargs; i++) {
+		if (i > 0)
+			strlcat(s, " ", len);
+		strlcat(s, c->args[i], len);
+	}
+	return s;
+}
 
 static void
 title(const struct run *run, const char *what, int64_t delay)
 {
-	char d[DURATION_BUFSZ], n[48];
+	char d[DURATION_BUFSZ], n[48], next[64] = "";
 	const unsigned long max = run->c->backoff.max_attempts;
 
 	if (max > 0 && !run->c->forever)
@@ -90,24 +113,40 @@ title(const struct run *run, const char *what, int64_t delay)
 	else
 		snprintf(n, sizeof(n), "%lu", run->n);
 	if (delay >= 0)
-		setproctitle("%s: attempt %s %s, next in %s", run->name, n,
-		    what, duration_format(delay, d, sizeof(d)));
-	else
-		setproctitle("%s: attempt %s %s", run->name, n, what);
+		snprintf(next, sizeof(next), ", next in %s",
+		    duration_format(delay, d, sizeof(d)));
+	setproctitle("attempt %s %s%s: %s", n, what, next,
+	    run->command != NULL ? run->command : run->c->args[0]);
+}
+
+/* Whether the reader of retry's stdout or stderr (a pipe, a FIFO or a
+ * socket) has gone, when a pipeline would end for it. */
+static bool
+reader_gone(const struct run *run)
+{
+	return signals_pipe_default() && (run->st.gone[0] || run->st.gone[1] ||
+	    out_gone(STDOUT_FILENO) || out_gone(STDERR_FILENO));
 }
 
 /*
- * Sleeps until the deadline; a signal ends the sleep at once.  On a
- * terminal, a sleep of more than a second counts down on one line.
+ * Sleeps until the deadline; a signal ends the sleep at once, and so does
+ * the reader of stdout going away (false), where a pipeline would end.  On
+ * a terminal, a sleep of more than a second counts down on one line.
  */
-static int
-sleep_until(const struct config *c, int64_t deadline)
+static bool
+sleep_until(const struct run *run, int64_t deadline)
 {
+	const struct config *c = run->c;
 	const bool countdown = deadline - mono_ns() > NS_PER_SEC &&
 	    report_countdown(c, -1);
+	const bool watch = signals_pipe_default() && out_piped(STDOUT_FILENO);
+	struct pollfd pfd = { STDOUT_FILENO, 0, 0 };
 	int64_t now, tick;
+	bool gone = false;
 
-	while (signal_stop == 0 && (now = mono_ns()) < deadline) {
+	/* At least one wait, so that a signal is seen even between attempts
+	 * that follow each other at once. */
+	for (now = mono_ns(); signal_stop == 0 && !gone; now = mono_ns()) {
 		tick = deadline;
 		if (countdown) {
 			report_countdown(c, deadline - now);
@@ -117,11 +156,17 @@ sleep_until(const struct config *c, int64_t deadline)
 			if (tick <= now)
 				tick = deadline;
 		}
-		signals_wait(NULL, 0, tick);
+		/* Nothing runs to send a signal on to. */
+		if (signals_wait(&pfd, watch ? 1 : 0, tick) > 0)
+			gone = out_gone(STDOUT_FILENO);
+		while (signals_take() != 0)
+			;
+		if (mono_ns() >= deadline)
+			break;
 	}
 	if (countdown)
 		report_countdown(c, 0);
-	return signal_stop;
+	return !gone;
 }
 
 static int
@@ -145,26 +190,83 @@ unsuccessful(int status)
 	return status == 0 ? 1 : status;
 }
 
+/*
+ * The held stdout goes to stdout (out) or stderr, and what the attempt left
+ * running goes on writing; -1 when that failed: its reader has gone (as a
+ * pipeline, retry then dies of SIGPIPE where its output matters), or with
+ * the reason in st.err.
+ */
+static int
+settle(struct run *run, bool out)
+{
+	if (streams_settle(&run->st, out) == 0)
+		return 0;
+	if (signal_stop != 0)
+		signals_die(signal_stop);
+	if (run->st.err[0] != '\0')
+		return -1;
+	if (out && reader_gone(run))
+		signals_die(SIGPIPE);
+	return 0;
+}
+
 /* The end of the run: the held stdout goes out, then the status. */
 static int
 finish(struct run *run, int status)
 {
-	streams_release(&run->st, true);
+	if (settle(run, true) == -1) {
+		report_error(run->c, "%s", run->st.err);
+		status = 125;
+	}
 	streams_free(&run->st);
+	free(run->command);
 	return status;
 }
 
 static noreturn void
 die(struct run *run, int sig)
 {
-	streams_release(&run->st, true);
+	(void)streams_settle(&run->st, true);
 	signals_die(sig);
+}
+
+/* A signal that ends the run: reported, then retry dies of it. */
+static noreturn void
+ended_by(struct run *run, int sig, const struct attempt_result *r,
+    int64_t duration)
+{
+	struct report ev = { .event = EV_SIGNAL, .attempt = run->n,
+	    .result = r, .duration = duration,
+	    .elapsed = mono_ns() - run->t0, .delay = -1, .received = sig };
+
+	report(run->c, &ev);
+	die(run, sig);
+}
+
+/* The child's stdio for a hook: /dev/null, and retry's stderr twice. */
+static int
+hook_stdio(struct run *run, int stdio[3])
+{
+	const bool *closed = run->st.closed;
+
+	stdio[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	stdio[1] = closed[2] ? STDIO_CLOSED :
+	    fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
+	stdio[2] = closed[2] ? STDIO_CLOSED : STDIO_INHERIT;
+	if (stdio[0] != -1 && stdio[1] != -1)
+		return 0;
+	if (stdio[0] >= 0)
+		close(stdio[0]);
+	if (stdio[1] >= 0)
+		close(stdio[1]);
+	return -1;
 }
 
 /*
  * --on-retry and --on-giveup: sh -c CMD, its stdin /dev/null and its stdout
  * retry's stderr, under the same --timeout as an attempt.  Its failure is
- * reported and changes nothing else.
+ * reported and changes nothing else; a hook that cannot be set up so is
+ * not run.
  */
 static void
 hook(struct run *run, const char *option, char *cmd,
@@ -177,21 +279,23 @@ hook(struct run *run, const char *option, char *cmd,
 
 	if (cmd == NULL)
 		return;
-	setenv_u("RETRY_STATUS", (uint64_t)last->status);
-	setenv_u("RETRY_DELAY_MS", delay >= 0 ? (uint64_t)delay / 1000000 : 0);
 	ao.argv = argv;
 	ao.tty = -1;
 	ao.hand_over = false;
-	ao.stdio[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	ao.stdio[1] = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
-	ao.stdio[2] = -1;
-	ao.watch[0] = ao.watch[1] = -1;
+	ao.io = NULL;
 	ao.timeout = run->c->timeout;
+	if (hook_stdio(run, ao.stdio) == -1) {
+		report_error(run->c, "%s: not run: %s", option,
+		    strerror(errno));
+		return;
+	}
+	setenv_u("RETRY_STATUS", (uint64_t)last->status);
+	setenv_u("RETRY_DELAY_MS", delay >= 0 ? (uint64_t)delay / 1000000 : 0);
 	if (attempt_run(&ao, &r) == -1)
-		report_error(run->c, "%s: cannot run: %s", option,
+		report_error(run->c, "%s: not run: %s", option,
 		    strerror(errno));
 	else if (r.interrupted != 0)
-		die(run, r.interrupted);
+		ended_by(run, r.interrupted, NULL, 0);
 	else if (r.timed_out)
 		report_error(run->c, "%s: timed out", option);
 	else if (r.signal != 0)
@@ -203,34 +307,70 @@ hook(struct run *run, const char *option, char *cmd,
 	unsetenv("RETRY_DELAY_MS");
 }
 
-/* The delay the command asked for (Retry-After), capped; -1 for none. */
+/* The delay the command asked for (Retry-After), held within the
+ * --min-delay and --max-delay; -1 for none. */
 static int64_t
 asked_delay(const struct run *run)
 {
 	const struct config *c = run->c;
 	const struct scan_result *res = &run->st.result;
+	const int64_t max = c->backoff.max_delay >= 0 ? c->backoff.max_delay :
+	    ASKED_MAX;
 	const char *why;
 	int64_t ns;
 
-	if (c->delay_pattern == NULL || !res->captured)
+	if (!rule_given(&c->output, RULE_CAPTURE) || !res->captured)
 		return -1;
 	if ((why = delay_parse(res->capture, time(NULL), &ns)) != NULL) {
 		report_error(c, "--delay-from-output: '%s': %s", res->capture,
 		    why);
 		return -1;
 	}
-	if (c->backoff.max_delay >= 0 && ns > c->backoff.max_delay)
-		ns = c->backoff.max_delay;
+	if (ns > max)
+		ns = max;
+	if (ns < c->backoff.min_delay)
+		ns = c->backoff.min_delay;
 	return ns;
+}
+
+/* A rule that gave up on a line says so, once a run. */
+static void
+limited(const struct run *run)
+{
+	static const char *const names[RULE_COUNT] = {
+		"--until-output", "--fail-if-output", "--retry-if-output",
+		"--stop-if-output", "--delay-from-output",
+	};
+	static bool said[RULE_COUNT];
+
+	for (int k = 0; k < RULE_COUNT; k++)
+		if (run->st.result.limited[k] && !said[k]) {
+			said[k] = true;
+			report_error(run->c, "%s: matching took too long on a "
+			    "line of output, which counts as not matching",
+			    names[k]);
+		}
+}
+
+/* An attempt that could not be started fails as any other, with 125. */
+static void
+not_started(struct run *run, struct attempt_result *r, const char *why)
+{
+	memset(r, 0, sizeof(*r));
+	r->status = CANNOT_START;
+	snprintf(run->cause, sizeof(run->cause), "%s", why);
+	run->st.err[0] = '\0';
 }
 
 /* Runs attempt n; 0, or -1 with the run's exit status in *exit. */
 static int
-attempt(struct run *run, struct attempt_result *r, int *exit)
+attempt(struct run *run, struct attempt_result *r, int64_t *duration,
+    int *exit)
 {
 	const struct config *c = run->c;
 	const int64_t start = mono_ns(), elapsed = start - run->t0;
 	struct report ev = { .event = EV_START, .attempt = run->n };
+	char why[256];
 
 	setenv_u("RETRY_ATTEMPT", run->n);
 	setenv_u("RETRY_ELAPSED_MS", (uint64_t)elapsed / 1000000);
@@ -238,42 +378,74 @@ attempt(struct run *run, struct attempt_result *r, int *exit)
 	if (c->timeout >= 0 && c->budget >= 0 &&
 	    c->budget - elapsed < run->ao.timeout)
 		run->ao.timeout = c->budget > elapsed ? c->budget - elapsed : 0;
+	run->cause[0] = '\0';
 	report(c, &ev);
 	title(run, "running", -1);
-	if (streams_attempt(&run->st, &run->ao) == -1) {
-		report_error(c, "%s", run->st.err);
-		*exit = finish(run, 125);
-		return -1;
+	if (streams_attempt(&run->st, &run->ao) == -1)
+		not_started(run, r, run->st.err);
+	else if (attempt_run(&run->ao, r) == -1) {
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+		not_started(run, r, why);
 	}
-	if (attempt_run(&run->ao, r) == -1) {
-		report_error(c, "cannot start %s: %s", c->args[0],
-		    strerror(errno));
-		*exit = finish(run, 125);
-		return -1;
-	}
+	streams_after(&run->st);
+	*duration = mono_ns() - start;
 	if (r->exec_errno != 0) {
 		*exit = finish(run, cannot_run(c, r->exec_errno));
 		return -1;
 	}
 	if (r->interrupted != 0)
-		die(run, r->interrupted);
+		ended_by(run, r->interrupted, r, *duration);
 	if (run->st.err[0] != '\0') {
 		/* The output could not be passed on or kept. */
 		report_error(c, "%s", run->st.err);
 		*exit = finish(run, 125);
 		return -1;
 	}
+	limited(run);
 	setenv_u("RETRY_LAST_STATUS", (uint64_t)r->status);
 	return 0;
 }
 
+/* Why the run gives up after this attempt, if it does. */
+static enum give_up
+giving_up(const struct run *run, const struct outcome *out,
+    const struct delay *d, int64_t end)
+{
+	const struct config *c = run->c;
+	const unsigned long max = c->backoff.max_attempts;
+
+	if (!c->forever && max > 0 && run->n >= max &&
+	    out->verdict != V_SUCCESS)
+		return GIVE_UP_MAX;
+	if (d->ns < 0)
+		return max > 0 && run->e.k >= max ? GIVE_UP_MAX :
+		    GIVE_UP_DURATION;
+	if (c->backoff.max_actual_duration > 0 && (double)(end - run->t0) /
+	    1e9 >= c->backoff.max_actual_duration)
+		return GIVE_UP_DURATION;
+	if (c->budget >= 0 && sat_add(end - run->t0, d->ns) > c->budget)
+		return GIVE_UP_BUDGET;
+	return GIVE_UP_NONE;
+}
+
+/* The run ends because its output's reader has gone: retry dies of
+ * SIGPIPE, as any writer of a pipeline whose reader went away. */
+static noreturn void
+reader_left(struct run *run, struct report *ev)
+{
+	ev->event = EV_STOP;
+	ev->reason = WHY_READER_GONE;
+	report(run->c, ev);
+	die(run, SIGPIPE);
+}
+
 int
-loop_run(const struct config *c, struct rng *rng)
+loop_run(const struct config *c, struct rng *rng, const bool closed[3])
 {
 	struct run run = {
 		.c = c, .rng = rng, .t0 = mono_ns(),
 		.rules = { &c->success_on, &c->retry_on, &c->stop_on,
-		    c->output.set },
+		    &c->output },
 		.ao = { .argv = c->args, .signal = c->signal,
 		    .kill_after = c->kill_after },
 	};
@@ -281,18 +453,23 @@ loop_run(const struct config *c, struct rng *rng)
 	struct report ev;
 	struct outcome out;
 	struct delay d;
-	int64_t start, end, asked;
-	int sig, status;
+	int64_t duration, end, asked;
+	int status;
 	char why[512];
 
-	run.name = strrchr(c->args[0], '/') != NULL ?
-	    strrchr(c->args[0], '/') + 1 : c->args[0];
+	run.command = joined(c);
 	if (report_open(c, why, sizeof(why)) == -1) {
 		/* A bad option value, said as the others are. */
 		fprintf(stderr, "retry: %s\nTry 'retry --help'.\n", why);
+		free(run.command);
 		return 125;
 	}
-	if (streams_init(&run.st, c) == -1) {
+	/* They are for hooks, set by retry: every attempt sees the same. */
+	unsetenv("RETRY_STATUS");
+	unsetenv("RETRY_DELAY_MS");
+	if (streams_init(&run.st, c, closed, c->args[0]) == -1) {
+		if (signal_stop != 0)
+			ended_by(&run, signal_stop, NULL, 0);
 		report_error(c, "%s", run.st.err);
 		return finish(&run, 125);
 	}
@@ -301,19 +478,24 @@ loop_run(const struct config *c, struct rng *rng)
 	setenv_u("RETRY_MAX_ATTEMPTS", c->backoff.max_attempts);
 	setenv("RETRY_LAST_STATUS", "", 1);
 	for (run.n = 1;; run.n++) {
-		start = mono_ns();
-		if (attempt(&run, &r, &status) == -1)
+		if (attempt(&run, &r, &duration, &status) == -1)
 			return status;
 		end = mono_ns();
-		/* A long enough attempt starts everything over. */
-		if (c->reset_after >= 0 && end - start >= c->reset_after &&
+		ev = (struct report){ .attempt = run.n, .result = &r,
+		    .duration = duration, .elapsed = end - run.t0,
+		    .delay = -1, .cause = run.cause[0] != '\0' ? run.cause :
+		    NULL };
+		if ((r.signal == SIGPIPE || r.status == 128 + SIGPIPE) &&
+		    reader_gone(&run))
+			reader_left(&run, &ev);
+		/* A long enough attempt starts the back-off over; with
+		 * --forever, the count of failures in a row too. */
+		if (c->reset_after >= 0 && duration >= c->reset_after &&
 		    run.n > 1) {
 			engine_init(&run.e, &c->backoff, rng, 0);
-			run.n = 1;
+			if (c->forever)
+				ev.attempt = run.n = 1;
 		}
-		ev = (struct report){ .attempt = run.n, .result = &r,
-		    .duration = end - start, .elapsed = end - run.t0,
-		    .delay = -1 };
 		out = verdict(&run.rules, r.status, r.signal,
 		    run.st.result.matched);
 		ev.reason = out.reason;
@@ -344,18 +526,8 @@ loop_run(const struct config *c, struct rng *rng)
 				ev.asked = true;
 			}
 		}
-		if (d.ns < 0 || (c->backoff.max_actual_duration > 0 &&
-		    (double)(end - run.t0) / 1e9 >=
-		    c->backoff.max_actual_duration)) {
-			ev.give_up = d.ns < 0 && c->backoff.max_attempts > 0 &&
-			    run.e.k >= c->backoff.max_attempts ? GIVE_UP_MAX :
-			    GIVE_UP_DURATION;
-		} else if (c->budget >= 0 &&
-		    sat_add(end - run.t0, d.ns) > c->budget)
-			ev.give_up = GIVE_UP_BUDGET;
-		else
-			ev.give_up = GIVE_UP_NONE;
-		if (ev.give_up != GIVE_UP_NONE) {
+		if ((ev.give_up = giving_up(&run, &out, &d, end)) !=
+		    GIVE_UP_NONE) {
 			ev.event = EV_GIVE_UP;
 			report(c, &ev);
 			if (out.verdict == V_SUCCESS)
@@ -363,15 +535,21 @@ loop_run(const struct config *c, struct rng *rng)
 			hook(&run, "--on-giveup", c->on_giveup, &r, -1);
 			return finish(&run, unsuccessful(r.status));
 		}
-		/* An earlier attempt's held stdout goes to stderr. */
-		streams_release(&run.st, false);
+		/* Held stdout: a success's goes to stdout, a failure's to
+		 * stderr, and the last attempt's to stdout. */
+		if (settle(&run, out.verdict == V_SUCCESS) == -1) {
+			report_error(c, "%s", run.st.err);
+			return finish(&run, 125);
+		}
 		ev.delay = d.ns;
 		report(c, &ev);
 		if (out.verdict != V_SUCCESS)
 			hook(&run, "--on-retry", c->on_retry, &r, d.ns);
 		title(&run, out.verdict == V_SUCCESS ? "succeeded" : "failed",
 		    d.ns);
-		if ((sig = sleep_until(c, sat_add(end, d.ns))) != 0)
-			die(&run, sig);
+		if (!sleep_until(&run, sat_add(end, d.ns)))
+			reader_left(&run, &ev);
+		if (signal_stop != 0)
+			ended_by(&run, signal_stop, NULL, 0);
 	}
 }

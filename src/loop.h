@@ -2,11 +2,14 @@
 #ifndef RETRY_LOOP_H
 #define RETRY_LOOP_H
 
+#include <stdbool.h>
+
 #include "options.h"
 #include "rng.h"
 
 /* Runs the command until success, a stop, or giving up; returns the exit
- * status, or dies of the signal that ended it. */
-int	loop_run(const struct config *, struct rng *);
+ * status, or dies of the signal that ended it.  closed: which of fds 0-2
+ * retry was started without (the command gets them closed too). */
+int	loop_run(const struct config *, struct rng *, const bool closed[3]);
 
 #endif

@@ -20,12 +20,15 @@ extern char **environ;
 #define VERSION "unknown"
 #endif
 
-/* fds 0-2 closed by the caller would be taken by retry's own files. */
+/* fds 0-2 closed by the caller would be taken by retry's own files: they
+ * hold /dev/null, and closed[] says which they were. */
 static void
-open_std_fds(void)
+open_std_fds(bool closed[3])
 {
 	int fd;
 
+	for (int i = 0; i < 3; i++)
+		closed[i] = fcntl(i, F_GETFD) == -1;
 	while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd <= 2)
 		;
 	if (fd > 2)
@@ -65,9 +68,10 @@ main(int argc, char *argv[])
 	enum mode mode = MODE_RETRY;
 	char why[512], *help;
 	uint64_t seed;
+	bool closed[3];
 	int status;
 
-	open_std_fds();
+	open_std_fds(closed);
 	/* Before the options point into argv: ps titles write over it. */
 	setproctitle_init(argc, argv, environ);
 	name = name != NULL ? name + 1 : argv[0];
@@ -118,7 +122,7 @@ main(int argc, char *argv[])
 		/* Back-off sleeps should end when asked, not 50us later. */
 		prctl(PR_SET_TIMERSLACK, 1UL);
 		signals_init();
-		status = loop_run(&cfg, &rng);
+		status = loop_run(&cfg, &rng, closed);
 	}
 	options_free(&cfg);
 	return status;

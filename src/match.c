@@ -1,349 +1,458 @@
 /*
- * Line matching over chunks.  Complete lines inside a chunk are matched in
- * one regexec over the whole run of them (REG_NEWLINE keeps every match
- * within a line), so the cost is the regex engine's scan, not a call per
- * line; only a line split across chunks is assembled, in a bounded buffer.
+ * Line matching over chunks, with PCRE2.  The complete lines of a chunk are
+ * searched in one call over the whole run of them (PCRE2_MULTILINE, so ^ and
+ * $ hold at every line); a match that runs over a newline, which a class
+ * such as [^x] or \s can do, is checked again on its first line alone.  A
+ * pattern whose meaning depends on more than its line (lookaround, \A, \z,
+ * \G, \K, verbs) is matched a line at a time.  A line longer than the
+ * window is matched in windows, each keeping what a partial match
+ * (PCRE2_PARTIAL_HARD) still needs, and marked PCRE2_NOTBOL when it does
+ * not begin the line.  Every search is bounded by MATCH_LIMIT steps and a
+ * small heap, so that no pattern and no line can hold retry up.
  */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "match.h"
-#include "recost.h"
 
-/* ERE metacharacters, escaped for --fixed-strings. */
-static const char special[] = "\\.[]()*+?{}|^$";
+struct rule {
+	pcre2_code	*re;		/* NULL: lit is searched with memmem */
+	char		*lit;
+	size_t		 litlen;
+	bool		 per_line;	/* its meaning needs the line alone */
+	size_t		 behind;	/* what a window keeps for lookbehind */
+};
 
-/*
- * The longest run of characters that every match of the ERE p contains, or
- * NULL. Conservative: nothing for an alternation; groups, bracket
- * expressions, anchors, '.' and unknown escapes end a run and are skipped
- * whole; a character under ?, * or an interval is left out; one under +
- * only is kept, and ends the run.
- */
-static char *
-required(const char *p, size_t *lenp)
-{
-	const size_t len = strlen(p);
-	char *run, *best;
-	size_t cur = 0, nbest = 0, i = 0, j;
-	bool optional, plus;
-	int depth;
-	char c;
+/* Characters that make a pattern more than a plain string. */
+static const char special[] = "\\^$.[]|()?*+{}";
 
-	if (strchr(p, '|') != NULL || (run = malloc(2 * len + 2)) == NULL)
-		return NULL;
-	best = run + len + 1;
-	for (;;) {
-		c = '\0';
-		if (p[i] == '\\' && p[i + 1] != '\0' &&
-		    strchr(special, p[i + 1]) != NULL) {
-			c = p[i + 1];
-			j = i + 2;
-		} else if (p[i] != '\0' && strchr(special, p[i]) == NULL) {
-			c = p[i];
-			j = i + 1;
-		}
-		if (c != '\0') {
-			/* Its quantifiers, stacked ones too. */
-			optional = plus = false;
-			while (p[j] != '\0' && strchr("?*+{", p[j]) != NULL) {
-				if (p[j] == '+')
-					plus = true;
-				else
-					optional = true;
-				if (p[j] == '{')
-					while (p[j] != '\0' && p[j] != '}')
-						j++;
-				if (p[j] != '\0')
-					j++;
-			}
-			i = j;
-			if (!optional)
-				run[cur++] = c;
-			if (!optional && !plus)
-				continue;
-		}
-		if (cur > nbest) {
-			memcpy(best, run, cur);
-			nbest = cur;
-		}
-		cur = 0;
-		if (c != '\0')
-			continue;
-		if (p[i] == '\0')
-			break;
-		/* Not a literal: skip it whole. */
-		if (p[i] == '[') {
-			i++;
-			if (p[i] == '^')
-				i++;
-			if (p[i] == ']')
-				i++;
-			while (p[i] != '\0' && p[i] != ']') {
-				/* [:class:], [.coll.] and [=equiv=] */
-				if (p[i] == '[' && p[i + 1] != '\0' &&
-				    strchr(":.=", p[i + 1]) != NULL) {
-					c = p[i + 1];
-					for (i += 2; p[i] != '\0' &&
-					    !(p[i] == c && p[i + 1] == ']'); i++)
-						;
-					if (p[i] != '\0')
-						i++;
-				}
-				if (p[i] != '\0')
-					i++;
-			}
-		} else if (p[i] == '(') {
-			for (depth = 0; p[i] != '\0'; i++) {
-				if (p[i] == '\\' && p[i + 1] != '\0')
-					i++;
-				else if (p[i] == '(')
-					depth++;
-				else if (p[i] == ')' && --depth == 0)
-					break;
-			}
-		} else if (p[i] == '{') {
-			while (p[i] != '\0' && p[i] != '}')
-				i++;
-		} else if (p[i] == '\\' && p[i + 1] != '\0')
-			i++;
-		if (p[i] != '\0')
-			i++;
-	}
-	if (nbest == 0) {
-		free(run);
-		return NULL;
-	}
-	memmove(run, best, nbest);
-	run[nbest] = '\0';
-	*lenp = nbest;
-	return run;
-}
+/* Constructs that look beyond a match or a line, found by their text (a
+ * false alarm costs only speed). */
+static const char *const beyond[] = {
+	"(?=", "(?!", "(?<", "(*", "\\A", "\\z", "\\Z", "\\G", "\\K",
+};
+
+#define HEAP_LIMIT_KIB	8192
+#define LIMITED_LINES	4	/* per run of lines, then the rest goes */
+#define JIT_STACK_MAX	(512 * 1024)
 
 static void
-rule_free(struct rules_set *r, int k)
+rule_free(struct rule *ru)
 {
-	regfree(&r->re[k]);
-	free(r->literal[k]);
-	r->literal[k] = NULL;
-	free(r->must[k]);
-	r->must[k] = NULL;
-	r->set[k] = false;
+	if (ru == NULL)
+		return;
+	pcre2_code_free(ru->re);
+	free(ru->lit);
+	free(ru);
+}
+
+/* The match data, limits and JIT stack that every rule's search uses. */
+static int
+state_init(struct rules_set *r)
+{
+	if (r->md != NULL)
+		return 0;
+	r->md = pcre2_match_data_create(2, NULL);
+	r->mc = pcre2_match_context_create(NULL);
+	r->stack = pcre2_jit_stack_create(32 * 1024, JIT_STACK_MAX, NULL);
+	if (r->md == NULL || r->mc == NULL || r->stack == NULL)
+		return -1;
+	pcre2_set_match_limit(r->mc, MATCH_LIMIT);
+	pcre2_set_depth_limit(r->mc, MATCH_LIMIT);
+	pcre2_set_heap_limit(r->mc, HEAP_LIMIT_KIB);
+	pcre2_jit_stack_assign(r->mc, NULL, r->stack);
+	return 0;
+}
+
+static bool
+looks_beyond(const char *pattern)
+{
+	for (size_t i = 0; i < sizeof(beyond) / sizeof(beyond[0]); i++)
+		if (strstr(pattern, beyond[i]) != NULL)
+			return true;
+	return false;
+}
+
+static int
+compile(struct rule *ru, const char *pattern, bool fixed, bool icase,
+    bool capture, char *err, size_t errsz)
+{
+	const uint32_t opts = (fixed ? PCRE2_LITERAL : PCRE2_MULTILINE |
+	    PCRE2_NEVER_BACKSLASH_C) | (icase ? PCRE2_CASELESS : 0);
+	pcre2_compile_context *cc;
+	PCRE2_UCHAR msg[256];
+	PCRE2_SIZE at;
+	uint32_t n = 0;
+	int e;
+
+	if ((cc = pcre2_compile_context_create(NULL)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	pcre2_set_newline(cc, PCRE2_NEWLINE_LF);
+	ru->re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+	    opts, &e, &at, cc);
+	pcre2_compile_context_free(cc);
+	if (ru->re == NULL) {
+		pcre2_get_error_message(e, msg, sizeof(msg));
+		snprintf(err, errsz, "%s (at offset %zu)", (char *)msg,
+		    (size_t)at);
+		return -1;
+	}
+	/* They make a search exponential, and are not needed for lines. */
+	if (pcre2_pattern_info(ru->re, PCRE2_INFO_BACKREFMAX, &n) == 0 &&
+	    n > 0) {
+		snprintf(err, errsz, "back-references such as \\1 are not "
+		    "supported");
+		return -1;
+	}
+	if (capture && (pcre2_pattern_info(ru->re, PCRE2_INFO_CAPTURECOUNT,
+	    &n) != 0 || n < 1)) {
+		snprintf(err, errsz, "needs a group in parentheses, as in "
+		    "'Retry-After: ([0-9]+)'");
+		return -1;
+	}
+	if (pcre2_pattern_info(ru->re, PCRE2_INFO_MAXLOOKBEHIND, &n) == 0)
+		ru->behind = n < MATCH_WINDOW / 4 ? n : MATCH_WINDOW / 4;
+	ru->per_line = !fixed && looks_beyond(pattern);
+	/* Without the JIT (a platform without it), the interpreter runs. */
+	(void)pcre2_jit_compile(ru->re, PCRE2_JIT_COMPLETE |
+	    PCRE2_JIT_PARTIAL_HARD);
+	return 0;
 }
 
 int
 rule_compile(struct rules_set *r, enum rule_kind k, const char *pattern,
     bool fixed, bool icase, char *err, size_t errsz)
 {
-	const size_t len = strlen(pattern);
-	const bool plain = fixed || strpbrk(pattern, special) == NULL;
-	char *escaped = NULL, *q;
-	const char *why;
-	int e, flags = REG_EXTENDED | REG_NEWLINE | REG_NOSUB;
+	const bool capture = k == RULE_CAPTURE;
+	struct rule *ru;
 
-	if (r->set[k])
-		rule_free(r, (int)k);
-	if (icase)
-		flags |= REG_ICASE;
-	if (fixed) {
-		if ((escaped = q = malloc(2 * len + 1)) == NULL) {
-			strlcpy(err, "out of memory", errsz);
+	rule_free(r->rule[k]);
+	r->rule[k] = NULL;
+	if ((ru = calloc(1, sizeof(*ru))) == NULL || state_init(r) == -1) {
+		free(ru);
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	/* memmem is faster than any regex engine on a plain string. */
+	if (!capture && !icase && (fixed ||
+	    strpbrk(pattern, special) == NULL)) {
+		if ((ru->lit = strdup(pattern)) == NULL) {
+			free(ru);
+			snprintf(err, errsz, "out of memory");
 			return -1;
 		}
-		for (const char *s = pattern; *s != '\0'; s++) {
-			if (strchr(special, *s) != NULL)
-				*q++ = '\\';
-			*q++ = *s;
-		}
-		*q = '\0';
-	}
-	if ((why = re_cost_check(pattern)) != NULL) {
-		free(escaped);
-		strlcpy(err, why, errsz);
+		ru->litlen = strlen(pattern);
+	} else if (compile(ru, pattern, fixed && !capture, icase, capture,
+	    err, errsz) == -1) {
+		rule_free(ru);
 		return -1;
 	}
-	e = regcomp(&r->re[k], escaped != NULL ? escaped : pattern, flags);
-	free(escaped);
-	if (e != 0) {
-		regerror(e, &r->re[k], err, errsz);
-		return -1;
-	}
-	r->set[k] = true;
-	/* memmem is far faster than the regex engine on a plain string. */
-	if (plain && !icase && (r->literal[k] = strdup(pattern)) != NULL)
-		r->litlen[k] = len;
-	else if (!plain && !icase)
-		r->must[k] = required(pattern, &r->mustlen[k]);
-	return 0;
-}
-
-int
-capture_compile(struct rules_set *r, const char *pattern, bool icase,
-    char *err, size_t errsz)
-{
-	const char *why;
-	int e, flags = REG_EXTENDED | REG_NEWLINE;
-
-	if (icase)
-		flags |= REG_ICASE;
-	if ((why = re_cost_check(pattern)) != NULL) {
-		strlcpy(err, why, errsz);
-		return -1;
-	}
-	if ((e = regcomp(&r->capture, pattern, flags)) != 0) {
-		regerror(e, &r->capture, err, errsz);
-		return -1;
-	}
-	r->capturing = true;
-	if (r->capture.re_nsub < 1) {
-		strlcpy(err, "needs a group in parentheses, as in "
-		    "'Retry-After: ([0-9]+)'", errsz);
-		return -1;
-	}
+	r->rule[k] = ru;
 	return 0;
 }
 
 void
 rules_free(struct rules_set *r)
 {
-	for (int k = 0; k < RULE_COUNT; k++)
-		if (r->set[k])
-			rule_free(r, k);
-	if (r->capturing) {
-		regfree(&r->capture);
-		r->capturing = false;
+	for (int k = 0; k < RULE_COUNT; k++) {
+		rule_free(r->rule[k]);
+		r->rule[k] = NULL;
 	}
+	pcre2_match_data_free(r->md);
+	pcre2_match_context_free(r->mc);
+	pcre2_jit_stack_free(r->stack);
+	r->md = r->mc = r->stack = NULL;
 }
 
 bool
 rules_any(const struct rules_set *r)
 {
 	for (int k = 0; k < RULE_COUNT; k++)
-		if (r->set[k])
+		if (r->rule[k] != NULL)
 			return true;
-	return r->capturing;
+	return false;
 }
 
-/* Keeps the first group of the last line in s[0..n) that matches. */
-static void
-capture_lines(const struct rules_set *r, const char *s, size_t n,
-    struct scan_result *res)
+bool
+rule_given(const struct rules_set *r, enum rule_kind k)
 {
-	const char *end = s + n, *nl;
-	regmatch_t m[2];
+	return r->rule[k] != NULL;
+}
+
+enum found { F_NONE, F_MATCH, F_PARTIAL, F_LIMIT };
+
+/*
+ * One search of s[0..n) from at; ov gets the match (and group 1), or the
+ * start of a partial match.
+ */
+static enum found
+search(const struct rules_set *r, const struct rule *ru, const char *s,
+    size_t n, size_t at, uint32_t opts, size_t ov[4])
+{
+	const PCRE2_SIZE *v;
+	const char *p;
+	int rc;
+
+	if (ru->re == NULL) {
+		if ((p = memmem(s + at, n - at, ru->lit, ru->litlen)) == NULL)
+			return F_NONE;
+		ov[0] = (size_t)(p - s);
+		ov[1] = ov[0] + ru->litlen;
+		return F_MATCH;
+	}
+	rc = pcre2_match(ru->re, (PCRE2_SPTR)s, n, at, opts, r->md, r->mc);
+	v = pcre2_get_ovector_pointer(r->md);
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return F_NONE;
+	if (rc == PCRE2_ERROR_PARTIAL) {
+		ov[0] = v[0];
+		return F_PARTIAL;
+	}
+	if (rc < 0)
+		return F_LIMIT;
+	for (int i = 0; i < 4; i++)
+		ov[i] = rc == 1 && i >= 2 ? PCRE2_UNSET : v[i];
+	return F_MATCH;
+}
+
+/* Group 1 of a match in s, without the CR of a CRLF line. */
+static void
+keep_capture(struct scan_result *res, const char *s, const size_t ov[4])
+{
 	size_t len;
 
-	for (; s < end; s = nl + 1) {
-		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
-			nl = end;
-		m[0].rm_so = 0;
-		m[0].rm_eo = (regoff_t)(nl - s);
-		if (regexec(&r->capture, s, 2, m, REG_STARTEND) != 0 ||
-		    m[1].rm_so < 0)
-			continue;
-		len = (size_t)(m[1].rm_eo - m[1].rm_so);
-		if (len >= sizeof(res->capture))
-			len = sizeof(res->capture) - 1;
-		memcpy(res->capture, s + m[1].rm_so, len);
-		res->capture[len] = '\0';
-		res->captured = true;
+	if (ov[2] == PCRE2_UNSET)
+		return;
+	len = ov[3] - ov[2];
+	if (len > 0 && s[ov[2] + len - 1] == '\r')
+		len--;
+	if (len >= sizeof(res->capture))
+		len = sizeof(res->capture) - 1;
+	memcpy(res->capture, s + ov[2], len);
+	res->capture[len] = '\0';
+	res->captured = true;
+}
+
+/* Records a match of rule k; false when the rule wants no more. */
+static bool
+found(enum rule_kind k, const char *s, const size_t ov[4],
+    struct scan_result *res)
+{
+	if (k != RULE_CAPTURE) {
+		res->matched[k] = true;
+		return false;
+	}
+	res->matched[k] = true;
+	keep_capture(res, s, ov);
+	return true;
+}
+
+int
+rule_line(const struct rules_set *r, enum rule_kind k, const char *s,
+    size_t n, struct scan_result *res)
+{
+	size_t ov[4];
+
+	switch (search(r, r->rule[k], s, n, 0, 0, ov)) {
+	case F_MATCH:
+		(void)found(k, s, ov, res);
+		return 0;
+	case F_NONE:
+		return 0;
+	default:
+		return -1;
 	}
 }
 
-/* Matches the lines in s[0..n), which end at n or at a newline. */
+/*
+ * Rule k over the lines of s[0..n), each ended by a newline but the last,
+ * which may end at n (opts: NOTBOL when s does not begin its line).  The
+ * newline after the last line stays in the subject, since PCRE2's ^ does
+ * not match after a newline that ends it.  Stops at the first matching
+ * line, except for the capture, which wants the last.  A search over many
+ * lines that meets the limit goes on a line at a time, so that one bad
+ * line costs only itself; after LIMITED_LINES such lines, the rest is
+ * given up.
+ */
 static void
-match_lines(const struct rules_set *r, const char *s, size_t n,
+lines(const struct rules_set *r, enum rule_kind k, const char *s, size_t n,
+    uint32_t opts, struct scan_result *res)
+{
+	const struct rule *ru = r->rule[k];
+	const bool open = n == 0 || s[n - 1] != '\n';
+	bool one = ru->per_line;
+	const char *nl, *base;		/* what ov counts from */
+	size_t at = 0, ls, le, ov[4], limited = 0;
+	enum found f;
+
+	while (at < n || (at == n && open)) {
+		if (one) {
+			/* The line alone, as its own subject. */
+			nl = memchr(s + at, '\n', n - at);
+			ls = at;
+			le = nl != NULL ? (size_t)(nl - s) : n;
+			base = s + ls;
+			f = search(r, ru, base, le - ls, 0, ls == 0 ? opts : 0,
+			    ov);
+		} else {
+			if ((f = search(r, ru, s, n, at, opts, ov)) == F_LIMIT) {
+				one = true;
+				continue;
+			}
+			/* After the last newline there is no line. */
+			if (f != F_MATCH || (ov[0] == n && !open))
+				return;
+			nl = ov[0] > at ? memrchr(s + at, '\n', ov[0] - at) :
+			    NULL;
+			ls = nl != NULL ? (size_t)(nl + 1 - s) : at;
+			nl = memchr(s + ov[0], '\n', n - ov[0]);
+			le = nl != NULL ? (size_t)(nl - s) : n;
+			base = s;
+			/* Over a newline: its first line alone decides. */
+			if (ov[1] > le) {
+				base = s + ls;
+				f = search(r, ru, base, le - ls, 0,
+				    ls == 0 ? opts : 0, ov);
+			}
+		}
+		if (f == F_LIMIT) {
+			res->limited[k] = true;
+			if (++limited == LIMITED_LINES)
+				return;
+		} else if (f == F_MATCH && !found(k, base, ov, res))
+			return;
+		at = le + 1;
+	}
+}
+
+static void
+all_lines(const struct rules_set *r, const char *s, size_t n, uint32_t opts,
     struct scan_result *res)
 {
-	bool *matched = res->matched;
-	regmatch_t m;
+	for (int k = 0; k < RULE_COUNT; k++)
+		if (r->rule[k] != NULL && (k == RULE_CAPTURE ||
+		    !res->matched[k]))
+			lines(r, (enum rule_kind)k, s, n, opts, res);
+}
+
+/* Where the last n of len bytes begin. */
+static size_t
+tail(size_t len, size_t n)
+{
+	return n < len ? len - n : 0;
+}
+
+/*
+ * A full window of an unfinished line: each rule searches it, and the
+ * window keeps what a partial match or a lookbehind still needs.
+ */
+static void
+window(const struct rules_set *r, struct scanner *sc, struct scan_result *res)
+{
+	const uint32_t opts = PCRE2_NOTEOL | PCRE2_PARTIAL_HARD |
+	    (sc->midline ? PCRE2_NOTBOL : 0);
+	size_t keep = sc->len, ov[4], from;
+	const struct rule *ru;
 
 	for (int k = 0; k < RULE_COUNT; k++) {
-		if (!r->set[k] || matched[k])
+		if ((ru = r->rule[k]) == NULL ||
+		    (k != RULE_CAPTURE && res->matched[k]))
 			continue;
-		if (r->literal[k] != NULL) {
-			matched[k] = memmem(s, n, r->literal[k],
-			    r->litlen[k]) != NULL;
+		switch (search(r, ru, sc->line, sc->len, 0, opts, ov)) {
+		case F_MATCH:
+			if (!found((enum rule_kind)k, sc->line, ov, res))
+				continue;
+			from = tail(sc->len, ru->behind);
+			break;
+		case F_PARTIAL:
+			from = ov[0] - (ov[0] < ru->behind ? ov[0] : ru->behind);
+			break;
+		case F_LIMIT:
+			res->limited[k] = true;
 			continue;
+		default:
+			/* A plain string may begin in the window's tail. */
+			from = tail(sc->len, ru->re == NULL ? ru->litlen - 1 :
+			    ru->behind);
+			break;
 		}
-		/* No line holds what every match holds: none matches. */
-		if (r->must[k] != NULL &&
-		    memmem(s, n, r->must[k], r->mustlen[k]) == NULL)
-			continue;
-		m.rm_so = 0;
-		m.rm_eo = (regoff_t)n;
-		if (regexec(&r->re[k], s, 1, &m, REG_STARTEND) == 0)
-			matched[k] = true;
+		if (from < keep)
+			keep = from;
 	}
-	if (r->capturing)
-		capture_lines(r, s, n, res);
+	/* A match longer than the window cannot be held: let it go. */
+	if (keep == 0)
+		keep = sc->len / 2;
+	memmove(sc->line, sc->line + keep, sc->len - keep);
+	sc->len -= keep;
+	sc->midline = true;
 }
 
 static void
-flush(const struct rules_set *r, struct scanner *sc, struct scan_result *res)
-{
-	sc->line[sc->len] = '\0';
-	match_lines(r, sc->line, sc->len, res);
-	sc->len = 0;
-}
-
-/* Appends to the carried line; a full buffer is matched as a piece. */
-static void
-carry(const struct rules_set *r, struct scanner *sc, const char *s, size_t n,
-    struct scan_result *res)
+append(const struct rules_set *r, struct scanner *sc, const char *s,
+    size_t n, struct scan_result *res)
 {
 	size_t room;
 
 	while (n > 0) {
-		room = MATCH_LINE_MAX - sc->len;
+		room = MATCH_WINDOW - sc->len;
 		if (room > n)
 			room = n;
 		memcpy(sc->line + sc->len, s, room);
 		sc->len += room;
 		s += room;
 		n -= room;
-		if (sc->len == MATCH_LINE_MAX)
-			flush(r, sc, res);
+		if (sc->len == MATCH_WINDOW)
+			window(r, sc, res);
 	}
+}
+
+/* The carried line has ended. */
+static void
+finish(const struct rules_set *r, struct scanner *sc, struct scan_result *res)
+{
+	all_lines(r, sc->line, sc->len, sc->midline ? PCRE2_NOTBOL : 0, res);
+	sc->len = 0;
+	sc->midline = false;
 }
 
 void
 scan_chunk(const struct rules_set *r, struct scanner *sc, const char *s,
     size_t n, struct scan_result *res)
 {
-	const char *nl, *last;
+	const char *nl;
 
-	if ((nl = memchr(s, '\n', n)) == NULL) {
-		carry(r, sc, s, n, res);
+	while (n > 0) {
+		if (sc->len > 0 || sc->midline) {
+			/* The line begun in an earlier chunk goes on. */
+			nl = memchr(s, '\n', n);
+			append(r, sc, s, nl != NULL ? (size_t)(nl - s) : n, res);
+			if (nl == NULL)
+				return;
+			finish(r, sc, res);
+			n -= (size_t)(nl + 1 - s);
+			s = nl + 1;
+			continue;
+		}
+		if ((nl = memrchr(s, '\n', n)) != NULL) {
+			all_lines(r, s, (size_t)(nl + 1 - s), 0, res);
+			n -= (size_t)(nl + 1 - s);
+			s = nl + 1;
+		}
+		append(r, sc, s, n, res);
 		return;
 	}
-	/* The line begun in an earlier chunk ends here. */
-	carry(r, sc, s, (size_t)(nl - s), res);
-	flush(r, sc, res);
-	n -= (size_t)(nl + 1 - s);
-	s = nl + 1;
-	if ((last = memrchr(s, '\n', n)) != NULL) {
-		/* Whole lines, in pieces of at most MATCH_LINE_MAX. */
-		const char *end = last, *p = s;
-
-		while ((size_t)(end - p) > MATCH_LINE_MAX) {
-			const char *cut = memrchr(p, '\n', MATCH_LINE_MAX);
-
-			cut = cut != NULL ? cut : p + MATCH_LINE_MAX;
-			match_lines(r, p, (size_t)(cut - p), res);
-			p = *cut == '\n' ? cut + 1 : cut;
-		}
-		match_lines(r, p, (size_t)(end - p), res);
-		n -= (size_t)(last + 1 - s);
-		s = last + 1;
-	}
-	carry(r, sc, s, n, res);
 }
 
 void
 scan_end(const struct rules_set *r, struct scanner *sc,
     struct scan_result *res)
 {
-	if (sc->len > 0)
-		flush(r, sc, res);
+	if (sc->len > 0 || sc->midline)
+		finish(r, sc, res);
 }

@@ -1,59 +1,67 @@
-/* Output rules: POSIX extended regexes (or fixed strings) matched line by
- * line over a stream that arrives in chunks. Pure. */
+/* Output rules: Perl-compatible regular expressions (PCRE2) or plain
+ * strings, matched line by line over a stream that arrives in chunks, each
+ * match bounded in time and memory. Pure. */
 #ifndef RETRY_MATCH_H
 #define RETRY_MATCH_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-#define MATCH_LINE_MAX	(64 * 1024)	/* longer lines match in pieces */
+/* A line longer than this is matched in windows of this size, each
+ * carrying on from where a match could still begin: a match as long as
+ * MATCH_WINDOW minus the pattern's lookbehind is always found. */
+#define MATCH_WINDOW	(64 * 1024)
 
-enum rule_kind { RULE_UNTIL, RULE_FAIL, RULE_RETRY, RULE_STOP, RULE_COUNT };
+/* The backtracking steps one search may take before it gives up; with
+ * PCRE2's JIT, a few milliseconds. */
+#define MATCH_LIMIT	500000
+
+enum rule_kind { RULE_UNTIL, RULE_FAIL, RULE_RETRY, RULE_STOP, RULE_CAPTURE,
+	RULE_COUNT };
+
+struct rule;
 
 struct rules_set {
-	regex_t		 re[RULE_COUNT];
-	bool		 set[RULE_COUNT];
-	/* A pattern that is a plain string is searched for as one. */
-	char		*literal[RULE_COUNT];
-	size_t		 litlen[RULE_COUNT];
-	/* A string that every match of a regex contains, or NULL: where it
-	 * is absent, regexec need not run. */
-	char		*must[RULE_COUNT];
-	size_t		 mustlen[RULE_COUNT];
-	/* --delay-from-output: a regex whose first group is wanted. */
-	regex_t		 capture;
-	bool		 capturing;
+	struct rule	*rule[RULE_COUNT];	/* NULL: not given */
+	void		*md, *mc, *stack;	/* PCRE2's match state */
 };
 
 #define CAPTURE_MAX	128
 
-/* What the output told: the rules it matched, and the last capture. */
+/* What the output told: the rules it matched, the last capture, and the
+ * rules that gave up on a line that took too long. */
 struct scan_result {
 	bool		 matched[RULE_COUNT];
+	bool		 limited[RULE_COUNT];
 	bool		 captured;
 	char		 capture[CAPTURE_MAX];
 };
 
 /* Per stream: the unfinished line carried from one chunk to the next. */
 struct scanner {
-	char		 line[MATCH_LINE_MAX + 1];
+	char		 line[MATCH_WINDOW];
 	size_t		 len;
+	bool		 midline;	/* line[0] is not where the line began */
 };
 
-/* Compiles pattern for a rule; fixed: a literal string. On error, writes
- * the reason into err and returns -1. */
+/* Compiles pattern for rule k (RULE_CAPTURE: --delay-from-output, which
+ * needs a group); fixed: a plain string. On error, writes the reason into
+ * err and returns -1. */
 int	 rule_compile(struct rules_set *, enum rule_kind, const char *pattern,
 	    bool fixed, bool icase, char *err, size_t errsz);
-/* The same for --delay-from-output's regex, which needs a group. */
-int	 capture_compile(struct rules_set *, const char *pattern, bool icase,
-	    char *err, size_t errsz);
 void	 rules_free(struct rules_set *);
 bool	 rules_any(const struct rules_set *);
+bool	 rule_given(const struct rules_set *, enum rule_kind);
 
-/* Feeds a chunk; sets matched[k] for every rule k a complete line matched
- * (rules already matched are not tried again), and keeps the capture of
- * the last line that matched the capture regex. */
+/* Rule k against one line alone (no newline in it), recorded in res as
+ * scan_chunk records it; -1 when the search gave up.  What scanning a
+ * stream must agree with, line by line. */
+int	 rule_line(const struct rules_set *, enum rule_kind, const char *,
+	    size_t, struct scan_result *);
+
+/* Feeds a chunk; sets matched[k] for every rule k a line matched (rules
+ * already matched are not tried again), and keeps the capture of the last
+ * line that matched the capture rule. */
 void	 scan_chunk(const struct rules_set *, struct scanner *, const char *,
 	    size_t, struct scan_result *);
 /* The end of the stream: the last line, if unfinished, is matched too. */

@@ -44,7 +44,7 @@ static const char *const group_titles[] = {
 	"Back-off strategies (one of them; default --exp 1s)",
 	"Algorithm::Backoff strategies (-a), values in seconds",
 	"Jitter",
-	"Deciding what an attempt means (RE: a POSIX extended regex)",
+	"Deciding what an attempt means (RE: a Perl-compatible regex, PCRE2)",
 	"Streams",
 	"Reporting",
 	"Simulation",
@@ -89,7 +89,8 @@ static const struct opt {
 	  "run again after a success too; --max counts\n"
 	  "failures in a row (default 0: no limit)" },
 	{ "reset-after", 0, O_RESET_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
-	  "an attempt that ran DUR starts the count over" },
+	  "an attempt that ran DUR starts the delays over\n"
+	  "(with --forever, the count too)" },
 	{ "max-actual-duration", 0, O_MAX_ACTUAL_DURATION, "DUR", G_ATTEMPTS,
 	  ALL, 0, 0, "give up on a failure DUR or more after the start" },
 
@@ -111,7 +112,8 @@ static const struct opt {
 	  "no delay at all" },
 	{ "max-delay", 'm', O_MAX_DELAY, "DUR", G_STRATEGY, ALL,
 	  A_ALL | CONCISE, 0,
-	  "never wait longer than DUR" },
+	  "never wait longer than DUR (without a limit on\n"
+	  "attempts, growing strategies: 5m)" },
 	{ "min-delay", 0, O_MIN_DELAY, "DUR", G_STRATEGY, ALL,
 	  A_ALL | CONCISE, 0,
 	  "never wait less than DUR (wins over --max-delay)" },
@@ -174,7 +176,8 @@ static const struct opt {
 	  "stop at once if a line of output matches RE" },
 	{ "delay-from-output", 0, O_DELAY_FROM_OUTPUT, "RE", G_VERDICT, RETRY,
 	  0, 0, "wait what RE's first group gives: seconds,\n"
-	  "a duration or an HTTP-date (Retry-After)" },
+	  "a duration or an HTTP-date (Retry-After),\n"
+	  "within --min-delay and --max-delay (or 1h)" },
 	{ "match", 0, O_MATCH, "STREAM", G_VERDICT, RETRY, 0, 0,
 	  "stdout, stderr or both (default both)" },
 	{ "fixed-strings", 'F', O_FIXED_STRINGS, NULL, G_VERDICT, RETRY, 0, 0,
@@ -184,15 +187,16 @@ static const struct opt {
 
 	{ "stdin", 0, O_STDIN, "MODE", G_STREAMS, RETRY, 0, 0,
 	  "inherit (default), replay: the same input to\n"
-	  "every attempt, or null" },
+	  "every attempt (a file is read again), or null" },
 	{ "hold-stdout", 0, O_HOLD_STDOUT, NULL, G_STREAMS, RETRY, 0, 0,
 	  "only the last attempt's stdout reaches stdout;\n"
-	  "earlier attempts' goes to stderr" },
+	  "earlier attempts' goes to stderr (--forever:\n"
+	  "a success's to stdout)" },
 
 	{ "log-format", 0, O_LOG_FORMAT, "FMT", G_REPORT, RETRY, 0, 0,
 	  "text (default) or json: JSON Lines" },
 	{ "log-file", 0, O_LOG_FILE, "FILE", G_REPORT, RETRY, 0, 0,
-	  "append every event to FILE too" },
+	  "append every event to FILE too, timed (0600)" },
 	{ "syslog", 0, O_SYSLOG, NULL, G_REPORT, RETRY, 0, 0,
 	  "send every event to syslog too" },
 	{ "on-retry", 0, O_ON_RETRY, "CMD", G_REPORT, RETRY, 0, 0,
@@ -238,6 +242,10 @@ static const struct opt {
 };
 
 #define NOPTS	(sizeof(opts) / sizeof(opts[0]))
+
+/* The default --max-delay of --exp, --linear, --fib and --decorrelated in
+ * a run without a limit on attempts, as Kubernetes caps its restarts. */
+#define UNLIMITED_CAP	(5 * 60 * NS_PER_SEC)
 
 struct parse {
 	struct config	*cfg;
@@ -486,7 +494,7 @@ apply(struct parse *p, const struct opt *o, const char *arg)
 		c->patterns[o->id - O_UNTIL_OUTPUT] = arg;
 		return 0;
 	case O_DELAY_FROM_OUTPUT:
-		c->delay_pattern = arg;
+		c->patterns[RULE_CAPTURE] = arg;
 		return 0;
 	case O_FOREVER:
 		c->forever = true;
@@ -704,7 +712,7 @@ validate_retry(struct parse *p)
 {
 	static const char *const names[RULE_COUNT] = {
 		"until-output", "fail-if-output", "retry-if-output",
-		"stop-if-output",
+		"stop-if-output", "delay-from-output",
 	};
 	struct config *c = p->cfg;
 	char why[256];
@@ -720,10 +728,6 @@ validate_retry(struct parse *p)
 		    c->fixed_strings, c->ignore_case, why, sizeof(why)) != 0)
 			return fail(p, find(0, names[k]), "'%s': %s", re, why);
 	}
-	if (c->delay_pattern != NULL && capture_compile(&c->output,
-	    c->delay_pattern, c->ignore_case, why, sizeof(why)) != 0)
-		return fail(p, find(0, "delay-from-output"), "'%s': %s",
-		    c->delay_pattern, why);
 	if (!rules_any(&c->output)) {
 		const char *lone = p->given[O_MATCH - O_MAX] ? "match" :
 		    p->given[O_FIXED_STRINGS - O_MAX] ? "fixed-strings" :
@@ -766,6 +770,14 @@ validate(struct parse *p)
 	/* Algorithm::Backoff's own default, and --forever's: no limit. */
 	if ((algo || c->forever) && !p->given[O_MAX - O_MAX])
 		b->max_attempts = 0;
+	/* A strategy that grows, in a run without a limit, waits at most
+	 * UNLIMITED_CAP unless --max-delay says otherwise. */
+	if (b->max_attempts == 0 && !p->given[O_MAX_DELAY - O_MAX] &&
+	    (b->strategy == S_EXP || b->strategy == S_LINEAR ||
+	    b->strategy == S_FIB || b->strategy == S_DECORRELATED)) {
+		b->max_delay = UNLIMITED_CAP;
+		b->max_delay_s = (double)UNLIMITED_CAP / 1e9;
+	}
 	if (!algo && (b->jitter_factor > 0 || b->consider_actual_delay))
 		return fail(p, find(0, b->consider_actual_delay ?
 		    "consider-actual-delay" : "jitter-factor"),
@@ -930,8 +942,9 @@ options_help(enum mode mode)
 	if (mode == MODE_RETRY)
 		fputs("\nExit status: 0 on success; the last attempt's status "
 		    "when it gives up\nor stops (128+N for signal N, 124 for a "
-		    "timeout); 125 for a usage\nerror; 126 or 127 when COMMAND "
-		    "cannot be run.\n", f);
+		    "timeout); 125 for a usage\nerror or output it cannot "
+		    "write; 126 or 127 when COMMAND cannot be run;\n141 when "
+		    "the reader of its output has gone.\n", f);
 	fclose(f);
 	return buf;
 }

@@ -28,13 +28,13 @@ struct config {
 	int64_t		 kill_after;	/* ns */
 	int		 signal;
 	struct codes	 success_on, retry_on, stop_on;
-	const char	*patterns[RULE_COUNT];	/* the output rules given */
+	const char	*patterns[RULE_COUNT];	/* the output rules given,
+						 * --delay-from-output's too */
 	struct rules_set output;	/* and compiled */
 	enum match_stream match;
 	bool		 fixed_strings, ignore_case;
 	enum stdin_mode	 stdin_mode;
 	bool		 hold_stdout;
-	const char	*delay_pattern;	/* --delay-from-output */
 	bool		 forever;
 	int64_t		 reset_after;	/* ns, -1 for none */
 	bool		 json;		/* --log-format json */

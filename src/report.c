@@ -5,19 +5,24 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "codes.h"
 #include "duration.h"
+#include "output.h"
 #include "report.h"
 
-static int log_fd = -1;
+static struct out log_out;	/* --log-file */
+static bool logging;
 
 /* A line being written; it grows as needed (a label or a command may be
  * long), and a line that memory cannot hold is dropped whole. */
@@ -89,7 +94,16 @@ utf8_length(const unsigned char *p)
 	return n;
 }
 
-/* A JSON string: escaped, and any byte that is not UTF-8 as U+FFFD. */
+/* Whether the UTF-8 sequence at p, n bytes long, is a C1 control
+ * (U+0080 to U+009F), which some terminals obey as ESC sequences. */
+static bool
+c1(const unsigned char *p, size_t n)
+{
+	return n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
+}
+
+/* A JSON string: escaped, controls as \u00XX, and any byte that is not
+ * UTF-8 as U+FFFD. */
 static void
 add_json(struct line *l, const char *s)
 {
@@ -100,11 +114,14 @@ add_json(struct line *l, const char *s)
 	while (*p != '\0') {
 		if (*p == '"' || *p == '\\')
 			add(l, "\\%c", *p++);
-		else if (*p < 0x20)
+		else if (*p < 0x20 || *p == 0x7f)
 			add(l, "\\u%04x", *p++);
 		else if (*p < 0x80)
 			add(l, "%c", *p++);
-		else if ((n = utf8_length(p)) > 0) {
+		else if ((n = utf8_length(p)) > 0 && c1(p, n)) {
+			add(l, "\\u%04x", p[1]);
+			p += n;
+		} else if (n > 0) {
 			add(l, "%.*s", (int)n, (const char *)p);
 			p += n;
 		} else {
@@ -115,13 +132,52 @@ add_json(struct line *l, const char *s)
 	add(l, "\"");
 }
 
-/* "exit 1", "killed by SIGSEGV", "timed out" */
+/*
+ * s[0..n) with what a terminal would obey made visible: C0 controls but
+ * tab, DEL, C1 controls and bytes that are not UTF-8 as \xHH, so that
+ * nothing that retry quotes (output, labels, commands) can move the cursor,
+ * set a title or clear the screen.
+ */
 static void
-add_status(struct line *l, const struct attempt_result *r)
+add_visible(struct line *l, const char *s, size_t n)
 {
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	size_t k;
+
+	while (p < end) {
+		if (*p == '\t' || (*p >= 0x20 && *p < 0x7f))
+			add(l, "%c", *p++);
+		else if (*p >= 0x80 && (k = utf8_length(p)) > 0 &&
+		    (size_t)(end - p) >= k && !c1(p, k)) {
+			add(l, "%.*s", (int)k, (const char *)p);
+			p += k;
+		} else
+			add(l, "\\x%02x", *p++);
+	}
+}
+
+/* "SIGTERM", or "signal 40". */
+static void
+add_signal(struct line *l, int sig)
+{
+	const char *name = signal_name(sig);
+
+	if (name != NULL)
+		add(l, "%s", name);
+	else
+		add(l, "signal %d", sig);
+}
+
+/* "exit 1", "killed by SIGSEGV", "timed out", "could not start: ..." */
+static void
+add_status(struct line *l, const struct report *e)
+{
+	const struct attempt_result *r = e->result;
 	const char *name;
 
-	if (r->timed_out)
+	if (e->cause != NULL)
+		add(l, "could not start: %s", e->cause);
+	else if (r->timed_out)
 		add(l, "timed out");
 	else if (r->signal != 0 && (name = signal_name(r->signal)) != NULL)
 		add(l, "killed by %s", name);
@@ -188,28 +244,49 @@ text(struct line *l, const struct config *c, const struct report *e)
 	case EV_FAILED:
 		add_attempt(l, c, e->attempt);
 		add(l, " failed: ");
-		add_status(l, e->result);
-		add(l, " after %s%s", duration_format(
-		    duration_round(e->duration), d, sizeof(d)),
-		    output_failure(e->reason));
+		add_status(l, e);
+		if (e->cause == NULL)
+			add(l, " after %s%s", duration_format(
+			    duration_round(e->duration), d, sizeof(d)),
+			    output_failure(e->reason));
 		add_next(l, e);
 		return;
 	case EV_GIVE_UP:
 		add(l, "giving up after %lu attempt%s in %s: ", e->attempt,
 		    e->attempt == 1 ? "" : "s", duration_format(
 		    duration_round(e->elapsed), d, sizeof(d)));
-		add_status(l, e->result);
+		add_status(l, e);
 		add(l, "%s", output_failure(e->reason));
 		if (e->give_up == GIVE_UP_BUDGET)
-			add(l, "; next attempt would end past the %s budget",
-			    duration_format(c->budget, d, sizeof(d)));
+			add(l, "; the next attempt would start past the %s "
+			    "budget", duration_format(c->budget, d, sizeof(d)));
 		else if (e->give_up == GIVE_UP_DURATION)
 			add(l, "; --max-actual-duration reached");
 		return;
+	case EV_SIGNAL:
+		add_signal(l, e->received);
+		if (e->result == NULL && e->attempt == 0)
+			add(l, " before the first attempt");
+		else if (e->result == NULL) {
+			add(l, " while waiting after ");
+			add_attempt(l, c, e->attempt);
+		} else {
+			add(l, e->result->terminal ? " from the terminal during " :
+			    e->result->forwarded ? " sent on to " : " during ");
+			add_attempt(l, c, e->attempt);
+			add(l, ", which ended: ");
+			add_status(l, e);
+			add(l, " after %s", duration_format(
+			    duration_round(e->duration), d, sizeof(d)));
+		}
+		add(l, "; stopping");
+		return;
 	case EV_STOP:
 		add(l, "stopping: ");
-		add_status(l, e->result);
-		if (e->reason == WHY_STOP_ON)
+		add_status(l, e);
+		if (e->reason == WHY_READER_GONE)
+			add(l, "; the reader of its output has gone");
+		else if (e->reason == WHY_STOP_ON)
 			add(l, " is a --stop-on status");
 		else if (e->reason == WHY_STOP_OUTPUT)
 			add(l, ", and a line matched --stop-if-output");
@@ -218,7 +295,7 @@ text(struct line *l, const struct config *c, const struct report *e)
 		else if (e->reason == WHY_NOT_RETRY_ON) {
 			if (c->retry_on.set)
 				add(l, " is not a --retry-on status");
-			if (c->output.set[RULE_RETRY])
+			if (rule_given(&c->output, RULE_RETRY))
 				add(l, ", and no line matched "
 				    "--retry-if-output");
 		}
@@ -229,7 +306,7 @@ text(struct line *l, const struct config *c, const struct report *e)
 static const char *const event_names[] = {
 	[EV_START] = "start", [EV_FAILED] = "failure",
 	[EV_SUCCEEDED] = "success", [EV_GIVE_UP] = "giveup",
-	[EV_STOP] = "stop",
+	[EV_STOP] = "stop", [EV_SIGNAL] = "signal",
 };
 
 static const char *
@@ -242,7 +319,13 @@ reason_name(const struct report *e)
 		[WHY_FAIL_OUTPUT] = "fail_if_output",
 		[WHY_NO_UNTIL] = "until_output",
 		[WHY_NOT_RETRY_ON] = "not_retried",
+		[WHY_READER_GONE] = "reader_gone",
 	};
+
+	if (e->event == EV_SIGNAL)
+		return "signal";
+	if (e->cause != NULL && e->event != EV_START)
+		return "not_started";
 
 	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_BUDGET)
 		return "budget";
@@ -253,8 +336,9 @@ reason_name(const struct report *e)
 	return names[e->reason];
 }
 
+/* Now, RFC 3339 in UTC with milliseconds. */
 static void
-add_ts(struct line *l)
+add_now(struct line *l)
 {
 	struct timespec ts;
 	struct tm tm;
@@ -263,15 +347,15 @@ add_ts(struct line *l)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-	add(l, "\"ts\":\"%s.%03ldZ\"", buf, ts.tv_nsec / 1000000);
+	add(l, "%s.%03ldZ", buf, ts.tv_nsec / 1000000);
 }
 
 static void
 add_head(struct line *l, const struct config *c, const char *event)
 {
-	add(l, "{");
-	add_ts(l);
-	add(l, ",\"event\":\"%s\",\"label\":", event);
+	add(l, "{\"ts\":\"");
+	add_now(l);
+	add(l, "\",\"event\":\"%s\",\"label\":", event);
 	if (c->label != NULL)
 		add_json(l, c->label);
 	else
@@ -318,63 +402,126 @@ json(struct line *l, const struct config *c, const struct report *e)
 		add(l, "\"%s\"", why);
 	else
 		add(l, "null");
+	if (e->cause != NULL && e->event != EV_START) {
+		add(l, ",\"message\":");
+		add_json(l, e->cause);
+	}
+	if (e->event == EV_SIGNAL) {
+		add(l, ",\"received\":\"");
+		add_signal(l, e->received);
+		add(l, "\",\"forwarded\":%s,\"from_terminal\":%s",
+		    r != NULL && r->forwarded ? "true" : "false",
+		    r != NULL && r->terminal ? "true" : "false");
+	}
 	add(l, "}");
 }
 
 static void
 prefix(struct line *l, const struct config *c)
 {
-	if (c->label != NULL)
-		add(l, "retry[%s]: ", c->label);
-	else
+	if (c->label == NULL) {
 		add(l, "retry: ");
-}
-
-static void
-write_line(int fd, struct line *l)
-{
-	const char *p = l->buf;
-	size_t n = l->len;
-	ssize_t w;
-
-	while (n > 0) {
-		if ((w = write(fd, p, n)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return;
-		}
-		p += w;
-		n -= (size_t)w;
+		return;
 	}
+	add(l, "retry[");
+	add_visible(l, c->label, strlen(c->label));
+	add(l, "]: ");
 }
 
-/* A line to stderr when shown there, and to the log file and syslog. */
+/*
+ * A line to stderr when shown there, and to the log file (text with its
+ * time first) and syslog.  What it quotes is made visible first in text;
+ * JSON escapes it.  Writes wait for a slow reader only in signals_wait,
+ * and a reader that has gone loses the line, nothing more.
+ */
 static void
 emit(const struct config *c, struct line *l, size_t body, bool shown,
     int priority)
 {
+	struct line v = { 0 };
+
+	if (!c->json && !l->failed) {
+		add_visible(&v, l->buf, l->len);
+		free(l->buf);
+		*l = v;
+	}
 	add(l, "\n");
 	if (!l->failed) {
 		if (c->syslog)
 			syslog(priority, "%.*s", (int)(l->len - body - 1),
 			    l->buf + body);
 		if (shown)
-			write_line(STDERR_FILENO, l);
-		if (log_fd >= 0)
-			write_line(log_fd, l);
+			(void)out_all(out_std(STDERR_FILENO), l->buf, l->len);
+		if (logging && c->json)
+			(void)out_all(&log_out, l->buf, l->len);
+		else if (logging) {
+			struct line t = { 0 };
+
+			add_now(&t);
+			add(&t, " %.*s", (int)l->len, l->buf);
+			if (!t.failed)
+				(void)out_all(&log_out, t.buf, t.len);
+			free(t.buf);
+		}
 	}
 	free(l->buf);
+}
+
+/*
+ * Refuses what the kernel's protected_symlinks refuses: a symlink in a
+ * sticky world-writable directory (/tmp) that neither retry's user nor the
+ * directory's owner owns.  Otherwise, a name that is not a symlink now is
+ * opened with O_NOFOLLOW, so that one planted in between fails.
+ */
+static int
+log_open(const char *path, char *err, size_t errsz)
+{
+	char dir[PATH_MAX], base[PATH_MAX];
+	struct stat st, ds;
+	int dfd, fd, nofollow = O_NOFOLLOW;
+
+	if (strlcpy(dir, path, sizeof(dir)) >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		goto fail;
+	}
+	strlcpy(base, path, sizeof(base));
+	if ((dfd = open(dirname(dir), O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
+		goto fail;
+	if (fstatat(dfd, basename(base), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode)) {
+		if (fstat(dfd, &ds) == 0 && (ds.st_mode & S_ISVTX) != 0 &&
+		    (ds.st_mode & S_IWOTH) != 0 && st.st_uid != geteuid() &&
+		    st.st_uid != ds.st_uid) {
+			close(dfd);
+			snprintf(err, errsz, "--log-file: %s: a symlink that "
+			    "another user (uid %lu) made in a world-writable "
+			    "sticky directory; refused", path,
+			    (unsigned long)st.st_uid);
+			return -1;
+		}
+		nofollow = 0;
+	}
+	/* A FIFO without a reader fails (ENXIO) rather than block. */
+	fd = openat(dfd, basename(base), O_WRONLY | O_APPEND | O_CREAT |
+	    O_NONBLOCK | O_NOCTTY | O_CLOEXEC | nofollow, 0600);
+	close(dfd);
+	if (fd != -1) {
+		out_init(&log_out, fd);
+		logging = true;
+		return 0;
+	}
+fail:
+	snprintf(err, errsz, "--log-file: %s: %s", path, errno == ENXIO ?
+	    "a FIFO that no process reads" : errno == ELOOP ?
+	    "a symlink that appeared while it was opened" : strerror(errno));
+	return -1;
 }
 
 int
 report_open(const struct config *c, char *err, size_t errsz)
 {
-	if (c->log_file != NULL && (log_fd = open(c->log_file,
-	    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) == -1) {
-		snprintf(err, errsz, "--log-file: %s: %s", c->log_file,
-		    strerror(errno));
+	if (c->log_file != NULL && log_open(c->log_file, err, errsz) == -1)
 		return -1;
-	}
 	if (c->syslog)
 		openlog("retry", LOG_PID, LOG_USER);
 	return 0;
@@ -386,7 +533,7 @@ report(const struct config *c, const struct report *e)
 	static const int priorities[] = {
 		[EV_START] = LOG_INFO, [EV_SUCCEEDED] = LOG_INFO,
 		[EV_FAILED] = LOG_WARNING, [EV_GIVE_UP] = LOG_ERR,
-		[EV_STOP] = LOG_ERR,
+		[EV_STOP] = LOG_ERR, [EV_SIGNAL] = LOG_ERR,
 	};
 	struct line l = { 0 };
 	size_t body = 0;
@@ -394,7 +541,7 @@ report(const struct config *c, const struct report *e)
 	    (c->verbosity == NORMAL && (e->event != EV_START &&
 	    (e->event != EV_SUCCEEDED || c->forever)));
 
-	if (!shown && log_fd < 0 && !c->syslog)
+	if (!shown && !logging && !c->syslog)
 		return;
 	if (c->json)
 		json(&l, c, e);
@@ -451,7 +598,7 @@ report_countdown(const struct config *c, int64_t ns)
 		add(&l, "\r");
 	add(&l, "\033[K");
 	if (!l.failed)
-		write_line(STDERR_FILENO, &l);
+		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
 	free(l.buf);
 	return true;
 }

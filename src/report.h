@@ -11,7 +11,8 @@
 #include "spawn.h"
 #include "verdict.h"
 
-enum event { EV_START, EV_FAILED, EV_SUCCEEDED, EV_GIVE_UP, EV_STOP };
+enum event { EV_START, EV_FAILED, EV_SUCCEEDED, EV_GIVE_UP, EV_STOP,
+	EV_SIGNAL };
 
 enum give_up { GIVE_UP_NONE, GIVE_UP_MAX, GIVE_UP_BUDGET, GIVE_UP_DURATION };
 
@@ -25,9 +26,15 @@ struct report {
 	bool		 asked;		/* the delay came from the output */
 	enum reason	 reason;	/* why it stopped or failed */
 	enum give_up	 give_up;	/* EV_GIVE_UP */
+	const char	*cause;		/* the attempt could not start: why */
+	int		 received;	/* EV_SIGNAL: the signal that ends the
+					 * run; result is NULL between
+					 * attempts */
 };
 
-/* Opens --log-file and syslog; -1 with the reason in err. */
+/* Opens --log-file (0600, without blocking, and not through a symlink
+ * that another user planted in a sticky world-writable directory) and
+ * syslog; -1 with the reason in err. */
 int	report_open(const struct config *, char *err, size_t);
 void	report(const struct config *, const struct report *);
 /* retry's own errors: always shown, with the label. */

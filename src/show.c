@@ -676,7 +676,7 @@ dry_run(const struct config *c, struct rng *rng)
 		    duration_format(at, t, sizeof(t)));
 	}
 	if (s.over_budget)
-		printf("then gives up: the next attempt would end past the %s "
+		printf("then gives up: the next attempt would start past the %s "
 		    "budget\n", duration_format(c->budget, d, sizeof(d)));
 	return finish();
 }

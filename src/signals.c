@@ -9,24 +9,55 @@
 
 #include "signals.h"
 
-volatile sig_atomic_t signal_child;
+/* What retry does with a signal. */
+enum kind {
+	K_DEFAULT,	/* left alone */
+	K_END,		/* sent on, then retry dies of it */
+	K_PASS,		/* sent on to the attempt */
+	K_CHILD,	/* SIGCHLD: it only wakes the wait */
+	K_IGNORE,	/* PIPE and XFSZ: the write reports the error */
+};
+
 volatile sig_atomic_t signal_stop;
 
-static const int handled[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
-#define NHANDLED	(sizeof(handled) / sizeof(handled[0]))
+static volatile sig_atomic_t received[NSIG];	/* not yet taken */
+static volatile sig_atomic_t any;		/* one of them is set */
 
-static struct sigaction dispositions[NHANDLED];	/* as retry found them */
+static enum kind kinds[NSIG];
+static struct sigaction dispositions[NSIG];	/* as retry found them */
+static bool changed[NSIG];	/* retry set a disposition of its own */
 static sigset_t original;	/* the mask retry was started with */
 static sigset_t waiting;	/* the same, the handled signals unblocked */
 static int slack;		/* the timer slack retry was started with */
 
+static enum kind
+kind(int sig)
+{
+	switch (sig) {
+	case SIGHUP: case SIGINT: case SIGQUIT: case SIGTERM: case SIGALRM:
+	case SIGVTALRM: case SIGPROF: case SIGIO: case SIGPWR: case SIGSTKFLT:
+	case SIGXCPU:
+		return K_END;
+	case SIGUSR1: case SIGUSR2: case SIGWINCH:
+		return K_PASS;
+	case SIGCHLD:
+		return K_CHILD;
+	case SIGPIPE: case SIGXFSZ:
+		return K_IGNORE;
+	default:
+		return sig >= SIGRTMIN && sig <= SIGRTMAX ? K_PASS : K_DEFAULT;
+	}
+}
+
 static void
 on_signal(int sig)
 {
-	if (sig == SIGCHLD)
-		signal_child = 1;
-	else
+	if (kinds[sig] == K_CHILD)
+		return;
+	if (kinds[sig] == K_END && signal_stop == 0)
 		signal_stop = sig;
+	received[sig] = 1;
+	any = 1;
 }
 
 void
@@ -43,29 +74,58 @@ signals_init(void)
 	slack = prctl(PR_GET_TIMERSLACK);
 	prctl(PR_SET_TIMERSLACK, (unsigned long)now);
 
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
 	sigemptyset(&block);
-	for (size_t i = 0; i < NHANDLED; i++)
-		sigaddset(&block, handled[i]);
 	/* tcsetpgrp from the background would stop retry otherwise. */
 	sigaddset(&block, SIGTTOU);
-	sigprocmask(SIG_BLOCK, &block, &original);
-	waiting = original;
-	for (size_t i = 0; i < NHANDLED; i++)
-		sigdelset(&waiting, handled[i]);
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NHANDLED; i++) {
-		sigaction(handled[i], NULL, &dispositions[i]);
+	for (int sig = 1; sig < NSIG; sig++) {
+		if ((kinds[sig] = kind(sig)) == K_DEFAULT ||
+		    sigaction(sig, NULL, &dispositions[sig]) == -1)
+			continue;
 		/* A signal ignored by whoever started retry stays ignored
 		 * (nohup, a background job); SIGCHLD is always caught, or
 		 * children would be reaped behind retry's back. */
-		if (dispositions[i].sa_handler == SIG_IGN &&
-		    handled[i] != SIGCHLD)
+		if (dispositions[sig].sa_handler == SIG_IGN &&
+		    kinds[sig] != K_CHILD)
 			continue;
-		sigaction(handled[i], &sa, NULL);
+		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN : on_signal;
+		if (kinds[sig] != K_IGNORE)
+			sigaddset(&block, sig);
+		changed[sig] = sigaction(sig, &sa, NULL) == 0;
 	}
+	sigprocmask(SIG_BLOCK, &block, &original);
+	waiting = original;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (changed[sig] && kinds[sig] != K_IGNORE)
+			sigdelset(&waiting, sig);
+}
+
+int
+signals_take(void)
+{
+	if (!any)
+		return 0;
+	any = 0;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (received[sig]) {
+			received[sig] = 0;
+			any = 1;
+			return sig;
+		}
+	return 0;
+}
+
+bool
+signals_ends(int sig)
+{
+	return sig > 0 && sig < NSIG && kinds[sig] == K_END;
+}
+
+bool
+signals_pipe_default(void)
+{
+	return dispositions[SIGPIPE].sa_handler == SIG_DFL;
 }
 
 void
@@ -76,12 +136,36 @@ signals_child(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NHANDLED; i++)
-		sigaction(handled[i], handled[i] == SIGCHLD ? &sa :
-		    &dispositions[i], NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (changed[sig])
+			sigaction(sig, sig == SIGCHLD ? &sa : &dispositions[sig],
+			    NULL);
 	sigprocmask(SIG_SETMASK, &original, NULL);
 	if (slack > 0)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)slack);
+}
+
+void
+signals_sentry(void (*hear)(int))
+{
+	static const int quiet[] = { SIGTSTP, SIGTTIN, SIGTTOU };
+	static const int heard[] = { SIGINT, SIGQUIT };
+	struct sigaction sa;
+	sigset_t mask;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&mask);
+	sa.sa_handler = SIG_IGN;
+	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
+		sigaction(quiet[i], &sa, NULL);
+	sa.sa_handler = hear;
+	for (size_t i = 0; i < sizeof(heard) / sizeof(heard[0]); i++)
+		if (dispositions[heard[i]].sa_handler != SIG_IGN) {
+			sigaction(heard[i], &sa, NULL);
+			sigaddset(&mask, heard[i]);
+		}
+	sigprocmask(SIG_UNBLOCK, &mask, NULL);
 }
 
 int

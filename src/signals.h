@@ -1,21 +1,39 @@
 /* Signals: handlers only set flags; everything else waits in ppoll with
- * the handled signals unblocked, so none is lost between check and wait. */
+ * the handled signals unblocked, so none is lost between check and wait.
+ *
+ * Every catchable signal whose default action ends a process is handled:
+ * HUP, INT, QUIT, TERM, ALRM, VTALRM, PROF, IO, PWR, STKFLT and XCPU end
+ * the run (they are sent on to the attempt, and retry then dies of the
+ * first of them); USR1, USR2, WINCH and the real-time signals are only sent
+ * on.  PIPE and XFSZ are ignored, so that a write reports EPIPE or EFBIG. */
 #ifndef RETRY_SIGNALS_H
 #define RETRY_SIGNALS_H
 
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
 #include <time.h>
 
-extern volatile sig_atomic_t signal_child;	/* SIGCHLD arrived */
-extern volatile sig_atomic_t signal_stop;	/* INT, TERM, HUP or QUIT */
+extern volatile sig_atomic_t signal_stop;	/* the first that ends the run */
 
 void		 signals_init(void);
+/* A signal received and not yet taken, to send on to the attempt; 0 when
+ * there is none.  Each comes once. */
+int		 signals_take(void);
+/* Whether sig ends the run. */
+bool		 signals_ends(int);
+/* Whether SIGPIPE was at its default when retry started: a pipeline then
+ * ends when its reader goes, and so does a run. */
+bool		 signals_pipe_default(void);
 /* In a child before exec: the original dispositions, mask and timer
  * slack (SIGCHLD at its default, even if retry found it ignored). */
 void		 signals_child(void);
+/* In the sentry, a process of retry's in the attempt's group: hear is
+ * called for what the terminal sends (INT and QUIT, unless retry found
+ * them ignored), and Ctrl-Z does not stop it. */
+void		 signals_sentry(void (*)(int));
 /* Waits until a handled signal, a ready fd, or the absolute
  * CLOCK_MONOTONIC deadline in ns (-1: none); returns ppoll's result. */
 int		 signals_wait(struct pollfd *, nfds_t, int64_t);

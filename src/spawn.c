@@ -4,8 +4,14 @@
  * when retry has it), restores what retry changed, and reports a failed
  * exec through the memory it shares with retry; the parent polls with
  * WNOHANG before every wait, so no SIGCHLD is lost.
+ *
+ * An attempt is over when its command has ended and the output it wrote
+ * before then has been passed on: what it leaves running is not waited
+ * for.  When it has the terminal, a sentry in its process group hears the
+ * Ctrl-C that the terminal sends there, which retry itself would not.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -19,25 +25,45 @@
 #include "signals.h"
 #include "spawn.h"
 
-static pid_t	 self;		/* retry's pid, asked once: it never forks */
+static pid_t	 self;		/* retry's pid, asked once */
 
-/*
- * Closes every fd from 3 up.  Not libbsd's closefrom(3): where close_range
- * is missing it calls opendir(3), which allocates, and a vfork child must
- * not.  Linux before 5.9 gets the plain loop.
- */
+/* Closes the fds from lo to hi; the plain loop where close_range is
+ * missing (Linux before 5.9), not libbsd's closefrom(3), which may call
+ * opendir(3) and allocate, which a vfork child must not. */
 static void
-close_from_3(void)
+close_fds(unsigned lo, unsigned hi)
 {
 	struct rlimit rl;
-	int max = 1024;
+	unsigned max = 1024;
 
-	if (close_range(3, ~0U, 0) == 0)
+	if (close_range(lo, hi, 0) == 0)
 		return;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		max = rl.rlim_cur < INT_MAX ? (int)rl.rlim_cur : INT_MAX;
-	for (int fd = 3; fd < max; fd++)
-		close(fd);
+		max = rl.rlim_cur < INT_MAX ? (unsigned)rl.rlim_cur : INT_MAX;
+	for (unsigned fd = lo; fd <= hi && fd < max; fd++)
+		close((int)fd);
+}
+
+/* Closes every fd but those in keep[0..n). */
+static void
+close_except(const int *keep, int n)
+{
+	unsigned lo = 0, next;
+
+	for (;;) {
+		next = UINT_MAX;
+		for (int i = 0; i < n; i++)
+			if (keep[i] >= 0 && (unsigned)keep[i] >= lo &&
+			    (unsigned)keep[i] < next)
+				next = (unsigned)keep[i];
+		if (next == UINT_MAX) {
+			close_fds(lo, ~0U);
+			return;
+		}
+		if (next > lo)
+			close_fds(lo, next - 1);
+		lo = next + 1;
+	}
 }
 
 /*
@@ -61,8 +87,12 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] >= 0 && dup2(o->stdio[i], i) == -1)
 			_exit(125);
+	/* A descriptor closed for retry is closed for the command. */
+	for (int i = 0; i < 3; i++)
+		if (o->stdio[i] == STDIO_CLOSED)
+			close(i);
 	/* Only fds 0, 1 and 2 reach the command. */
-	close_from_3();
+	close_fds(3, ~0U);
 	/* Handled signals are still blocked: none of retry's handlers can
 	 * run here before the dispositions are back.  It writes nothing
 	 * but its frame; what it changes is this process's, not retry's. */
@@ -100,6 +130,76 @@ start(const struct attempt_opts *o, int tty, volatile int *err)
 	return pid;
 }
 
+pid_t
+spawn_helper(void (*fn)(void *), void *arg, const int *keep, int n)
+{
+	pid_t pid;
+
+	if (self == 0)
+		self = getpid();
+	if ((pid = fork()) != 0)
+		return pid;
+	signals_child();
+	close_except(keep, n);
+	fn(arg);
+	_exit(0);
+}
+
+/* The sentry's end of its pipe, for its handler. */
+static int sentry_fd = -1;
+
+static void
+sentry_hears(int sig)
+{
+	const unsigned char c = (unsigned char)sig;
+
+	(void)!write(sentry_fd, &c, 1);
+}
+
+static void
+sentry(void *arg)
+{
+	const pid_t *pgid = arg;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != self || setpgid(0, *pgid) == -1)
+		return;
+	signals_sentry(sentry_hears);
+	for (;;)
+		pause();
+}
+
+/* Starts the sentry of the attempt pid; *fd hears the signals. */
+static pid_t
+sentry_start(pid_t pid, int *fd)
+{
+	int p[2];
+	pid_t s;
+
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) == -1)
+		return -1;
+	sentry_fd = p[1];
+	s = spawn_helper(sentry, &pid, &sentry_fd, 1);
+	close(p[1]);
+	if (s == -1) {
+		close(p[0]);
+		return -1;
+	}
+	*fd = p[0];
+	return s;
+}
+
+static void
+sentry_stop(pid_t s, int fd)
+{
+	if (s <= 0)
+		return;
+	kill(s, SIGKILL);
+	while (waitpid(s, NULL, 0) == -1 && errno == EINTR)
+		;
+	close(fd);
+}
+
 /* True when pid has ended; it stays a zombie, so its group stays ours. */
 static bool
 exited(pid_t pid)
@@ -132,10 +232,11 @@ foreground(int tty)
 }
 
 /*
- * The command stopped (Ctrl-Z): stop with it, and resume it with us. It gets
- * the terminal again only if the shell gave it back to retry (fg, not bg);
- * SIGTTOU is blocked, so nothing else would stop retry from taking it.
- * Returns whether the attempt has the terminal.
+ * The command stopped (Ctrl-Z, or a read of the terminal from the
+ * background): stop with it, and resume it with us.  It gets the terminal
+ * again only if the shell gave it back to retry (fg, not bg); SIGTTOU is
+ * blocked, so nothing else would stop retry from taking it.  Returns
+ * whether the attempt has the terminal.
  */
 static bool
 suspend(int tty, pid_t pid, bool handed)
@@ -177,55 +278,8 @@ static void
 close_stdio(const struct attempt_opts *o)
 {
 	for (int i = 0; i < 3; i++)
-		if (o->stdio[i] >= 0)
+		if (o->stdio[i] >= 0 && (i == 0 || o->stdio[i] != o->stdio[i - 1]))
 			close(o->stdio[i]);
-}
-
-static void
-close_watch(const struct attempt_opts *o, int watch[2])
-{
-	for (int i = 0; i < 2; i++)
-		if (watch[i] >= 0) {
-			close(watch[i]);
-			watch[i] = -1;
-			o->sink(o->ctx, i, NULL, 0);
-		}
-}
-
-/* Reads what is ready on the watched pipes; closes them at their end. */
-static void
-drain(const struct attempt_opts *o, int watch[2], const struct pollfd *pfd,
-    nfds_t n)
-{
-	static char buf[128 * 1024];
-	ssize_t got;
-
-	for (nfds_t j = 0; j < n; j++) {
-		const int i = watch[0] == pfd[j].fd ? 0 : 1;
-
-		if (pfd[j].revents == 0)
-			continue;
-		got = read(pfd[j].fd, buf, sizeof(buf));
-		if (got > 0)
-			o->sink(o->ctx, i, buf, (size_t)got);
-		else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-			close(watch[i]);
-			watch[i] = -1;
-			o->sink(o->ctx, i, NULL, 0);
-		}
-	}
-}
-
-/* The watched pipes still open, as pollfds; their count. */
-static nfds_t
-watching(const int watch[2], struct pollfd pfd[2])
-{
-	nfds_t n = 0;
-
-	for (int i = 0; i < 2; i++)
-		if (watch[i] >= 0)
-			pfd[n++] = (struct pollfd){ watch[i], POLLIN, 0 };
-	return n;
 }
 
 static int64_t
@@ -238,16 +292,152 @@ earliest(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
+/* The state of an attempt being waited for. */
+struct wait {
+	const struct attempt_opts *o;
+	struct attempt_result *r;
+	pid_t		 pid;
+	bool		 handed;	/* the attempt has the terminal */
+	bool		 gone;		/* its command has ended */
+	int64_t		 deadline;	/* the timeout, or -1 */
+	int64_t		 kill_at;	/* KILL for what ignores a signal */
+	pid_t		 sentry;
+	int		 sentry_fd;
+};
+
+/* The signals retry received: sent on, and those that end the run end it
+ * once the attempt has ended, or the --kill-after time later. */
+static void
+forward(struct wait *w, int64_t now)
+{
+	int sig;
+
+	while ((sig = signals_take()) != 0) {
+		if (w->gone)
+			continue;
+		if (!signals_ends(sig)) {
+			kill(-w->pid, sig);
+			continue;
+		}
+		signal_group(w->pid, sig);
+		w->r->forwarded = true;
+		if (w->kill_at < 0)
+			w->kill_at = sat_add(now, w->o->kill_after);
+		w->deadline = -1;
+	}
+	if (w->r->interrupted == 0)
+		w->r->interrupted = signal_stop;
+}
+
+/* Ends the attempt, as on a timeout: its --signal, then KILL. */
+static void
+end_it(struct wait *w, int64_t now)
+{
+	w->deadline = -1;
+	if (w->gone)
+		return;
+	signal_group(w->pid, w->o->signal);
+	if (w->kill_at < 0)
+		w->kill_at = sat_add(now, w->o->kill_after);
+}
+
+/* What the sentry heard from the terminal: the attempt heard it too. */
+static void
+heard(struct wait *w)
+{
+	unsigned char c;
+
+	while (read(w->sentry_fd, &c, 1) == 1)
+		if (w->r->interrupted == 0) {
+			w->r->interrupted = c;
+			w->r->terminal = true;
+		}
+}
+
+/* A stop of the attempt: Ctrl-Z, or a read of the terminal. */
+static void
+stopped_by(struct wait *w, int sig)
+{
+	const struct attempt_opts *o = w->o;
+
+	if ((sig == SIGTTIN || sig == SIGTTOU) && !w->handed &&
+	    foreground(o->tty)) {
+		/* It reads the terminal: it gets it. */
+		tcsetpgrp(o->tty, w->pid);
+		w->handed = true;
+		kill(-w->pid, SIGCONT);
+	} else
+		w->handed = suspend(o->tty, w->pid, w->handed);
+	if (w->handed && w->sentry <= 0)
+		w->sentry = sentry_start(w->pid, &w->sentry_fd);
+}
+
+/* Waits for the command's end and its output's; one turn of the loop. */
+static bool
+turn(struct wait *w)
+{
+	const struct attempt_opts *o = w->o;
+	const struct attempt_io *io = o->io;
+	struct pollfd pfd[ATTEMPT_IO_MAX + 1];
+	nfds_t n = 0, nio;
+	int64_t now;
+	int sig;
+
+	if (!w->gone && (w->gone = exited(w->pid))) {
+		if (w->r->timed_out || w->r->forwarded || w->r->terminal ||
+		    w->r->aborted)
+			/* So that its pipes close too. */
+			signal_group(w->pid, SIGKILL);
+		w->kill_at = -1;
+		if (io != NULL)
+			io->end(io->ctx);
+	}
+	/* Its time is up: what its destination has not taken is dropped. */
+	if (w->gone && w->r->timed_out && io != NULL)
+		io->drop(io->ctx);
+	/* Done at the end of the command and of what it wrote; output that
+	 * has nowhere to go does not hold up a signal. */
+	if (w->gone && (io == NULL || !io->busy(io->ctx) || signal_stop != 0))
+		return false;
+	if (!w->gone && o->tty >= 0 && (sig = stopped(w->pid)) != 0) {
+		stopped_by(w, sig);
+		return true;
+	}
+	now = mono_ns();
+	forward(w, now);
+	/* Its output not yet taken counts against its time too. */
+	if (w->deadline >= 0 && now >= w->deadline) {
+		w->r->timed_out = true;
+		end_it(w, now);
+		return true;
+	}
+	/* Whatever ignored the signal for kill_after gets KILL. */
+	if (w->kill_at >= 0 && now >= w->kill_at) {
+		signal_group(w->pid, SIGKILL);
+		w->kill_at = -1;
+	}
+	nio = io != NULL ? io->watch(io->ctx, pfd) : 0;
+	n = nio;
+	if (w->sentry > 0)
+		pfd[n++] = (struct pollfd){ w->sentry_fd, POLLIN, 0 };
+	if (signals_wait(pfd, n, earliest(w->deadline, w->kill_at)) <= 0)
+		return true;
+	if (nio > 0 && io->serve(io->ctx, pfd, nio) == -1 && !w->r->aborted &&
+	    !w->gone) {
+		w->r->aborted = true;
+		end_it(w, mono_ns());
+	}
+	if (w->sentry > 0 && pfd[nio].revents != 0)
+		heard(w);
+	return true;
+}
+
 int
 attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 {
-	pid_t pid;
-	int64_t deadline, kill_at = -1, now;
-	int st, e, sig, watch[2] = { o->watch[0], o->watch[1] };
+	struct wait w = { .o = o, .r = r, .kill_at = -1, .sentry_fd = -1 };
+	int st, e;
 	volatile int err;
-	struct pollfd pfd[2];
-	nfds_t nw;
-	bool handed, gone = false;
 
 	memset(r, 0, sizeof(*r));
 	if (self == 0)
@@ -256,91 +446,45 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	signals_wait(NULL, 0, 0);
 	if ((r->interrupted = signal_stop) != 0) {
 		close_stdio(o);
-		close_watch(o, watch);
 		return 0;
 	}
 	/* Not when a shell's bg left retry in the background since. */
-	handed = o->hand_over && foreground(o->tty);
-	pid = start(o, handed ? o->tty : -1, &err);
+	w.handed = o->hand_over && foreground(o->tty);
+	w.pid = start(o, w.handed ? o->tty : -1, &err);
 	e = errno;
 	close_stdio(o);
-	if (pid == -1) {
-		close_watch(o, watch);
+	if (w.pid == -1) {
 		errno = e;
 		return -1;
 	}
 	if (err != 0) {
-		close_watch(o, watch);
-		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+		while (waitpid(w.pid, NULL, 0) == -1 && errno == EINTR)
 			;
-		if (handed)
+		if (w.handed)
 			tcsetpgrp(o->tty, getpgrp());
 		r->exec_errno = err;
 		return 0;
 	}
-
-	deadline = o->timeout >= 0 ? sat_add(mono_ns(), o->timeout) : -1;
-	for (;;) {
-		if (!gone && (gone = exited(pid)) &&
-		    (r->timed_out || r->interrupted != 0))
-			/* So that its pipes close too. */
-			signal_group(pid, SIGKILL);
-		/* Done at the end of the leader and of its output. */
-		if (gone && watch[0] < 0 && watch[1] < 0)
-			break;
-		if (!gone && o->tty >= 0 && (sig = stopped(pid)) != 0) {
-			if ((sig == SIGTTIN || sig == SIGTTOU) && !handed &&
-			    foreground(o->tty)) {
-				/* It reads the terminal: it gets it. */
-				tcsetpgrp(o->tty, pid);
-				handed = true;
-				kill(-pid, SIGCONT);
-			} else
-				handed = suspend(o->tty, pid, handed);
-			continue;
-		}
-		now = mono_ns();
-		if ((sig = signal_stop) != 0) {
-			/* Forwarded; the first one is the one retry dies of. */
-			signal_stop = 0;
-			if (r->interrupted == 0)
-				r->interrupted = sig;
-			signal_group(pid, sig);
-			if (kill_at < 0)
-				kill_at = sat_add(now, o->kill_after);
-			deadline = -1;
-		}
-		if (deadline >= 0 && now >= deadline) {
-			r->timed_out = true;
-			signal_group(pid, o->signal);
-			kill_at = sat_add(now, o->kill_after);
-			deadline = -1;
-		}
-		/* Whatever ignored the signal for kill_after gets KILL. */
-		if ((kill_at >= 0 && now >= kill_at) || (gone && kill_at >= 0)) {
-			signal_group(pid, SIGKILL);
-			kill_at = -1;
-		}
-		nw = watching(watch, pfd);
-		if (signals_wait(pfd, nw, earliest(deadline, kill_at)) > 0)
-			drain(o, watch, pfd, nw);
-	}
+	if (w.handed)
+		w.sentry = sentry_start(w.pid, &w.sentry_fd);
+	w.deadline = o->timeout >= 0 ? sat_add(mono_ns(), o->timeout) : -1;
+	while (turn(&w))
+		;
 	/* A signal that came with the attempt's end still ends the run. */
 	signals_wait(NULL, 0, 0);
-	if ((sig = signal_stop) != 0) {
-		signal_stop = 0;
-		if (r->interrupted == 0)
-			r->interrupted = sig;
-	}
+	forward(&w, mono_ns());
+	if (w.sentry > 0)
+		heard(&w);
 	/*
 	 * Nothing the attempt started outlives a timeout or a signal. The
 	 * leader is not reaped yet, so its group id cannot have been reused.
 	 */
-	if (r->timed_out || r->interrupted != 0)
-		signal_group(pid, SIGKILL);
-	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+	if (r->timed_out || r->forwarded || r->terminal || r->aborted)
+		signal_group(w.pid, SIGKILL);
+	sentry_stop(w.sentry, w.sentry_fd);
+	while (waitpid(w.pid, &st, 0) == -1 && errno == EINTR)
 		;
-	if (handed)
+	if (w.handed)
 		tcsetpgrp(o->tty, getpgrp());
 	ended(st, r);
 	return 0;

@@ -1,11 +1,35 @@
 /* One attempt: start it in its own process group, wait for it while
- * watching a deadline and signals, and say how it ended. */
+ * watching a deadline, signals and the streams it writes, and say how it
+ * ended. */
 #ifndef RETRY_SPAWN_H
 #define RETRY_SPAWN_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#define STDIO_INHERIT	(-1)	/* the attempt gets retry's own fd */
+#define STDIO_CLOSED	(-2)	/* the attempt gets it closed */
+
+#define ATTEMPT_IO_MAX	4
+
+/* The streams that the attempt's wait serves as well. */
+struct attempt_io {
+	void	*ctx;
+	/* The fds to watch now, at most ATTEMPT_IO_MAX. */
+	nfds_t	(*watch)(void *, struct pollfd *);
+	/* What ppoll said of them; -1 when the attempt must end (its output
+	 * cannot be passed on). */
+	int	(*serve)(void *, const struct pollfd *, nfds_t);
+	/* The command has ended: take only what its pipes hold now. */
+	void	(*end)(void *);
+	/* Whether output is still on its way out. */
+	bool	(*busy)(void *);
+	/* The attempt's time is up: what its destination has not taken is
+	 * dropped, as the command would have been killed while blocked. */
+	void	(*drop)(void *);
+};
 
 struct attempt_opts {
 	char *const	*argv;
@@ -14,14 +38,10 @@ struct attempt_opts {
 	int64_t		 timeout;	/* ns, -1 for none */
 	int		 signal;	/* sent on timeout */
 	int64_t		 kill_after;	/* ns, then SIGKILL */
-	/* The child's fds 0, 1 and 2, or -1 to inherit retry's; closed in
-	 * retry once the child has them. */
+	/* The child's fds 0, 1 and 2: an fd (closed in retry once the child
+	 * has it), STDIO_INHERIT or STDIO_CLOSED. */
 	int		 stdio[3];
-	/* Read ends drained while the attempt runs (its stdout and stderr
-	 * pipes), or -1; each chunk, then the end (n == 0), goes to sink. */
-	int		 watch[2];
-	void		(*sink)(void *, int, const char *, size_t);
-	void		*ctx;
+	const struct attempt_io *io;	/* or NULL */
 };
 
 struct attempt_result {
@@ -29,12 +49,22 @@ struct attempt_result {
 	int		 status;	/* 0-255, 128 + N, or 124 */
 	int		 signal;	/* death by this signal, or 0 */
 	bool		 timed_out;
-	int		 interrupted;	/* a signal retry received, or 0 */
+	bool		 aborted;	/* ended because its output had nowhere
+					 * to go */
+	int		 interrupted;	/* a signal that ends the run, or 0 */
+	bool		 forwarded;	/* retry sent it on to the attempt */
+	bool		 terminal;	/* it came from the terminal (Ctrl-C) */
 };
 
-/* Runs one attempt to its end, its output drained to the last byte; -1 (errno set) only when retry itself
- * could not start it (fork or pipe failed). */
+/* Runs one attempt until its command ends and its output is passed on;
+ * -1 (errno set) only when it could not be started (fork failed). */
 int		 attempt_run(const struct attempt_opts *,
 		    struct attempt_result *);
+
+/* Starts a process of retry's own that calls fn(arg) with retry's signal
+ * dispositions and mask undone and only the fds in keep[0..n) left
+ * open, then exits; its pid, or -1. */
+pid_t		 spawn_helper(void (*)(void *), void *, const int *keep,
+		    int n);
 
 #endif

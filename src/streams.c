@@ -1,39 +1,57 @@
 /*
  * Streams.  Temporary files are unlinked as soon as they are made, so no
  * exit path, a signal's included, leaves one behind; they live in $TMPDIR,
- * and memory stays bounded whatever the size of the data.
+ * and memory stays bounded whatever the size of the data: a stream holds
+ * at most one buffer that its destination has not taken yet, and reads no
+ * more until it has.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sendfile.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "signals.h"
 #include "streams.h"
 
+#define BUFSZ	(128 * 1024)
+
+static int	failed(struct streams *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/* Keeps the first error: the words, then errno's. */
 static int
-failed(struct streams *s, const char *what)
+failed(struct streams *s, const char *fmt, ...)
 {
-	if (s->err[0] == '\0')
-		snprintf(s->err, sizeof(s->err), "%s: %s", what,
-		    strerror(errno));
+	const int e = errno;
+	va_list ap;
+	int n;
+
+	if (s->err[0] != '\0')
+		return -1;
+	va_start(ap, fmt);
+	n = vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(s->err))
+		snprintf(s->err + n, sizeof(s->err) - (size_t)n, ": %s",
+		    strerror(e));
 	return -1;
 }
 
 static int
-tempfile(void)
+tempfile(struct streams *s)
 {
-	const char *dir = getenv("TMPDIR");
 	char path[PATH_MAX];
 	int fd;
 
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	if (snprintf(path, sizeof(path), "%s/retry.XXXXXX", dir) >=
+	if (snprintf(path, sizeof(path), "%s/retry.XXXXXX", s->tmpdir) >=
 	    (int)sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -44,75 +62,154 @@ tempfile(void)
 	return fd;
 }
 
-/* Writes all of buf, or fails. */
-static int
-write_all(int fd, const char *buf, size_t n)
+/* Writes all of buf to a file, which does not block; the bytes written,
+ * all n unless an error (errno) stopped it. */
+static size_t
+write_file(int fd, const char *buf, size_t n)
 {
+	size_t done = 0;
 	ssize_t w;
 
-	while (n > 0) {
-		if ((w = write(fd, buf, n)) == -1) {
-			if (errno == EINTR)
+	while (done < n) {
+		if ((w = write(fd, buf + done, n - done)) <= 0) {
+			if (w == -1 && errno == EINTR)
 				continue;
-			return -1;
+			if (w == 0)
+				errno = ENOSPC;
+			break;
 		}
-		buf += w;
-		n -= (size_t)w;
+		done += (size_t)w;
 	}
-	return 0;
+	return done;
 }
 
+/* Whether fds a and b lead to the same file, pipe or terminal. */
+static bool
+same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 &&
+	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+	    sa.st_rdev == sb.st_rdev;
+}
+
+/*
+ * All of stdin into the spool, read only when ppoll says it is ready, so
+ * that a signal ends the wait for a slow writer or a terminal.
+ */
 static int
 spool_stdin(struct streams *s)
 {
-	static char buf[128 * 1024];
+	static char buf[BUFSZ];
+	struct pollfd p;
+	off_t kept = 0;
 	ssize_t n;
 
-	if ((s->replay = tempfile()) == -1)
-		return failed(s, "--stdin replay: cannot make a file in "
-		    "$TMPDIR");
-	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
+	if ((s->replay = tempfile(s)) == -1)
+		return failed(s, "--stdin replay: cannot make a file in %s",
+		    s->tmpdir);
+	for (;;) {
+		p = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
+		if (signals_wait(&p, 1, -1) <= 0) {
+			if (signal_stop != 0)
+				return -1;
+			continue;
+		}
+		if ((n = read(STDIN_FILENO, buf, sizeof(buf))) == 0)
+			return 0;
 		if (n == -1) {
-			if (errno == EINTR)
+			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			return failed(s, "--stdin replay: cannot read stdin");
 		}
-		if (write_all(s->replay, buf, (size_t)n) == -1)
-			return failed(s, "--stdin replay: cannot keep stdin "
-			    "in $TMPDIR");
+		if (write_file(s->replay, buf, (size_t)n) < (size_t)n)
+			return failed(s, "--stdin replay: cannot keep stdin in "
+			    "%s after %lld bytes", s->tmpdir, (long long)kept);
+		kept += n;
 	}
+}
+
+/* stdin replayed: read again from where it began if it can seek, else
+ * kept in a spool. */
+static int
+replay_init(struct streams *s)
+{
+	struct stat st;
+	off_t at;
+
+	if (fstat(STDIN_FILENO, &st) == 0 &&
+	    (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) &&
+	    (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) != -1) {
+		s->replay_at = at;
+		return 0;
+	}
+	return spool_stdin(s);
+}
+
+static int
+stream_init(struct streams *s, struct stream *st, int fd, bool scan,
+    bool held)
+{
+	*st = (struct stream){ .src = -1, .fd = fd, .held = held,
+	    .scan = scan };
+	if ((st->buf = malloc(BUFSZ)) == NULL ||
+	    (scan && (st->scanner = calloc(1, sizeof(*st->scanner))) == NULL))
+		return failed(s, "out of memory");
+	s->n++;
 	return 0;
 }
 
+static nfds_t	 io_watch(void *, struct pollfd *);
+static int	 io_serve(void *, const struct pollfd *, nfds_t);
+static void	 io_end(void *);
+static bool	 io_busy(void *);
+static void	 io_drop(void *);
+
 int
-streams_init(struct streams *s, const struct config *c)
+streams_init(struct streams *s, const struct config *c, const bool closed[3],
+    const char *name)
 {
 	const struct rules_set *r = &c->output;
+	const char *dir = getenv("TMPDIR");
+	bool scan[2], pipe[2];
 
 	memset(s, 0, sizeof(*s));
 	s->replay = s->null = s->hold = -1;
+	s->replay_at = -1;
 	s->rules = r;
-	s->scan[0] = rules_any(r) && c->match != MATCH_STDERR;
-	s->scan[1] = rules_any(r) && c->match != MATCH_STDOUT;
-	s->piped[0] = s->scan[0] || c->hold_stdout;
-	s->piped[1] = s->scan[1];
-	s->dest[0] = STDOUT_FILENO;
-	s->dest[1] = STDERR_FILENO;
-	for (int i = 0; i < 2; i++)
-		if (s->scan[i] && (s->scanner[i] =
-		    malloc(sizeof(*s->scanner[i]))) == NULL)
-			return failed(s, "out of memory");
-	if (c->stdin_mode == STDIN_REPLAY && spool_stdin(s) == -1)
+	s->name = name;
+	s->io = (struct attempt_io){ s, io_watch, io_serve, io_end, io_busy,
+	    io_drop };
+	memcpy(s->closed, closed, sizeof(s->closed));
+	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s",
+	    dir != NULL && *dir != '\0' ? dir : "/tmp");
+	scan[0] = rules_any(r) && c->match != MATCH_STDERR && !closed[1];
+	scan[1] = rules_any(r) && c->match != MATCH_STDOUT && !closed[2];
+	pipe[0] = (scan[0] || c->hold_stdout) && !closed[1];
+	pipe[1] = scan[1];
+	/* Written to one file, stdout and stderr go through one pipe, so
+	 * that their order is the command's. */
+	s->merged = !c->hold_stdout && (pipe[0] || pipe[1]) && !closed[1] &&
+	    !closed[2] && same_file(STDOUT_FILENO, STDERR_FILENO);
+	if (s->merged) {
+		if (stream_init(s, &s->s[0], STDOUT_FILENO, scan[0] || scan[1],
+		    false) == -1)
+			return -1;
+	} else
+		for (int i = 0; i < 2; i++)
+			if (pipe[i] && stream_init(s, &s->s[s->n], i + 1,
+			    scan[i], i == 0 && c->hold_stdout) == -1)
+				return -1;
+	if (c->stdin_mode == STDIN_REPLAY && !closed[0] &&
+	    replay_init(s) == -1)
 		return -1;
 	if (c->stdin_mode == STDIN_NULL &&
 	    (s->null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		return failed(s, "--stdin null: /dev/null");
-	if (c->hold_stdout) {
-		if ((s->hold = tempfile()) == -1)
-			return failed(s, "--hold-stdout: cannot make a file "
-			    "in $TMPDIR");
-		s->dest[0] = s->hold;
-	}
+	if (c->hold_stdout && !closed[1] && (s->hold = tempfile(s)) == -1)
+		return failed(s, "--hold-stdout: cannot make a file in %s",
+		    s->tmpdir);
 	return 0;
 }
 
@@ -132,109 +229,398 @@ reopen(int fd)
 	return r;
 }
 
+/* The attempt's stdin: *fd, or -1 (errno set). */
 static int
-output_pipe(struct streams *s, struct attempt_opts *ao, int i)
+stdin_for(struct streams *s, int *fd)
 {
-	int p[2];
-
-	if (pipe2(p, O_CLOEXEC) == -1)
-		return failed(s, "pipe");
-	/* Fewer, larger reads: a bigger pipe where the kernel allows. */
-	fcntl(p[0], F_SETPIPE_SZ, 1024 * 1024);
-	ao->stdio[i + 1] = p[1];
-	ao->watch[i] = p[0];
+	*fd = STDIO_INHERIT;
+	if (s->null != -1)
+		return (*fd = fcntl(s->null, F_DUPFD_CLOEXEC, 0)) == -1 ? -1 : 0;
+	if (s->closed[0])
+		*fd = STDIO_CLOSED;
+	else if (s->replay != -1)
+		return (*fd = reopen(s->replay)) == -1 ? -1 : 0;
+	else if (s->replay_at != -1 &&
+	    lseek(STDIN_FILENO, s->replay_at, SEEK_SET) == -1)
+		return -1;
 	return 0;
 }
 
 int
 streams_attempt(struct streams *s, struct attempt_opts *ao)
 {
-	ao->stdio[0] = ao->stdio[1] = ao->stdio[2] = -1;
-	ao->watch[0] = ao->watch[1] = -1;
-	ao->sink = streams_sink;
-	ao->ctx = s;
+	int p[2];
+
+	ao->io = s->n > 0 ? &s->io : NULL;
 	memset(&s->result, 0, sizeof(s->result));
-	for (int i = 0; i < 2; i++)
-		if (s->scanner[i] != NULL)
-			s->scanner[i]->len = 0;
 	if (s->hold != -1 && (ftruncate(s->hold, 0) == -1 ||
 	    lseek(s->hold, 0, SEEK_SET) == -1))
-		return failed(s, "--hold-stdout");
-	if (s->replay != -1 && (ao->stdio[0] = reopen(s->replay)) == -1)
-		return failed(s, "--stdin replay");
-	if (s->null != -1 &&
-	    (ao->stdio[0] = fcntl(s->null, F_DUPFD_CLOEXEC, 0)) == -1)
-		return failed(s, "--stdin null");
-	for (int i = 0; i < 2; i++)
-		if (s->piped[i] && output_pipe(s, ao, i) == -1)
-			return -1;
+		return failed(s, "--hold-stdout: cannot empty its file in %s",
+		    s->tmpdir);
+	for (int i = 0; i < 3; i++)
+		ao->stdio[i] = s->closed[i] ? STDIO_CLOSED : STDIO_INHERIT;
+	for (int i = 0; i < s->n; i++) {
+		struct stream *st = &s->s[i];
+
+		st->off = st->len = 0;
+		st->left = SIZE_MAX;
+		st->ended = false;
+		if (st->scanner != NULL) {
+			st->scanner->len = 0;
+			st->scanner->midline = false;
+		}
+		if (pipe2(p, O_CLOEXEC) == -1) {
+			failed(s, "cannot make a pipe");
+			goto fail;
+		}
+		/* Fewer, larger reads: a bigger pipe where the kernel allows;
+		 * retry reads only what ppoll said was there. */
+		fcntl(p[0], F_SETPIPE_SZ, 1024 * 1024);
+		fcntl(p[0], F_SETFL, O_NONBLOCK);
+		st->src = p[0];
+		ao->stdio[st->fd] = p[1];
+		if (s->merged)
+			ao->stdio[2] = p[1];
+	}
+	if (stdin_for(s, &ao->stdio[0]) == -1) {
+		failed(s, "cannot give the attempt its stdin");
+		goto fail;
+	}
 	return 0;
+fail:
+	for (int i = 0; i < 3; i++)
+		if (ao->stdio[i] >= 0 && (i == 0 || ao->stdio[i] !=
+		    ao->stdio[i - 1]))
+			close(ao->stdio[i]);
+	for (int i = 0; i < s->n; i++)
+		if (s->s[i].src != -1) {
+			close(s->s[i].src);
+			s->s[i].src = -1;
+		}
+	return -1;
 }
 
-/* Held output that cannot be kept goes out now rather than be lost. */
+/* The end of a stream for its scanner: the last line counts too. */
 static void
-hold_broken(struct streams *s)
+scan_done(struct streams *s, struct stream *st)
 {
-	failed(s, "--hold-stdout: cannot keep the output in $TMPDIR");
-	streams_release(s, true);
-	s->dest[0] = STDOUT_FILENO;
+	if (st->scan && !st->ended)
+		scan_end(s->rules, st->scanner, &s->result);
+	st->ended = true;
+}
+
+static void
+close_src(struct streams *s, struct stream *st)
+{
+	if (st->src != -1)
+		close(st->src);
+	st->src = -1;
+	scan_done(s, st);
+}
+
+/* Releases the held file to out; -1 on an error (errno set). */
+static int
+release(struct streams *s, const struct out *out)
+{
+	static char buf[64 * 1024];
+	off_t off = 0;
+	ssize_t n;
+
+	while ((n = pread(s->hold, buf, sizeof(buf), off)) > 0) {
+		if (out_all(out, buf, (size_t)n) == -1)
+			return -1;
+		off += n;
+	}
+	return n == -1 ? -1 : 0;
+}
+
+/* The held file cannot take more (a full disk): what it kept goes out now,
+ * and the rest of the output after it, rather than be lost. */
+static void
+hold_broken(struct streams *s, struct stream *st)
+{
+	failed(s, "--hold-stdout: cannot keep the output in %s", s->tmpdir);
+	st->held = false;
+	(void)release(s, out_std(STDOUT_FILENO));
 	close(s->hold);
 	s->hold = -1;
 }
 
-void
-streams_sink(void *ctx, int i, const char *buf, size_t n)
+/*
+ * Passes on what the stream has read, as far as its destination takes it
+ * now; -1 when the output cannot be passed on (err says why).
+ */
+static int
+push(struct streams *s, struct stream *st)
+{
+	const int i = st->fd - 1;
+	ssize_t w;
+
+	while (st->off < st->len) {
+		if (st->held) {
+			st->off += write_file(s->hold, st->buf + st->off,
+			    st->len - st->off);
+			if (st->off < st->len)
+				hold_broken(s, st);
+			continue;
+		}
+		if ((w = out_try(out_std(st->fd), st->buf + st->off,
+		    st->len - st->off)) >= 0) {
+			st->off += (size_t)w;
+			continue;
+		}
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+			return 0;
+		st->off = st->len = 0;
+		if (errno == EPIPE) {
+			/* Its reader has gone: the command learns it as
+			 * without retry, from a pipe with no reader. */
+			s->gone[i] = true;
+			if (s->merged)
+				s->gone[1] = true;
+			close_src(s, st);
+			return 0;
+		}
+		failed(s, "%s", i == 0 ? "stdout" : "stderr");
+		close_src(s, st);
+		return -1;
+	}
+	st->off = st->len = 0;
+	return 0;
+}
+
+/* Reads what the pipe has, scans it and passes it on. */
+static int
+pull(struct streams *s, struct stream *st)
+{
+	size_t want = st->left < BUFSZ ? st->left : BUFSZ;
+	ssize_t n;
+
+	if ((n = read(st->src, st->buf, want)) == -1)
+		return errno == EAGAIN || errno == EINTR ? 0 : (close_src(s,
+		    st), 0);
+	if (n == 0) {
+		close_src(s, st);
+		return 0;
+	}
+	if (st->left != SIZE_MAX)
+		st->left -= (size_t)n;
+	if (st->scan)
+		scan_chunk(s->rules, st->scanner, st->buf, (size_t)n,
+		    &s->result);
+	if (st->left == 0)
+		scan_done(s, st);
+	st->off = 0;
+	st->len = (size_t)n;
+	return push(s, st);
+}
+
+static bool
+pending(const struct stream *st)
+{
+	return st->off < st->len;
+}
+
+static nfds_t
+io_watch(void *ctx, struct pollfd *pfd)
+{
+	struct streams *s = ctx;
+	nfds_t n = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		const struct stream *st = &s->s[i];
+
+		if (pending(st)) {
+			s->polled[n] = i + 2;
+			pfd[n++] = (struct pollfd){ out_std(st->fd)->fd, POLLOUT,
+			    0 };
+		} else if (st->src != -1 && st->left > 0) {
+			s->polled[n] = i;
+			pfd[n++] = (struct pollfd){ st->src, POLLIN, 0 };
+		}
+	}
+	return n;
+}
+
+static int
+io_serve(void *ctx, const struct pollfd *pfd, nfds_t n)
+{
+	struct streams *s = ctx;
+	int rc = 0;
+
+	for (nfds_t j = 0; j < n; j++) {
+		struct stream *st = &s->s[s->polled[j] % 2];
+
+		if (pfd[j].revents == 0)
+			continue;
+		if ((s->polled[j] >= 2 ? push(s, st) : pull(s, st)) == -1)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* The command has ended: what its pipes hold now is its output; what a
+ * process it left running writes later is not. */
+static void
+io_end(void *ctx)
+{
+	struct streams *s = ctx;
+	int avail;
+
+	for (int i = 0; i < s->n; i++) {
+		struct stream *st = &s->s[i];
+
+		if (st->src == -1)
+			continue;
+		if (ioctl(st->src, FIONREAD, &avail) == -1 || avail < 0)
+			avail = 0;
+		st->left = (size_t)avail;
+		if (st->left == 0)
+			scan_done(s, st);
+	}
+}
+
+static bool
+io_busy(void *ctx)
+{
+	const struct streams *s = ctx;
+
+	for (int i = 0; i < s->n; i++)
+		if (pending(&s->s[i]) || (s->s[i].src != -1 && s->s[i].left > 0))
+			return true;
+	return false;
+}
+
+static void
+io_drop(void *ctx)
 {
 	struct streams *s = ctx;
 
-	if (n == 0) {
-		if (s->scan[i])
-			scan_end(s->rules, s->scanner[i], &s->result);
-		return;
+	for (int i = 0; i < s->n; i++) {
+		s->s[i].off = s->s[i].len = s->s[i].left = 0;
+		scan_done(s, &s->s[i]);
 	}
-	if (write_all(s->dest[i], buf, n) == -1) {
-		if (s->dest[i] == s->hold) {
-			hold_broken(s);
-			write_all(s->dest[i], buf, n);
-		} else
-			failed(s, i == 0 ? "stdout" : "stderr");
-	}
-	if (s->scan[i])
-		scan_chunk(s->rules, s->scanner[i], buf, n, &s->result);
 }
 
 void
-streams_release(struct streams *s, bool last)
+streams_after(struct streams *s)
 {
-	static char buf[64 * 1024];
-	const int out = last ? STDOUT_FILENO : STDERR_FILENO;
-	off_t off = 0, size;
-	ssize_t n;
+	struct pollfd p;
+	int avail;
 
-	if (s->hold == -1 || (size = lseek(s->hold, 0, SEEK_END)) <= 0)
+	for (int i = 0; i < s->n; i++) {
+		struct stream *st = &s->s[i];
+
+		st->off = st->len = 0;
+		scan_done(s, st);
+		if (st->src == -1)
+			continue;
+		/* No writer and nothing left: no process holds it. */
+		p = (struct pollfd){ st->src, POLLIN, 0 };
+		if (poll(&p, 1, 0) == 1 && (p.revents & POLLHUP) != 0 &&
+		    ioctl(st->src, FIONREAD, &avail) == 0 && avail == 0)
+			close_src(s, st);
+	}
+}
+
+/* What the drainer passes on: pipes and where they go. */
+struct drain {
+	int		 src[2], dst[2];
+	const char	*name;
+};
+
+/* Passes on what the pipes get until no process holds them, then exits;
+ * blocking, since it is a process of its own. */
+static void
+drain(void *arg)
+{
+	static char buf[BUFSZ];
+	struct drain *d = arg;
+	struct pollfd p[2];
+	ssize_t n;
+	int open = 2;
+
+	/* Orphaned at once, so that nobody need reap it. */
+	if (fork() != 0)
 		return;
-	while (off < size) {
-		n = sendfile(out, s->hold, &off, (size_t)(size - off));
-		if (n > 0)
-			continue;
-		if (n == -1 && errno == EINTR)
-			continue;
-		break;
+	setproctitle("passing on the output of what %s left running",
+	    d->name);
+	for (int i = 0; i < 2; i++) {
+		if (d->src[i] != -1)
+			fcntl(d->src[i], F_SETFL, 0);
+		else
+			open--;
 	}
-	/* sendfile cannot write to every kind of file: copy the rest. */
-	while (off < size && (n = pread(s->hold, buf, sizeof(buf), off)) > 0) {
-		if (write_all(out, buf, (size_t)n) == -1)
-			break;
-		off += n;
+	while (open > 0) {
+		for (int i = 0; i < 2; i++)
+			p[i] = (struct pollfd){ d->src[i], POLLIN, 0 };
+		if (poll(p, 2, -1) == -1)
+			continue;
+		for (int i = 0; i < 2; i++) {
+			if (p[i].revents == 0 || d->src[i] == -1)
+				continue;
+			if ((n = read(d->src[i], buf, sizeof(buf))) <= 0 ||
+			    write_file(d->dst[i], buf, (size_t)n) <
+			    (size_t)n) {
+				close(d->src[i]);
+				d->src[i] = -1;
+				open--;
+			}
+		}
 	}
-	ftruncate(s->hold, 0);
+}
+
+int
+streams_settle(struct streams *s, bool out)
+{
+	struct drain d = { { -1, -1 }, { -1, -1 }, s->name };
+	int rc = 0, keep[4], n = 0;
+	pid_t pid;
+
+	if (s->hold != -1) {
+		if (release(s, out_std(out ? STDOUT_FILENO : STDERR_FILENO)) ==
+		    -1) {
+			if (errno == EPIPE)
+				s->gone[out ? 0 : 1] = true;
+			else if (errno != EINTR)
+				failed(s, "%s: cannot write the held output",
+				    out ? "stdout" : "stderr");
+			rc = -1;
+		}
+		if (ftruncate(s->hold, 0) == -1)
+			rc = -1;
+	}
+	for (int i = 0; i < s->n; i++) {
+		struct stream *st = &s->s[i];
+
+		if (st->src == -1)
+			continue;
+		d.src[i] = keep[n++] = st->src;
+		d.dst[i] = keep[n++] = st->held && !out ? STDERR_FILENO :
+		    st->fd;
+	}
+	if (n > 0) {
+		if ((pid = spawn_helper(drain, &d, keep, n)) > 0)
+			while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+				;
+		for (int i = 0; i < s->n; i++)
+			if (s->s[i].src != -1) {
+				close(s->s[i].src);
+				s->s[i].src = -1;
+			}
+	}
+	return rc;
 }
 
 void
 streams_free(struct streams *s)
 {
-	for (int i = 0; i < 2; i++)
-		free(s->scanner[i]);
+	for (int i = 0; i < s->n; i++) {
+		if (s->s[i].src != -1)
+			close(s->s[i].src);
+		free(s->s[i].scanner);
+		free(s->s[i].buf);
+	}
 	if (s->replay != -1)
 		close(s->replay);
 	if (s->null != -1)

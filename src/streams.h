@@ -1,37 +1,68 @@
-/* The attempt's standard streams: stdin replayed from a spool file or
- * /dev/null, stdout held in a file, and the output that rules watch read
- * through pipes, passed on and scanned as it flows. */
+/* The attempt's standard streams: stdin replayed (a seekable stdin read
+ * again from where it began, anything else kept in a spool file) or
+ * /dev/null, stdout held in a file, and the output that rules read passed
+ * through pipes, scanned as it flows and passed on without ever blocking
+ * retry. */
 #ifndef RETRY_STREAMS_H
 #define RETRY_STREAMS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "match.h"
 #include "options.h"
+#include "output.h"
 #include "spawn.h"
+
+/* One output stream of the attempt that passes through retry. */
+struct stream {
+	int		 src;		/* the pipe's read end, or -1 */
+	int		 fd;		/* retry's fd it goes to: 1 or 2 */
+	bool		 held;		/* it goes to the held file */
+	bool		 scan;		/* rules read it */
+	struct scanner	*scanner;
+	char		*buf;		/* read, not yet written: [off, len) */
+	size_t		 off, len;
+	size_t		 left;		/* once the command has ended: what
+					 * it wrote that is still to take */
+	bool		 ended;		/* the scanner has seen its end */
+};
 
 struct streams {
 	const struct rules_set *rules;
-	bool		 scan[2];	/* stdout, stderr: the rules watch it */
-	bool		 piped[2];	/* it flows through retry */
-	int		 dest[2];	/* where piped output goes */
-	int		 replay;	/* the spooled stdin, or -1 */
-	int		 null;		/* /dev/null for --stdin null, or -1 */
+	struct stream	 s[2];		/* stdout (or both, merged), stderr */
+	int		 n;		/* streams in use */
+	bool		 merged;	/* one pipe for stdout and stderr */
+	bool		 closed[3];	/* retry's fds 0-2 were closed */
 	int		 hold;		/* the held stdout, or -1 */
-	struct scanner	*scanner[2];
+	int		 replay;	/* the spooled stdin, or -1 */
+	off_t		 replay_at;	/* a seekable stdin's start, or -1 */
+	int		 null;		/* /dev/null for --stdin null, or -1 */
+	char		 tmpdir[256];	/* where spools are made */
+	const char	*name;		/* the command's, for ps */
+	struct attempt_io io;
+	int		 polled[ATTEMPT_IO_MAX];	/* stream, + 2 for output */
 	struct scan_result result;	/* of the current attempt */
-	char		 err[256];	/* the first write error, or "" */
+	bool		 gone[2];	/* stdout's, stderr's reader has gone */
+	char		 err[256];	/* the first error, or "" */
 };
 
-/* Spools stdin when asked; -1 with the reason in s->err. */
-int	 streams_init(struct streams *, const struct config *);
-/* Sets the attempt's fds: -1 with the reason in s->err. */
+/* Sets up the streams, reading a stdin to replay to its end (in
+ * signals_wait: a signal that ends retry returns -1 with err empty);
+ * -1 with the reason in err. */
+int	 streams_init(struct streams *, const struct config *,
+	    const bool closed[3], const char *name);
+/* Sets the attempt's fds; -1 with the reason in err. */
 int	 streams_attempt(struct streams *, struct attempt_opts *);
-/* Where the attempt's piped output arrives (n == 0: end of stream). */
-void	 streams_sink(void *, int, const char *, size_t);
-/* The held stdout goes to stdout (last attempt) or stderr. */
-void	 streams_release(struct streams *, bool last);
+/* After the attempt: the pipes it left behind (a process it left running
+ * may still hold them) wait for streams_settle. */
+void	 streams_after(struct streams *);
+/* The attempt's held stdout goes to stdout (out) or stderr, and what the
+ * processes it left running write goes on being passed on, by a process
+ * of retry's that lives as long as they hold the pipes; -1 when the held
+ * output could not be written (err says why, or gone[] is set). */
+int	 streams_settle(struct streams *, bool out);
 void	 streams_free(struct streams *);
 
 #endif

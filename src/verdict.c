@@ -8,8 +8,11 @@ struct outcome
 verdict(const struct rules *r, int status, int sig,
     const bool matched[RULE_COUNT])
 {
-	const bool *given = r->output;
 	enum reason failed = WHY_NONE;
+	bool given[RULE_COUNT];
+
+	for (int k = 0; k < RULE_COUNT; k++)
+		given[k] = rule_given(r->output, (enum rule_kind)k);
 
 	if (r->stop_on->set && codes_has(r->stop_on, status))
 		return (struct outcome){ V_STOP, WHY_STOP_ON };

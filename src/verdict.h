@@ -17,11 +17,12 @@ enum reason {
 	WHY_FAIL_OUTPUT,	/* failure: --fail-if-output matched */
 	WHY_NO_UNTIL,		/* failure: --until-output did not match */
 	WHY_NOT_RETRY_ON,	/* a failure that no retry rule covers */
+	WHY_READER_GONE,	/* the reader of retry's output has gone */
 };
 
 struct rules {
 	const struct codes *success_on, *retry_on, *stop_on;
-	const bool	*output;	/* which output rules are given */
+	const struct rules_set *output;	/* the output rules given */
 };
 
 struct outcome {

@@ -133,7 +133,7 @@ load test_helper/core
 	((ms < 1500))
 	assert_equal "$(flaky_runs)" 1
 	assert_stderr_lines \
-	    "retry: giving up after 1 attempt in $DUR: exit 1; next attempt would end past the 2s budget"
+	    "retry: giving up after 1 attempt in $DUR: exit 1; the next attempt would start past the 2s budget"
 }
 
 @test "--budget: attempts within the budget run" {
@@ -151,7 +151,7 @@ load test_helper/core
 	((ms >= 800 && ms < 1500))
 	assert_equal "${#stderr_lines[@]}" 3
 	assert_regex "${stderr_lines[2]}" \
-	    "^retry: giving up after 3 attempts in $DUR: exit 1; next attempt would end past the 1s budget\$"
+	    "^retry: giving up after 3 attempts in $DUR: exit 1; the next attempt would start past the 1s budget\$"
 }
 
 @test "--budget with --dry-run shows where the run gives up" {
@@ -161,7 +161,7 @@ load test_helper/core
 	    "1        -          0s" \
 	    "2        400ms      400ms" \
 	    "3        400ms      800ms" \
-	    "then gives up: the next attempt would end past the 1s budget"
+	    "then gives up: the next attempt would start past the 1s budget"
 }
 
 @test "--budget cuts the --timeout of an attempt to what remains" {

@@ -412,7 +412,7 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 	assert_delays "attempt  delay      starts at" "1        -          0s" \
 	    "2        1s         1s" "3        2s         3s" \
 	    "4        4s         7s" \
-	    "then gives up: the next attempt would end past the 10s budget"
+	    "then gives up: the next attempt would start past the 10s budget"
 	assert_show "1 2 4 -1" --budget 10s
 }
 

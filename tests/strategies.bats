@@ -117,9 +117,9 @@ load test_helper/core
 }
 
 @test "--exp saturates instead of overflowing" {
-	run -0 show --exp 1d --factor 1000 -n 0 --count 4
+	run -0 show --exp 1d --factor 1000 -n 100000 --count 4
 	assert_lines 86400 86400000 9223372036.85478 9223372036.85478
-	run -0 show --exp 1s -n 0 --count 80
+	run -0 show --exp 1s -n 100000 --count 80
 	assert_line --index 79 9223372036.85478
 	# Never negative, never smaller than the one before.
 	run awk '$1 < 0 || $1 < prev { print NR ": " $1; bad = 1 }

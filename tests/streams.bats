@@ -45,23 +45,26 @@ assert_no_temp_files() {
 	assert_output "$(printf 'a\nb')"
 }
 
-@test "a line longer than 64 KiB is matched in 64 KiB pieces" {
-	# A marker inside the first piece matches; one cut by the boundary
-	# between pieces does not.
+@test "a line longer than 64 KiB is matched whole, a match across pieces too" {
 	run -0 retry -q --max 1 --until-output MARK -- \
 	    sh -c 'printf MARK; head -c 100000 /dev/zero | tr "\0" x; echo'
-	run -1 retry -q --max 1 --until-output XY -- \
+	run -0 retry -q --max 1 --until-output XY -- \
 	    sh -c 'head -c 65535 /dev/zero | tr "\0" a; printf XY; head -c 1000 /dev/zero | tr "\0" a; echo'
 	run -0 retry -q --max 1 --until-output XY -- \
 	    sh -c 'head -c 65534 /dev/zero | tr "\0" a; printf XY; head -c 1000 /dev/zero | tr "\0" a; echo'
 }
 
 @test "--match stdout ignores stderr, --match stderr ignores stdout, both reads both" {
-	run -1 retry -q --max 1 --match stdout --until-output ok -- sh -c 'echo ok >&2'
-	run -1 retry -q --max 1 --match stderr --until-output ok -- sh -c 'echo ok'
-	run -0 retry -q --max 1 --match both --until-output ok -- sh -c 'echo ok >&2'
-	run -0 retry -q --max 1 --until-output ok -- sh -c 'echo ok'
-	run -0 retry -q --max 1 --match stderr --until-output ok -- sh -c 'echo ok >&2'
+	run -1 --separate-stderr retry -q --max 1 --match stdout --until-output ok -- sh -c 'echo ok >&2'
+	run -1 --separate-stderr retry -q --max 1 --match stderr --until-output ok -- sh -c 'echo ok'
+	run -0 --separate-stderr retry -q --max 1 --match both --until-output ok -- sh -c 'echo ok >&2'
+	run -0 --separate-stderr retry -q --max 1 --until-output ok -- sh -c 'echo ok'
+	run -0 --separate-stderr retry -q --max 1 --match stderr --until-output ok -- sh -c 'echo ok >&2'
+}
+
+@test "stdout and stderr written to one file go through one pipe, read by the rules as one" {
+	run -0 retry -q --max 1 --match stdout --until-output ok -- sh -c 'echo ok >&2'
+	run -0 retry -q --max 1 --match stderr --until-output ok -- sh -c 'echo ok'
 }
 
 @test "-i matches any case; without it case counts" {
@@ -146,8 +149,8 @@ assert_no_temp_files() {
 	cmp "$D/bin" "$D/copy"
 }
 
-@test "the output of a process left behind is read to its end" {
-	run -0 retry -q --max 1 --until-output late -- sh -c '(sleep 0.3; echo late) & echo early'
+@test "the output of a process left behind is passed on, not judged" {
+	run -1 retry -q --max 1 --until-output late -- sh -c '(sleep 0.3; echo late) & echo early'
 	assert_output "$(printf 'early\nlate')"
 }
 
@@ -259,7 +262,7 @@ fd_target() {
 	skip_under_valgrind "it needs TMPDIR itself"
 	export TMPDIR=$D/missing
 	run -125 --separate-stderr retry --stdin replay -- true </dev/null
-	[[ $stderr =~ ^retry:\ --stdin\ replay:\ cannot\ make\ a\ file\ in\ \$TMPDIR:\ No\ such\ file\ or\ directory$ ]]
+	assert_equal "$stderr" "retry: --stdin replay: cannot make a file in $D/missing: No such file or directory"
 	run -125 --separate-stderr retry --hold-stdout -- true
 	[[ $stderr =~ ^retry:\ --hold-stdout:\ cannot\ make\ a\ file ]]
 }
@@ -269,7 +272,7 @@ fd_target() {
 	assert_usage_error --until-output
 	run -125 retry --fail-if-output '(' -- true
 	assert_usage_error --fail-if-output
-	run -125 retry --retry-if-output 'a{1' -- true
+	run -125 retry --retry-if-output 'a{2,1}' -- true
 	assert_usage_error --retry-if-output
 	run -125 retry --stop-if-output '' -- true
 	assert_usage_error --stop-if-output
@@ -302,13 +305,13 @@ fd_target() {
 	done
 }
 
-@test "a pattern that stacks quantifiers is refused at once (glibc would take seconds)" {
+@test "a pattern that stacks quantifiers is refused at once" {
 	local t0 t1
 	t0=$(now_ms)
 	run -125 retry --until-output '\\**+++++++*********\**********++++++++*l***y*' -- true
 	t1=$(now_ms)
 	assert_usage_error --until-output
-	assert_line --index 0 --partial "stacks three quantifiers or more"
+	assert_line --index 0 --partial "quantifier does not follow a repeatable item"
 	((t1 - t0 < 2000))
 	run -125 retry --delay-from-output '(x)a+++' -- true
 	assert_usage_error --delay-from-output

@@ -92,7 +92,7 @@ shell_has_terminal() {
 	type_line "for i in 1 2 3; do $RETRY -n 5 -d 0 -- sh -c 'echo \$\$ >>\"$D/pids\"; exec sleep 100'; echo \"after \$i\" >>'$D/log'; done"
 	wait_lines "$D/pids"
 	keys C-c
-	wait_screen 'stopping: killed by SIGINT \(interrupted\)'
+	wait_screen 'SIGINT from the terminal during attempt 1/5, which ended: killed by SIGINT after .*; stopping'
 	shell_has_terminal back
 	assert_equal "$(wc -l <"$D/pids")" 1
 	assert [ ! -e "$D/log" ]
@@ -190,4 +190,46 @@ shell_has_terminal() {
 	assert_equal "$(cat "$D/status")" "status 0"
 	assert_equal "$(cat "$D/out")" "got hello"
 	shell_has_terminal back
+}
+
+@test "Ctrl-C stops the run even when the command catches it and exits 1" {
+	type_line "$RETRY -n 5 -d 0 -- python3 -c 'import sys, time
+open(\"$D/pids\", \"a\").write(\"x\\n\")
+try:
+    time.sleep(100)
+except KeyboardInterrupt:
+    open(\"$D/caught\", \"a\").write(\"caught\\n\")
+    sys.exit(1)'"
+	wait_lines "$D/pids"
+	keys C-c
+	wait_screen 'SIGINT from the terminal during attempt 1/5, which ended: exit 1 after .*; stopping'
+	# The command got SIGINT as without retry, and the run stopped:
+	# retry died of SIGINT, as the shell saw.
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/caught")" caught
+	assert_equal "$(wc -l <"$D/pids")" 1
+	assert_equal "$(cat "$D/status")" "status 130"
+	shell_has_terminal back
+}
+
+@test "started in the background, an attempt that reads the terminal works after fg" {
+	type_line "$RETRY --max 2 -- sh -c 'echo \$\$ >\"$D/leader\"; read x; echo \"got \$x\" >\"$D/out\"' &"
+	wait_lines "$D/leader"
+	wait_stopped "$(cat "$D/leader")"
+	type_line fg
+	type_line hello
+	wait_lines "$D/out"
+	assert_equal "$(cat "$D/out")" "got hello"
+	shell_has_terminal back
+}
+
+@test "Ctrl-C while --stdin replay reads the terminal ends retry" {
+	type_line "$RETRY --stdin replay -- cat"
+	sleep 0.5
+	keys C-c
+	wait_screen 'SIGINT before the first attempt; stopping'
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 130"
 }

@@ -6,7 +6,11 @@
 bats_load_library bats-support
 bats_load_library bats-assert
 
-ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+# The tree's top: the nearest directory above the test with a Makefile.
+ROOT=$BATS_TEST_DIRNAME
+while [ ! -f "$ROOT/Makefile" ] && [ "$ROOT" != / ]; do
+	ROOT=$(dirname "$ROOT")
+done
 RETRY=${RETRY:-$ROOT/retry}
 SHOW=${SHOW:-$ROOT/show-backoff-delays}
 PATH=$ROOT/tests/bin:$PATH

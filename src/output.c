@@ -1,0 +1,128 @@
+/*
+ * Non-blocking writers.  O_NONBLOCK on retry's own stdout would change the
+ * file description that the shell, the attempt and the rest of a pipeline
+ * share, so a pipe or a terminal is opened again through /proc, which gives
+ * a description of retry's own; a socket takes MSG_DONTWAIT; what cannot be
+ * opened again is polled before each write of at most PIPE_BUF bytes, which
+ * a pipe with room takes whole.  Regular files and /dev/null never block.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "signals.h"
+
+void
+out_init(struct out *o, int fd)
+{
+	struct stat st;
+	char path[32];
+	int flags, r;
+
+	*o = (struct out){ .fd = fd };
+	if (fstat(fd, &st) == -1)
+		return;
+	if (S_ISSOCK(st.st_mode)) {
+		o->sock = true;
+		return;
+	}
+	if (!S_ISFIFO(st.st_mode) && !(S_ISCHR(st.st_mode) && isatty(fd)))
+		return;
+	if ((flags = fcntl(fd, F_GETFL)) != -1 && (flags & O_NONBLOCK) != 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if ((r = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) !=
+	    -1) {
+		o->fd = r;
+		o->owned = true;
+	} else
+		o->polled = true;
+}
+
+void
+out_close(struct out *o)
+{
+	if (o->owned)
+		close(o->fd);
+	o->owned = false;
+}
+
+ssize_t
+out_try(const struct out *o, const void *buf, size_t n)
+{
+	struct pollfd p = { o->fd, POLLOUT, 0 };
+
+	if (o->sock)
+		return send(o->fd, buf, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (o->polled) {
+		if (poll(&p, 1, 0) == 0) {
+			errno = EAGAIN;
+			return -1;
+		}
+		if (n > PIPE_BUF)
+			n = PIPE_BUF;
+	}
+	return write(o->fd, buf, n);
+}
+
+int
+out_all(const struct out *o, const void *buf, size_t n)
+{
+	const char *p = buf;
+	struct pollfd pfd;
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = out_try(o, p, n)) >= 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		if (signal_stop != 0) {
+			errno = EINTR;
+			return -1;
+		}
+		pfd = (struct pollfd){ o->fd, POLLOUT, 0 };
+		signals_wait(&pfd, 1, -1);
+	}
+	return 0;
+}
+
+const struct out *
+out_std(int fd)
+{
+	static struct out std[3];
+	static bool ready[3];
+
+	if (!ready[fd]) {
+		out_init(&std[fd], fd);
+		ready[fd] = true;
+	}
+	return &std[fd];
+}
+
+bool
+out_piped(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 &&
+	    (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+bool
+out_gone(int fd)
+{
+	struct pollfd p = { fd, 0, 0 };
+
+	return out_piped(fd) && poll(&p, 1, 0) == 1 &&
+	    (p.revents & (POLLERR | POLLHUP)) != 0;
+}

@@ -1,0 +1,36 @@
+/* Writing where a reader may be slow or gone (retry's stdout and stderr,
+ * a log FIFO): every write is non-blocking, and waiting for room happens in
+ * signals_wait, where signals are seen. */
+#ifndef RETRY_OUTPUT_H
+#define RETRY_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct out {
+	int	 fd;		/* written to, and polled for room */
+	bool	 owned;		/* a non-blocking reopening, ours to close */
+	bool	 sock;		/* a socket: send(MSG_DONTWAIT) */
+	bool	 polled;	/* may block: poll first, PIPE_BUF at a time */
+};
+
+/* A writer for fd: a private non-blocking reopening of a pipe or a
+ * terminal where /proc allows, never the shared file's own flags. */
+void	 out_init(struct out *, int fd);
+void	 out_close(struct out *);
+/* Writes what fits now, without waiting: the count, or -1 (EAGAIN when
+ * there is no room). */
+ssize_t	 out_try(const struct out *, const void *, size_t);
+/* Writes all of it, waiting in signals_wait for room; -1 with errno on an
+ * error, EINTR when a signal that ends retry came first. */
+int	 out_all(const struct out *, const void *, size_t);
+/* The writer of retry's own stdout (1) or stderr (2), set up on first
+ * use. */
+const struct out *out_std(int fd);
+/* Whether fd is a pipe, a FIFO or a socket. */
+bool	 out_piped(int fd);
+/* Whether fd is a pipe, FIFO or socket whose reader has gone. */
+bool	 out_gone(int fd);
+
+#endif

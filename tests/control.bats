@@ -1,0 +1,267 @@
+#!/usr/bin/env bats
+# retry stays in control whatever the command prints and wherever it
+# waits: bounded matching, escapes made visible, delays from output held
+# within limits, signals and deadlines honoured at every wait, write errors
+# reported, files opened safely.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/core
+load test_helper/procs
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+	mkdir -p "$D/tmp"
+	export TMPDIR=$D/tmp
+}
+
+teardown() {
+	[ -n "${MNT:-}" ] && umount "$MNT" 2>/dev/null
+	[ -n "${SHARED:-}" ] && rm -rf "$SHARED"
+	[ -f "$D/pids" ] && kill -KILL $(cat "$D/pids") 2>/dev/null
+	return 0
+}
+
+needs_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: $1"
+}
+
+# Mounts a tmpfs of $1 on $D/mnt as MNT, or skips.
+small_disk() {
+	needs_root "to mount a small tmpfs"
+	MNT=$D/mnt
+	mkdir -p "$MNT"
+	mount -t tmpfs -o "size=$1" tmpfs "$MNT" 2>/dev/null ||
+		skip "cannot mount a tmpfs here"
+}
+
+@test "back-references are refused: they make matching exponential" {
+	run -125 retry --until-output '(a*)*\1[b]' -- true
+	assert_usage_error --until-output
+	assert_line --index 0 --partial "back-references"
+}
+
+@test "a pattern that backtracks hard cannot hold retry up" {
+	local t0 t1
+	head -c 65536 /dev/zero | tr '\0' a >"$D/line"
+	echo >>"$D/line"
+	t0=$(now_ms)
+	run -1 --separate-stderr retry --max 1 --timeout 1s \
+	    --until-output '(a|aa)*[c]' -- sh -c 'for i in 1 2 3 4 5 6 7 8; do cat "$1"; done' sh "$D/line"
+	t1=$(now_ms)
+	((t1 - t0 < 3000))
+	# Each line ends in b: the search goes through every way of reading
+	# its a's before it fails.
+	head -c 65535 /dev/zero | tr '\0' a >"$D/line"
+	echo b >>"$D/line"
+	t0=$(now_ms)
+	run -1 --separate-stderr retry --max 1 --until-output '^(a|aa)+$' -- \
+	    sh -c 'for i in $(seq 50); do cat "$1"; done' sh "$D/line"
+	t1=$(now_ms)
+	((t1 - t0 < 5000))
+	assert_regex "${stderr_lines[0]}" "^retry: --until-output: matching took too long on a line of output"
+}
+
+@test "a line that matching gives up on counts as not matching, once reported" {
+	printf 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\nready\n' >"$D/out"
+	run -0 --separate-stderr retry --max 1 --until-output '^(a|a)*$|ready' -- cat "$D/out"
+	run -0 --separate-stderr retry --max 1 --until-output 'ready' --fail-if-output '^(a|a)*$' -- cat "$D/out"
+}
+
+@test "terminal escapes in what retry quotes are made visible" {
+	local esc=$'Retry-After: \e]0;TITLE\a\e[2J'
+	run -1 --separate-stderr retry --max 2 --immediate --log-file "$D/log" \
+	    --delay-from-output 'Retry-After: (.*)' -- sh -c 'printf "%s\n" "$1"; exit 1' sh "$esc"
+	[[ $stderr != *$'\e'* && $stderr != *$'\a'* ]] || fail "raw escapes: $stderr"
+	assert_regex "${stderr_lines[0]}" "'\\\\x1b\\]0;TITLE\\\\x07\\\\x1b\\[2J'"
+	run -1 grep -q $'\e' "$D/log"
+	run -1 --separate-stderr retry --max 1 --label $'web\e[31m' -- false
+	assert_regex "$stderr" '^retry\[web\\x1b\[31m\]: giving up'
+	run -127 --separate-stderr retry -- $'no\e[2Jsuch'
+	assert_equal "$stderr" 'retry: no\x1b[2Jsuch: command not found'
+}
+
+@test "a delay from output is held within --min-delay and --max-delay" {
+	run -1 --separate-stderr retry --max 2 --min-delay 200ms \
+	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'echo "Retry-After: 0"; exit 1'
+	assert_regex "${stderr_lines[0]}" "next attempt in 200ms, as the command's output asked\$"
+	run -1 --separate-stderr retry --max 2 --max-delay 50ms \
+	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'echo "Retry-After: 3"; exit 1'
+	assert_regex "${stderr_lines[0]}" "next attempt in 50ms, as the command's output asked\$"
+}
+
+@test "a delay from output is at most 1h, a date or a number" {
+	for ask in 'Fri, 31 Dec 9999 23:59:59 GMT' 99999999999 100d; do
+		run -1 --separate-stderr retry --max 2 --budget 1s \
+		    --delay-from-output '^Retry-After: (.*)' -- \
+		    sh -c 'echo "Retry-After: $1"; exit 1' sh "$ask"
+		assert_equal "${#stderr_lines[@]}" 1
+		assert_regex "${stderr_lines[0]}" "giving up after 1 attempt .*; the next attempt would start past the 1s budget\$"
+	done
+	start_retry --max 2 --delay-from-output '^Retry-After: (.*)' -- \
+	    sh -c 'echo "Retry-After: Fri, 31 Dec 9999 23:59:59 GMT"; exit 1'
+	wait_match "$D/err" "next attempt"
+	kill "$RETRY_PID"
+	assert_regex "$(cat "$D/err")" "next attempt in 1h, as the command's output asked"
+}
+
+@test "--log-file: a FIFO that nobody reads is an error, not a hang" {
+	mkfifo "$D/fifo"
+	run -125 timeout 10 "$RETRY" --log-file "$D/fifo" -- true
+	assert_usage_error --log-file
+	assert_line --index 0 --partial "a FIFO that no process reads"
+}
+
+@test "--log-file is created 0600" {
+	run -0 retry --log-file "$D/log" -- true
+	assert_equal "$(stat -c %a "$D/log")" 600
+}
+
+@test "--log-file refuses a symlink that another user planted in /tmp's kind of directory" {
+	needs_root "to act as a second user"
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	# A sticky world-writable directory that the other user can reach,
+	# as /tmp is.
+	SHARED=$(mktemp -d /tmp/retry-sticky.XXXXXX)
+	chmod 1777 "$SHARED"
+	echo secret >"$D/private"
+	chmod 600 "$D/private"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+	    ln -s "$D/private" "$SHARED/log" ||
+		skip "cannot act as uid 65534"
+	run -125 retry --log-file "$SHARED/log" -- true
+	assert_usage_error --log-file
+	assert_line --index 0 --partial "another user (uid 65534)"
+	assert_equal "$(cat "$D/private")" secret
+	# One's own symlink there is followed.
+	ln -s "$D/mine" "$SHARED/own"
+	run -0 retry --log-file "$SHARED/own" -- true
+	[ -f "$D/mine" ]
+}
+
+@test "--stdin replay: a signal ends the wait for a slow writer" {
+	(sleep 30 & echo $! >"$D/pids"; wait) |
+	    "$RETRY" --stdin replay -- cat >"$D/out" 2>"$D/err" 3>&- &
+	local pid=$! st=0
+	wait_lines "$D/pids"
+	sleep 0.3
+	kill -TERM "$pid"
+	# Gone while what writes its stdin still sleeps.
+	assert_gone "$pid"
+	kill "$(cat "$D/pids")"
+	wait "$pid" || st=$?
+	assert_equal "$st" 143
+}
+
+@test "--stdin replay takes a non-blocking stdin" {
+	run -0 bash -c '(sleep 0.3; echo data) | python3 -c "
+import fcntl, os, sys
+fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK)
+os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --stdin replay --max 2 --immediate -- sh -c "cat; [ \$RETRY_ATTEMPT -ge 2 ]"'
+	assert_output "$(printf 'data\ndata')"
+}
+
+@test "--hold-stdout delivers everything to a non-blocking stdout with a slow reader" {
+	head -c 1288895 /dev/urandom >"$D/data"
+	run -0 bash -c 'python3 -c "
+import fcntl, os, sys
+fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK)
+os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { sleep 1; cat; } >"$2"' _ "$D/data" "$D/copy"
+	cmp "$D/data" "$D/copy"
+}
+
+@test "a reader that does not read: --timeout and TERM still work" {
+	mkfifo "$D/fifo"
+	sleep 30 <"$D/fifo" &
+	echo $! >"$D/pids"
+	local t0=$(now_ms)
+	run -124 bash -c 'timeout 20 "$RETRY" -q --max 1 --timeout 1s --until-output zzz -- yes >"$1"' _ "$D/fifo"
+	(($(now_ms) - t0 < 5000))
+	"$RETRY" -q --max 1 --until-output zzz -- yes >"$D/fifo" 2>/dev/null 3>&- &
+	local pid=$!
+	sleep 0.5
+	kill -TERM "$pid"
+	t0=$(now_ms)
+	local st=0
+	wait "$pid" || st=$?
+	assert_equal "$st" 143
+	(($(now_ms) - t0 < 5000))
+}
+
+@test "a file size limit is a write error: reported, and the attempt ended" {
+	run -125 --separate-stderr bash -c 'ulimit -f 10; "$RETRY" --max 1 --until-output zzz -- sh -c "head -c 100000 /dev/zero; echo \$\$ >\"\$1\"; exec sleep 30" sh "$1" >"$2"' _ "$D/pids" "$D/out"
+	assert_regex "${stderr_lines[-1]}" "^retry: stdout: File too large$"
+	[ ! -s "$D/pids" ] || assert_gone $(cat "$D/pids")
+	run -125 --separate-stderr bash -c 'ulimit -f 10; "$RETRY" --max 1 --hold-stdout -- head -c 100000 /dev/zero >"$1"' _ "$D/held"
+	assert_regex "$stderr" "File too large"
+}
+
+@test "a write error on held output is an error, not a silent success" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -125 --separate-stderr bash -c '"$RETRY" --hold-stdout -- echo hi >/dev/full'
+	assert_equal "$stderr" "retry: stdout: cannot write the held output: No space left on device"
+}
+
+@test "a full disk under --hold-stdout: every byte comes out once, in order" {
+	small_disk 1m
+	for bs in 4096 65536; do
+		head -c 3039474 /dev/urandom >"$D/data"
+		run -125 --separate-stderr bash -c 'TMPDIR=$1 "$RETRY" --max 1 --hold-stdout -- dd if="$2" bs=$3 status=none >"$4"' \
+		    _ "$MNT" "$D/data" "$bs" "$D/out"
+		cmp "$D/data" "$D/out"
+		assert_regex "${stderr_lines[0]}" "^retry: --hold-stdout: cannot keep the output in $MNT: No space left on device$"
+		rm -f "$MNT"/* 2>/dev/null || true
+	done
+}
+
+@test "a full disk under --stdin replay is one clear error before any attempt" {
+	small_disk 1m
+	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | TMPDIR=$1 "$RETRY" --stdin replay -- sh -c "echo ran >\"\$2\""' _ "$MNT" "$D/ran"
+	assert_regex "$stderr" "^retry: --stdin replay: cannot keep stdin in $MNT after [0-9]+ bytes: No space left on device$"
+	[ ! -e "$D/ran" ]
+	assert_equal "$(ls -A "$MNT")" ""
+}
+
+@test "a temporary failure to start an attempt is a failed attempt: reported, retried" {
+	needs_root "to run as a user with a process limit"
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	setpriv --reuid=65534 --regid=65534 --clear-groups true ||
+		skip "cannot act as uid 65534"
+	# A process of the user's that it does not have to reap holds the
+	# one place there is for a second, while the first attempt starts.
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+	    bash -c '(sleep 1 &); ulimit -u 2; exec "$1" --fixed 2s --max 3 -- true' _ "$RETRY"
+	assert_equal "$status" 0
+	assert_regex "${stderr_lines[0]}" "^retry: attempt 1/3 failed: could not start: Resource temporarily unavailable; next attempt in 2s\$"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+	    bash -c 'ulimit -u 1; exec "$1" --immediate --max 2 --on-giveup true -- true' _ "$RETRY"
+	assert_equal "$status" 125
+	assert_regex "${stderr_lines[1]}" "^retry: giving up after 2 attempts in .*: could not start: Resource temporarily unavailable\$"
+	assert_regex "${stderr_lines[2]}" "^retry: --on-giveup: not run: Resource temporarily unavailable\$"
+}
+
+@test "out of descriptors, a hook is not run rather than given the wrong ones" {
+	# bats keeps fds of its own open above 2; they go first.
+	run --separate-stderr bash -c 'for f in $(seq 3 64); do eval "exec $f>&-"; done
+	    ulimit -n 4; exec "$1" --immediate --max 2 --on-retry "echo hook; cat" -- false' _ "$RETRY"
+	assert_equal "$status" 1
+	assert_equal "$output" ""
+	assert_regex "$stderr" "retry: --on-retry: not run: Too many open files"
+}
+
+@test "in a storm of signals, retry dies of the first" {
+	start_retry --max 1 -- sh -c 'trap "" TERM HUP INT; echo $$ >"$1"; while :; do sleep 0.05; done' sh "$D/pids"
+	wait_lines "$D/pids"
+	kill -TERM "$RETRY_PID"
+	for i in 1 2 3 4 5; do
+		kill -HUP "$RETRY_PID" 2>/dev/null || true
+		kill -INT "$RETRY_PID" 2>/dev/null || true
+	done
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 143
+	start_retry --fixed 30s -- false
+	sleep 0.3
+	kill -TERM "$RETRY_PID"
+	kill -HUP "$RETRY_PID" 2>/dev/null || true
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 143
+}

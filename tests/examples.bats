@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# Every example in the manual and in README.md, run as printed: the
+# commands that need a network or a service (curl's addresses, kubectl,
+# psql, ssh, nc, pg_isready, notify-ops) are stand-ins on PATH, curl the
+# real one pointed at a web server on 127.0.0.1 that answers each new path
+# with 503 and Retry-After: 1 once, then 200.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+
+setup_file() {
+	command -v python3 >/dev/null || return 0
+	local dir=$BATS_FILE_TMPDIR
+	python3 "$BATS_TEST_DIRNAME/examples/httpd.py" "$dir/port" \
+	    </dev/null >/dev/null 2>&1 3>&- &
+	echo $! >"$dir/httpd.pid"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$dir/port" ] && break
+		sleep 0.05
+	done
+}
+
+teardown_file() {
+	[ -f "$BATS_FILE_TMPDIR/httpd.pid" ] &&
+		kill "$(cat "$BATS_FILE_TMPDIR/httpd.pid")" 2>/dev/null
+	return 0
+}
+
+# A stand-in on PATH: stub NAME BODY.
+stub() {
+	printf '#!/bin/sh\n%s\n' "$2" >"$D/bin/$1"
+	chmod +x "$D/bin/$1"
+}
+
+setup() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	command -v curl >/dev/null || skip "curl is not installed"
+	[ -s "$BATS_FILE_TMPDIR/port" ] || skip "the web server did not start"
+	D=$BATS_TEST_TMPDIR
+	PORT=$(cat "$BATS_FILE_TMPDIR/port")
+	mkdir -p "$D/bin" "$D/work"
+	# curl, with the examples' addresses on the local server.
+	cat >"$D/bin/curl" <<-CURL
+	#!/usr/bin/env bash
+	args=()
+	for a; do
+		case \$a in
+		https://example.com*) a=http://127.0.0.1:$PORT\${a#https://example.com} ;;
+		URL) a=http://127.0.0.1:$PORT/url ;;
+		esac
+		args+=("\$a")
+	done
+	exec "$(command -v curl)" "\${args[@]}"
+	CURL
+	chmod +x "$D/bin/curl"
+	stub kubectl 'echo Running'
+	stub psql 'cat >/dev/null'
+	stub nc 'exit 0'
+	stub pg_isready 'exit 0'
+	stub notify-ops 'echo "$*" >>notified'
+	stub make 'exit 0'
+	# A tunnel that runs until it is told to stop: the test stops retry.
+	stub ssh 'echo tunnel up >>tunnel; kill -TERM $PPID; exec sleep 1'
+	stub start-server.sh '(sleep 2; echo served) & echo "listening on port 8080"'
+	mv "$D/bin/start-server.sh" "$D/work/"
+	stub sync.sh 'exit 0'
+	mv "$D/bin/sync.sh" "$D/work/"
+	stub deploy.sh 'exit 0'
+	mv "$D/bin/deploy.sh" "$D/work/"
+	echo 'select 1;' | gzip >"$D/work/dump.sql.gz"
+	curl -fsS "http://127.0.0.1:$PORT/reset" >/dev/null
+	# retry and show-backoff-delays as the suite builds them.
+	PATH=$D/bin:$(dirname "$RETRY"):$(dirname "$SHOW"):$PATH
+}
+
+# Runs each example that extract.py finds in $1 ($2: man or readme),
+# from the work directory, and checks its status (0, or 143 for the
+# tunnel, which the stand-in stops) and, for a transcript, its output.
+run_examples() {
+	local cmd want got st dir n=0
+	while IFS= read -r -d '' cmd && IFS= read -r -d '' want; do
+		case $cmd in
+		make*|*sudo*|'retry [OPTION]'*|*' [OPTION]'*) continue ;;
+		'sh .ci/deps'*) [ "$(id -u)" -eq 0 ] || continue ;;
+		esac
+		n=$((n + 1))
+		st=0
+		# The quick start builds in the tree (make is a stand-in).
+		dir=$D/work
+		[[ $cmd != 'sh .ci/deps'* ]] || dir=$ROOT
+		got=$(cd "$dir" && timeout 60 bash -c "$cmd" 2>"$D/err") || st=$?
+		case $cmd in
+		*'ssh -N'*) [ "$st" -eq 143 ] ||
+			fail "status $st, not 143, for: $cmd $(cat "$D/err")" ;;
+		*) [ "$st" -eq 0 ] ||
+			fail "status $st for: $cmd $(cat "$D/err")" ;;
+		esac
+		[ "$want" = $'\x01' ] || [ "$got" = "$want" ] ||
+			fail "for: $cmd
+got:
+$got
+want:
+$want"
+	done < <(python3 "$BATS_TEST_DIRNAME/examples/extract.py" "$2" "$1")
+	((n >= ${3:-10})) || fail "only $n examples found in $1"
+}
+
+@test "every example in retry(1) runs as printed" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	command -v jq >/dev/null || skip "jq is not installed"
+	mandoc -Tascii "$ROOT/man/retry.1" | col -bx >"$D/retry.txt"
+	run_examples "$D/retry.txt" man
+	# The Retry-After example waited what the server asked.
+	[ -s "$D/work/page.html" ]
+	[ -s "$D/work/sync.json" ]
+	assert_equal "$(cat "$D/work/tunnel")" "tunnel up"
+}
+
+@test "every example in show-backoff-delays(1) runs as printed, output and all" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	mandoc -Tascii "$ROOT/man/show-backoff-delays.1" | col -bx >"$D/show.txt"
+	run_examples "$D/show.txt" man 5
+}
+
+@test "every example in README.md runs as printed" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	run_examples "$ROOT/README.md" readme
+}
+
+@test "the manual's examples render with every quote and space" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	mandoc -Tascii "$ROOT/man/retry.1" | col -bx >"$D/retry.txt"
+	run -0 grep -F "jsonpath='{.status.phase}'" "$D/retry.txt"
+	run -0 grep -F "| jq ." "$D/retry.txt"
+	run -0 grep -F "'notify-ops \"sync failed: \$RETRY_STATUS\"'" "$D/retry.txt"
+	run -0 grep -F "'(?i)^retry-after: *(.+)'" "$D/retry.txt"
+}

@@ -9,16 +9,13 @@ load test_helper/core
 load test_helper/procs
 
 setup() {
-	D=$BATS_TEST_TMPDIR
-	mkdir -p "$D/tmp"
-	export TMPDIR=$D/tmp
+	own_tmpdir
 }
 
 teardown() {
 	[ -n "${MNT:-}" ] && umount "$MNT" 2>/dev/null
 	[ -n "${SHARED:-}" ] && rm -rf "$SHARED"
-	[ -f "$D/pids" ] && kill -KILL $(cat "$D/pids") 2>/dev/null
-	return 0
+	kill_recorded
 }
 
 needs_root() {

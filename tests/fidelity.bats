@@ -8,15 +8,11 @@ load test_helper/core
 load test_helper/procs
 
 setup() {
-	D=$BATS_TEST_TMPDIR
-	mkdir -p "$D/tmp"
-	export TMPDIR=$D/tmp
+	own_tmpdir
 }
 
 teardown() {
-	[ -n "${MNT:-}" ] && umount "$MNT" 2>/dev/null
-	[ -f "$D/pids" ] && kill -KILL $(cat "$D/pids") 2>/dev/null
-	return 0
+	kill_recorded
 }
 
 # Runs bash -c "$1 | head -1", bounded, and sets status to the exit status

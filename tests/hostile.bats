@@ -497,3 +497,69 @@ needs_option() {
 	run -0 retry -- sh -c 'printf %s "$1" | wc -c' sh "$big"
 	assert_output 100000
 }
+
+# --- hostile output: what the command prints ------------------------------
+# Whatever comes out, it comes out byte for byte, the rules judge it by
+# lines, and retry ends promptly.
+
+# through PATTERN FILE: the file through retry with --until-output
+# PATTERN, bounded in time; checks every byte came out, and sets status.
+through() {
+	local out=$BATS_TEST_TMPDIR/through st=0
+	timeout 60 "$RETRY" -q --max 1 --until-output "$1" -- cat "$2" >"$out" || st=$?
+	cmp "$2" "$out" || fail "the output changed"
+	status=$st
+}
+
+@test "hostile output: NUL bytes, and a pattern that looks past them" {
+	printf 'a\0b\0ready\0\nnext\n' >"$BATS_TEST_TMPDIR/o"
+	through 'ready' "$BATS_TEST_TMPDIR/o"
+	assert_equal "$status" 0
+	through '^next$' "$BATS_TEST_TMPDIR/o"
+	assert_equal "$status" 0
+}
+
+@test "hostile output: bytes that are not UTF-8, with -i" {
+	printf '\xff\xfe\xc3\x28 READY \xe2\x82\n' >"$BATS_TEST_TMPDIR/o"
+	run -0 "$RETRY" -q --max 1 -i --until-output ready -- cat "$BATS_TEST_TMPDIR/o"
+}
+
+@test "hostile output: carriage returns without newlines are one line" {
+	printf '10%%\r50%%\r100%%\rdone\n' >"$BATS_TEST_TMPDIR/o"
+	through '^done$' "$BATS_TEST_TMPDIR/o"
+	assert_equal "$status" 1
+	through 'done$' "$BATS_TEST_TMPDIR/o"
+	assert_equal "$status" 0
+}
+
+@test "hostile output: a million empty lines" {
+	head -c 1000000 /dev/zero | tr '\0' '\n' >"$BATS_TEST_TMPDIR/o"
+	through '^.+$' "$BATS_TEST_TMPDIR/o"
+	assert_equal "$status" 1
+	through '^$' "$BATS_TEST_TMPDIR/o"
+	assert_equal "$status" 0
+}
+
+@test "hostile output: 20 MB on one line without a newline" {
+	head -c 20000000 /dev/zero | tr '\0' 'z' >"$BATS_TEST_TMPDIR/o"
+	printf 'end' >>"$BATS_TEST_TMPDIR/o"
+	through 'z{100}end$' "$BATS_TEST_TMPDIR/o"
+	assert_equal "$status" 0
+	through '^end' "$BATS_TEST_TMPDIR/o"
+	assert_equal "$status" 1
+}
+
+@test "hostile output: escapes and a Retry-After that is no delay" {
+	printf 'Retry-After: \e[2J\e]0;x\a\x9b31m\n' >"$BATS_TEST_TMPDIR/o"
+	run -1 --separate-stderr "$RETRY" --max 2 --immediate \
+	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'cat "$1"; exit 1' sh "$BATS_TEST_TMPDIR/o"
+	[[ $stderr != *$'\e'* && $stderr != *$'\x9b'* ]] || fail "raw: $stderr"
+}
+
+@test "hostile output: every line makes the pattern backtrack to its limit" {
+	head -c 5000 /dev/zero | tr '\0' a >"$BATS_TEST_TMPDIR/line"
+	echo b >>"$BATS_TEST_TMPDIR/line"
+	for ((i = 0; i < 200; i++)); do cat "$BATS_TEST_TMPDIR/line"; done >"$BATS_TEST_TMPDIR/o"
+	through '^(a|aa)+$' "$BATS_TEST_TMPDIR/o"
+	assert_equal "$status" 1
+}

@@ -2,11 +2,10 @@
 # Output rules, --stdin and --hold-stdout, with real output.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/procs
 
 setup() {
-	D=$BATS_TEST_TMPDIR
-	mkdir -p "$D/tmp"
-	export TMPDIR=$D/tmp
+	own_tmpdir
 }
 
 # Fails unless TMPDIR is empty: no temporary file was left behind.

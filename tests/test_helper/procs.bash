@@ -91,3 +91,20 @@ wait_status() {
 	status=0
 	wait "$1" || status=$?
 }
+
+# Each test gets a TMPDIR of its own in its scratch directory $D, so that
+# a file retry leaves behind shows.
+own_tmpdir() {
+	D=$BATS_TEST_TMPDIR
+	mkdir -p "$D/tmp"
+	export TMPDIR=$D/tmp
+}
+
+# Kills the processes a test recorded in $D/pids; never fails.
+kill_recorded() {
+	local pids
+	[ -f "$D/pids" ] || return 0
+	read -ra pids < <(tr '\n' ' ' <"$D/pids")
+	kill -KILL "${pids[@]}" 2>/dev/null
+	return 0
+}

@@ -255,10 +255,7 @@ hook_stdio(struct run *run, int stdio[3])
 	stdio[2] = closed[2] ? STDIO_CLOSED : STDIO_INHERIT;
 	if (stdio[0] != -1 && stdio[1] != -1)
 		return 0;
-	if (stdio[0] >= 0)
-		close(stdio[0]);
-	if (stdio[1] >= 0)
-		close(stdio[1]);
+	stdio_close(stdio);
 	return -1;
 }
 
@@ -435,6 +432,7 @@ reader_left(struct run *run, struct report *ev)
 {
 	ev->event = EV_STOP;
 	ev->reason = WHY_READER_GONE;
+	ev->delay = -1;
 	report(run->c, ev);
 	die(run, SIGPIPE);
 }

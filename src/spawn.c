@@ -274,12 +274,12 @@ ended(int st, struct attempt_result *r)
 		r->status = WEXITSTATUS(st);
 }
 
-static void
-close_stdio(const struct attempt_opts *o)
+void
+stdio_close(const int stdio[3])
 {
 	for (int i = 0; i < 3; i++)
-		if (o->stdio[i] >= 0 && (i == 0 || o->stdio[i] != o->stdio[i - 1]))
-			close(o->stdio[i]);
+		if (stdio[i] >= 0 && (i == 0 || stdio[i] != stdio[i - 1]))
+			close(stdio[i]);
 }
 
 static int64_t
@@ -445,14 +445,14 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	/* A signal that arrived since the last wait: start nothing more. */
 	signals_wait(NULL, 0, 0);
 	if ((r->interrupted = signal_stop) != 0) {
-		close_stdio(o);
+		stdio_close(o->stdio);
 		return 0;
 	}
 	/* Not when a shell's bg left retry in the background since. */
 	w.handed = o->hand_over && foreground(o->tty);
 	w.pid = start(o, w.handed ? o->tty : -1, &err);
 	e = errno;
-	close_stdio(o);
+	stdio_close(o->stdio);
 	if (w.pid == -1) {
 		errno = e;
 		return -1;

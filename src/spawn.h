@@ -61,6 +61,10 @@ struct attempt_result {
 int		 attempt_run(const struct attempt_opts *,
 		    struct attempt_result *);
 
+/* Closes the fds of an attempt's stdio[] (one of them may stand twice,
+ * as stdout and stderr). */
+void		 stdio_close(const int stdio[3]);
+
 /* Starts a process of retry's own that calls fn(arg) with retry's signal
  * dispositions and mask undone and only the fds in keep[0..n) left
  * open, then exits; its pid, or -1. */

@@ -288,10 +288,7 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 	}
 	return 0;
 fail:
-	for (int i = 0; i < 3; i++)
-		if (ao->stdio[i] >= 0 && (i == 0 || ao->stdio[i] !=
-		    ao->stdio[i - 1]))
-			close(ao->stdio[i]);
+	stdio_close(ao->stdio);
 	for (int i = 0; i < s->n; i++)
 		if (s->s[i].src != -1) {
 			close(s->s[i].src);

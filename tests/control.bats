@@ -220,6 +220,7 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 
 @test "a temporary failure to start an attempt is a failed attempt: reported, retried" {
 	needs_root "to run as a user with a process limit"
+	skip_under_asan_limits "LeakSanitizer needs a process of its own"
 	command -v setpriv >/dev/null || skip "setpriv is not installed"
 	setpriv --reuid=65534 --regid=65534 --clear-groups true ||
 		skip "cannot act as uid 65534"
@@ -237,6 +238,7 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 }
 
 @test "out of descriptors, a hook is not run rather than given the wrong ones" {
+	skip_under_asan_limits "its symbolizer needs descriptors of its own"
 	# bats keeps fds of its own open above 2; they go first.
 	run --separate-stderr bash -c 'for f in $(seq 3 64); do eval "exec $f>&-"; done
 	    ulimit -n 4; exec "$1" --immediate --max 2 --on-retry "echo hook; cat" -- false' _ "$RETRY"

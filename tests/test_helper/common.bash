@@ -49,3 +49,9 @@ skip_under_valgrind() {
 	[ "${RETRY_UNDER:-}" != valgrind ] || skip "under valgrind: $1"
 }
 
+# Skips a test that takes away what ASan and LeakSanitizer need for
+# themselves at exit (descriptors for the symbolizer, a process for the
+# leak check): under them, it would test the sanitizer.
+skip_under_asan_limits() {
+	[ "${RETRY_UNDER:-}" != asan ] || skip "under ASan: $1"
+}

@@ -119,9 +119,12 @@ compile(struct rule *ru, const char *pattern, bool fixed, bool icase,
 	if (pcre2_pattern_info(ru->re, PCRE2_INFO_MAXLOOKBEHIND, &n) == 0)
 		ru->behind = n < MATCH_WINDOW / 4 ? n : MATCH_WINDOW / 4;
 	ru->per_line = !fixed && looks_beyond(pattern);
-	/* Without the JIT (a platform without it), the interpreter runs. */
+	/* Without the JIT (a platform without it, or a build for valgrind,
+	 * which cannot follow JIT code), the interpreter runs. */
+#ifndef RETRY_NO_JIT
 	(void)pcre2_jit_compile(ru->re, PCRE2_JIT_COMPLETE |
 	    PCRE2_JIT_PARTIAL_HARD);
+#endif
 	return 0;
 }
 

@@ -80,19 +80,22 @@ signals_init(void)
 	/* tcsetpgrp from the background would stop retry otherwise. */
 	sigaddset(&block, SIGTTOU);
 	for (int sig = 1; sig < NSIG; sig++) {
-		if ((kinds[sig] = kind(sig)) == K_DEFAULT ||
-		    sigaction(sig, NULL, &dispositions[sig]) == -1)
+		if ((kinds[sig] = kind(sig)) == K_DEFAULT)
+			continue;
+		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN : on_signal;
+		if (sigaction(sig, &sa, &dispositions[sig]) == -1)
 			continue;
 		/* A signal ignored by whoever started retry stays ignored
 		 * (nohup, a background job); SIGCHLD is always caught, or
 		 * children would be reaped behind retry's back. */
 		if (dispositions[sig].sa_handler == SIG_IGN &&
-		    kinds[sig] != K_CHILD)
+		    kinds[sig] != K_CHILD && kinds[sig] != K_IGNORE) {
+			sigaction(sig, &dispositions[sig], NULL);
 			continue;
-		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN : on_signal;
+		}
+		changed[sig] = true;
 		if (kinds[sig] != K_IGNORE)
 			sigaddset(&block, sig);
-		changed[sig] = sigaction(sig, &sa, NULL) == 0;
 	}
 	sigprocmask(SIG_BLOCK, &block, &original);
 	waiting = original;
@@ -128,8 +131,28 @@ signals_pipe_default(void)
 	return dispositions[SIGPIPE].sa_handler == SIG_DFL;
 }
 
+/*
+ * Before exec: what exec does not undo.  exec sets every caught signal to
+ * its default, which is how retry found it (a signal it found ignored it
+ * left alone, and SIGCHLD's default is what the command gets); only PIPE
+ * and XFSZ, ignored by retry, need their dispositions back.  Between the
+ * unblocking and the exec, one of retry's handlers may run here: it only
+ * records the signal in the memory the child shares with retry, which then
+ * sends it on to the attempt, as if it had come to retry.
+ */
 void
 signals_child(void)
+{
+	for (int sig = 1; sig < NSIG; sig++)
+		if (changed[sig] && kinds[sig] == K_IGNORE)
+			sigaction(sig, &dispositions[sig], NULL);
+	sigprocmask(SIG_SETMASK, &original, NULL);
+	if (slack > 0)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)slack);
+}
+
+void
+signals_reset(void)
 {
 	struct sigaction sa;
 
@@ -141,8 +164,6 @@ signals_child(void)
 			sigaction(sig, sig == SIGCHLD ? &sa : &dispositions[sig],
 			    NULL);
 	sigprocmask(SIG_SETMASK, &original, NULL);
-	if (slack > 0)
-		prctl(PR_SET_TIMERSLACK, (unsigned long)slack);
 }
 
 void

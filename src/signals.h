@@ -30,6 +30,9 @@ bool		 signals_pipe_default(void);
 /* In a child before exec: the original dispositions, mask and timer
  * slack (SIGCHLD at its default, even if retry found it ignored). */
 void		 signals_child(void);
+/* In a process of retry's that does not exec: the same dispositions and
+ * mask, set one by one. */
+void		 signals_reset(void);
 /* In the sentry, a process of retry's in the attempt's group: hear is
  * called for what the terminal sends (INT and QUIT, unless retry found
  * them ignored), and Ctrl-Z does not stop it. */

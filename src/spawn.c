@@ -139,7 +139,7 @@ spawn_helper(void (*fn)(void *), void *arg, const int *keep, int n)
 		self = getpid();
 	if ((pid = fork()) != 0)
 		return pid;
-	signals_child();
+	signals_reset();
 	close_except(keep, n);
 	fn(arg);
 	_exit(0);

@@ -121,7 +121,8 @@ main(int argc, char *argv[])
 	else {
 		/* Back-off sleeps should end when asked, not 50us later. */
 		prctl(PR_SET_TIMERSLACK, 1UL);
-		signals_init();
+		if (signals_init() == -1)
+			err(125, "cannot make a pipe");
 		status = loop_run(&cfg, &rng, closed);
 	}
 	options_free(&cfg);

@@ -1,5 +1,6 @@
 /* Signal flags and the one place where retry waits. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,12 +23,12 @@ volatile sig_atomic_t signal_stop;
 
 static volatile sig_atomic_t received[NSIG];	/* not yet taken */
 static volatile sig_atomic_t any;		/* one of them is set */
+static int wake[2] = { -1, -1 };	/* the handlers' byte for ppoll */
 
 static enum kind kinds[NSIG];
 static struct sigaction dispositions[NSIG];	/* as retry found them */
 static bool changed[NSIG];	/* retry set a disposition of its own */
 static sigset_t original;	/* the mask retry was started with */
-static sigset_t waiting;	/* the same, the handled signals unblocked */
 static int slack;		/* the timer slack retry was started with */
 
 static enum kind
@@ -49,24 +50,32 @@ kind(int sig)
 	}
 }
 
+/* Runs when the signal comes, never later: the first recorded is the
+ * first that came.  The byte wakes the one ppoll. */
 static void
 on_signal(int sig)
 {
-	if (kinds[sig] == K_CHILD)
-		return;
-	if (kinds[sig] == K_END && signal_stop == 0)
-		signal_stop = sig;
-	received[sig] = 1;
-	any = 1;
+	const int e = errno;
+
+	if (kinds[sig] != K_CHILD) {
+		if (kinds[sig] == K_END && signal_stop == 0)
+			signal_stop = sig;
+		received[sig] = 1;
+		any = 1;
+	}
+	(void)!write(wake[1], "", 1);
+	errno = e;
 }
 
-void
+int
 signals_init(void)
 {
 	struct sigaction sa;
 	sigset_t block;
 	int now;
 
+	if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) == -1)
+		return -1;
 	/* main() sharpens retry's own timer slack; 0 resets it to the value
 	 * retry started with, which the attempt gets back. */
 	now = prctl(PR_GET_TIMERSLACK);
@@ -76,6 +85,7 @@ signals_init(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&block);
 	/* tcsetpgrp from the background would stop retry otherwise. */
 	sigaddset(&block, SIGTTOU);
@@ -94,14 +104,16 @@ signals_init(void)
 			continue;
 		}
 		changed[sig] = true;
-		if (kinds[sig] != K_IGNORE)
-			sigaddset(&block, sig);
 	}
 	sigprocmask(SIG_BLOCK, &block, &original);
-	waiting = original;
+	/* Those the caller blocked are retry's to handle: a signal is never
+	 * held back, so the first to come is the first recorded. */
+	sigemptyset(&block);
 	for (int sig = 1; sig < NSIG; sig++)
 		if (changed[sig] && kinds[sig] != K_IGNORE)
-			sigdelset(&waiting, sig);
+			sigaddset(&block, sig);
+	sigprocmask(SIG_UNBLOCK, &block, NULL);
+	return 0;
 }
 
 int
@@ -192,17 +204,31 @@ signals_sentry(void (*hear)(int))
 int
 signals_wait(struct pollfd *fds, nfds_t nfds, int64_t deadline)
 {
+	struct pollfd all[SIGNALS_WAIT_MAX + 1];
 	struct timespec left;
+	char drain[64];
 	int64_t ns;
+	int ready = 0;
 
-	if (deadline < 0)
-		return ppoll(fds, nfds, NULL, &waiting);
-	ns = deadline - mono_ns();
-	if (ns < 0)
-		ns = 0;
-	left.tv_sec = ns / 1000000000;
-	left.tv_nsec = ns % 1000000000;
-	return ppoll(fds, nfds, &left, &waiting);
+	for (nfds_t i = 0; i < nfds; i++)
+		all[i] = fds[i];
+	all[nfds] = (struct pollfd){ wake[0], POLLIN, 0 };
+	if (deadline >= 0) {
+		ns = deadline - mono_ns();
+		if (ns < 0)
+			ns = 0;
+		left.tv_sec = ns / 1000000000;
+		left.tv_nsec = ns % 1000000000;
+	}
+	if (ppoll(all, nfds + 1, deadline >= 0 ? &left : NULL, NULL) == -1)
+		return -1;
+	if (all[nfds].revents != 0)
+		while (read(wake[0], drain, sizeof(drain)) > 0)
+			;
+	for (nfds_t i = 0; i < nfds; i++)
+		if ((fds[i].revents = all[i].revents) != 0)
+			ready++;
+	return ready;
 }
 
 noreturn void

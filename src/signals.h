@@ -1,5 +1,6 @@
-/* Signals: handlers only set flags; everything else waits in ppoll with
- * the handled signals unblocked, so none is lost between check and wait.
+/* Signals: handlers only set flags and write a byte to a pipe that the
+ * one ppoll watches, so none is lost between check and wait, and none is
+ * blocked, so the first to come is the first recorded.
  *
  * Every catchable signal whose default action ends a process is handled:
  * HUP, INT, QUIT, TERM, ALRM, VTALRM, PROF, IO, PWR, STKFLT and XCPU end
@@ -18,7 +19,8 @@
 
 extern volatile sig_atomic_t signal_stop;	/* the first that ends the run */
 
-void		 signals_init(void);
+/* -1 (errno set) when its pipe cannot be made. */
+int		 signals_init(void);
 /* A signal received and not yet taken, to send on to the attempt; 0 when
  * there is none.  Each comes once. */
 int		 signals_take(void);
@@ -37,8 +39,11 @@ void		 signals_reset(void);
  * called for what the terminal sends (INT and QUIT, unless retry found
  * them ignored), and Ctrl-Z does not stop it. */
 void		 signals_sentry(void (*)(int));
+#define SIGNALS_WAIT_MAX	8	/* fds a wait watches at most */
+
 /* Waits until a handled signal, a ready fd, or the absolute
- * CLOCK_MONOTONIC deadline in ns (-1: none); returns ppoll's result. */
+ * CLOCK_MONOTONIC deadline in ns (-1: none); returns how many fds are
+ * ready, or -1. */
 int		 signals_wait(struct pollfd *, nfds_t, int64_t);
 /* Dies of sig, as if retry had never caught it. */
 noreturn void	 signals_die(int);

@@ -1,9 +1,9 @@
 /*
- * One attempt, after OpenBSD's and coreutils' timeout: signals stay blocked
- * across vfork; the child takes its own process group (and the terminal,
- * when retry has it), restores what retry changed, and reports a failed
- * exec through the memory it shares with retry; the parent polls with
- * WNOHANG before every wait, so no SIGCHLD is lost.
+ * One attempt, after OpenBSD's and coreutils' timeout: the child takes its
+ * own process group (and the terminal, when retry has it), restores what
+ * retry changed, and reports a failed exec through the memory it shares
+ * with retry; the parent polls with WNOHANG before every wait, and a
+ * SIGCHLD wakes its ppoll, so no child's end is missed.
  *
  * An attempt is over when its command has ended and the output it wrote
  * before then has been passed on: what it leaves running is not waited
@@ -442,8 +442,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	memset(r, 0, sizeof(*r));
 	if (self == 0)
 		self = getpid();
-	/* A signal that arrived since the last wait: start nothing more. */
-	signals_wait(NULL, 0, 0);
+	/* A signal that came since the last wait: start nothing more. */
 	if ((r->interrupted = signal_stop) != 0) {
 		stdio_close(o->stdio);
 		return 0;
@@ -471,7 +470,6 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	while (turn(&w))
 		;
 	/* A signal that came with the attempt's end still ends the run. */
-	signals_wait(NULL, 0, 0);
 	forward(&w, mono_ns());
 	if (w.sentry > 0)
 		heard(&w);

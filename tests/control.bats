@@ -241,7 +241,7 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 	skip_under_asan_limits "its symbolizer needs descriptors of its own"
 	# bats keeps fds of its own open above 2; they go first.
 	run --separate-stderr bash -c 'for f in $(seq 3 64); do eval "exec $f>&-"; done
-	    ulimit -n 4; exec "$1" --immediate --max 2 --on-retry "echo hook; cat" -- false' _ "$RETRY"
+	    ulimit -n 5; exec "$1" --immediate --max 2 --on-retry "echo hook; cat" -- false' _ "$RETRY"
 	assert_equal "$status" 1
 	assert_equal "$output" ""
 	assert_regex "$stderr" "retry: --on-retry: not run: Too many open files"
@@ -251,6 +251,9 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 	start_retry --max 1 -- sh -c 'trap "" TERM HUP INT; echo $$ >"$1"; while :; do sleep 0.05; done' sh "$D/pids"
 	wait_lines "$D/pids"
 	kill -TERM "$RETRY_PID"
+	# Signals that reach a process while it waits for the CPU come to it
+	# lowest number first: TERM is first by a little.
+	sleep 0.2
 	for i in 1 2 3 4 5; do
 		kill -HUP "$RETRY_PID" 2>/dev/null || true
 		kill -INT "$RETRY_PID" 2>/dev/null || true
@@ -260,6 +263,7 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 	start_retry --fixed 30s -- false
 	sleep 0.3
 	kill -TERM "$RETRY_PID"
+	sleep 0.2
 	kill -HUP "$RETRY_PID" 2>/dev/null || true
 	wait_status "$RETRY_PID"
 	assert_equal "$status" 143

@@ -78,6 +78,8 @@ struct run {
 	struct engine	 e;
 	struct rng	*rng;
 	int64_t		 t0;
+	bool		 piped;		/* stdout is a pipe, FIFO or socket, and
+					 * SIGPIPE ends a pipeline */
 	unsigned long	 n;		/* the attempt, from 1 or a reset */
 	char		*command;	/* its words, for ps */
 	char		 cause[256];	/* why the attempt could not start */
@@ -139,7 +141,6 @@ sleep_until(const struct run *run, int64_t deadline)
 	const struct config *c = run->c;
 	const bool countdown = deadline - mono_ns() > NS_PER_SEC &&
 	    report_countdown(c, -1);
-	const bool watch = signals_pipe_default() && out_piped(STDOUT_FILENO);
 	struct pollfd pfd = { STDOUT_FILENO, 0, 0 };
 	int64_t now, tick;
 	bool gone = false;
@@ -157,7 +158,7 @@ sleep_until(const struct run *run, int64_t deadline)
 				tick = deadline;
 		}
 		/* Nothing runs to send a signal on to. */
-		if (signals_wait(&pfd, watch ? 1 : 0, tick) > 0)
+		if (signals_wait(&pfd, run->piped ? 1 : 0, tick) > 0)
 			gone = out_gone(STDOUT_FILENO);
 		while (signals_take() != 0)
 			;
@@ -472,6 +473,7 @@ loop_run(const struct config *c, struct rng *rng, const bool closed[3])
 		return finish(&run, 125);
 	}
 	run.ao.tty = terminal(&run.ao.hand_over);
+	run.piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
 	engine_init(&run.e, &c->backoff, rng, 0);
 	setenv_u("RETRY_MAX_ATTEMPTS", c->backoff.max_attempts);
 	setenv("RETRY_LAST_STATUS", "", 1);

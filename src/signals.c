@@ -222,8 +222,9 @@ signals_wait(struct pollfd *fds, nfds_t nfds, int64_t deadline)
 	}
 	if (ppoll(all, nfds + 1, deadline >= 0 ? &left : NULL, NULL) == -1)
 		return -1;
+	/* A short read has emptied it. */
 	if (all[nfds].revents != 0)
-		while (read(wake[0], drain, sizeof(drain)) > 0)
+		while (read(wake[0], drain, sizeof(drain)) == sizeof(drain))
 			;
 	for (nfds_t i = 0; i < nfds; i++)
 		if ((fds[i].revents = all[i].revents) != 0)

@@ -328,15 +328,12 @@ needs_option() {
 @test "hostile --label: a newline" { bad --label --label $'a\nb'; }
 @test "hostile --label: a carriage return" { bad --label --label $'a\r'; }
 
-# Not there yet: --log-file, --log-format, --on-retry, --on-giveup. These
-# run as soon as the option exists; add their other malformed values here.
 @test "hostile --log-file: a directory, not a file" {
 	needs_option log-file
 	bad --log-file --log-file /
 }
 @test "hostile --delay-from-output: a plus after a plus after a plus" {
 	needs_option delay-from-output
-	# Found by fuzz-options: each + doubled what glibc's regcomp made.
 	bad --delay-from-output --delay-from-output \
 	    "-$(printf '+%.0s' {1..60})"
 }

@@ -80,7 +80,7 @@ assert_no_temp_files() {
 	run -0 retry -q --max 1 -F -i --until-output 'A.C' -- echo 'a.c'
 }
 
-@test "extended regexes: alternation, classes, anchors" {
+@test "regexes: alternation, classes, anchors" {
 	run -0 retry -q --max 1 --until-output '^(up|ready) [0-9]+$' -- echo 'ready 42'
 	run -1 retry -q --max 1 --until-output '^(up|ready) [0-9]+$' -- echo 'now ready 42'
 }

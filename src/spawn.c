@@ -148,6 +148,10 @@ spawn_helper(void (*fn)(void *), void *arg, const int *keep, int n)
 /* The sentry's end of its pipe, for its handler. */
 static int sentry_fd = -1;
 
+/* Longest wait for a sentry to be ready; without one, a Ctrl-C still
+ * stops the run, but it is not known to have come from the terminal. */
+#define SENTRY_READY	(2 * NS_PER_SEC)
+
 static void
 sentry_hears(int sig)
 {
@@ -159,33 +163,65 @@ sentry_hears(int sig)
 static void
 sentry(void *arg)
 {
-	const pid_t *pgid = arg;
-
+	(void)arg;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != self || setpgid(0, *pgid) == -1)
+	if (getppid() != self)
 		return;
 	signals_sentry(sentry_hears);
+	/* Ready: a 0, which no signal is. */
+	sentry_hears(0);
 	for (;;)
 		pause();
 }
 
-/* Starts the sentry of the attempt pid; *fd hears the signals. */
+static void sentry_stop(pid_t, int);
+
+/*
+ * Starts a sentry and waits until it hears INT and QUIT; *fd gets what it
+ * hears.  It waits in retry's group, so it is ready before it joins the
+ * attempt's: retry moves it there as soon as the attempt's group exists,
+ * before the command can have done much, and a fork (slow in a large
+ * process) is not in that window.
+ */
 static pid_t
-sentry_start(pid_t pid, int *fd)
+sentry_start(int *fd)
 {
+	const int64_t until = sat_add(mono_ns(), SENTRY_READY);
+	struct pollfd pfd;
+	unsigned char c = 1;
+	ssize_t n;
 	int p[2];
 	pid_t s;
 
 	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) == -1)
 		return -1;
 	sentry_fd = p[1];
-	s = spawn_helper(sentry, &pid, &sentry_fd, 1);
+	s = spawn_helper(sentry, NULL, &sentry_fd, 1);
 	close(p[1]);
 	if (s == -1) {
 		close(p[0]);
 		return -1;
 	}
+	pfd = (struct pollfd){ p[0], POLLIN, 0 };
+	while ((n = read(p[0], &c, 1)) == -1 && errno == EAGAIN &&
+	    signal_stop == 0 && mono_ns() < until)
+		signals_wait(&pfd, 1, until);
+	if (n != 1 || c != 0) {
+		sentry_stop(s, p[0]);
+		return -1;
+	}
 	*fd = p[0];
+	return s;
+}
+
+/* Moves the ready sentry s into the group of pid. */
+static pid_t
+sentry_join(pid_t s, int fd, pid_t pid)
+{
+	if (s > 0 && setpgid(s, pid) == -1) {
+		sentry_stop(s, fd);
+		return -1;
+	}
 	return s;
 }
 
@@ -347,11 +383,18 @@ heard(struct wait *w)
 {
 	unsigned char c;
 
-	while (read(w->sentry_fd, &c, 1) == 1)
+	ssize_t n;
+
+	while ((n = read(w->sentry_fd, &c, 1)) == 1)
 		if (w->r->interrupted == 0) {
 			w->r->interrupted = c;
 			w->r->terminal = true;
 		}
+	if (n == 0) {
+		/* Killed by someone else: no more to hear. */
+		sentry_stop(w->sentry, w->sentry_fd);
+		w->sentry = -1;
+	}
 }
 
 /* A stop of the attempt: Ctrl-Z, or a read of the terminal. */
@@ -369,7 +412,8 @@ stopped_by(struct wait *w, int sig)
 	} else
 		w->handed = suspend(o->tty, w->pid, w->handed);
 	if (w->handed && w->sentry <= 0)
-		w->sentry = sentry_start(w->pid, &w->sentry_fd);
+		w->sentry = sentry_join(sentry_start(&w->sentry_fd),
+		    w->sentry_fd, w->pid);
 }
 
 /* Waits for the command's end and its output's; one turn of the loop. */
@@ -442,16 +486,22 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	memset(r, 0, sizeof(*r));
 	if (self == 0)
 		self = getpid();
+	/* Not when a shell's bg left retry in the background since. */
+	if ((w.handed = o->hand_over && foreground(o->tty)))
+		w.sentry = sentry_start(&w.sentry_fd);
 	/* A signal that came since the last wait: start nothing more. */
 	if ((r->interrupted = signal_stop) != 0) {
+		sentry_stop(w.sentry, w.sentry_fd);
 		stdio_close(o->stdio);
 		return 0;
 	}
-	/* Not when a shell's bg left retry in the background since. */
-	w.handed = o->hand_over && foreground(o->tty);
 	w.pid = start(o, w.handed ? o->tty : -1, &err);
 	e = errno;
 	stdio_close(o->stdio);
+	if (w.pid == -1 || err != 0) {
+		sentry_stop(w.sentry, w.sentry_fd);
+		w.sentry = -1;
+	}
 	if (w.pid == -1) {
 		errno = e;
 		return -1;
@@ -464,8 +514,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		r->exec_errno = err;
 		return 0;
 	}
-	if (w.handed)
-		w.sentry = sentry_start(w.pid, &w.sentry_fd);
+	w.sentry = sentry_join(w.sentry, w.sentry_fd, w.pid);
 	w.deadline = o->timeout >= 0 ? sat_add(mono_ns(), o->timeout) : -1;
 	while (turn(&w))
 		;

@@ -89,8 +89,11 @@ shell_has_terminal() {
 }
 
 @test "Ctrl-C stops retrying, and the surrounding for loop too" {
-	type_line "for i in 1 2 3; do $RETRY -n 5 -d 0 -- sh -c 'echo \$\$ >>\"$D/pids\"; exec sleep 100'; echo \"after \$i\" >>'$D/log'; done"
+	# The sentry that hears the terminal is in the attempt's group
+	# before the command has started its first process.
+	type_line "for i in 1 2 3; do $RETRY -n 5 -d 0 -- sh -c 'ps -eo pgid=,comm= >\"$D/group\"; echo \$\$ >>\"$D/pids\"; exec sleep 100'; echo \"after \$i\" >>'$D/log'; done"
 	wait_lines "$D/pids"
+	grep -Eqx " *$(cat "$D/pids") +retry" "$D/group"
 	keys C-c
 	wait_screen 'SIGINT from the terminal during attempt 1/5, which ended: killed by SIGINT after .*; stopping'
 	shell_has_terminal back

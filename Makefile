@@ -49,8 +49,24 @@ src/%.o: src/%.c $(HDRS) Makefile
 	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
 	    -c -o $@ $<
 
-check: $(if $(SANITIZE),sanitize-build,all)
-	$(if $(SANITIZE),./tests/run-under asan,./tests/run)
+# The pure modules: the unit tests link them, and nothing of the edge.
+PURE =		codes duration engine lists match number options policy rng \
+		verdict
+UNIT_SRCS =	$(wildcard tests/unit/*.c)
+
+build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o)
+	@mkdir -p $(@D)
+	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
+	    $(LDFLAGS) -o $@ $(UNIT_SRCS) $(PURE:%=src/%.o) $(RETRY_LDLIBS) \
+	    $(LDLIBS)
+
+# Table-driven C tests of the policy and the option parser.
+unit: build/unit
+	./build/unit
+
+# The unit tests, then the bats suite against the real binary.
+check: $(if $(SANITIZE),sanitize-build $(ASAN_DIR)/unit,all build/unit)
+	$(if $(SANITIZE),./tests/run-under asan,UNIT=build/unit ./tests/run)
 
 # Long runs: 10,000 attempts, memory and descriptors flat.
 soak: all
@@ -88,6 +104,11 @@ $(ASAN_DIR)/retry: $(ASAN_OBJS)
 
 $(ASAN_DIR)/show-backoff-delays: $(ASAN_DIR)/retry
 	ln -sf retry $@
+
+$(ASAN_DIR)/unit: $(UNIT_SRCS) tests/unit/unit.h \
+	    $(PURE:%=$(ASAN_DIR)/%.o)
+	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
+	    -o $@ $(UNIT_SRCS) $(PURE:%=$(ASAN_DIR)/%.o) $(RETRY_LDLIBS)
 
 $(ASAN_DIR)/%.o: src/%.c $(HDRS) Makefile
 	@mkdir -p $(@D)
@@ -185,5 +206,5 @@ clean:
 	rm -f retry show-backoff-delays $(OBJS) $(BENCH_PROGS)
 	rm -rf build
 
-.PHONY: all check soak deps bench bench-deps lint install uninstall clean \
+.PHONY: all unit check soak deps bench bench-deps lint install uninstall clean \
 	sanitize sanitize-build valgrind fuzz fuzz-build

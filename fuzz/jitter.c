@@ -8,7 +8,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct backoff b = { .strategy = S_EXP, .base = NS_PER_SEC,
-	    .factor = 2, .max_delay = -1, .max_attempts = 0 };
+	    .factor = 2, .max_delay = { -1, -1 }, .max_attempts = 0 };
 	struct jitter j = { J_NONE, 0, 0 };
 	struct engine e;
 	struct delay d;
@@ -32,19 +32,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		b.list = &b.base;
 		b.nlist = 1;
 		if (seed & 1)
-			b.max_delay = (int64_t)((seed >> 8) %
+			b.max_delay.ns = (int64_t)((seed >> 8) %
 			    (uint64_t)DURATION_MAX);
 		if (seed & 2)
-			b.min_delay = (int64_t)((seed >> 16) %
+			b.min_delay.ns = (int64_t)((seed >> 16) %
 			    (uint64_t)DURATION_MAX);
 		rng_seed(&rng, seed);
 		engine_init(&e, &b, &rng, 0);
 		for (int i = 0; i < 80; i++) {
 			d = engine_failure(&e, i);
 			CHECK(d.ns >= 0);
-			if (b.max_delay >= 0 && b.min_delay <= b.max_delay)
-				CHECK(d.ns <= b.max_delay);
-			CHECK(d.ns >= b.min_delay);
+			if (b.max_delay.ns >= 0 &&
+			    b.min_delay.ns <= b.max_delay.ns)
+				CHECK(d.ns <= b.max_delay.ns);
+			CHECK(d.ns >= b.min_delay.ns);
 		}
 	}
 	free(s);

@@ -14,7 +14,7 @@
 /* What rule k finds in out[0..n) a line at a time; -1 when a search
  * gave up (the scanner may then say less). */
 static int
-oracle(const struct rules_set *r, enum rule_kind k, const char *out,
+oracle(const struct output_rules *r, enum rule_kind k, const char *out,
     size_t n, struct scan_result *res)
 {
 	const char *p = out, *end = out + n, *nl;
@@ -32,7 +32,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct scanner sc;
-	struct rules_set r = { 0 };
+	struct output_rules r = { 0 };
 	struct scan_result res, want;
 	char err[256];
 	const char *out;

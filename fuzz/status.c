@@ -1,15 +1,15 @@
-/* show-backoff-delays' STATUS arguments: status_parse after an entry at a
+/* show-backoff-delays' STATUS arguments: entry_parse after an entry at a
  * time taken from the first byte. */
 #include <math.h>
 
-#include "../src/show.h"
+#include "../src/lists.h"
 #include "fuzz.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const double prevs[] = { 0, 0.5, 1, 3.25, 86400, 1e15, 1e300 };
-	struct status st = { false, -1 };
+	struct entry st = { false, -1 };
 	double prev = 0;
 	char *s;
 
@@ -18,7 +18,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data++, size--;
 	}
 	s = fuzz_string(data, size);
-	if (status_parse(s, prev, &st) == NULL) {
+	if (entry_parse(s, prev, &st) == NULL) {
 		CHECK(s[0] == '0' || s[0] == '1');
 		CHECK(st.success == (s[0] == '1'));
 		CHECK(!isnan(st.time) && st.time >= prev);

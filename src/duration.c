@@ -183,6 +183,25 @@ seconds_parse(const char *s, int negative, double *out)
 	return NULL;
 }
 
+const char *
+span_parse(const char *s, struct span *out)
+{
+	const char *err;
+	struct span v;
+
+	if ((err = duration_parse(s, &v.ns)) != NULL ||
+	    (err = seconds_parse(s, 0, &v.s)) != NULL)
+		return err;
+	*out = v;
+	return NULL;
+}
+
+struct span
+span_of(int64_t ns)
+{
+	return (struct span){ ns, (double)ns / 1e9 };
+}
+
 /* Appends v / div with up to three decimals, trailing zeros trimmed. */
 static size_t
 decimal(char *buf, size_t sz, int64_t v, int64_t div, const char *unit)

@@ -17,6 +17,22 @@ const char	*duration_parse(const char *, int64_t *);
  * Plain numbers go through strtod so they keep every digit the user gave;
  * a leading '-' is accepted only when negative is set. */
 const char	*seconds_parse(const char *, int negative, double *);
+/*
+ * A limit on delays as given, in both of the engine's units: nanoseconds
+ * for the concise strategies, and the seconds as written for
+ * Algorithm::Backoff's, which compute in doubles as Perl does (a cap of
+ * 0.1234567891 must stay that, not become 0.123456789).  ns is -1 for no
+ * limit.
+ */
+struct span {
+	int64_t		 ns;
+	double		 s;
+};
+
+/* Parses a duration into both; NULL or a reason. */
+const char	*span_parse(const char *, struct span *);
+/* A span of ns. */
+struct span	 span_of(int64_t);
 /* A delay a command asked for (Retry-After): seconds, a duration, or an
  * HTTP-date, which counts from now, at most 365 days; NULL or a reason. */
 const char	*delay_parse(const char *, time_t now, int64_t *);

@@ -121,15 +121,29 @@ engine_init(struct engine *e, const struct backoff *b, struct rng *rng,
 	e->start = start;
 }
 
+/* A delay within --max-delay and --min-delay, which wins. */
 static int64_t
 clamp(const struct backoff *b, int64_t d)
 {
-	if (b->max_delay >= 0 && d > b->max_delay)
-		d = b->max_delay;
+	if (b->max_delay.ns >= 0 && d > b->max_delay.ns)
+		d = b->max_delay.ns;
 	if (d < 0)
 		d = 0;
-	if (d < b->min_delay)
-		d = b->min_delay;
+	if (d < b->min_delay.ns)
+		d = b->min_delay.ns;
+	return d;
+}
+
+/* The same in the seconds of Algorithm::Backoff's strategies. */
+static double
+clamp_s(const struct backoff *b, double d)
+{
+	if (b->max_delay.ns >= 0 && d > b->max_delay.s)
+		d = b->max_delay.s;
+	if (d < 0)
+		d = 0;
+	if (d < b->min_delay.s)
+		d = b->min_delay.s;
 	return d;
 }
 
@@ -199,8 +213,8 @@ concise(struct engine *e, unsigned long n)
 		else
 			e->decorrelated = rng_range(e->rng, b->base,
 			    sat_mul(e->decorrelated, 3));
-		if (b->max_delay >= 0 && e->decorrelated > b->max_delay)
-			e->decorrelated = b->max_delay;
+		if (b->max_delay.ns >= 0 && e->decorrelated > b->max_delay.ns)
+			e->decorrelated = b->max_delay.ns;
 		return e->decorrelated;
 	default:
 		return 0;
@@ -259,7 +273,7 @@ static struct delay
 compute(struct engine *e, bool success, double now)
 {
 	const struct backoff *b = e->b;
-	struct delay r;
+	struct delay r = { 0, 0, GIVE_UP_NONE };
 	double d, lo, hi;
 
 	if (!e->seen) {
@@ -289,12 +303,7 @@ compute(struct engine *e, bool success, double now)
 		hi = d * (1 + b->jitter_factor);
 		d = lo + (hi - lo) * rng_unit(e->rng);
 	}
-	if (b->max_delay >= 0 && d > b->max_delay_s)
-		d = b->max_delay_s;
-	if (d < 0)
-		d = 0;
-	if (d < b->min_delay_s)
-		d = b->min_delay_s;
+	d = clamp_s(b, d);
 	r.s = d;
 	r.ns = sat_from_ldouble((long double)d * 1e9L);
 	if (b->jitter.mode != J_NONE) {
@@ -310,15 +319,14 @@ compute(struct engine *e, bool success, double now)
 struct delay
 engine_failure(struct engine *e, double now)
 {
-	static const struct delay give_up = { -1, -1 };
 	const struct backoff *b = e->b;
 
 	if (b->max_actual_duration > 0 &&
 	    now - e->start >= b->max_actual_duration)
-		return give_up;
+		return (struct delay){ -1, -1, GIVE_UP_DURATION };
 	e->k++;
 	if (b->max_attempts > 0 && e->k >= b->max_attempts)
-		return give_up;
+		return (struct delay){ -1, -1, GIVE_UP_MAX };
 	return compute(e, false, now);
 }
 

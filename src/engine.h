@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "duration.h"
 #include "rng.h"
 
 enum strategy {
@@ -30,9 +31,7 @@ struct backoff {
 	double		 factor;	/* --exp */
 	const int64_t	*list;		/* --delays */
 	size_t		 nlist;
-	int64_t		 min_delay;	/* ns */
-	int64_t		 max_delay;	/* ns, -1 for none */
-	double		 min_delay_s, max_delay_s;	/* the same, seconds */
+	struct span	 min_delay, max_delay;	/* max_delay.ns -1: none */
 	struct jitter	 jitter;
 	unsigned long	 max_attempts;	/* consecutive failures, 0 unlimited */
 	double		 max_actual_duration;	/* seconds, 0 unlimited */
@@ -58,10 +57,15 @@ struct engine {
 	int64_t		 decorrelated;	/* its previous (capped) delay */
 };
 
-/* A delay: ns < 0 means give up; s is what show-backoff-delays prints. */
+/* Why a run gives up: the back-off ended. */
+enum give_up { GIVE_UP_NONE, GIVE_UP_MAX, GIVE_UP_BUDGET, GIVE_UP_DURATION };
+
+/* A delay: ns < 0 means give up, for why; s is what show-backoff-delays
+ * prints. */
 struct delay {
 	int64_t		 ns;
 	double		 s;
+	enum give_up	 why;
 };
 
 void		 engine_init(struct engine *, const struct backoff *,

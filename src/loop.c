@@ -12,18 +12,13 @@
 #include <unistd.h>
 
 #include "duration.h"
-#include "engine.h"
 #include "loop.h"
 #include "output.h"
+#include "policy.h"
 #include "report.h"
 #include "signals.h"
 #include "spawn.h"
 #include "streams.h"
-#include "verdict.h"
-
-/* A delay that the command's output asks for is at most this, unless
- * --max-delay says otherwise. */
-#define ASKED_MAX	(3600 * NS_PER_SEC)
 
 /* The exit status of a run whose last attempt could not be started. */
 #define CANNOT_START	125
@@ -69,18 +64,17 @@ setenv_u(const char *name, uint64_t v)
 	putenv(vars[i].buf);
 }
 
-/* The state of a run. */
+/* The state of a run: what the policy decides, and what the edge does. */
 struct run {
 	const struct config *c;
-	struct rules	 rules;
+	const struct reporter *rep;
+	struct policy	 pol;
 	struct streams	 st;
 	struct attempt_opts ao;
-	struct engine	 e;
-	struct rng	*rng;
 	int64_t		 t0;
 	bool		 piped;		/* stdout is a pipe, FIFO or socket, and
 					 * SIGPIPE ends a pipeline */
-	unsigned long	 n;		/* the attempt, from 1 or a reset */
+	unsigned long	 judged;	/* the last attempt the policy judged */
 	char		*command;	/* its words, for ps */
 	char		 cause[256];	/* why the attempt could not start */
 };
@@ -105,15 +99,16 @@ joined(const struct config *c)
 }
 
 static void
-title(const struct run *run, const char *what, int64_t delay)
+title(const struct run *run, unsigned long attempt, const char *what,
+    int64_t delay)
 {
 	char d[DURATION_BUFSZ], n[48], next[64] = "";
 	const unsigned long max = run->c->backoff.max_attempts;
 
-	if (max > 0 && !run->c->forever)
-		snprintf(n, sizeof(n), "%lu/%lu", run->n, max);
+	if (max > 0 && !run->c->limits.forever)
+		snprintf(n, sizeof(n), "%lu/%lu", attempt, max);
 	else
-		snprintf(n, sizeof(n), "%lu", run->n);
+		snprintf(n, sizeof(n), "%lu", attempt);
 	if (delay >= 0)
 		snprintf(next, sizeof(next), ", next in %s",
 		    duration_format(delay, d, sizeof(d)));
@@ -138,9 +133,8 @@ reader_gone(const struct run *run)
 static bool
 sleep_until(const struct run *run, int64_t deadline)
 {
-	const struct config *c = run->c;
 	const bool countdown = deadline - mono_ns() > NS_PER_SEC &&
-	    report_countdown(c, -1);
+	    countdown_start(run->rep);
 	struct pollfd pfd = { STDOUT_FILENO, 0, 0 };
 	int64_t now, tick;
 	bool gone = false;
@@ -150,7 +144,7 @@ sleep_until(const struct run *run, int64_t deadline)
 	for (now = mono_ns(); signal_stop == 0 && !gone; now = mono_ns()) {
 		tick = deadline;
 		if (countdown) {
-			report_countdown(c, deadline - now);
+			countdown_show(run->rep, deadline - now);
 			/* Next at the next whole second left. */
 			tick = deadline - ((deadline - now - 1) / NS_PER_SEC) *
 			    NS_PER_SEC;
@@ -166,29 +160,20 @@ sleep_until(const struct run *run, int64_t deadline)
 			break;
 	}
 	if (countdown)
-		report_countdown(c, 0);
+		countdown_end(run->rep);
 	return !gone;
 }
 
 static int
-cannot_run(const struct config *c, int e)
+cannot_run(const struct run *run, int e)
 {
-	const char *cmd = c->args[0];
+	const char *cmd = run->c->args[0];
 
-	if (e == ENOENT && strchr(cmd, '/') == NULL) {
-		report_error(c, "%s: command not found", cmd);
-		return 127;
-	}
-	report_error(c, "%s: %s", cmd, strerror(e));
-	return e == ENOENT || e == ENOTDIR ? 127 : 126;
-}
-
-/* A run that did not succeed never exits 0, even when its last attempt
- * did (a failure by its output, or by --success-on). */
-static int
-unsuccessful(int status)
-{
-	return status == 0 ? 1 : status;
+	if (e == ENOENT && strchr(cmd, '/') == NULL)
+		report_error(run->rep, "%s: command not found", cmd);
+	else
+		report_error(run->rep, "%s: %s", cmd, strerror(e));
+	return policy_cannot_run(e);
 }
 
 /*
@@ -213,10 +198,10 @@ settle(struct run *run, bool out)
 
 /* The end of the run: the held stdout goes out, then the status. */
 static int
-finish(struct run *run, int status)
+run_end(struct run *run, int status)
 {
 	if (settle(run, true) == -1) {
-		report_error(run->c, "%s", run->st.err);
+		report_error(run->rep, "%s", run->st.err);
 		status = 125;
 	}
 	streams_free(&run->st);
@@ -236,11 +221,12 @@ static noreturn void
 ended_by(struct run *run, int sig, const struct attempt_result *r,
     int64_t duration)
 {
-	struct report ev = { .event = EV_SIGNAL, .attempt = run->n,
+	struct report ev = { .event = EV_SIGNAL,
+	    .attempt = r != NULL ? run->pol.n : run->judged,
 	    .result = r, .duration = duration,
 	    .elapsed = mono_ns() - run->t0, .delay = -1, .received = sig };
 
-	report(run->c, &ev);
+	report(run->rep, &ev);
 	die(run, sig);
 }
 
@@ -281,54 +267,28 @@ hook(struct run *run, const char *option, char *cmd,
 	ao.tty = -1;
 	ao.hand_over = false;
 	ao.io = NULL;
-	ao.timeout = run->c->timeout;
+	ao.timeout = run->c->limits.timeout;
 	if (hook_stdio(run, ao.stdio) == -1) {
-		report_error(run->c, "%s: not run: %s", option,
+		report_error(run->rep, "%s: not run: %s", option,
 		    strerror(errno));
 		return;
 	}
 	setenv_u("RETRY_STATUS", (uint64_t)last->status);
 	setenv_u("RETRY_DELAY_MS", delay >= 0 ? (uint64_t)delay / 1000000 : 0);
 	if (attempt_run(&ao, &r) == -1)
-		report_error(run->c, "%s: not run: %s", option,
+		report_error(run->rep, "%s: not run: %s", option,
 		    strerror(errno));
 	else if (r.interrupted != 0)
 		ended_by(run, r.interrupted, NULL, 0);
 	else if (r.timed_out)
-		report_error(run->c, "%s: timed out", option);
+		report_error(run->rep, "%s: timed out", option);
 	else if (r.signal != 0)
-		report_error(run->c, "%s: killed by signal %d", option,
+		report_error(run->rep, "%s: killed by signal %d", option,
 		    r.signal);
 	else if (r.status != 0)
-		report_error(run->c, "%s: exit %d", option, r.status);
+		report_error(run->rep, "%s: exit %d", option, r.status);
 	unsetenv("RETRY_STATUS");
 	unsetenv("RETRY_DELAY_MS");
-}
-
-/* The delay the command asked for (Retry-After), held within the
- * --min-delay and --max-delay; -1 for none. */
-static int64_t
-asked_delay(const struct run *run)
-{
-	const struct config *c = run->c;
-	const struct scan_result *res = &run->st.result;
-	const int64_t max = c->backoff.max_delay >= 0 ? c->backoff.max_delay :
-	    ASKED_MAX;
-	const char *why;
-	int64_t ns;
-
-	if (!rule_given(&c->output, RULE_CAPTURE) || !res->captured)
-		return -1;
-	if ((why = delay_parse(res->capture, time(NULL), &ns)) != NULL) {
-		report_error(c, "--delay-from-output: '%s': %s", res->capture,
-		    why);
-		return -1;
-	}
-	if (ns > max)
-		ns = max;
-	if (ns < c->backoff.min_delay)
-		ns = c->backoff.min_delay;
-	return ns;
 }
 
 /* A rule that gave up on a line says so, once a run. */
@@ -344,7 +304,7 @@ limited(const struct run *run)
 	for (int k = 0; k < RULE_COUNT; k++)
 		if (run->st.result.limited[k] && !said[k]) {
 			said[k] = true;
-			report_error(run->c, "%s: matching took too long on a "
+			report_error(run->rep, "%s: matching took too long on a "
 			    "line of output, which counts as not matching",
 			    names[k]);
 		}
@@ -360,25 +320,23 @@ not_started(struct run *run, struct attempt_result *r, const char *why)
 	run->st.err[0] = '\0';
 }
 
-/* Runs attempt n; 0, or -1 with the run's exit status in *exit. */
+/* Runs the next attempt; 0, with when it started and ended (ns since the
+ * run started) in o, or -1 with the run's exit status in *exit. */
 static int
-attempt(struct run *run, struct attempt_result *r, int64_t *duration,
+attempt(struct run *run, struct attempt_result *r, struct observed *o,
     int *exit)
 {
 	const struct config *c = run->c;
-	const int64_t start = mono_ns(), elapsed = start - run->t0;
-	struct report ev = { .event = EV_START, .attempt = run->n };
+	const int64_t start = mono_ns() - run->t0;
+	struct report ev = { .event = EV_START, .attempt = run->pol.n };
 	char why[256];
 
-	setenv_u("RETRY_ATTEMPT", run->n);
-	setenv_u("RETRY_ELAPSED_MS", (uint64_t)elapsed / 1000000);
-	run->ao.timeout = c->timeout;
-	if (c->timeout >= 0 && c->budget >= 0 &&
-	    c->budget - elapsed < run->ao.timeout)
-		run->ao.timeout = c->budget > elapsed ? c->budget - elapsed : 0;
+	setenv_u("RETRY_ATTEMPT", run->pol.n);
+	setenv_u("RETRY_ELAPSED_MS", (uint64_t)start / 1000000);
+	run->ao.timeout = policy_timeout(&run->pol, start);
 	run->cause[0] = '\0';
-	report(c, &ev);
-	title(run, "running", -1);
+	report(run->rep, &ev);
+	title(run, run->pol.n, "running", -1);
 	if (streams_attempt(&run->st, &run->ao) == -1)
 		not_started(run, r, run->st.err);
 	else if (attempt_run(&run->ao, r) == -1) {
@@ -386,44 +344,32 @@ attempt(struct run *run, struct attempt_result *r, int64_t *duration,
 		not_started(run, r, why);
 	}
 	streams_after(&run->st);
-	*duration = mono_ns() - start;
+	*o = (struct observed){ .status = r->status, .signal = r->signal,
+	    .start = start, .end = mono_ns() - run->t0 };
 	if (r->exec_errno != 0) {
-		*exit = finish(run, cannot_run(c, r->exec_errno));
+		*exit = run_end(run, cannot_run(run, r->exec_errno));
 		return -1;
 	}
 	if (r->interrupted != 0)
-		ended_by(run, r->interrupted, r, *duration);
+		ended_by(run, r->interrupted, r, o->end - o->start);
 	if (run->st.err[0] != '\0') {
 		/* The output could not be passed on or kept. */
-		report_error(c, "%s", run->st.err);
-		*exit = finish(run, 125);
+		report_error(run->rep, "%s", run->st.err);
+		*exit = run_end(run, 125);
 		return -1;
 	}
 	limited(run);
 	setenv_u("RETRY_LAST_STATUS", (uint64_t)r->status);
+	o->end_s = (double)o->end / 1e9;
+	memcpy(o->matched, run->st.result.matched, sizeof(o->matched));
+	if (rule_given(&c->verdict.output, RULE_CAPTURE) &&
+	    run->st.result.captured) {
+		o->capture = run->st.result.capture;
+		o->wall = time(NULL);
+	}
+	o->reader_gone = (r->signal == SIGPIPE || r->status == 128 + SIGPIPE) &&
+	    reader_gone(run);
 	return 0;
-}
-
-/* Why the run gives up after this attempt, if it does. */
-static enum give_up
-giving_up(const struct run *run, const struct outcome *out,
-    const struct delay *d, int64_t end)
-{
-	const struct config *c = run->c;
-	const unsigned long max = c->backoff.max_attempts;
-
-	if (!c->forever && max > 0 && run->n >= max &&
-	    out->verdict != V_SUCCESS)
-		return GIVE_UP_MAX;
-	if (d->ns < 0)
-		return max > 0 && run->e.k >= max ? GIVE_UP_MAX :
-		    GIVE_UP_DURATION;
-	if (c->backoff.max_actual_duration > 0 && (double)(end - run->t0) /
-	    1e9 >= c->backoff.max_actual_duration)
-		return GIVE_UP_DURATION;
-	if (c->budget >= 0 && sat_add(end - run->t0, d->ns) > c->budget)
-		return GIVE_UP_BUDGET;
-	return GIVE_UP_NONE;
 }
 
 /* The run ends because its output's reader has gone: retry dies of
@@ -434,120 +380,91 @@ reader_left(struct run *run, struct report *ev)
 	ev->event = EV_STOP;
 	ev->reason = WHY_READER_GONE;
 	ev->delay = -1;
-	report(run->c, ev);
+	report(run->rep, ev);
 	die(run, SIGPIPE);
 }
 
+/* The end of a run that did not succeed: --on-giveup, then the status. */
+static int
+given_up(struct run *run, const struct attempt_result *r, int status)
+{
+	hook(run, "--on-giveup", run->c->on_giveup, r, -1);
+	return run_end(run, status);
+}
+
 int
-loop_run(const struct config *c, struct rng *rng, const bool closed[3])
+loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
+    const bool closed[3])
 {
 	struct run run = {
-		.c = c, .rng = rng, .t0 = mono_ns(),
-		.rules = { &c->success_on, &c->retry_on, &c->stop_on,
-		    &c->output },
+		.c = c, .rep = rep, .t0 = mono_ns(),
 		.ao = { .argv = c->args, .signal = c->signal,
 		    .kill_after = c->kill_after },
 	};
 	struct attempt_result r;
+	struct observed o;
 	struct report ev;
-	struct outcome out;
-	struct delay d;
-	int64_t duration, end, asked;
+	struct next x;
 	int status;
-	char why[512];
 
 	run.command = joined(c);
-	if (report_open(c, why, sizeof(why)) == -1) {
-		/* A bad option value, said as the others are. */
-		fprintf(stderr, "retry: %s\nTry 'retry --help'.\n", why);
-		free(run.command);
-		return 125;
-	}
 	/* They are for hooks, set by retry: every attempt sees the same. */
 	unsetenv("RETRY_STATUS");
 	unsetenv("RETRY_DELAY_MS");
 	if (streams_init(&run.st, c, closed, c->args[0]) == -1) {
 		if (signal_stop != 0)
 			ended_by(&run, signal_stop, NULL, 0);
-		report_error(c, "%s", run.st.err);
-		return finish(&run, 125);
+		report_error(run.rep, "%s", run.st.err);
+		return run_end(&run, 125);
 	}
 	run.ao.tty = terminal(&run.ao.hand_over);
 	run.piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
-	engine_init(&run.e, &c->backoff, rng, 0);
+	policy_init(&run.pol, &c->backoff, &c->limits, &c->verdict, rng);
 	setenv_u("RETRY_MAX_ATTEMPTS", c->backoff.max_attempts);
 	setenv("RETRY_LAST_STATUS", "", 1);
-	for (run.n = 1;; run.n++) {
-		if (attempt(&run, &r, &duration, &status) == -1)
+	for (;;) {
+		if (attempt(&run, &r, &o, &status) == -1)
 			return status;
-		end = mono_ns();
-		ev = (struct report){ .attempt = run.n, .result = &r,
-		    .duration = duration, .elapsed = end - run.t0,
-		    .delay = -1, .cause = run.cause[0] != '\0' ? run.cause :
-		    NULL };
-		if ((r.signal == SIGPIPE || r.status == 128 + SIGPIPE) &&
-		    reader_gone(&run))
-			reader_left(&run, &ev);
-		/* A long enough attempt starts the back-off over; with
-		 * --forever, the count of failures in a row too. */
-		if (c->reset_after >= 0 && duration >= c->reset_after &&
-		    run.n > 1) {
-			engine_init(&run.e, &c->backoff, rng, 0);
-			if (c->forever)
-				ev.attempt = run.n = 1;
-		}
-		out = verdict(&run.rules, r.status, r.signal,
-		    run.st.result.matched);
-		ev.reason = out.reason;
-		if (out.verdict == V_STOP) {
+		x = policy_next(&run.pol, &o);
+		run.judged = x.attempt;
+		if (x.unusable != NULL)
+			report_error(run.rep, "--delay-from-output: '%s': %s",
+			    o.capture, x.unusable);
+		ev = (struct report){ .attempt = x.attempt, .result = &r,
+		    .duration = o.end - o.start, .elapsed = o.end,
+		    .delay = -1, .reason = x.outcome.reason,
+		    .give_up = x.give_up, .asked = x.asked,
+		    .cause = run.cause[0] != '\0' ? run.cause : NULL };
+		if (x.what == NEXT_DIE) {
+			/* Ctrl-C, or the reader gone: as the pipeline. */
 			ev.event = EV_STOP;
-			report(c, &ev);
-			/* Die of Ctrl-C too, so a calling shell loop stops. */
-			if (out.reason == WHY_INTERRUPTED)
-				die(&run, r.signal);
-			hook(&run, "--on-giveup", c->on_giveup, &r, -1);
-			/* A --stop-on status is the user's own choice. */
-			return finish(&run, out.reason == WHY_STOP_ON ?
-			    r.status : unsuccessful(r.status));
+			report(run.rep, &ev);
+			die(&run, x.status);
 		}
-		if (out.verdict == V_SUCCESS && !c->forever) {
-			ev.event = EV_SUCCEEDED;
-			report(c, &ev);
-			return finish(&run, 0);
-		}
-		if (out.verdict == V_SUCCESS) {
-			d = engine_success(&run.e, (double)(end - run.t0) / 1e9);
-			ev.event = EV_SUCCEEDED;
-		} else {
-			d = engine_failure(&run.e, (double)(end - run.t0) / 1e9);
-			ev.event = EV_FAILED;
-			if (d.ns >= 0 && (asked = asked_delay(&run)) >= 0) {
-				d.ns = asked;
-				ev.asked = true;
-			}
-		}
-		if ((ev.give_up = giving_up(&run, &out, &d, end)) !=
-		    GIVE_UP_NONE) {
-			ev.event = EV_GIVE_UP;
-			report(c, &ev);
-			if (out.verdict == V_SUCCESS)
-				return finish(&run, 0);
-			hook(&run, "--on-giveup", c->on_giveup, &r, -1);
-			return finish(&run, unsuccessful(r.status));
+		if (x.what == NEXT_EXIT) {
+			ev.event = x.give_up != GIVE_UP_NONE ? EV_GIVE_UP :
+			    x.outcome.verdict == V_STOP ? EV_STOP :
+			    EV_SUCCEEDED;
+			report(run.rep, &ev);
+			return x.outcome.verdict == V_SUCCESS ?
+			    run_end(&run, x.status) :
+			    given_up(&run, &r, x.status);
 		}
 		/* Held stdout: a success's goes to stdout, a failure's to
 		 * stderr, and the last attempt's to stdout. */
-		if (settle(&run, out.verdict == V_SUCCESS) == -1) {
-			report_error(c, "%s", run.st.err);
-			return finish(&run, 125);
+		if (settle(&run, x.outcome.verdict == V_SUCCESS) == -1) {
+			report_error(run.rep, "%s", run.st.err);
+			return run_end(&run, 125);
 		}
-		ev.delay = d.ns;
-		report(c, &ev);
-		if (out.verdict != V_SUCCESS)
-			hook(&run, "--on-retry", c->on_retry, &r, d.ns);
-		title(&run, out.verdict == V_SUCCESS ? "succeeded" : "failed",
-		    d.ns);
-		if (!sleep_until(&run, sat_add(end, d.ns)))
+		ev.event = x.outcome.verdict == V_SUCCESS ? EV_SUCCEEDED :
+		    EV_FAILED;
+		ev.delay = x.delay.ns;
+		report(run.rep, &ev);
+		if (x.outcome.verdict != V_SUCCESS)
+			hook(&run, "--on-retry", c->on_retry, &r, x.delay.ns);
+		title(&run, x.attempt, x.outcome.verdict == V_SUCCESS ?
+		    "succeeded" : "failed", x.delay.ns);
+		if (!sleep_until(&run, sat_add(run.t0 + o.end, x.delay.ns)))
 			reader_left(&run, &ev);
 		if (signal_stop != 0)
 			ended_by(&run, signal_stop, NULL, 0);

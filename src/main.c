@@ -9,6 +9,7 @@
 
 #include "loop.h"
 #include "options.h"
+#include "report.h"
 #include "rng.h"
 #include "show.h"
 #include "signals.h"
@@ -35,34 +36,11 @@ open_std_fds(bool closed[3])
 		close(fd);
 }
 
-/*
- * A usage error is one line, whatever the value it quotes: control
- * characters (a newline in an argument) are shown escaped.
- */
-static void
-put_line(const char *s, FILE *f)
-{
-	for (; *s != '\0'; s++) {
-		const unsigned char ch = (unsigned char)*s;
-
-		if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\r')
-			fputs("\\r", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\%03o", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('\n', f);
-}
-
 int
 main(int argc, char *argv[])
 {
 	struct config cfg;
+	struct reporter rep;
 	struct rng rng;
 	const char *name = strrchr(argv[0], '/');
 	enum mode mode = MODE_RETRY;
@@ -88,9 +66,7 @@ main(int argc, char *argv[])
 		}
 	}
 	if (options_parse(argc, argv, mode, &cfg, why, sizeof(why)) != 0) {
-		fprintf(stderr, "%s: ", getprogname());
-		put_line(why, stderr);
-		fprintf(stderr, "Try '%s --help'.\n", getprogname());
+		usage_error(getprogname(), why);
 		options_free(&cfg);
 		return 125;
 	}
@@ -118,12 +94,17 @@ main(int argc, char *argv[])
 		status = simulate_main(&cfg, &rng);
 	else if (cfg.dry_run)
 		status = dry_run(&cfg, &rng);
-	else {
+	else if (reporter_open(&rep, &cfg, why, sizeof(why)) == -1) {
+		/* A bad option value, said as the others are. */
+		usage_error(getprogname(), why);
+		status = 125;
+	} else {
 		/* Back-off sleeps should end when asked, not 50us later. */
 		prctl(PR_SET_TIMERSLACK, 1UL);
 		if (signals_init() == -1)
 			err(125, "cannot make a pipe");
-		status = loop_run(&cfg, &rng, closed);
+		status = loop_run(&cfg, &rep, &rng, closed);
+		reporter_close(&rep);
 	}
 	options_free(&cfg);
 	return status;

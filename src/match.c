@@ -52,7 +52,7 @@ rule_free(struct rule *ru)
 
 /* The match data, limits and JIT stack that every rule's search uses. */
 static int
-state_init(struct rules_set *r)
+state_init(struct output_rules *r)
 {
 	if (r->md != NULL)
 		return 0;
@@ -129,7 +129,7 @@ compile(struct rule *ru, const char *pattern, bool fixed, bool icase,
 }
 
 int
-rule_compile(struct rules_set *r, enum rule_kind k, const char *pattern,
+rule_compile(struct output_rules *r, enum rule_kind k, const char *pattern,
     bool fixed, bool icase, char *err, size_t errsz)
 {
 	const bool capture = k == RULE_CAPTURE;
@@ -161,7 +161,7 @@ rule_compile(struct rules_set *r, enum rule_kind k, const char *pattern,
 }
 
 void
-rules_free(struct rules_set *r)
+rules_free(struct output_rules *r)
 {
 	for (int k = 0; k < RULE_COUNT; k++) {
 		rule_free(r->rule[k]);
@@ -174,7 +174,7 @@ rules_free(struct rules_set *r)
 }
 
 bool
-rules_any(const struct rules_set *r)
+rules_any(const struct output_rules *r)
 {
 	for (int k = 0; k < RULE_COUNT; k++)
 		if (r->rule[k] != NULL)
@@ -183,7 +183,7 @@ rules_any(const struct rules_set *r)
 }
 
 bool
-rule_given(const struct rules_set *r, enum rule_kind k)
+rule_given(const struct output_rules *r, enum rule_kind k)
 {
 	return r->rule[k] != NULL;
 }
@@ -195,7 +195,7 @@ enum found { F_NONE, F_MATCH, F_PARTIAL, F_LIMIT };
  * start of a partial match.
  */
 static enum found
-search(const struct rules_set *r, const struct rule *ru, const char *s,
+search(const struct output_rules *r, const struct rule *ru, const char *s,
     size_t n, size_t at, uint32_t opts, size_t ov[4])
 {
 	const PCRE2_SIZE *v;
@@ -257,7 +257,7 @@ found(enum rule_kind k, const char *s, const size_t ov[4],
 }
 
 int
-rule_line(const struct rules_set *r, enum rule_kind k, const char *s,
+rule_line(const struct output_rules *r, enum rule_kind k, const char *s,
     size_t n, struct scan_result *res)
 {
 	size_t ov[4];
@@ -284,7 +284,7 @@ rule_line(const struct rules_set *r, enum rule_kind k, const char *s,
  * given up.
  */
 static void
-lines(const struct rules_set *r, enum rule_kind k, const char *s, size_t n,
+lines(const struct output_rules *r, enum rule_kind k, const char *s, size_t n,
     uint32_t opts, struct scan_result *res)
 {
 	const struct rule *ru = r->rule[k];
@@ -335,7 +335,7 @@ lines(const struct rules_set *r, enum rule_kind k, const char *s, size_t n,
 }
 
 static void
-all_lines(const struct rules_set *r, const char *s, size_t n, uint32_t opts,
+all_lines(const struct output_rules *r, const char *s, size_t n, uint32_t opts,
     struct scan_result *res)
 {
 	for (int k = 0; k < RULE_COUNT; k++)
@@ -356,7 +356,7 @@ tail(size_t len, size_t n)
  * window keeps what a partial match or a lookbehind still needs.
  */
 static void
-window(const struct rules_set *r, struct scanner *sc, struct scan_result *res)
+window(const struct output_rules *r, struct scanner *sc, struct scan_result *res)
 {
 	const uint32_t opts = PCRE2_NOTEOL | PCRE2_PARTIAL_HARD |
 	    (sc->midline ? PCRE2_NOTBOL : 0);
@@ -397,7 +397,7 @@ window(const struct rules_set *r, struct scanner *sc, struct scan_result *res)
 }
 
 static void
-append(const struct rules_set *r, struct scanner *sc, const char *s,
+append(const struct output_rules *r, struct scanner *sc, const char *s,
     size_t n, struct scan_result *res)
 {
 	size_t room;
@@ -417,7 +417,7 @@ append(const struct rules_set *r, struct scanner *sc, const char *s,
 
 /* The carried line has ended. */
 static void
-finish(const struct rules_set *r, struct scanner *sc, struct scan_result *res)
+finish(const struct output_rules *r, struct scanner *sc, struct scan_result *res)
 {
 	all_lines(r, sc->line, sc->len, sc->midline ? PCRE2_NOTBOL : 0, res);
 	sc->len = 0;
@@ -425,7 +425,7 @@ finish(const struct rules_set *r, struct scanner *sc, struct scan_result *res)
 }
 
 void
-scan_chunk(const struct rules_set *r, struct scanner *sc, const char *s,
+scan_chunk(const struct output_rules *r, struct scanner *sc, const char *s,
     size_t n, struct scan_result *res)
 {
 	const char *nl;
@@ -453,7 +453,7 @@ scan_chunk(const struct rules_set *r, struct scanner *sc, const char *s,
 }
 
 void
-scan_end(const struct rules_set *r, struct scanner *sc,
+scan_end(const struct output_rules *r, struct scanner *sc,
     struct scan_result *res)
 {
 	if (sc->len > 0 || sc->midline)

@@ -21,7 +21,7 @@ enum rule_kind { RULE_UNTIL, RULE_FAIL, RULE_RETRY, RULE_STOP, RULE_CAPTURE,
 
 struct rule;
 
-struct rules_set {
+struct output_rules {
 	struct rule	*rule[RULE_COUNT];	/* NULL: not given */
 	void		*md, *mc, *stack;	/* PCRE2's match state */
 };
@@ -47,25 +47,25 @@ struct scanner {
 /* Compiles pattern for rule k (RULE_CAPTURE: --delay-from-output, which
  * needs a group); fixed: a plain string. On error, writes the reason into
  * err and returns -1. */
-int	 rule_compile(struct rules_set *, enum rule_kind, const char *pattern,
+int	 rule_compile(struct output_rules *, enum rule_kind, const char *pattern,
 	    bool fixed, bool icase, char *err, size_t errsz);
-void	 rules_free(struct rules_set *);
-bool	 rules_any(const struct rules_set *);
-bool	 rule_given(const struct rules_set *, enum rule_kind);
+void	 rules_free(struct output_rules *);
+bool	 rules_any(const struct output_rules *);
+bool	 rule_given(const struct output_rules *, enum rule_kind);
 
 /* Rule k against one line alone (no newline in it), recorded in res as
  * scan_chunk records it; -1 when the search gave up.  What scanning a
  * stream must agree with, line by line. */
-int	 rule_line(const struct rules_set *, enum rule_kind, const char *,
+int	 rule_line(const struct output_rules *, enum rule_kind, const char *,
 	    size_t, struct scan_result *);
 
 /* Feeds a chunk; sets matched[k] for every rule k a line matched (rules
  * already matched are not tried again), and keeps the capture of the last
  * line that matched the capture rule. */
-void	 scan_chunk(const struct rules_set *, struct scanner *, const char *,
+void	 scan_chunk(const struct output_rules *, struct scanner *, const char *,
 	    size_t, struct scan_result *);
 /* The end of the stream: the last line, if unfinished, is matched too. */
-void	 scan_end(const struct rules_set *, struct scanner *,
+void	 scan_end(const struct output_rules *, struct scanner *,
 	    struct scan_result *);
 
 #endif

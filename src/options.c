@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,7 @@
 
 #include "duration.h"
 #include "options.h"
-#include "show.h"
-#include "simulate.h"
+#include "lists.h"
 
 enum id {
 	O_MAX = 256, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
@@ -64,6 +64,64 @@ static const char *const group_titles[] = {
 #define A_ALL	(A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI) | \
 		 A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD))
 
+/* How an option's value is taken, and where it goes. */
+enum kind {
+	K_FLAG,		/* bool: given */
+	K_SET,		/* int: lo */
+	K_DURATION,	/* int64_t ns; lo 1: more than 0 */
+	K_SPAN,		/* struct span */
+	K_SECONDS,	/* double seconds; lo -1: negative too */
+	K_COUNT,	/* unsigned long, whole, from lo to hi */
+	K_REAL,		/* double, from lo to hi */
+	K_CHOICE,	/* int: the value of one of data's names */
+	K_CODES,	/* struct codes */
+	K_SIGNAL,	/* int: a signal's number */
+	K_TEXT,		/* char *: data complains if it is empty */
+	K_STRATEGY,	/* backoff.strategy lo, and DUR into backoff.base */
+	K_OTHER,	/* special() */
+};
+
+/* A value among names, as in --format json. */
+struct choice {
+	const char	*what;		/* "format" */
+	size_t		 n;
+	struct {
+		const char	*name;
+		int		 value;
+	} names[4];
+};
+
+static const struct choice streams = { "stream", 3,
+	{ { "stdout", MATCH_STDOUT }, { "stderr", MATCH_STDERR },
+	  { "both", MATCH_BOTH } } };
+static const struct choice stdin_modes = { "mode", 3,
+	{ { "inherit", STDIN_INHERIT }, { "replay", STDIN_REPLAY },
+	  { "null", STDIN_NULL } } };
+static const struct choice log_formats = { "format", 2,
+	{ { "text", LOG_TEXT }, { "json", LOG_JSON } } };
+static const struct choice formats = { "format", 4,
+	{ { "plain", FORMAT_PLAIN }, { "table", FORMAT_TABLE },
+	  { "csv", FORMAT_CSV }, { "json", FORMAT_JSON } } };
+static const struct choice units = { "unit", 2,
+	{ { "s", UNIT_S }, { "ms", UNIT_MS } } };
+
+#define OFF(f)		offsetof(struct config, f)
+#define FLAG(f)		K_FLAG, OFF(f), 0, 0, NULL
+#define SET(f, v)	K_SET, OFF(f), v, 0, NULL
+#define DURATION(f)	K_DURATION, OFF(f), 0, 0, NULL
+#define POSITIVE(f)	K_DURATION, OFF(f), 1, 0, NULL
+#define SPAN(f)		K_SPAN, OFF(f), 0, 0, NULL
+#define SECONDS(f)	K_SECONDS, OFF(f), 0, 0, NULL
+#define OFFSET(f)	K_SECONDS, OFF(f), -1, 0, NULL
+#define COUNT(f, l, h)	K_COUNT, OFF(f), l, h, NULL
+#define REAL(f, l, h)	K_REAL, OFF(f), l, h, NULL
+#define CHOICE(f, c)	K_CHOICE, OFF(f), 0, 0, &c
+#define CODES(f)	K_CODES, OFF(f), 0, 0, NULL
+#define SIGNAL(f)	K_SIGNAL, OFF(f), 0, 0, NULL
+#define TEXT(f, why)	K_TEXT, OFF(f), 0, 0, why
+#define STRATEGY(s)	K_STRATEGY, OFF(backoff.base), s, 0, NULL
+#define OTHER		K_OTHER, 0, 0, 0, NULL
+
 static const struct opt {
 	const char	*name;
 	int		 key;		/* short option, or 0 */
@@ -72,172 +130,243 @@ static const struct opt {
 	enum group	 group;
 	unsigned	 modes;
 	unsigned	 takes, needs;	/* -a algorithms (A_ options) */
+	enum kind	 kind;		/* how its value is taken */
+	size_t		 off;		/* where it goes in struct config */
+	double		 lo, hi;	/* bounds, or the value to set */
+	const void	*data;		/* a choice's names, a text's complaint */
 	const char	*help;		/* NULL: an alias, not listed */
 } opts[] = {
 	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
+	  COUNT(backoff.max_attempts, 0, 1000000000),
 	  "at most N attempts (default 5; 0: no limit)" },
-	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, ALL, 0, 0, NULL },
+	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
+	  COUNT(backoff.max_attempts, 0, 1000000000), NULL },
 	{ "budget", 'b', O_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
+	  DURATION(limits.budget),
 	  "start no attempt that would begin after DUR" },
 	{ "timeout", 't', O_TIMEOUT, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  POSITIVE(limits.timeout),
 	  "stop an attempt after DUR (status 124)" },
 	{ "signal", 0, O_SIGNAL, "SIG", G_ATTEMPTS, RETRY, 0, 0,
+	  SIGNAL(signal),
 	  "signal sent on timeout (default TERM)" },
 	{ "kill-after", 'k', O_KILL_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  DURATION(kill_after),
 	  "then KILL after DUR more (default 5s)" },
 	{ "forever", 0, O_FOREVER, NULL, G_ATTEMPTS, RETRY, 0, 0,
+	  FLAG(limits.forever),
 	  "run again after a success too; --max counts\n"
 	  "failures in a row (default 0: no limit)" },
 	{ "reset-after", 0, O_RESET_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  DURATION(limits.reset_after),
 	  "an attempt that ran DUR starts the delays over\n"
 	  "(with --forever, the count too)" },
 	{ "max-actual-duration", 0, O_MAX_ACTUAL_DURATION, "DUR", G_ATTEMPTS,
-	  ALL, 0, 0, "give up on a failure DUR or more after the start" },
+	  ALL, 0, 0,
+	  SECONDS(backoff.max_actual_duration), "give up on a failure DUR or more after the start" },
 
 	{ "exp", 'x', O_EXP, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_EXP),
 	  "DUR x F^(n-1), F = --factor" },
 	{ "factor", 0, O_FACTOR, "F", G_STRATEGY, ALL, 0, 0,
+	  REAL(backoff.factor, 1, 1e6),
 	  "growth factor of --exp (default 2, at least 1)" },
 	{ "fixed", 'd', O_FIXED, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_FIXED),
 	  "DUR every time (also --constant)" },
-	{ "constant", 0, O_FIXED, "DUR", G_STRATEGY, ALL, 0, 0, NULL },
-	{ "linear", 0, O_LINEAR, "DUR", G_STRATEGY, ALL, 0, 0, "DUR x n" },
+	{ "constant", 0, O_FIXED, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_FIXED), NULL },
+	{ "linear", 0, O_LINEAR, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_LINEAR), "DUR x n" },
 	{ "fib", 0, O_FIB, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_FIB),
 	  "DUR x fib(n): 1, 1, 2, 3, 5, 8, ..." },
 	{ "delays", 0, O_DELAYS, "LIST", G_STRATEGY, ALL, 0, 0,
+	  OTHER,
 	  "the n-th of a comma list; the last repeats" },
 	{ "decorrelated", 0, O_DECORRELATED, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_DECORRELATED),
 	  "DUR, then random in [DUR, 3 x previous]" },
 	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_IMMEDIATE),
 	  "no delay at all" },
 	{ "max-delay", 'm', O_MAX_DELAY, "DUR", G_STRATEGY, ALL,
 	  A_ALL | CONCISE, 0,
+	  SPAN(backoff.max_delay),
 	  "never wait longer than DUR (without a limit on\n"
 	  "attempts, growing strategies: 5m)" },
 	{ "min-delay", 0, O_MIN_DELAY, "DUR", G_STRATEGY, ALL,
 	  A_ALL | CONCISE, 0,
+	  SPAN(backoff.min_delay),
 	  "never wait less than DUR (wins over --max-delay)" },
 
 	{ "algorithm", 'a', O_ALGORITHM, "NAME", G_ALGORITHM, ALL, 0, 0,
+	  OTHER,
 	  "Constant, Exponential, Fibonacci, LILD, LIMD,\n"
 	  "MILD or MIMD" },
 	{ "delay", 0, O_DELAY, "S", G_ALGORITHM, ALL, A(A_CONSTANT),
-	  A(A_CONSTANT), "Constant: delay after a failure" },
+	  A(A_CONSTANT),
+	  SECONDS(backoff.delay), "Constant: delay after a failure" },
 	{ "delay-on-success", 0, O_DELAY_ON_SUCCESS, "S", G_ALGORITHM, ALL,
 	  A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI) | CONCISE, 0,
+	  SECONDS(backoff.delay_on_success),
 	  "delay after a success (default 0)" },
 	{ "initial-delay", 0, O_INITIAL_DELAY, "S", G_ALGORITHM, ALL,
 	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
 	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
+	  SECONDS(backoff.initial_delay),
 	  "first delay" },
 	{ "exponent-base", 0, O_EXPONENT_BASE, "F", G_ALGORITHM, ALL,
-	  A(A_EXPONENTIAL), 0, "Exponential: base (default 2)" },
+	  A(A_EXPONENTIAL), 0,
+	  REAL(backoff.exponent_base, 0, 1e6), "Exponential: base (default 2)" },
 	{ "initial-delay1", 0, O_INITIAL_DELAY1, "S", G_ALGORITHM, ALL,
-	  A(A_FIBONACCI), A(A_FIBONACCI), "Fibonacci: first delay" },
+	  A(A_FIBONACCI), A(A_FIBONACCI),
+	  SECONDS(backoff.initial_delay1), "Fibonacci: first delay" },
 	{ "initial-delay2", 0, O_INITIAL_DELAY2, "S", G_ALGORITHM, ALL,
-	  A(A_FIBONACCI), A(A_FIBONACCI), "Fibonacci: second delay" },
+	  A(A_FIBONACCI), A(A_FIBONACCI),
+	  SECONDS(backoff.initial_delay2), "Fibonacci: second delay" },
 	{ "delay-increment-on-failure", 0, O_INC_FAILURE, "S", G_ALGORITHM,
 	  ALL, A(A_LILD) | A(A_LIMD), A(A_LILD) | A(A_LIMD),
+	  OFFSET(backoff.inc_failure),
 	  "LI*: add S on a failure" },
 	{ "delay-increment-on-success", 0, O_INC_SUCCESS, "S", G_ALGORITHM,
 	  ALL, A(A_LILD) | A(A_MILD), A(A_LILD) | A(A_MILD),
+	  OFFSET(backoff.inc_success),
 	  "*LD: add S on a success (may be negative)" },
 	{ "delay-multiple-on-failure", 0, O_MUL_FAILURE, "F", G_ALGORITHM,
 	  ALL, A(A_MILD) | A(A_MIMD), A(A_MILD) | A(A_MIMD),
+	  REAL(backoff.mul_failure, 0, 1e6),
 	  "MI*: multiply by F on a failure" },
 	{ "delay-multiple-on-success", 0, O_MUL_SUCCESS, "F", G_ALGORITHM,
 	  ALL, A(A_LIMD) | A(A_MIMD), A(A_LIMD) | A(A_MIMD),
+	  REAL(backoff.mul_success, 0, 1e6),
 	  "*MD: multiply by F on a success" },
 	{ "jitter-factor", 0, O_JITTER_FACTOR, "F", G_ALGORITHM, ALL, A_ALL,
-	  0, "random in [d(1-F), d(1+F)], F from 0 to 0.5" },
+	  0,
+	  REAL(backoff.jitter_factor, 0, 0.5), "random in [d(1-F), d(1+F)], F from 0 to 0.5" },
 	{ "consider-actual-delay", 0, O_CONSIDER_ACTUAL_DELAY, NULL,
 	  G_ALGORITHM, ALL, A_ALL, 0,
+	  FLAG(backoff.consider_actual_delay),
 	  "count the time already spent against the delay" },
 
 	{ "jitter", 'j', O_JITTER, "MODE", G_JITTER, ALL, 0, 0,
+	  OTHER,
 	  "none, full, equal, scattered[:R], down[:R], add:DUR" },
 	{ "seed", 0, O_SEED, "N", G_JITTER, ALL, 0, 0,
+	  OTHER,
 	  "make every random choice reproducible" },
 
 	{ "success-on", 0, O_SUCCESS_ON, "CODES", G_VERDICT, RETRY, 0, 0,
+	  CODES(verdict.success_on),
 	  "statuses that count as success (default 0)" },
 	{ "retry-on", 0, O_RETRY_ON, "CODES", G_VERDICT, RETRY, 0, 0,
+	  CODES(verdict.retry_on),
 	  "retry only these failures; stop on others" },
 	{ "stop-on", 0, O_STOP_ON, "CODES", G_VERDICT, RETRY, 0, 0,
+	  CODES(verdict.stop_on),
 	  "stop at once on these statuses" },
 
 	{ "until-output", 0, O_UNTIL_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
+	  TEXT(patterns[RULE_UNTIL], NULL),
 	  "a failure unless a line of output matches RE" },
 	{ "fail-if-output", 0, O_FAIL_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
+	  TEXT(patterns[RULE_FAIL], NULL),
 	  "a failure if a line of output matches RE" },
 	{ "retry-if-output", 0, O_RETRY_IF_OUTPUT, "RE", G_VERDICT, RETRY,
-	  0, 0, "retry only failures whose output matches RE" },
+	  0, 0,
+	  TEXT(patterns[RULE_RETRY], NULL), "retry only failures whose output matches RE" },
 	{ "stop-if-output", 0, O_STOP_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
+	  TEXT(patterns[RULE_STOP], NULL),
 	  "stop at once if a line of output matches RE" },
 	{ "delay-from-output", 0, O_DELAY_FROM_OUTPUT, "RE", G_VERDICT, RETRY,
-	  0, 0, "wait what RE's first group gives: seconds,\n"
+	  0, 0,
+	  TEXT(patterns[RULE_CAPTURE], NULL), "wait what RE's first group gives: seconds,\n"
 	  "a duration or an HTTP-date (Retry-After),\n"
 	  "within --min-delay and --max-delay (or 1h)" },
 	{ "match", 0, O_MATCH, "STREAM", G_VERDICT, RETRY, 0, 0,
+	  CHOICE(match, streams),
 	  "stdout, stderr or both (default both)" },
 	{ "fixed-strings", 'F', O_FIXED_STRINGS, NULL, G_VERDICT, RETRY, 0, 0,
+	  FLAG(fixed_strings),
 	  "take each RE as a plain string" },
 	{ "ignore-case", 'i', O_IGNORE_CASE, NULL, G_VERDICT, RETRY, 0, 0,
+	  FLAG(ignore_case),
 	  "match without regard to case" },
 
 	{ "stdin", 0, O_STDIN, "MODE", G_STREAMS, RETRY, 0, 0,
+	  CHOICE(stdin_mode, stdin_modes),
 	  "inherit (default), replay: the same input to\n"
 	  "every attempt (a file is read again), or null" },
 	{ "hold-stdout", 0, O_HOLD_STDOUT, NULL, G_STREAMS, RETRY, 0, 0,
+	  FLAG(hold_stdout),
 	  "only the last attempt's stdout reaches stdout;\n"
 	  "earlier attempts' goes to stderr (--forever:\n"
 	  "a success's to stdout)" },
 
 	{ "log-format", 0, O_LOG_FORMAT, "FMT", G_REPORT, RETRY, 0, 0,
+	  CHOICE(log_format, log_formats),
 	  "text (default) or json: JSON Lines" },
 	{ "log-file", 0, O_LOG_FILE, "FILE", G_REPORT, RETRY, 0, 0,
+	  TEXT(log_file, "empty file name"),
 	  "append every event to FILE too, timed (0600)" },
 	{ "syslog", 0, O_SYSLOG, NULL, G_REPORT, RETRY, 0, 0,
+	  FLAG(syslog),
 	  "send every event to syslog too" },
 	{ "on-retry", 0, O_ON_RETRY, "CMD", G_REPORT, RETRY, 0, 0,
+	  TEXT(on_retry, "empty command"),
 	  "run sh -c CMD before each back-off sleep" },
 	{ "on-giveup", 0, O_ON_GIVEUP, "CMD", G_REPORT, RETRY, 0, 0,
+	  TEXT(on_giveup, "empty command"),
 	  "run sh -c CMD when the run ends in failure" },
 	{ "quiet", 'q', O_QUIET, NULL, G_REPORT, RETRY, 0, 0,
+	  SET(verbosity, QUIET),
 	  "report only retry's own errors" },
 	{ "verbose", 'v', O_VERBOSE, NULL, G_REPORT, RETRY, 0, 0,
+	  SET(verbosity, VERBOSE),
 	  "also report each start and each success" },
 	{ "label", 0, O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
+	  OTHER,
 	  "prefix reports with retry[LABEL]:" },
 	{ "dry-run", 0, O_DRY_RUN, NULL, G_REPORT, RETRY, 0, 0,
+	  FLAG(dry_run),
 	  "print the schedule of an all-failing run" },
 
 	{ "count", 0, O_COUNT, "N", G_SHOW, BOTH, 0, 0,
+	  COUNT(count, 1, 10000000),
 	  "at most N steps of an all-failing run (default 10)" },
 	{ "format", 0, O_FORMAT, "FMT", G_SHOW, SHOW | SIM, 0, 0,
+	  CHOICE(format, formats),
 	  "plain, table, csv or json (default plain)" },
 	{ "unit", 0, O_UNIT, "UNIT", G_SHOW, SHOW, 0, 0,
+	  CHOICE(unit, units),
 	  "s or ms (default s)" },
 	{ "chart", 0, O_CHART, NULL, G_SHOW, SHOW | SIM, 0, 0,
+	  FLAG(chart),
 	  "draw a bar per delay, labelled with it to 6\n"
 	  "digits, as wide as the terminal (COLUMNS, else\n"
 	  "the terminal's width, else 80)" },
 	{ "ascii", 0, O_ASCII, NULL, G_SHOW, SHOW | SIM, 0, 0,
+	  FLAG(ascii),
 	  "draw the chart with ASCII, not Unicode blocks" },
 	{ "samples", 0, O_SAMPLES, "N", G_SHOW, SHOW, 0, 0,
+	  COUNT(samples, 1, 100000),
 	  "run N times (with jitter): per step, the runs\n"
 	  "that go on, then min, median, p90, max;\n"
 	  "with --chart, their spread" },
 
 	{ "clients", 0, O_CLIENTS, "LIST", G_SIMULATE, SIM, 0, 0,
+	  OTHER,
 	  "numbers of clients, as in 10,50,100 or\n"
 	  "10-190:20 (default 100)" },
 	{ "runs", 0, O_RUNS, "N", G_SIMULATE, SIM, 0, 0,
+	  COUNT(runs, 1, 100000),
 	  "average over N runs (default 100)" },
 
 	{ "help", 'h', O_HELP, NULL, G_OTHER, ALL, 0, 0,
+	  FLAG(help),
 	  "show this help and exit" },
 	{ "version", 'V', O_VERSION, NULL, G_OTHER, ALL, 0, 0,
+	  FLAG(version),
 	  "show the version and exit" },
 };
 
@@ -286,18 +415,7 @@ duration(struct parse *p, const struct opt *o, const char *arg, int64_t *out)
 }
 
 static int
-seconds(struct parse *p, const struct opt *o, const char *arg, int negative,
-    double *out)
-{
-	const char *why;
-
-	if ((why = seconds_parse(arg, negative, out)) != NULL)
-		return fail(p, o, "'%s': %s", arg, why);
-	return 0;
-}
-
-static int
-number(struct parse *p, const struct opt *o, const char *arg, double lo,
+real(struct parse *p, const struct opt *o, const char *arg, double lo,
     double hi, double *out)
 {
 	char *end;
@@ -383,91 +501,41 @@ strategy(struct parse *p, const struct opt *o, enum strategy s)
 }
 
 static int
-apply(struct parse *p, const struct opt *o, const char *arg)
+choose(struct parse *p, const struct opt *o, const char *arg, int *out)
+{
+	const struct choice *ch = o->data;
+	char use[128] = "";
+
+	for (size_t i = 0; i < ch->n; i++)
+		if (strcmp(arg, ch->names[i].name) == 0) {
+			*out = ch->names[i].value;
+			return 0;
+		}
+	for (size_t i = 0; i < ch->n; i++)
+		snprintf(use + strlen(use), sizeof(use) - strlen(use), "%s%s",
+		    i == 0 ? "" : i + 1 < ch->n ? ", " : " or ",
+		    ch->names[i].name);
+	return fail(p, o, "unknown %s '%s' (use %s)", ch->what, arg, use);
+}
+
+/* The options that no kind describes. */
+static int
+special(struct parse *p, const struct opt *o, char *arg)
 {
 	struct config *c = p->cfg;
 	struct backoff *b = &c->backoff;
 	const char *why;
-	long long v = 0;
+	long long v;
 
 	switch (o->id) {
-	case O_MAX:
-		if (count(p, o, arg, 0, 1000000000, &v) != 0)
-			return -1;
-		b->max_attempts = (unsigned long)v;
-		return 0;
-	case O_BUDGET:
-		return duration(p, o, arg, &c->budget);
-	case O_TIMEOUT:
-		if (duration(p, o, arg, &c->timeout) != 0)
-			return -1;
-		if (c->timeout == 0)
-			return fail(p, o, "'%s': must be longer than 0", arg);
-		return 0;
-	case O_KILL_AFTER:
-		return duration(p, o, arg, &c->kill_after);
-	case O_SIGNAL:
-		if ((why = signal_parse(arg, &c->signal)) != NULL)
-			return fail(p, o, "'%s': %s", arg, why);
-		return 0;
-	case O_MAX_ACTUAL_DURATION:
-		return seconds(p, o, arg, 0, &b->max_actual_duration);
-	case O_FIXED:
-		return strategy(p, o, S_FIXED) ||
-		    duration(p, o, arg, &b->base);
-	case O_LINEAR:
-		return strategy(p, o, S_LINEAR) ||
-		    duration(p, o, arg, &b->base);
-	case O_EXP:
-		return strategy(p, o, S_EXP) || duration(p, o, arg, &b->base);
-	case O_FIB:
-		return strategy(p, o, S_FIB) || duration(p, o, arg, &b->base);
-	case O_DECORRELATED:
-		return strategy(p, o, S_DECORRELATED) ||
-		    duration(p, o, arg, &b->base);
 	case O_DELAYS:
 		return strategy(p, o, S_LIST) || delay_list(p, o, arg);
-	case O_IMMEDIATE:
-		return strategy(p, o, S_IMMEDIATE);
 	case O_ALGORITHM:
 		if (!algorithm_parse(arg, &b->strategy))
 			return fail(p, o, "unknown algorithm '%s' (use "
 			    "Constant, Exponential, Fibonacci, LILD, LIMD, "
 			    "MILD or MIMD)", arg);
 		return strategy(p, o, b->strategy);
-	case O_FACTOR:
-		return number(p, o, arg, 1, 1e6, &b->factor);
-	case O_MAX_DELAY:
-		return duration(p, o, arg, &b->max_delay) ||
-		    seconds(p, o, arg, 0, &b->max_delay_s);
-	case O_MIN_DELAY:
-		return duration(p, o, arg, &b->min_delay) ||
-		    seconds(p, o, arg, 0, &b->min_delay_s);
-	case O_DELAY:
-		return seconds(p, o, arg, 0, &b->delay);
-	case O_DELAY_ON_SUCCESS:
-		return seconds(p, o, arg, 0, &b->delay_on_success);
-	case O_INITIAL_DELAY:
-		return seconds(p, o, arg, 0, &b->initial_delay);
-	case O_INITIAL_DELAY1:
-		return seconds(p, o, arg, 0, &b->initial_delay1);
-	case O_INITIAL_DELAY2:
-		return seconds(p, o, arg, 0, &b->initial_delay2);
-	case O_INC_FAILURE:
-		return seconds(p, o, arg, 1, &b->inc_failure);
-	case O_INC_SUCCESS:
-		return seconds(p, o, arg, 1, &b->inc_success);
-	case O_EXPONENT_BASE:
-		return number(p, o, arg, 0, 1e6, &b->exponent_base);
-	case O_MUL_FAILURE:
-		return number(p, o, arg, 0, 1e6, &b->mul_failure);
-	case O_MUL_SUCCESS:
-		return number(p, o, arg, 0, 1e6, &b->mul_success);
-	case O_JITTER_FACTOR:
-		return number(p, o, arg, 0, 0.5, &b->jitter_factor);
-	case O_CONSIDER_ACTUAL_DELAY:
-		b->consider_actual_delay = true;
-		return 0;
 	case O_JITTER:
 		if ((why = jitter_parse(arg, &b->jitter)) != NULL)
 			return fail(p, o, "'%s': %s", arg, why);
@@ -478,146 +546,77 @@ apply(struct parse *p, const struct opt *o, const char *arg)
 		c->seed = (uint64_t)v;
 		c->seeded = true;
 		return 0;
-	case O_SUCCESS_ON:
-	case O_RETRY_ON:
-	case O_STOP_ON:
-		why = codes_parse(arg, o->id == O_SUCCESS_ON ? &c->success_on :
-		    o->id == O_RETRY_ON ? &c->retry_on : &c->stop_on);
-		if (why != NULL)
-			return fail(p, o, "'%s': %s", arg, why);
-		return 0;
-	case O_UNTIL_OUTPUT:
-	case O_FAIL_IF_OUTPUT:
-	case O_RETRY_IF_OUTPUT:
-	case O_STOP_IF_OUTPUT:
-		/* Compiled once -F and -i are known, wherever they stand. */
-		c->patterns[o->id - O_UNTIL_OUTPUT] = arg;
-		return 0;
-	case O_DELAY_FROM_OUTPUT:
-		c->patterns[RULE_CAPTURE] = arg;
-		return 0;
-	case O_FOREVER:
-		c->forever = true;
-		return 0;
-	case O_RESET_AFTER:
-		return duration(p, o, arg, &c->reset_after);
-	case O_LOG_FORMAT:
-		if (strcmp(arg, "text") != 0 && strcmp(arg, "json") != 0)
-			return fail(p, o, "unknown format '%s' (use text or "
-			    "json)", arg);
-		c->json = strcmp(arg, "json") == 0;
-		return 0;
-	case O_LOG_FILE:
-		if (*arg == '\0')
-			return fail(p, o, "empty file name");
-		c->log_file = arg;
-		return 0;
-	case O_SYSLOG:
-		c->syslog = true;
-		return 0;
-	case O_ON_RETRY:
-	case O_ON_GIVEUP:
-		if (*arg == '\0')
-			return fail(p, o, "empty command");
-		*(o->id == O_ON_RETRY ? &c->on_retry : &c->on_giveup) = optarg;
-		return 0;
-	case O_MATCH:
-		if (strcmp(arg, "both") == 0)
-			c->match = MATCH_BOTH;
-		else if (strcmp(arg, "stdout") == 0)
-			c->match = MATCH_STDOUT;
-		else if (strcmp(arg, "stderr") == 0)
-			c->match = MATCH_STDERR;
-		else
-			return fail(p, o, "unknown stream '%s' (use stdout, "
-			    "stderr or both)", arg);
-		return 0;
-	case O_FIXED_STRINGS:
-		c->fixed_strings = true;
-		return 0;
-	case O_IGNORE_CASE:
-		c->ignore_case = true;
-		return 0;
-	case O_STDIN:
-		if (strcmp(arg, "inherit") == 0)
-			c->stdin_mode = STDIN_INHERIT;
-		else if (strcmp(arg, "replay") == 0)
-			c->stdin_mode = STDIN_REPLAY;
-		else if (strcmp(arg, "null") == 0)
-			c->stdin_mode = STDIN_NULL;
-		else
-			return fail(p, o, "unknown mode '%s' (use inherit, "
-			    "replay or null)", arg);
-		return 0;
-	case O_HOLD_STDOUT:
-		c->hold_stdout = true;
-		return 0;
-	case O_QUIET:
-		c->verbosity = QUIET;
-		return 0;
-	case O_VERBOSE:
-		c->verbosity = VERBOSE;
-		return 0;
 	case O_LABEL:
 		if (*arg == '\0' || strpbrk(arg, "\n\r") != NULL)
 			return fail(p, o, "must be one non-empty line");
 		c->label = arg;
-		return 0;
-	case O_DRY_RUN:
-		c->dry_run = true;
-		return 0;
-	case O_COUNT:
-		if (count(p, o, arg, 1, 10000000, &v) != 0)
-			return -1;
-		c->count = (unsigned long)v;
-		return 0;
-	case O_FORMAT:
-		if (strcmp(arg, "plain") == 0)
-			c->format = FORMAT_PLAIN;
-		else if (strcmp(arg, "table") == 0)
-			c->format = FORMAT_TABLE;
-		else if (strcmp(arg, "csv") == 0)
-			c->format = FORMAT_CSV;
-		else if (strcmp(arg, "json") == 0)
-			c->format = FORMAT_JSON;
-		else
-			return fail(p, o, "unknown format '%s' (use plain, "
-			    "table, csv or json)", arg);
-		return 0;
-	case O_UNIT:
-		if (strcmp(arg, "s") != 0 && strcmp(arg, "ms") != 0)
-			return fail(p, o, "unknown unit '%s' (use s or ms)",
-			    arg);
-		c->unit_ms = strcmp(arg, "ms") == 0;
-		return 0;
-	case O_CHART:
-		c->chart = true;
-		return 0;
-	case O_ASCII:
-		c->ascii = true;
-		return 0;
-	case O_SAMPLES:
-		if (count(p, o, arg, 1, 100000, &v) != 0)
-			return -1;
-		c->samples = (unsigned long)v;
 		return 0;
 	case O_CLIENTS:
 		if ((why = clients_parse(arg, NULL, 0, NULL)) != NULL)
 			return fail(p, o, "'%s': %s", arg, why);
 		c->clients = arg;
 		return 0;
-	case O_RUNS:
-		if (count(p, o, arg, 1, 100000, &v) != 0)
-			return -1;
-		c->runs = (unsigned long)v;
-		return 0;
-	case O_HELP:
-		c->help = true;
-		return 0;
-	case O_VERSION:
-		c->version = true;
+	default:
 		return 0;
 	}
+}
+
+/* Takes an option's value as its row says. */
+static int
+apply(struct parse *p, const struct opt *o, char *arg)
+{
+	void *to = (char *)p->cfg + o->off;
+	const char *why = NULL;
+	long long v;
+
+	switch (o->kind) {
+	case K_FLAG:
+		*(bool *)to = true;
+		return 0;
+	case K_SET:
+		*(int *)to = (int)o->lo;
+		return 0;
+	case K_DURATION:
+		if (duration(p, o, arg, to) != 0)
+			return -1;
+		if (o->lo > 0 && *(int64_t *)to == 0)
+			return fail(p, o, "'%s': must be longer than 0", arg);
+		return 0;
+	case K_SPAN:
+		why = span_parse(arg, to);
+		break;
+	case K_SECONDS:
+		why = seconds_parse(arg, o->lo < 0, to);
+		break;
+	case K_COUNT:
+		if (count(p, o, arg, (long long)o->lo, (long long)o->hi, &v)
+		    != 0)
+			return -1;
+		*(unsigned long *)to = (unsigned long)v;
+		return 0;
+	case K_REAL:
+		return real(p, o, arg, o->lo, o->hi, to);
+	case K_CHOICE:
+		return choose(p, o, arg, to);
+	case K_CODES:
+		why = codes_parse(arg, to);
+		break;
+	case K_SIGNAL:
+		why = signal_parse(arg, to);
+		break;
+	case K_TEXT:
+		if (*arg == '\0' && o->data != NULL)
+			return fail(p, o, "%s", (const char *)o->data);
+		*(char **)to = arg;
+		return 0;
+	case K_STRATEGY:
+		return strategy(p, o, (enum strategy)o->lo) ||
+		    (arg != NULL && duration(p, o, arg, to) != 0);
+	case K_OTHER:
+		return special(p, o, arg);
+	}
+	if (why != NULL)
+		return fail(p, o, "'%s': %s", arg, why);
 	return 0;
 }
 
@@ -665,7 +664,7 @@ static int
 validate_show(struct parse *p)
 {
 	const struct config *c = p->cfg;
-	struct status st = { false, 0 };
+	struct entry st = { false, 0 };
 	const char *why;
 
 	if (c->ascii && !c->chart)
@@ -674,7 +673,7 @@ validate_show(struct parse *p)
 		return fail(p, find(0, "chart"), "draws its own output; leave "
 		    "out --format");
 	for (int i = 0; i < c->nargs; i++)
-		if ((why = status_parse(c->args[i], st.time, &st)) != NULL)
+		if ((why = entry_parse(c->args[i], st.time, &st)) != NULL)
 			return fail(p, NULL, "status '%s': %s", c->args[i],
 			    why);
 	return 0;
@@ -693,10 +692,8 @@ validate_simulate(struct parse *p)
 	c->custom = p->strategy != NULL || p->given[O_JITTER - O_MAX];
 	if (p->strategy == NULL)
 		b->base = SIM_BASE;
-	if (!p->given[O_MAX_DELAY - O_MAX]) {
-		b->max_delay = SIM_CAP;
-		b->max_delay_s = (double)SIM_CAP / 1e9;
-	}
+	if (!p->given[O_MAX_DELAY - O_MAX])
+		b->max_delay = span_of(SIM_CAP);
 	if (!p->given[O_MAX - O_MAX])
 		b->max_attempts = 0;
 	if (c->runs == 0)
@@ -724,11 +721,11 @@ validate_retry(struct parse *p)
 			continue;
 		if (*re == '\0')
 			return fail(p, find(0, names[k]), "empty pattern");
-		if (rule_compile(&c->output, (enum rule_kind)k, re,
+		if (rule_compile(&c->verdict.output, (enum rule_kind)k, re,
 		    c->fixed_strings, c->ignore_case, why, sizeof(why)) != 0)
 			return fail(p, find(0, names[k]), "'%s': %s", re, why);
 	}
-	if (!rules_any(&c->output)) {
+	if (!rules_any(&c->verdict.output)) {
 		const char *lone = p->given[O_MATCH - O_MAX] ? "match" :
 		    p->given[O_FIXED_STRINGS - O_MAX] ? "fixed-strings" :
 		    p->given[O_IGNORE_CASE - O_MAX] ? "ignore-case" : NULL;
@@ -768,16 +765,14 @@ validate(struct parse *p)
 			    o->name);
 	}
 	/* Algorithm::Backoff's own default, and --forever's: no limit. */
-	if ((algo || c->forever) && !p->given[O_MAX - O_MAX])
+	if ((algo || c->limits.forever) && !p->given[O_MAX - O_MAX])
 		b->max_attempts = 0;
 	/* A strategy that grows, in a run without a limit, waits at most
 	 * UNLIMITED_CAP unless --max-delay says otherwise. */
 	if (b->max_attempts == 0 && !p->given[O_MAX_DELAY - O_MAX] &&
 	    (b->strategy == S_EXP || b->strategy == S_LINEAR ||
-	    b->strategy == S_FIB || b->strategy == S_DECORRELATED)) {
-		b->max_delay = UNLIMITED_CAP;
-		b->max_delay_s = (double)UNLIMITED_CAP / 1e9;
-	}
+	    b->strategy == S_FIB || b->strategy == S_DECORRELATED))
+		b->max_delay = span_of(UNLIMITED_CAP);
 	if (!algo && (b->jitter_factor > 0 || b->consider_actual_delay))
 		return fail(p, find(0, b->consider_actual_delay ?
 		    "consider-actual-delay" : "jitter-factor"),
@@ -798,15 +793,15 @@ defaults(struct config *c, enum mode mode)
 	c->backoff.base = NS_PER_SEC;
 	c->backoff.factor = 2;
 	c->backoff.exponent_base = 2;
-	c->backoff.max_delay = -1;
+	c->backoff.max_delay = span_of(-1);
 	c->backoff.max_attempts = 5;
-	c->budget = -1;
-	c->timeout = -1;
+	c->limits.budget = -1;
+	c->limits.timeout = -1;
 	c->kill_after = 5 * NS_PER_SEC;
 	c->signal = 15;			/* SIGTERM */
-	codes_add(&c->success_on, 0);
+	codes_add(&c->verdict.success_on, 0);
 	c->count = 10;
-	c->reset_after = -1;
+	c->limits.reset_after = -1;
 }
 
 int
@@ -862,7 +857,7 @@ options_free(struct config *c)
 {
 	free(c->list);
 	c->list = NULL;
-	rules_free(&c->output);
+	rules_free(&c->verdict.output);
 }
 
 char *

@@ -10,12 +10,16 @@
 #include "codes.h"
 #include "engine.h"
 #include "match.h"
+#include "policy.h"
+#include "verdict.h"
 
 enum mode { MODE_RETRY, MODE_SHOW, MODE_SIMULATE };
 enum format { FORMAT_PLAIN, FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 enum verbosity { QUIET = -1, NORMAL = 0, VERBOSE = 1 };
 enum stdin_mode { STDIN_INHERIT, STDIN_REPLAY, STDIN_NULL };
 enum match_stream { MATCH_BOTH, MATCH_STDOUT, MATCH_STDERR };
+enum log_format { LOG_TEXT, LOG_JSON };
+enum unit { UNIT_S, UNIT_MS };
 
 struct config {
 	enum mode	 mode;
@@ -23,32 +27,28 @@ struct config {
 	int64_t		*list;		/* owns backoff.list */
 	bool		 seeded;
 	uint64_t	 seed;
-	int64_t		 budget;	/* ns, -1 for none */
-	int64_t		 timeout;	/* ns, -1 for none */
+	struct limits	 limits;
 	int64_t		 kill_after;	/* ns */
 	int		 signal;
-	struct codes	 success_on, retry_on, stop_on;
-	const char	*patterns[RULE_COUNT];	/* the output rules given,
+	struct verdict_rules verdict;
+	char		*patterns[RULE_COUNT];	/* the output rules given,
 						 * --delay-from-output's too */
-	struct rules_set output;	/* and compiled */
 	enum match_stream match;
 	bool		 fixed_strings, ignore_case;
 	enum stdin_mode	 stdin_mode;
 	bool		 hold_stdout;
-	bool		 forever;
-	int64_t		 reset_after;	/* ns, -1 for none */
-	bool		 json;		/* --log-format json */
-	const char	*log_file;
+	enum log_format	 log_format;
+	char		*log_file;
 	bool		 syslog;
 	char		*on_retry, *on_giveup;	/* sh -c's argument */
 	enum verbosity	 verbosity;
-	const char	*label;
+	char		*label;
 	bool		 dry_run;
 	bool		 help, version;
 	/* show-backoff-delays */
 	unsigned long	 count;
 	enum format	 format;
-	bool		 unit_ms;
+	enum unit	 unit;
 	bool		 chart, ascii;
 	unsigned long	 samples;	/* 0: one run */
 	/* simulate */

@@ -21,9 +21,6 @@
 #include "output.h"
 #include "report.h"
 
-static struct out log_out;	/* --log-file */
-static bool logging;
-
 /* A line being written; it grows as needed (a label or a command may be
  * long), and a line that memory cannot hold is dropped whole. */
 struct line {
@@ -198,17 +195,11 @@ output_failure(enum reason why)
 	return "";
 }
 
-static bool
-counted(const struct config *c)
-{
-	return c->backoff.max_attempts > 0 && !c->forever;
-}
-
 static void
-add_attempt(struct line *l, const struct config *c, unsigned long n)
+add_attempt(struct line *l, const struct reporter *c, unsigned long n)
 {
-	if (counted(c))
-		add(l, "attempt %lu/%lu", n, c->backoff.max_attempts);
+	if (c->max_attempts > 0)
+		add(l, "attempt %lu/%lu", n, c->max_attempts);
 	else
 		add(l, "attempt %lu", n);
 }
@@ -225,7 +216,7 @@ add_next(struct line *l, const struct report *e)
 
 /* The text of an event, after the prefix. */
 static void
-text(struct line *l, const struct config *c, const struct report *e)
+text(struct line *l, const struct reporter *c, const struct report *e)
 {
 	char d[DURATION_BUFSZ];
 
@@ -293,9 +284,9 @@ text(struct line *l, const struct config *c, const struct report *e)
 		else if (e->reason == WHY_INTERRUPTED)
 			add(l, " (interrupted)");
 		else if (e->reason == WHY_NOT_RETRY_ON) {
-			if (c->retry_on.set)
+			if (c->retry_on)
 				add(l, " is not a --retry-on status");
-			if (rule_given(&c->output, RULE_RETRY))
+			if (c->retry_if_output)
 				add(l, ", and no line matched "
 				    "--retry-if-output");
 		}
@@ -351,7 +342,7 @@ add_now(struct line *l)
 }
 
 static void
-add_head(struct line *l, const struct config *c, const char *event)
+add_head(struct line *l, const struct reporter *c, const char *event)
 {
 	add(l, "{\"ts\":\"");
 	add_now(l);
@@ -370,14 +361,14 @@ add_head(struct line *l, const struct config *c, const char *event)
 
 /* One JSON object, the contract's fields, null where they do not apply. */
 static void
-json(struct line *l, const struct config *c, const struct report *e)
+json(struct line *l, const struct reporter *c, const struct report *e)
 {
 	const struct attempt_result *r = e->result;
 	const char *why = reason_name(e), *sig;
 
 	add_head(l, c, event_names[e->event]);
 	add(l, ",\"attempt\":%lu,\"max_attempts\":%lu", e->attempt,
-	    c->forever ? 0 : c->backoff.max_attempts);
+	    c->max_attempts);
 	if (r != NULL) {
 		add(l, ",\"status\":%d,\"signal\":", r->status);
 		if (r->signal != 0 && (sig = signal_name(r->signal)) != NULL)
@@ -417,7 +408,7 @@ json(struct line *l, const struct config *c, const struct report *e)
 }
 
 static void
-prefix(struct line *l, const struct config *c)
+prefix(struct line *l, const struct reporter *c)
 {
 	if (c->label == NULL) {
 		add(l, "retry: ");
@@ -435,7 +426,7 @@ prefix(struct line *l, const struct config *c)
  * and a reader that has gone loses the line, nothing more.
  */
 static void
-emit(const struct config *c, struct line *l, size_t body, bool shown,
+emit(const struct reporter *c, struct line *l, size_t body, bool shown,
     int priority)
 {
 	struct line v = { 0 };
@@ -452,15 +443,15 @@ emit(const struct config *c, struct line *l, size_t body, bool shown,
 			    l->buf + body);
 		if (shown)
 			(void)out_all(out_std(STDERR_FILENO), l->buf, l->len);
-		if (logging && c->json)
-			(void)out_all(&log_out, l->buf, l->len);
-		else if (logging) {
+		if (c->logging && c->json)
+			(void)out_all(&c->log, l->buf, l->len);
+		else if (c->logging) {
 			struct line t = { 0 };
 
 			add_now(&t);
 			add(&t, " %.*s", (int)l->len, l->buf);
 			if (!t.failed)
-				(void)out_all(&log_out, t.buf, t.len);
+				(void)out_all(&c->log, t.buf, t.len);
 			free(t.buf);
 		}
 	}
@@ -474,7 +465,7 @@ emit(const struct config *c, struct line *l, size_t body, bool shown,
  * opened with O_NOFOLLOW, so that one planted in between fails.
  */
 static int
-log_open(const char *path, char *err, size_t errsz)
+log_open(struct reporter *r, const char *path, char *err, size_t errsz)
 {
 	char dir[PATH_MAX], base[PATH_MAX];
 	struct stat st, ds;
@@ -506,8 +497,8 @@ log_open(const char *path, char *err, size_t errsz)
 	    O_NONBLOCK | O_NOCTTY | O_CLOEXEC | nofollow, 0600);
 	close(dfd);
 	if (fd != -1) {
-		out_init(&log_out, fd);
-		logging = true;
+		out_init(&r->log, fd);
+		r->logging = true;
 		return 0;
 	}
 fail:
@@ -518,9 +509,21 @@ fail:
 }
 
 int
-report_open(const struct config *c, char *err, size_t errsz)
+reporter_open(struct reporter *r, const struct config *c, char *err,
+    size_t errsz)
 {
-	if (c->log_file != NULL && log_open(c->log_file, err, errsz) == -1)
+	*r = (struct reporter){
+		.label = c->label, .args = c->args, .nargs = c->nargs,
+		.verbosity = c->verbosity, .json = c->log_format == LOG_JSON,
+		.syslog = c->syslog, .forever = c->limits.forever,
+		.max_attempts = c->limits.forever ? 0 :
+		    c->backoff.max_attempts,
+		.budget = c->limits.budget,
+		.retry_on = c->verdict.retry_on.set,
+		.retry_if_output = rule_given(&c->verdict.output, RULE_RETRY),
+		.log = { .fd = -1 },
+	};
+	if (c->log_file != NULL && log_open(r, c->log_file, err, errsz) == -1)
 		return -1;
 	if (c->syslog)
 		openlog("retry", LOG_PID, LOG_USER);
@@ -528,7 +531,17 @@ report_open(const struct config *c, char *err, size_t errsz)
 }
 
 void
-report(const struct config *c, const struct report *e)
+reporter_close(struct reporter *r)
+{
+	if (r->logging)
+		out_close(&r->log);
+	r->logging = false;
+	if (r->syslog)
+		closelog();
+}
+
+void
+report(const struct reporter *c, const struct report *e)
 {
 	static const int priorities[] = {
 		[EV_START] = LOG_INFO, [EV_SUCCEEDED] = LOG_INFO,
@@ -541,7 +554,7 @@ report(const struct config *c, const struct report *e)
 	    (c->verbosity == NORMAL && (e->event != EV_START &&
 	    (e->event != EV_SUCCEEDED || c->forever)));
 
-	if (!shown && !logging && !c->syslog)
+	if (!shown && !c->logging && !c->syslog)
 		return;
 	if (c->json)
 		json(&l, c, e);
@@ -554,7 +567,7 @@ report(const struct config *c, const struct report *e)
 }
 
 void
-report_error(const struct config *c, const char *fmt, ...)
+report_error(const struct reporter *c, const char *fmt, ...)
 {
 	struct line l = { 0 };
 	size_t body = 0;
@@ -578,27 +591,54 @@ report_error(const struct config *c, const char *fmt, ...)
 }
 
 bool
-report_countdown(const struct config *c, int64_t ns)
+countdown_start(const struct reporter *c)
+{
+	return c->verbosity != QUIET && !c->json && isatty(STDERR_FILENO);
+}
+
+/* Whole seconds left, rounded up, over the line. */
+void
+countdown_show(const struct reporter *c, int64_t left)
 {
 	struct line l = { 0 };
 	char d[DURATION_BUFSZ];
 
-	if (c->verbosity == QUIET || c->json || !isatty(STDERR_FILENO))
-		return false;
-	if (ns < 0)
-		return true;
-	if (ns > 0) {
-		add(&l, "\r");
-		prefix(&l, c);
-		/* Whole seconds left, rounded up. */
-		add(&l, "next attempt in %s", duration_format(
-		    (ns + NS_PER_SEC - 1) / NS_PER_SEC * NS_PER_SEC, d,
-		    sizeof(d)));
-	} else
-		add(&l, "\r");
-	add(&l, "\033[K");
+	add(&l, "\r");
+	prefix(&l, c);
+	add(&l, "next attempt in %s\033[K", duration_format(
+	    (left + NS_PER_SEC - 1) / NS_PER_SEC * NS_PER_SEC, d, sizeof(d)));
 	if (!l.failed)
 		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
 	free(l.buf);
-	return true;
+}
+
+void
+countdown_end(const struct reporter *c)
+{
+	(void)c;
+	(void)out_all(out_std(STDERR_FILENO), "\r\033[K", 4);
+}
+
+void
+usage_error(const char *prog, const char *why)
+{
+	struct line l = { 0 };
+
+	add(&l, "%s: ", prog);
+	for (const unsigned char *p = (const unsigned char *)why; *p != '\0';
+	    p++)
+		if (*p == '\n')
+			add(&l, "\\n");
+		else if (*p == '\r')
+			add(&l, "\\r");
+		else if (*p == '\t')
+			add(&l, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			add(&l, "\\%03o", *p);
+		else
+			add(&l, "%c", *p);
+	add(&l, "\nTry '%s --help'.\n", prog);
+	if (!l.failed)
+		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
+	free(l.buf);
 }

@@ -8,13 +8,12 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "output.h"
 #include "spawn.h"
 #include "verdict.h"
 
 enum event { EV_START, EV_FAILED, EV_SUCCEEDED, EV_GIVE_UP, EV_STOP,
 	EV_SIGNAL };
-
-enum give_up { GIVE_UP_NONE, GIVE_UP_MAX, GIVE_UP_BUDGET, GIVE_UP_DURATION };
 
 struct report {
 	enum event	 event;
@@ -32,16 +31,39 @@ struct report {
 					 * attempts */
 };
 
-/* Opens --log-file (0600, without blocking, and not through a symlink
- * that another user planted in a sticky world-writable directory) and
- * syslog; -1 with the reason in err. */
-int	report_open(const struct config *, char *err, size_t);
-void	report(const struct config *, const struct report *);
+/* What reports need, taken from the options once. */
+struct reporter {
+	const char	*label;		/* retry[LABEL]:, or NULL */
+	char *const	*args;		/* the command, for JSON */
+	int		 nargs;
+	enum verbosity	 verbosity;
+	bool		 json;		/* JSON Lines, not text */
+	bool		 syslog;
+	bool		 forever;	/* successes are shown */
+	unsigned long	 max_attempts;	/* "attempt n/max", or 0 */
+	int64_t		 budget;
+	bool		 retry_on, retry_if_output;	/* given */
+	bool		 logging;	/* to log, the --log-file */
+	struct out	 log;
+};
+
+/* Builds the reporter, opening --log-file (0600, without blocking, and
+ * not through a symlink that another user planted in a sticky
+ * world-writable directory) and syslog; -1 with the reason in err. */
+int	reporter_open(struct reporter *, const struct config *, char *err,
+	    size_t);
+void	reporter_close(struct reporter *);
+void	report(const struct reporter *, const struct report *);
 /* retry's own errors: always shown, with the label. */
-void	report_error(const struct config *, const char *, ...)
+void	report_error(const struct reporter *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
-/* The countdown line on a terminal: ns < 0 asks whether there is one,
- * ns > 0 shows the time left, 0 clears the line. */
-bool	report_countdown(const struct config *, int64_t ns);
+/* The countdown of a sleep on a terminal: whether there is one, the time
+ * left, and the line cleared at the end. */
+bool	countdown_start(const struct reporter *);
+void	countdown_show(const struct reporter *, int64_t left);
+void	countdown_end(const struct reporter *);
+/* A usage error, wherever it is found: "PROG: WHY" on one line, with
+ * controls made visible, then "Try 'PROG --help'." */
+void	usage_error(const char *prog, const char *why);
 
 #endif

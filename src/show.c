@@ -17,20 +17,22 @@
 #include "duration.h"
 #include "engine.h"
 #include "number.h"
+#include "policy.h"
+#include "lists.h"
 #include "show.h"
 
-/* One event of a replay and the delay that the engine gave for it. */
+/* One event of a replay and the delay that the policy gave for it. */
 struct step {
 	unsigned long	 n;		/* 1-based */
-	struct status	 st;
-	struct delay	 d;		/* d.ns < 0: gives up */
-	bool		 over_budget;	/* gives up because of --budget */
+	struct entry	 st;
+	struct delay	 d;		/* d.ns < 0: gives up, for d.why */
 };
 
 /* A replay in progress. */
-struct run {
+struct replay {
 	const struct config *c;
-	struct engine	 e;
+	struct limits	 l;
+	struct policy	 pol;
 	bool		 statuses;	/* replays STATUS, else all-failing */
 	unsigned long	 limit;		/* steps at most */
 	unsigned long	 done;
@@ -62,52 +64,6 @@ static const char *const eighths[8] = {
 	"\xe2\x96\x8b", "\xe2\x96\x8a", "\xe2\x96\x89",	/* U+258F..U+2589 */
 };
 
-static const char *
-time_parse(const char *s, double *out)
-{
-	const char *p;
-
-	for (p = s; isdigit((unsigned char)*p); p++)
-		;
-	if (*p == '.')
-		for (p++; isdigit((unsigned char)*p); p++)
-			;
-	if (p == s || *p != '\0' || strcmp(s, ".") == 0)
-		return "the time is not a number of seconds";
-	errno = 0;
-	*out = strtod(s, NULL);
-	if (errno != 0 || !isfinite(*out))
-		return "the time is out of range";
-	return NULL;
-}
-
-const char *
-status_parse(const char *s, double prev, struct status *out)
-{
-	const char *err;
-	double t;
-
-	if ((s[0] != '0' && s[0] != '1') || (s[1] != '\0' && s[1] != ':'))
-		return "a status is 0 (failure) or 1 (success), then "
-		    "optionally :T or :+S";
-	out->success = s[0] == '1';
-	out->time = prev;
-	if (s[1] == '\0')
-		return NULL;
-	if (s[2] == '+') {
-		if ((err = time_parse(s + 3, &t)) != NULL)
-			return err;
-		out->time = prev + t;
-		return NULL;
-	}
-	if ((err = time_parse(s + 2, &t)) != NULL)
-		return err;
-	if (t < prev)
-		return "the time goes backwards";
-	out->time = t;
-	return NULL;
-}
-
 /* Room for n + 1 elements of size sz in *p; false when out of memory. */
 static bool
 grow(void *p, size_t *cap, size_t n, size_t sz)
@@ -125,15 +81,19 @@ grow(void *p, size_t *cap, size_t n, size_t sz)
 	return true;
 }
 
+/* A replay asks the policy as retry does; in show-backoff-delays, a
+ * success does not end it (STATUS goes on after one). */
 static void
-run_init(struct run *r, const struct config *c, struct rng *rng,
+replay_init(struct replay *r, const struct config *c, struct rng *rng,
     unsigned long limit)
 {
 	memset(r, 0, sizeof(*r));
 	r->c = c;
 	r->statuses = c->mode == MODE_SHOW && c->nargs > 0;
 	r->limit = r->statuses ? (unsigned long)c->nargs : limit;
-	engine_init(&r->e, &c->backoff, rng, 0);
+	r->l = c->limits;
+	r->l.forever = r->l.forever || c->mode == MODE_SHOW;
+	policy_init(&r->pol, &c->backoff, &r->l, &c->verdict, rng);
 }
 
 /*
@@ -142,29 +102,25 @@ run_init(struct run *r, const struct config *c, struct rng *rng,
  * ends where the strategy gives up.  The options checked the statuses.
  */
 static bool
-run_step(struct run *r, struct step *s)
+replay_step(struct replay *r, struct step *s)
 {
 	const struct config *c = r->c;
-	int64_t t;
+	struct observed o = { .status = 1 };
 
 	if (r->over || r->done >= r->limit)
 		return false;
 	memset(s, 0, sizeof(*s));
 	s->n = ++r->done;
 	if (r->statuses)
-		(void)status_parse(c->args[s->n - 1], r->prev, &s->st);
+		(void)entry_parse(c->args[s->n - 1], r->prev, &s->st);
 	else
 		s->st.time = (double)r->at / 1e9;
 	r->prev = s->st.time;
-	s->d = s->st.success ? engine_success(&r->e, s->st.time) :
-	    engine_failure(&r->e, s->st.time);
-	t = r->statuses ? sat_from_ldouble((long double)s->st.time * 1e9L) :
-	    r->at;
-	if (s->d.ns >= 0 && c->budget >= 0 &&
-	    sat_add(t, s->d.ns) > c->budget) {
-		s->d = (struct delay){ -1, -1 };
-		s->over_budget = true;
-	}
+	o.status = s->st.success ? 0 : 1;
+	o.start = o.end = r->statuses ?
+	    sat_from_ldouble((long double)s->st.time * 1e9L) : r->at;
+	o.end_s = s->st.time;
+	s->d = policy_next(&r->pol, &o).delay;
 	if (!r->statuses) {
 		r->over = s->d.ns < 0;
 		r->at = sat_add(r->at, s->d.ns < 0 ? 0 : s->d.ns);
@@ -198,7 +154,7 @@ stats_compute(double *v, size_t n, struct stats *s)
  * turn, so a seed gives the same statistics every time.
  */
 struct sampler {
-	struct run	*runs;
+	struct replay	*runs;
 	size_t		 nruns;
 	double		*v;		/* this step's delays */
 };
@@ -212,7 +168,7 @@ sampler_init(struct sampler *sp, const struct config *c, struct rng *rng)
 	if (sp->runs == NULL || sp->v == NULL)
 		return "out of memory";
 	for (size_t j = 0; j < sp->nruns; j++)
-		run_init(&sp->runs[j], c, rng, c->count);
+		replay_init(&sp->runs[j], c, rng, c->count);
 	return NULL;
 }
 
@@ -233,7 +189,7 @@ sampler_step(struct sampler *sp, struct stats *x)
 
 	*x = (struct stats){ 0, 0, -1, -1, -1, -1 };
 	for (size_t j = 0; j < sp->nruns; j++) {
-		if (!run_step(&sp->runs[j], &s))
+		if (!replay_step(&sp->runs[j], &s))
 			continue;
 		any = true;
 		x->n = s.n;
@@ -271,13 +227,13 @@ jnum(numbuf buf, double v)
 static double
 in_unit(const struct config *c, double s)
 {
-	return c->unit_ms && s >= 0 ? s * 1000 : s;
+	return (c->unit == UNIT_MS) && s >= 0 ? s * 1000 : s;
 }
 
 static void
 print_header(const struct config *c, bool samples)
 {
-	const char *u = c->unit_ms ? "ms" : "s";
+	const char *u = (c->unit == UNIT_MS) ? "ms" : "s";
 	char h[4][16];
 
 	switch (c->format) {
@@ -403,7 +359,7 @@ terminal_width(void)
 static const char *
 label(const struct config *c, double v, numbuf buf)
 {
-	const char *u = c->unit_ms ? "ms" : "s";
+	const char *u = (c->unit == UNIT_MS) ? "ms" : "s";
 
 	if (v < 0)
 		return "-1";
@@ -569,7 +525,7 @@ chart_stats(const struct config *c, const struct stats *s, size_t n)
 }
 
 static int
-finish(void)
+flushed(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
@@ -591,14 +547,14 @@ static const char *
 show_steps(const struct config *c, struct rng *rng)
 {
 	struct step s, *v = NULL;
-	struct run r;
+	struct replay r;
 	const char *why = NULL;
 	size_t n = 0, cap = 0;
 
-	run_init(&r, c, rng, c->count);
+	replay_init(&r, c, rng, c->count);
 	if (!c->chart)
 		print_header(c, false);
-	while (why == NULL && run_step(&r, &s)) {
+	while (why == NULL && replay_step(&r, &s)) {
 		if (!c->chart)
 			print_step(c, &s, n == 0);
 		else if (grow(&v, &cap, n, sizeof(*v)))
@@ -654,7 +610,7 @@ show_main(const struct config *c, struct rng *rng)
 		warnx("%s", why);
 		return 125;
 	}
-	return finish();
+	return flushed();
 }
 
 /* The schedule of an all-failing run: --count attempts at most. */
@@ -663,20 +619,20 @@ dry_run(const struct config *c, struct rng *rng)
 {
 	char d[DURATION_BUFSZ], t[DURATION_BUFSZ];
 	struct step s = { 0 };
-	struct run r;
+	struct replay r;
 	int64_t at = 0;
 
-	run_init(&r, c, rng, c->count - 1);
+	replay_init(&r, c, rng, c->count - 1);
 	printf("%-8s %-10s %s\n", "attempt", "delay", "starts at");
 	printf("%-8d %-10s %s\n", 1, "-", "0s");
-	while (run_step(&r, &s) && s.d.ns >= 0) {
+	while (replay_step(&r, &s) && s.d.ns >= 0) {
 		at = sat_add(at, s.d.ns);
 		printf("%-8lu %-10s %s\n", s.n + 1,
 		    duration_format(s.d.ns, d, sizeof(d)),
 		    duration_format(at, t, sizeof(t)));
 	}
-	if (s.over_budget)
+	if (s.d.why == GIVE_UP_BUDGET)
 		printf("then gives up: the next attempt would start past the %s "
-		    "budget\n", duration_format(c->budget, d, sizeof(d)));
-	return finish();
+		    "budget\n", duration_format(c->limits.budget, d, sizeof(d)));
+	return flushed();
 }

@@ -9,14 +9,6 @@
 #include "options.h"
 #include "rng.h"
 
-struct status {
-	bool	 success;
-	double	 time;		/* seconds since the start */
-};
-
-/* Parses "0", "1", "0:5", "1:+2.5" after an entry at time prev; pure. */
-const char	*status_parse(const char *, double prev, struct status *);
-
 /* Both return an exit status; errors go to stderr as one line. */
 int		 show_main(const struct config *, struct rng *);
 int		 dry_run(const struct config *, struct rng *);

@@ -18,6 +18,7 @@
 
 #include "duration.h"
 #include "number.h"
+#include "lists.h"
 #include "show.h"
 #include "simulate.h"
 
@@ -56,85 +57,6 @@ struct sim {
 	unsigned long	 gave_up;
 	int64_t		 end;		/* the last client done, ns */
 };
-
-/* Parsing --clients. */
-
-static const char *
-whole(const char *s, unsigned long *out)
-{
-	const char *why = NULL;
-	long long v;
-
-	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
-		return "give whole numbers, as in 10,50,100 or 10-190:20";
-	v = strtonum(s, 1, CLIENTS_MAX, &why);
-	if (why != NULL)
-		return "every number is from 1 to 10000";
-	*out = (unsigned long)v;
-	return NULL;
-}
-
-/* N, A-B or A-B:STEP, in place. */
-static const char *
-range_parse(char *s, unsigned long *lo, unsigned long *hi,
-    unsigned long *step)
-{
-	char *colon = strchr(s, ':'), *dash = strchr(s, '-');
-	const char *why;
-
-	*step = 1;
-	if (colon != NULL) {
-		*colon = '\0';
-		if (dash == NULL || dash > colon)
-			return "a step goes with a range, as in 10-190:20";
-		if ((why = whole(colon + 1, step)) != NULL)
-			return why;
-	}
-	if (dash != NULL)
-		*dash = '\0';
-	if ((why = whole(s, lo)) != NULL)
-		return why;
-	*hi = *lo;
-	if (dash != NULL && (why = whole(dash + 1, hi)) != NULL)
-		return why;
-	if (*hi < *lo)
-		return "a range goes from the smaller number to the larger";
-	return NULL;
-}
-
-const char *
-clients_parse(const char *s, unsigned long *out, size_t cap, size_t *n)
-{
-	unsigned long lo, hi, step;
-	const char *comma, *why;
-	char item[32];
-	size_t len, count = 0;
-
-	for (;; s = comma + 1) {
-		comma = strchr(s, ',');
-		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
-		if (len == 0)
-			return "an empty item";
-		if (len >= sizeof(item))
-			return "an item is too long";
-		memcpy(item, s, len);
-		item[len] = '\0';
-		if ((why = range_parse(item, &lo, &hi, &step)) != NULL)
-			return why;
-		for (unsigned long v = lo; v <= hi; v += step) {
-			if (count >= CLIENTS_LISTMAX)
-				return "more than 1000 values";
-			if (out != NULL && count < cap)
-				out[count] = v;
-			count++;
-		}
-		if (comma == NULL)
-			break;
-	}
-	if (n != NULL)
-		*n = count;
-	return NULL;
-}
 
 /* The event queue. */
 
@@ -307,7 +229,7 @@ simulate(const struct backoff *b, unsigned long clients, unsigned long runs,
 
 #define NPRESETS	5
 
-struct entry {
+struct contender {
 	char		 name[32];
 	struct backoff	 b;
 };
@@ -316,7 +238,7 @@ struct plan {
 	const struct config *c;
 	unsigned long	*clients;
 	size_t		 nclients;
-	struct entry	 s[NPRESETS];
+	struct contender s[NPRESETS];
 	size_t		 ns;
 	uint64_t	 seed;
 	bool		 limits;	/* clients may give up */
@@ -365,7 +287,7 @@ presets(struct plan *p, const struct backoff *given)
 	};
 
 	for (size_t i = 0; i < NPRESETS; i++) {
-		struct entry *e = &p->s[i];
+		struct contender *e = &p->s[i];
 
 		snprintf(e->name, sizeof(e->name), "%s", blog[i].name);
 		e->b = *given;

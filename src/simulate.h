@@ -15,11 +15,6 @@
 #include "options.h"
 #include "rng.h"
 
-/* The blog's back-off: base 5ms, cap 2s, where no option says otherwise. */
-#define SIM_BASE	(5 * NS_PER_MS)
-#define SIM_CAP		(2 * NS_PER_SEC)
-#define CLIENTS_MAX	10000		/* one --clients value */
-#define CLIENTS_LISTMAX	1000		/* values in one --clients LIST */
 
 /* The means over the runs of one strategy at one number of clients. */
 struct sim_result {
@@ -29,14 +24,6 @@ struct sim_result {
 	double		 calls;		/* write calls, all clients together */
 	double		 gave_up;	/* clients whose engine gave up */
 };
-
-/*
- * Parses a --clients LIST ("10,50,100", "10-190:20") into out[0..cap-1]
- * and its length into *n; out and n may be NULL to check it only.  NULL
- * or why it is wrong.
- */
-const char	*clients_parse(const char *, unsigned long *out, size_t cap,
-		    size_t *n);
 
 /* Runs the model; the same seed gives the same result.  NULL or why not. */
 const char	*simulate(const struct backoff *, unsigned long clients,

@@ -170,7 +170,7 @@ int
 streams_init(struct streams *s, const struct config *c, const bool closed[3],
     const char *name)
 {
-	const struct rules_set *r = &c->output;
+	const struct output_rules *r = &c->verdict.output;
 	const char *dir = getenv("TMPDIR");
 	bool scan[2], pipe[2];
 

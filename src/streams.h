@@ -30,7 +30,7 @@ struct stream {
 };
 
 struct streams {
-	const struct rules_set *rules;
+	const struct output_rules *rules;
 	struct stream	 s[2];		/* stdout (or both, merged), stderr */
 	int		 n;		/* streams in use */
 	bool		 merged;	/* one pipe for stdout and stderr */

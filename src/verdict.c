@@ -5,16 +5,16 @@
 #include "verdict.h"
 
 struct outcome
-verdict(const struct rules *r, int status, int sig,
+verdict(const struct verdict_rules *r, int status, int sig,
     const bool matched[RULE_COUNT])
 {
 	enum reason failed = WHY_NONE;
 	bool given[RULE_COUNT];
 
 	for (int k = 0; k < RULE_COUNT; k++)
-		given[k] = rule_given(r->output, (enum rule_kind)k);
+		given[k] = rule_given(&r->output, (enum rule_kind)k);
 
-	if (r->stop_on->set && codes_has(r->stop_on, status))
+	if (r->stop_on.set && codes_has(&r->stop_on, status))
 		return (struct outcome){ V_STOP, WHY_STOP_ON };
 	if (given[RULE_STOP] && matched[RULE_STOP])
 		return (struct outcome){ V_STOP, WHY_STOP_OUTPUT };
@@ -25,10 +25,10 @@ verdict(const struct rules *r, int status, int sig,
 		failed = WHY_FAIL_OUTPUT;
 	else if (given[RULE_UNTIL] && !matched[RULE_UNTIL])
 		failed = WHY_NO_UNTIL;
-	if (failed == WHY_NONE && codes_has(r->success_on, status))
+	if (failed == WHY_NONE && codes_has(&r->success_on, status))
 		return (struct outcome){ V_SUCCESS, WHY_NONE };
-	if ((r->retry_on->set || given[RULE_RETRY]) &&
-	    !(r->retry_on->set && codes_has(r->retry_on, status)) &&
+	if ((r->retry_on.set || given[RULE_RETRY]) &&
+	    !(r->retry_on.set && codes_has(&r->retry_on, status)) &&
 	    !(given[RULE_RETRY] && matched[RULE_RETRY]))
 		return (struct outcome){ V_STOP, WHY_NOT_RETRY_ON };
 	return (struct outcome){ V_RETRY, failed };

@@ -20,9 +20,10 @@ enum reason {
 	WHY_READER_GONE,	/* the reader of retry's output has gone */
 };
 
-struct rules {
-	const struct codes *success_on, *retry_on, *stop_on;
-	const struct rules_set *output;	/* the output rules given */
+/* What decides a verdict: statuses, and rules on the output. */
+struct verdict_rules {
+	struct codes	 success_on, retry_on, stop_on;
+	struct output_rules output;	/* compiled */
 };
 
 struct outcome {
@@ -33,7 +34,7 @@ struct outcome {
 /* status: the exit code, 128 + N for death by signal N, 124 for a timeout;
  * signal: N for a death by signal N, else 0; matched: which output rules
  * matched the attempt's output. */
-struct outcome	 verdict(const struct rules *, int status, int signal,
+struct outcome	 verdict(const struct verdict_rules *, int status, int signal,
 		    const bool matched[RULE_COUNT]);
 
 #endif

@@ -52,79 +52,21 @@ needs_option() {
 
 # --- -n, --max, --max-attempts --------------------------------------------
 
-@test "hostile --max: empty" { bad --max --max ''; }
-@test "hostile --max: a leading space" { bad --max --max ' 3'; }
-@test "hostile --max: a trailing space" { bad --max --max '3 '; }
-@test "hostile --max: negative" { bad --max --max -1; }
-@test "hostile --max: one over a billion" { bad --max --max 1000000001; }
-@test "hostile --max: past 64 bits" { bad --max --max 99999999999999999999999; }
-@test "hostile --max: a fraction" { bad --max --max 3.5; }
-@test "hostile --max: an exponent" { bad --max --max 1e3; }
-@test "hostile --max: hexadecimal" { bad --max --max 0x10; }
-@test "hostile --max: NaN" { bad --max --max nan; }
-@test "hostile --max: a word" { bad --max --max three; }
 @test "hostile -n: no value" { run -125 retry -n; assert_usage_error -n; }
 @test "hostile --max: no value" { run -125 retry --max; assert_usage_error --max; }
-@test "hostile --max=: an empty value" { bad --max --max= ; }
-@test "hostile --max: a plus sign" { bad --max --max +3; }
-@test "hostile --max-attempts: negative" { bad --max-attempts --max-attempts -5; }
-@test "hostile --count: a leading space" { bad --count --dry-run --count ' 5'; }
 
 # --- durations: --budget, --timeout, --kill-after, strategies, caps -------
 
-@test "hostile --budget: empty" { bad --budget --budget ''; }
-@test "hostile --budget: a space" { bad --budget --budget ' '; }
-@test "hostile --budget: negative" { bad --budget --budget -1s; }
-@test "hostile --budget: a day over a year" { bad --budget --budget 366d; }
-@test "hostile --budget: overflowing days" { bad --budget --budget 99999999999999999999d; }
-@test "hostile --budget: overflowing nanoseconds" { bad --budget --budget 99999999999999999999999ns; }
-@test "hostile --budget: a space inside" { bad --budget --budget '1s 2s'; }
-@test "hostile --budget: two decimal points" { bad --budget --budget 1.2.3s; }
-@test "hostile --timeout: zero" { bad --timeout --timeout 0; }
-@test "hostile --timeout: negative" { bad --timeout --timeout -5; }
-@test "hostile --timeout: an unknown unit" { bad --timeout --timeout 5q; }
-@test "hostile --timeout: inf" { bad --timeout --timeout inf; }
-@test "hostile --kill-after: negative" { bad --kill-after --kill-after -1s; }
-@test "hostile --kill-after: empty" { bad --kill-after --kill-after ''; }
-@test "hostile --kill-after: years" { bad --kill-after --kill-after 1y; }
-@test "hostile --exp: NaN" { bad --exp --exp nan; }
-@test "hostile --exp: -inf" { bad --exp --exp -inf; }
-@test "hostile --exp: an exponent" { bad --exp --exp 1e9; }
-@test "hostile --exp: a space before the unit" { bad --exp --exp '1 s'; }
-@test "hostile --exp: a plus sign" { bad --exp --exp +1s; }
-@test "hostile --exp: a unit alone" { bad --exp --exp ms; }
-@test "hostile --fixed: trailing junk" { bad --fixed --fixed '1s!'; }
-@test "hostile --fixed: a lone dot" { bad --fixed --fixed .; }
 @test "hostile --fixed: a newline inside" {
 	bad --fixed --fixed $'1\n2'
 	assert_line --index 0 "retry: --fixed: '1\\n2': not a number"
 }
-@test "hostile --fixed: a control character" { bad --fixed --fixed $'1s\x01'; }
 @test "hostile --fixed: 100,000 digits" {
 	bad --fixed --fixed "$(printf '9%.0s' {1..100000})"
 }
-@test "hostile --constant: an unknown unit" { bad --constant --constant 5x; }
-@test "hostile --linear: a bare number after a unit" { bad --linear --linear 1m30; }
-@test "hostile --fib: two dots" { bad --fib --fib 1..5s; }
-@test "hostile --decorrelated: negative" { bad --decorrelated --decorrelated -1s; }
-@test "hostile --decorrelated: a bad unit inside" { bad --decorrelated --decorrelated 1h1x; }
-@test "hostile --max-delay: an upper-case unit" { bad --max-delay --max-delay 1S; }
-@test "hostile --max-delay: negative" { bad --max-delay --max-delay -5ms; }
-@test "hostile --min-delay: inf" { bad --min-delay --min-delay inf; }
-@test "hostile --min-delay: a word" { bad --min-delay --min-delay ten; }
-@test "hostile --max-actual-duration: negative" { bad --max-actual-duration --max-actual-duration -1; }
-@test "hostile --max-actual-duration: NaN" { bad --max-actual-duration --max-actual-duration nan; }
-@test "hostile --max-actual-duration: over a year" { bad --max-actual-duration --max-actual-duration 31536001; }
 
 # --- --delays ---------------------------------------------------------------
 
-@test "hostile --delays: empty" { bad --delays --delays ''; }
-@test "hostile --delays: a lone comma" { bad --delays --delays ,; }
-@test "hostile --delays: a trailing comma" { bad --delays --delays 1s,; }
-@test "hostile --delays: a leading comma" { bad --delays --delays ,1s; }
-@test "hostile --delays: a negative item" { bad --delays --delays 1s,-2s; }
-@test "hostile --delays: a NaN item" { bad --delays --delays 1s,nan; }
-@test "hostile --delays: an item over a year" { bad --delays --delays 1s,366d; }
 @test "hostile --delays: an item of 100 characters" {
 	bad --delays --delays "1s,$(printf '0%.0s' {1..99})1"
 }
@@ -136,123 +78,18 @@ needs_option() {
 
 # --- -a and Algorithm::Backoff's options -------------------------------------
 
-@test "hostile -a: an unknown algorithm" { bad --algorithm -a bogus; }
-@test "hostile -a: empty" { bad --algorithm -a ''; }
-@test "hostile -a: a prefix of a name" { bad --algorithm -a Constan; }
-@test "hostile -a: a trailing space" { bad --algorithm -a 'MIMD '; }
-@test "hostile -a Constant: without --delay" { bad --algorithm -a Constant; }
-@test "hostile --delay: negative" { bad --delay -a Constant --delay -1; }
-@test "hostile --delay: NaN" { bad --delay -a Constant --delay nan; }
-@test "hostile --delay: empty" { bad --delay -a Constant --delay ''; }
-@test "hostile --delay: over a year" { bad --delay -a Constant --delay 31536001; }
-@test "hostile --delay: 1e999" { bad --delay -a Constant --delay 1e999; }
-@test "hostile --delay: without -a" { bad --delay --delay 1; }
-@test "hostile --delay-on-success: negative" {
-	bad --delay-on-success -a Constant --delay 1 --delay-on-success -1
-}
-@test "hostile --initial-delay: negative" {
-	bad --initial-delay -a Exponential --initial-delay -0.5
-}
-@test "hostile --exponent-base: negative" {
-	bad --exponent-base -a Exponential --initial-delay 1 --exponent-base -1
-}
-@test "hostile --exponent-base: out of range" {
-	bad --exponent-base -a Exponential --initial-delay 1 --exponent-base 1e7
-}
-@test "hostile --exponent-base: NaN" {
-	bad --exponent-base -a Exponential --initial-delay 1 --exponent-base nan
-}
-@test "hostile --initial-delay1: negative" {
-	bad --initial-delay1 -a Fibonacci --initial-delay1 -1 --initial-delay2 1
-}
-@test "hostile --initial-delay2: hexadecimal" {
-	bad --initial-delay2 -a Fibonacci --initial-delay1 1 --initial-delay2 0x1
-}
-@test "hostile --delay-increment-on-failure: NaN" {
-	bad --delay-increment-on-failure -a LILD --initial-delay 1 \
-	    --delay-increment-on-failure nan --delay-increment-on-success 1
-}
-@test "hostile --delay-increment-on-success: minus more than a year" {
-	bad --delay-increment-on-success -a LILD --initial-delay 1 \
-	    --delay-increment-on-failure 1 --delay-increment-on-success -366d
-}
-@test "hostile --delay-multiple-on-failure: negative" {
-	bad --delay-multiple-on-failure -a MIMD --initial-delay 1 \
-	    --delay-multiple-on-failure -2 --delay-multiple-on-success 0.5
-}
-@test "hostile --delay-multiple-on-failure: inf" {
-	bad --delay-multiple-on-failure -a MIMD --initial-delay 1 \
-	    --delay-multiple-on-failure inf --delay-multiple-on-success 0.5
-}
-@test "hostile --delay-multiple-on-success: a word" {
-	bad --delay-multiple-on-success -a MIMD --initial-delay 1 \
-	    --delay-multiple-on-failure 2 --delay-multiple-on-success half
-}
-@test "hostile --jitter-factor: over 0.5" {
-	bad --jitter-factor -a Constant --delay 1 --jitter-factor 0.6
-}
-@test "hostile --jitter-factor: negative" {
-	bad --jitter-factor -a Constant --delay 1 --jitter-factor -0.1
-}
-@test "hostile --jitter-factor: NaN" {
-	bad --jitter-factor -a Constant --delay 1 --jitter-factor nan
-}
 
 # --- --factor ---------------------------------------------------------------
 
-@test "hostile --factor: under 1" { bad --factor --factor 0.5; }
-@test "hostile --factor: zero" { bad --factor --factor 0; }
-@test "hostile --factor: negative" { bad --factor --factor -2; }
-@test "hostile --factor: NaN" { bad --factor --factor nan; }
-@test "hostile --factor: inf" { bad --factor --factor inf; }
-@test "hostile --factor: over a million" { bad --factor --factor 1e7; }
-@test "hostile --factor: hexadecimal" { bad --factor --factor 0x10; }
-@test "hostile --factor: empty" { bad --factor --factor ''; }
 
 # --- -j, --jitter, --seed -----------------------------------------------------
 
-@test "hostile --jitter: empty" { bad --jitter --jitter ''; }
-@test "hostile --jitter: an unknown mode" { bad --jitter --jitter bogus; }
-@test "hostile --jitter: full takes no ratio" { bad --jitter --jitter full:0.5; }
-@test "hostile --jitter: none takes no ratio" { bad --jitter --jitter none:1; }
-@test "hostile --jitter: a ratio over 1" { bad --jitter --jitter scattered:2; }
-@test "hostile --jitter: a negative ratio" { bad --jitter --jitter scattered:-0.1; }
-@test "hostile --jitter: an empty ratio" { bad --jitter --jitter scattered:; }
-@test "hostile --jitter: a NaN ratio" { bad --jitter --jitter down:nan; }
-@test "hostile --jitter: add without a duration" { bad --jitter --jitter add; }
-@test "hostile --jitter: add with an empty duration" { bad --jitter --jitter add:; }
-@test "hostile --jitter: add with a negative duration" { bad --jitter --jitter add:-1s; }
-@test "hostile --jitter: add over a year" { bad --jitter --jitter add:366d; }
-@test "hostile --seed: negative" { bad --seed --seed -1; }
-@test "hostile --seed: past 2^63 - 1" { bad --seed --seed 9223372036854775808; }
-@test "hostile --seed: a fraction" { bad --seed --seed 1.5; }
-@test "hostile --seed: empty" { bad --seed --seed ''; }
 
 # --- --signal ---------------------------------------------------------------
 
-@test "hostile --signal: an unknown name" { bad --signal --signal BOGUS; }
-@test "hostile --signal: zero" { bad --signal --signal 0; }
-@test "hostile --signal: past the last signal" { bad --signal --signal 65; }
-@test "hostile --signal: a huge number" { bad --signal --signal 99999999999999999999; }
-@test "hostile --signal: empty" { bad --signal --signal ''; }
-@test "hostile --signal: SIG alone" { bad --signal --signal SIG; }
-@test "hostile --signal: a dash" { bad --signal --signal -9; }
-@test "hostile --signal: a trailing space" { bad --signal --signal 'KILL '; }
 
 # --- --success-on, --retry-on, --stop-on --------------------------------------
 
-@test "hostile --success-on: over 255" { bad --success-on --success-on 256; }
-@test "hostile --success-on: a huge number" { bad --success-on --success-on 99999999999; }
-@test "hostile --success-on: empty" { bad --success-on --success-on ''; }
-@test "hostile --success-on: an empty item" { bad --success-on --success-on 1,,2; }
-@test "hostile --success-on: a trailing comma" { bad --success-on --success-on KILL,; }
-@test "hostile --success-on: negative" { bad --success-on --success-on -1; }
-@test "hostile --retry-on: a reversed range" { bad --retry-on --retry-on 5-3; }
-@test "hostile --retry-on: an open range" { bad --retry-on --retry-on 5-; }
-@test "hostile --retry-on: three ends" { bad --retry-on --retry-on 1-2-3; }
-@test "hostile --stop-on: an unknown signal" { bad --stop-on --stop-on SIGBOGUS; }
-@test "hostile --stop-on: a space" { bad --stop-on --stop-on '1, 2'; }
-@test "hostile --stop-on: a newline" { bad --stop-on --stop-on $'1\n'; }
 
 # --- output rules: --until-output, --fail-if-output, --retry-if-output,
 # --stop-if-output, --match --------------------------------------------------
@@ -324,9 +161,6 @@ needs_option() {
 
 # --- reporting ----------------------------------------------------------------
 
-@test "hostile --label: empty" { bad --label --label ''; }
-@test "hostile --label: a newline" { bad --label --label $'a\nb'; }
-@test "hostile --label: a carriage return" { bad --label --label $'a\r'; }
 
 @test "hostile --log-file: a directory, not a file" {
 	needs_option log-file
@@ -369,38 +203,12 @@ needs_option() {
 
 # --- show-backoff-delays ----------------------------------------------------------
 
-@test "hostile show --count: zero" { bad_show --count --count 0; }
-@test "hostile show --count: negative" { bad_show --count --count -1; }
-@test "hostile show --count: over ten million" { bad_show --count --count 10000001; }
-@test "hostile show --count: a word" { bad_show --count --count ten; }
-@test "hostile show --format: an unknown format" { bad_show --format --format xml; }
-@test "hostile show --format: upper case" { bad_show --format --format JSON; }
-@test "hostile show --format: empty" { bad_show --format --format ''; }
-@test "hostile show --unit: microseconds" { bad_show --unit --unit us; }
-@test "hostile show --unit: empty" { bad_show --unit --unit ''; }
-@test "hostile show --samples: zero" { bad_show --samples --samples 0; }
-@test "hostile show --samples: over 100,000" { bad_show --samples --samples 100001; }
-@test "hostile show STATUS: 2" { bad_show status 2; }
-@test "hostile show STATUS: a colon and nothing" { bad_show status 0:; }
-@test "hostile show STATUS: a negative time" { bad_show status 0:-1; }
-@test "hostile show STATUS: a plus and nothing" { bad_show status 0:+; }
-@test "hostile show STATUS: a word for a time" { bad_show status 0:abc; }
-@test "hostile show STATUS: an exponent" { bad_show status 1:1e3; }
-@test "hostile show STATUS: NaN" { bad_show status 0:nan; }
-@test "hostile show STATUS: a time that goes backwards" { bad_show status 0:5 0:3; }
 @test "hostile show STATUS: a time past double" {
 	bad_show status "0:1$(printf '0%.0s' {1..400})"
 }
 
 # --- retry simulate ------------------------------------------------------------------
 
-@test "hostile simulate --clients: zero" { bad_sim --clients --clients 0; }
-@test "hostile simulate --clients: empty" { bad_sim --clients --clients ''; }
-@test "hostile simulate --clients: a reversed range" { bad_sim --clients --clients 5-1; }
-@test "hostile simulate --clients: a huge range" {
-	bad_sim --clients --clients 1-99999999999999999999
-}
-@test "hostile simulate --runs: zero" { bad_sim --runs --runs 0; }
 
 # --- extreme but valid ----------------------------------------------------------------
 

@@ -1,0 +1,132 @@
+/* The lists of the faces that replay: show-backoff-delays' STATUS
+ * entries and simulate's --clients. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lists.h"
+
+static const char *
+time_parse(const char *s, double *out)
+{
+	const char *p;
+
+	for (p = s; isdigit((unsigned char)*p); p++)
+		;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+	if (p == s || *p != '\0' || strcmp(s, ".") == 0)
+		return "the time is not a number of seconds";
+	errno = 0;
+	*out = strtod(s, NULL);
+	if (errno != 0 || !isfinite(*out))
+		return "the time is out of range";
+	return NULL;
+}
+
+const char *
+entry_parse(const char *s, double prev, struct entry *out)
+{
+	const char *err;
+	double t;
+
+	if ((s[0] != '0' && s[0] != '1') || (s[1] != '\0' && s[1] != ':'))
+		return "a status is 0 (failure) or 1 (success), then "
+		    "optionally :T or :+S";
+	out->success = s[0] == '1';
+	out->time = prev;
+	if (s[1] == '\0')
+		return NULL;
+	if (s[2] == '+') {
+		if ((err = time_parse(s + 3, &t)) != NULL)
+			return err;
+		out->time = prev + t;
+		return NULL;
+	}
+	if ((err = time_parse(s + 2, &t)) != NULL)
+		return err;
+	if (t < prev)
+		return "the time goes backwards";
+	out->time = t;
+	return NULL;
+}
+
+static const char *
+whole(const char *s, unsigned long *out)
+{
+	const char *why = NULL;
+	long long v;
+
+	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
+		return "give whole numbers, as in 10,50,100 or 10-190:20";
+	v = strtonum(s, 1, CLIENTS_MAX, &why);
+	if (why != NULL)
+		return "every number is from 1 to 10000";
+	*out = (unsigned long)v;
+	return NULL;
+}
+
+/* N, A-B or A-B:STEP, in place. */
+static const char *
+range_parse(char *s, unsigned long *lo, unsigned long *hi,
+    unsigned long *step)
+{
+	char *colon = strchr(s, ':'), *dash = strchr(s, '-');
+	const char *why;
+
+	*step = 1;
+	if (colon != NULL) {
+		*colon = '\0';
+		if (dash == NULL || dash > colon)
+			return "a step goes with a range, as in 10-190:20";
+		if ((why = whole(colon + 1, step)) != NULL)
+			return why;
+	}
+	if (dash != NULL)
+		*dash = '\0';
+	if ((why = whole(s, lo)) != NULL)
+		return why;
+	*hi = *lo;
+	if (dash != NULL && (why = whole(dash + 1, hi)) != NULL)
+		return why;
+	if (*hi < *lo)
+		return "a range goes from the smaller number to the larger";
+	return NULL;
+}
+
+const char *
+clients_parse(const char *s, unsigned long *out, size_t cap, size_t *n)
+{
+	unsigned long lo, hi, step;
+	const char *comma, *why;
+	char item[32];
+	size_t len, count = 0;
+
+	for (;; s = comma + 1) {
+		comma = strchr(s, ',');
+		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
+		if (len == 0)
+			return "an empty item";
+		if (len >= sizeof(item))
+			return "an item is too long";
+		memcpy(item, s, len);
+		item[len] = '\0';
+		if ((why = range_parse(item, &lo, &hi, &step)) != NULL)
+			return why;
+		for (unsigned long v = lo; v <= hi; v += step) {
+			if (count >= CLIENTS_LISTMAX)
+				return "more than 1000 values";
+			if (out != NULL && count < cap)
+				out[count] = v;
+			count++;
+		}
+		if (comma == NULL)
+			break;
+	}
+	if (n != NULL)
+		*n = count;
+	return NULL;
+}

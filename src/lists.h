@@ -1,0 +1,35 @@
+/* The lists of the faces that replay: show-backoff-delays' STATUS
+ * entries and simulate's --clients, and simulate's defaults.  Pure. */
+#ifndef RETRY_LISTS_H
+#define RETRY_LISTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "duration.h"
+
+/* simulate: the blog's back-off, base 5ms and cap 2s, where no option says
+ * otherwise, for N clients at a time. */
+#define SIM_BASE	(5 * NS_PER_MS)
+#define SIM_CAP		(2 * NS_PER_SEC)
+#define CLIENTS_MAX	10000		/* one --clients value */
+#define CLIENTS_LISTMAX	1000		/* values in one --clients LIST */
+
+/* A STATUS entry: an attempt's verdict, and when it ended. */
+struct entry {
+	bool	 success;
+	double	 time;		/* seconds since the start */
+};
+
+/* Parses "0", "1", "0:5", "1:+2.5" after an entry at time prev. */
+const char	*entry_parse(const char *, double prev, struct entry *);
+
+/*
+ * Parses a --clients LIST ("10,50,100", "10-190:20") into out[0..cap-1]
+ * and its length into *n; out and n may be NULL to check it only.  NULL
+ * or why it is wrong.
+ */
+const char	*clients_parse(const char *, unsigned long *out, size_t cap,
+		    size_t *n);
+
+#endif

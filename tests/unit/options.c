@@ -1,0 +1,347 @@
+/*
+ * The option parser: what it refuses (the hostile catalogue: each value
+ * must be a usage error whose one line names the option), and what it
+ * makes of what it accepts.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "../../src/duration.h"
+#include "../../src/options.h"
+#include "unit.h"
+
+enum face { M_RETRY, M_SHOW, M_SIM };
+
+/* A refused command line: its error starts with the option's name. */
+static const struct refused {
+	enum face	 face;
+	const char	*name;
+	const char	*option;
+	const char	*argv[24];
+} refused[] = {
+	{ M_RETRY, "--max: empty", "--max", { "--max", "", NULL } },
+	{ M_RETRY, "--max: a leading space", "--max", { "--max", " 3", NULL } },
+	{ M_RETRY, "--max: a trailing space", "--max", { "--max", "3 ", NULL } },
+	{ M_RETRY, "--max: negative", "--max", { "--max", "-1", NULL } },
+	{ M_RETRY, "--max: one over a billion", "--max", { "--max", "1000000001", NULL } },
+	{ M_RETRY, "--max: past 64 bits", "--max", { "--max", "99999999999999999999999", NULL } },
+	{ M_RETRY, "--max: a fraction", "--max", { "--max", "3.5", NULL } },
+	{ M_RETRY, "--max: an exponent", "--max", { "--max", "1e3", NULL } },
+	{ M_RETRY, "--max: hexadecimal", "--max", { "--max", "0x10", NULL } },
+	{ M_RETRY, "--max: NaN", "--max", { "--max", "nan", NULL } },
+	{ M_RETRY, "--max: a word", "--max", { "--max", "three", NULL } },
+	{ M_RETRY, "--max=: an empty value", "--max", { "--max=", NULL } },
+	{ M_RETRY, "--max: a plus sign", "--max", { "--max", "+3", NULL } },
+	{ M_RETRY, "--max-attempts: negative", "--max-attempts", { "--max-attempts", "-5", NULL } },
+	{ M_RETRY, "--count: a leading space", "--count", { "--dry-run", "--count", " 5", NULL } },
+	{ M_RETRY, "--budget: empty", "--budget", { "--budget", "", NULL } },
+	{ M_RETRY, "--budget: a space", "--budget", { "--budget", " ", NULL } },
+	{ M_RETRY, "--budget: negative", "--budget", { "--budget", "-1s", NULL } },
+	{ M_RETRY, "--budget: a day over a year", "--budget", { "--budget", "366d", NULL } },
+	{ M_RETRY, "--budget: overflowing days", "--budget", { "--budget", "99999999999999999999d", NULL } },
+	{ M_RETRY, "--budget: overflowing nanoseconds", "--budget", { "--budget", "99999999999999999999999ns", NULL } },
+	{ M_RETRY, "--budget: a space inside", "--budget", { "--budget", "1s 2s", NULL } },
+	{ M_RETRY, "--budget: two decimal points", "--budget", { "--budget", "1.2.3s", NULL } },
+	{ M_RETRY, "--timeout: zero", "--timeout", { "--timeout", "0", NULL } },
+	{ M_RETRY, "--timeout: negative", "--timeout", { "--timeout", "-5", NULL } },
+	{ M_RETRY, "--timeout: an unknown unit", "--timeout", { "--timeout", "5q", NULL } },
+	{ M_RETRY, "--timeout: inf", "--timeout", { "--timeout", "inf", NULL } },
+	{ M_RETRY, "--kill-after: negative", "--kill-after", { "--kill-after", "-1s", NULL } },
+	{ M_RETRY, "--kill-after: empty", "--kill-after", { "--kill-after", "", NULL } },
+	{ M_RETRY, "--kill-after: years", "--kill-after", { "--kill-after", "1y", NULL } },
+	{ M_RETRY, "--exp: NaN", "--exp", { "--exp", "nan", NULL } },
+	{ M_RETRY, "--exp: -inf", "--exp", { "--exp", "-inf", NULL } },
+	{ M_RETRY, "--exp: an exponent", "--exp", { "--exp", "1e9", NULL } },
+	{ M_RETRY, "--exp: a space before the unit", "--exp", { "--exp", "1 s", NULL } },
+	{ M_RETRY, "--exp: a plus sign", "--exp", { "--exp", "+1s", NULL } },
+	{ M_RETRY, "--exp: a unit alone", "--exp", { "--exp", "ms", NULL } },
+	{ M_RETRY, "--fixed: trailing junk", "--fixed", { "--fixed", "1s!", NULL } },
+	{ M_RETRY, "--fixed: a lone dot", "--fixed", { "--fixed", ".", NULL } },
+	{ M_RETRY, "--fixed: a control character", "--fixed", { "--fixed", "1s\001", NULL } },
+	{ M_RETRY, "--constant: an unknown unit", "--constant", { "--constant", "5x", NULL } },
+	{ M_RETRY, "--linear: a bare number after a unit", "--linear", { "--linear", "1m30", NULL } },
+	{ M_RETRY, "--fib: two dots", "--fib", { "--fib", "1..5s", NULL } },
+	{ M_RETRY, "--decorrelated: negative", "--decorrelated", { "--decorrelated", "-1s", NULL } },
+	{ M_RETRY, "--decorrelated: a bad unit inside", "--decorrelated", { "--decorrelated", "1h1x", NULL } },
+	{ M_RETRY, "--max-delay: an upper-case unit", "--max-delay", { "--max-delay", "1S", NULL } },
+	{ M_RETRY, "--max-delay: negative", "--max-delay", { "--max-delay", "-5ms", NULL } },
+	{ M_RETRY, "--min-delay: inf", "--min-delay", { "--min-delay", "inf", NULL } },
+	{ M_RETRY, "--min-delay: a word", "--min-delay", { "--min-delay", "ten", NULL } },
+	{ M_RETRY, "--max-actual-duration: negative", "--max-actual-duration", { "--max-actual-duration", "-1", NULL } },
+	{ M_RETRY, "--max-actual-duration: NaN", "--max-actual-duration", { "--max-actual-duration", "nan", NULL } },
+	{ M_RETRY, "--max-actual-duration: over a year", "--max-actual-duration", { "--max-actual-duration", "31536001", NULL } },
+	{ M_RETRY, "--delays: empty", "--delays", { "--delays", "", NULL } },
+	{ M_RETRY, "--delays: a lone comma", "--delays", { "--delays", ",", NULL } },
+	{ M_RETRY, "--delays: a trailing comma", "--delays", { "--delays", "1s,", NULL } },
+	{ M_RETRY, "--delays: a leading comma", "--delays", { "--delays", ",1s", NULL } },
+	{ M_RETRY, "--delays: a negative item", "--delays", { "--delays", "1s,-2s", NULL } },
+	{ M_RETRY, "--delays: a NaN item", "--delays", { "--delays", "1s,nan", NULL } },
+	{ M_RETRY, "--delays: an item over a year", "--delays", { "--delays", "1s,366d", NULL } },
+	{ M_RETRY, "-a: an unknown algorithm", "--algorithm", { "-a", "bogus", NULL } },
+	{ M_RETRY, "-a: empty", "--algorithm", { "-a", "", NULL } },
+	{ M_RETRY, "-a: a prefix of a name", "--algorithm", { "-a", "Constan", NULL } },
+	{ M_RETRY, "-a: a trailing space", "--algorithm", { "-a", "MIMD ", NULL } },
+	{ M_RETRY, "-a Constant: without --delay", "--algorithm", { "-a", "Constant", NULL } },
+	{ M_RETRY, "--delay: negative", "--delay", { "-a", "Constant", "--delay", "-1", NULL } },
+	{ M_RETRY, "--delay: NaN", "--delay", { "-a", "Constant", "--delay", "nan", NULL } },
+	{ M_RETRY, "--delay: empty", "--delay", { "-a", "Constant", "--delay", "", NULL } },
+	{ M_RETRY, "--delay: over a year", "--delay", { "-a", "Constant", "--delay", "31536001", NULL } },
+	{ M_RETRY, "--delay: 1e999", "--delay", { "-a", "Constant", "--delay", "1e999", NULL } },
+	{ M_RETRY, "--delay: without -a", "--delay", { "--delay", "1", NULL } },
+	{ M_RETRY, "--factor: under 1", "--factor", { "--factor", "0.5", NULL } },
+	{ M_RETRY, "--factor: zero", "--factor", { "--factor", "0", NULL } },
+	{ M_RETRY, "--factor: negative", "--factor", { "--factor", "-2", NULL } },
+	{ M_RETRY, "--factor: NaN", "--factor", { "--factor", "nan", NULL } },
+	{ M_RETRY, "--factor: inf", "--factor", { "--factor", "inf", NULL } },
+	{ M_RETRY, "--factor: over a million", "--factor", { "--factor", "1e7", NULL } },
+	{ M_RETRY, "--factor: hexadecimal", "--factor", { "--factor", "0x10", NULL } },
+	{ M_RETRY, "--factor: empty", "--factor", { "--factor", "", NULL } },
+	{ M_RETRY, "--jitter: empty", "--jitter", { "--jitter", "", NULL } },
+	{ M_RETRY, "--jitter: an unknown mode", "--jitter", { "--jitter", "bogus", NULL } },
+	{ M_RETRY, "--jitter: full takes no ratio", "--jitter", { "--jitter", "full:0.5", NULL } },
+	{ M_RETRY, "--jitter: none takes no ratio", "--jitter", { "--jitter", "none:1", NULL } },
+	{ M_RETRY, "--jitter: a ratio over 1", "--jitter", { "--jitter", "scattered:2", NULL } },
+	{ M_RETRY, "--jitter: a negative ratio", "--jitter", { "--jitter", "scattered:-0.1", NULL } },
+	{ M_RETRY, "--jitter: an empty ratio", "--jitter", { "--jitter", "scattered:", NULL } },
+	{ M_RETRY, "--jitter: a NaN ratio", "--jitter", { "--jitter", "down:nan", NULL } },
+	{ M_RETRY, "--jitter: add without a duration", "--jitter", { "--jitter", "add", NULL } },
+	{ M_RETRY, "--jitter: add with an empty duration", "--jitter", { "--jitter", "add:", NULL } },
+	{ M_RETRY, "--jitter: add with a negative duration", "--jitter", { "--jitter", "add:-1s", NULL } },
+	{ M_RETRY, "--jitter: add over a year", "--jitter", { "--jitter", "add:366d", NULL } },
+	{ M_RETRY, "--seed: negative", "--seed", { "--seed", "-1", NULL } },
+	{ M_RETRY, "--seed: past 2^63 - 1", "--seed", { "--seed", "9223372036854775808", NULL } },
+	{ M_RETRY, "--seed: a fraction", "--seed", { "--seed", "1.5", NULL } },
+	{ M_RETRY, "--seed: empty", "--seed", { "--seed", "", NULL } },
+	{ M_RETRY, "--signal: an unknown name", "--signal", { "--signal", "BOGUS", NULL } },
+	{ M_RETRY, "--signal: zero", "--signal", { "--signal", "0", NULL } },
+	{ M_RETRY, "--signal: past the last signal", "--signal", { "--signal", "65", NULL } },
+	{ M_RETRY, "--signal: a huge number", "--signal", { "--signal", "99999999999999999999", NULL } },
+	{ M_RETRY, "--signal: empty", "--signal", { "--signal", "", NULL } },
+	{ M_RETRY, "--signal: SIG alone", "--signal", { "--signal", "SIG", NULL } },
+	{ M_RETRY, "--signal: a dash", "--signal", { "--signal", "-9", NULL } },
+	{ M_RETRY, "--signal: a trailing space", "--signal", { "--signal", "KILL ", NULL } },
+	{ M_RETRY, "--success-on: over 255", "--success-on", { "--success-on", "256", NULL } },
+	{ M_RETRY, "--success-on: a huge number", "--success-on", { "--success-on", "99999999999", NULL } },
+	{ M_RETRY, "--success-on: empty", "--success-on", { "--success-on", "", NULL } },
+	{ M_RETRY, "--success-on: an empty item", "--success-on", { "--success-on", "1,,2", NULL } },
+	{ M_RETRY, "--success-on: a trailing comma", "--success-on", { "--success-on", "KILL,", NULL } },
+	{ M_RETRY, "--success-on: negative", "--success-on", { "--success-on", "-1", NULL } },
+	{ M_RETRY, "--retry-on: a reversed range", "--retry-on", { "--retry-on", "5-3", NULL } },
+	{ M_RETRY, "--retry-on: an open range", "--retry-on", { "--retry-on", "5-", NULL } },
+	{ M_RETRY, "--retry-on: three ends", "--retry-on", { "--retry-on", "1-2-3", NULL } },
+	{ M_RETRY, "--stop-on: an unknown signal", "--stop-on", { "--stop-on", "SIGBOGUS", NULL } },
+	{ M_RETRY, "--stop-on: a space", "--stop-on", { "--stop-on", "1, 2", NULL } },
+	{ M_RETRY, "--stop-on: a newline", "--stop-on", { "--stop-on", "1\n", NULL } },
+	{ M_RETRY, "--label: empty", "--label", { "--label", "", NULL } },
+	{ M_RETRY, "--label: a newline", "--label", { "--label", "a\nb", NULL } },
+	{ M_RETRY, "--label: a carriage return", "--label", { "--label", "a\015", NULL } },
+	{ M_SHOW, "show --count: zero", "--count", { "--count", "0", NULL } },
+	{ M_SHOW, "show --count: negative", "--count", { "--count", "-1", NULL } },
+	{ M_SHOW, "show --count: over ten million", "--count", { "--count", "10000001", NULL } },
+	{ M_SHOW, "show --count: a word", "--count", { "--count", "ten", NULL } },
+	{ M_SHOW, "show --format: an unknown format", "--format", { "--format", "xml", NULL } },
+	{ M_SHOW, "show --format: upper case", "--format", { "--format", "JSON", NULL } },
+	{ M_SHOW, "show --format: empty", "--format", { "--format", "", NULL } },
+	{ M_SHOW, "show --unit: microseconds", "--unit", { "--unit", "us", NULL } },
+	{ M_SHOW, "show --unit: empty", "--unit", { "--unit", "", NULL } },
+	{ M_SHOW, "show --samples: zero", "--samples", { "--samples", "0", NULL } },
+	{ M_SHOW, "show --samples: over 100,000", "--samples", { "--samples", "100001", NULL } },
+	{ M_SHOW, "show STATUS: 2", "status", { "2", NULL } },
+	{ M_SHOW, "show STATUS: a colon and nothing", "status", { "0:", NULL } },
+	{ M_SHOW, "show STATUS: a negative time", "status", { "0:-1", NULL } },
+	{ M_SHOW, "show STATUS: a plus and nothing", "status", { "0:+", NULL } },
+	{ M_SHOW, "show STATUS: a word for a time", "status", { "0:abc", NULL } },
+	{ M_SHOW, "show STATUS: an exponent", "status", { "1:1e3", NULL } },
+	{ M_SHOW, "show STATUS: NaN", "status", { "0:nan", NULL } },
+	{ M_SHOW, "show STATUS: a time that goes backwards", "status", { "0:5", "0:3", NULL } },
+	{ M_SIM, "simulate --clients: zero", "--clients", { "--clients", "0", NULL } },
+	{ M_SIM, "simulate --clients: empty", "--clients", { "--clients", "", NULL } },
+	{ M_SIM, "simulate --clients: a reversed range", "--clients", { "--clients", "5-1", NULL } },
+	{ M_SIM, "simulate --runs: zero", "--runs", { "--runs", "0", NULL } },
+	{ M_RETRY, "--delay-on-success: negative", "--delay-on-success", { "-a", "Constant", "--delay", "1", "--delay-on-success", "-1", NULL } },
+	{ M_RETRY, "--initial-delay: negative", "--initial-delay", { "-a", "Exponential", "--initial-delay", "-0.5", NULL } },
+	{ M_RETRY, "--exponent-base: negative", "--exponent-base", { "-a", "Exponential", "--initial-delay", "1", "--exponent-base", "-1", NULL } },
+	{ M_RETRY, "--exponent-base: out of range", "--exponent-base", { "-a", "Exponential", "--initial-delay", "1", "--exponent-base", "1e7", NULL } },
+	{ M_RETRY, "--exponent-base: NaN", "--exponent-base", { "-a", "Exponential", "--initial-delay", "1", "--exponent-base", "nan", NULL } },
+	{ M_RETRY, "--initial-delay1: negative", "--initial-delay1", { "-a", "Fibonacci", "--initial-delay1", "-1", "--initial-delay2", "1", NULL } },
+	{ M_RETRY, "--initial-delay2: hexadecimal", "--initial-delay2", { "-a", "Fibonacci", "--initial-delay1", "1", "--initial-delay2", "0x1", NULL } },
+	{ M_RETRY, "--delay-increment-on-failure: NaN", "--delay-increment-on-failure", { "-a", "LILD", "--initial-delay", "1", "--delay-increment-on-failure", "nan", "--delay-increment-on-success", "1", NULL } },
+	{ M_RETRY, "--delay-increment-on-success: minus more than a year", "--delay-increment-on-success", { "-a", "LILD", "--initial-delay", "1", "--delay-increment-on-failure", "1", "--delay-increment-on-success", "-366d", NULL } },
+	{ M_RETRY, "--delay-multiple-on-failure: negative", "--delay-multiple-on-failure", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "-2", "--delay-multiple-on-success", "0.5", NULL } },
+	{ M_RETRY, "--delay-multiple-on-failure: inf", "--delay-multiple-on-failure", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "inf", "--delay-multiple-on-success", "0.5", NULL } },
+	{ M_RETRY, "--delay-multiple-on-success: a word", "--delay-multiple-on-success", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "2", "--delay-multiple-on-success", "half", NULL } },
+	{ M_RETRY, "--jitter-factor: over 0.5", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "0.6", NULL } },
+	{ M_RETRY, "--jitter-factor: negative", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "-0.1", NULL } },
+	{ M_RETRY, "--jitter-factor: NaN", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "nan", NULL } },
+	{ M_SIM, "simulate --clients: a huge range", "--clients", { "--clients", "1-99999999999999999999", NULL } },
+};
+
+/*
+ * An accepted command line, and what the configuration must then say
+ * (the words of describe(), each one present).
+ */
+static const struct accepted {
+	enum face	 face;
+	const char	*argv[16];
+	const char	*want;
+} accepted[] = {
+	{ M_RETRY, { NULL }, "exp base=1s factor=2 max=5 max_delay=none "
+	  "budget=none timeout=none kill_after=5s signal=15 forever=0" },
+	{ M_RETRY, { "-n", "0", NULL }, "max=0 max_delay=5m" },
+	{ M_RETRY, { "-n", "0", "-d", "1s", NULL }, "fixed max_delay=none" },
+	{ M_RETRY, { "-n", "0", "--fib", "1s", NULL }, "fib max_delay=5m" },
+	{ M_RETRY, { "-n", "0", "--linear", "1s", NULL }, "max_delay=5m" },
+	{ M_RETRY, { "-n", "0", "--decorrelated", "1s", NULL },
+	  "max_delay=5m" },
+	{ M_RETRY, { "-n", "0", "-x", "1s", "-m", "1h", NULL },
+	  "max_delay=1h" },
+	{ M_RETRY, { "--forever", NULL }, "max=0 forever=1 max_delay=5m" },
+	{ M_RETRY, { "--forever", "-n", "3", NULL }, "max=3 forever=1" },
+	{ M_RETRY, { "-a", "Constant", "--delay", "1", NULL }, "max=0" },
+	{ M_RETRY, { "--max-attempts", "7", NULL }, "max=7" },
+	{ M_RETRY, { "--budget", "1m30s", "--timeout", "10", NULL },
+	  "budget=1m30s timeout=10s" },
+	{ M_RETRY, { "--budget", "0", NULL }, "budget=0s" },
+	{ M_RETRY, { "-k", "0", "--signal", "INT", NULL },
+	  "kill_after=0s signal=2" },
+	{ M_RETRY, { "--signal", "sigkill", NULL }, "signal=9" },
+	{ M_RETRY, { "--reset-after", "1h", NULL }, "reset_after=1h" },
+	{ M_RETRY, { "--constant", "250ms", NULL }, "fixed base=250ms" },
+	{ M_RETRY, { "--exp", "100ms", "--factor", "1.5", NULL },
+	  "base=100ms factor=1.5" },
+	{ M_RETRY, { "--delays", "1s,2s,3s", NULL }, "list nlist=3" },
+	{ M_RETRY, { "--immediate", NULL }, "immediate" },
+	{ M_RETRY, { "--min-delay", "1s", "--max-delay", "2s", NULL },
+	  "min_delay=1s max_delay=2s" },
+	{ M_RETRY, { "--fixed", "365d", NULL }, "base=365d" },
+	{ M_SHOW, { "0", "1:5", "0:+2.5", NULL }, "nargs=3" },
+	{ M_SHOW, { "-n", "0", NULL }, "max=0" },
+	{ M_SIM, { NULL }, "max=0 base=5ms max_delay=2s" },
+	{ M_SIM, { "--max", "3", "--max-delay", "1s", NULL },
+	  "max=3 max_delay=1s" },
+};
+
+static const char *const strategies[] = {
+	[S_EXP] = "exp", [S_FIXED] = "fixed", [S_LINEAR] = "linear",
+	[S_FIB] = "fib", [S_LIST] = "list", [S_DECORRELATED] = "decorrelated",
+	[S_IMMEDIATE] = "immediate",
+};
+
+static const char *
+dur(int64_t ns, char *buf, size_t sz)
+{
+	return ns < 0 ? "none" : duration_format(ns, buf, sz);
+}
+
+/* The configuration in words: "name=value", or a strategy's name. */
+static void
+describe(const struct config *c, char *s, size_t sz)
+{
+	const struct backoff *b = &c->backoff;
+	char d[8][DURATION_BUFSZ];
+
+	snprintf(s, sz, "%s base=%s factor=%g max=%lu max_delay=%s "
+	    "min_delay=%s budget=%s timeout=%s kill_after=%s signal=%d "
+	    "forever=%d reset_after=%s nlist=%zu nargs=%d",
+	    b->strategy <= S_IMMEDIATE ? strategies[b->strategy] : "algorithm",
+	    dur(b->base, d[0], sizeof(d[0])), b->factor, b->max_attempts,
+	    dur(b->max_delay.ns, d[1], sizeof(d[1])),
+	    dur(b->min_delay.ns, d[2], sizeof(d[2])),
+	    dur(c->limits.budget, d[3], sizeof(d[3])),
+	    dur(c->limits.timeout, d[4], sizeof(d[4])),
+	    dur(c->kill_after, d[5], sizeof(d[5])), c->signal,
+	    c->limits.forever, dur(c->limits.reset_after, d[6], sizeof(d[6])),
+	    b->nlist, c->nargs);
+}
+
+/* Whether every word of want is a word of got. */
+static bool
+has_words(const char *got, const char *want)
+{
+	char w[64];
+	size_t n, len = strlen(got);
+	const char *p;
+
+	for (; *want != '\0'; want += n) {
+		want += strspn(want, " ");
+		n = strcspn(want, " ");
+		if (n == 0 || n >= sizeof(w))
+			break;
+		memcpy(w, want, n);
+		w[n] = '\0';
+		for (p = got; (p = strstr(p, w)) != NULL; p += n)
+			if ((p == got || p[-1] == ' ') &&
+			    (p[n] == ' ' || p[n] == '\0'))
+				break;
+		if (p == NULL)
+			return false;
+	}
+	(void)len;
+	return true;
+}
+
+/* argv for a face: its name first, and for retry a command last. */
+static int
+command_line(enum face f, const char *const *args, char **argv, int max,
+    bool command)
+{
+	static char retry[] = "retry", show[] = "show-backoff-delays",
+	    simulate[] = "simulate", flaky[] = "flaky", zero[] = "0";
+	int n = 0;
+
+	argv[n++] = f == M_SHOW ? show : f == M_SIM ? simulate : retry;
+	for (; *args != NULL && n < max - 3; args++)
+		/* getopt permutes argv: it is the parser's to change. */
+		argv[n++] = (char *)(uintptr_t)*args;
+	if (f == M_RETRY && command) {
+		argv[n++] = flaky;
+		argv[n++] = zero;
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+static enum mode
+mode(enum face f)
+{
+	return f == M_SHOW ? MODE_SHOW : f == M_SIM ? MODE_SIMULATE :
+	    MODE_RETRY;
+}
+
+void
+unit_options(void)
+{
+	char *argv[32], err[512], got[512];
+	struct config c;
+	size_t n;
+	int argc, rc;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		const struct refused *r = &refused[i];
+
+		argc = command_line(r->face, r->argv, argv, 32, true);
+		err[0] = '\0';
+		rc = options_parse(argc, argv, mode(r->face), &c, err,
+		    sizeof(err));
+		n = strlen(r->option);
+		unit_row(rc == -1 && strncmp(err, r->option, n) == 0 &&
+		    strchr(":= ", err[n]) != NULL && err[n] != '\0',
+		    "refused", r->name,
+		    "status %d, error '%s'", rc, err);
+		options_free(&c);
+	}
+	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
+		const struct accepted *a = &accepted[i];
+
+		argc = command_line(a->face, a->argv, argv, 32, true);
+		err[0] = '\0';
+		rc = options_parse(argc, argv, mode(a->face), &c, err,
+		    sizeof(err));
+		if (rc == 0)
+			describe(&c, got, sizeof(got));
+		unit_row(rc == 0 && has_words(got, a->want), "accepted",
+		    a->want, "status %d, error '%s', got '%s'", rc, err,
+		    rc == 0 ? got : "");
+		options_free(&c);
+	}
+}

@@ -1,0 +1,21 @@
+/*
+ * A harness for table-driven tests of the pure modules: each row is one
+ * test, and the run ends with "N passed, N failed" as the bats suites do.
+ * Rows are data, so a case is one line; nothing here needs fixtures, mocks
+ * or a process per test.
+ */
+#ifndef RETRY_UNIT_H
+#define RETRY_UNIT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Counts a row as passed or failed; a failure prints the row's name and
+ * what was wrong, as TAP's "not ok" does. */
+void	unit_row(bool ok, const char *suite, const char *name, const char *fmt,
+	    ...) __attribute__((format(printf, 4, 5)));
+
+void	unit_policy(void);
+void	unit_options(void);
+
+#endif

@@ -50,8 +50,8 @@ src/%.o: src/%.c $(HDRS) Makefile
 	    -c -o $@ $<
 
 # The pure modules: the unit tests link them, and nothing of the edge.
-PURE =		codes duration engine lists match number options policy rng \
-		verdict
+PURE =		codes compat duration engine lists match number options policy \
+		rng verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 
 build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o)

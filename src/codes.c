@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "codes.h"
+#include "compat.h"
 
 void
 codes_add(struct codes *c, int status)
@@ -28,7 +29,8 @@ signal_name(int sig)
 	static char buf[16];
 	const char *abbrev;
 
-	if (sig <= 0 || sig >= NSIG || (abbrev = sigabbrev_np(sig)) == NULL)
+	if (sig <= 0 || sig >= NSIG ||
+	    (abbrev = compat_signal_abbrev(sig)) == NULL)
 		return NULL;
 	strcpy(buf, "SIG");
 	strncat(buf, abbrev, sizeof(buf) - 4);
@@ -36,7 +38,7 @@ signal_name(int sig)
 }
 
 static const char *
-number(const char *s, size_t len, long max, int *out)
+digits(const char *s, size_t len, long max, int *out)
 {
 	long v = 0;
 
@@ -60,14 +62,14 @@ signal_parse(const char *s, int *out)
 	size_t len = strlen(s);
 
 	if (len > 0 && isdigit((unsigned char)s[0])) {
-		if (number(s, len, NSIG - 1, out) != NULL || *out == 0)
+		if (digits(s, len, NSIG - 1, out) != NULL || *out == 0)
 			return "not a valid signal number";
 		return NULL;
 	}
 	if (strncasecmp(s, "SIG", 3) == 0)
 		s += 3;
 	for (int sig = 1; sig < NSIG; sig++)
-		if ((abbrev = sigabbrev_np(sig)) != NULL &&
+		if ((abbrev = compat_signal_abbrev(sig)) != NULL &&
 		    strcasecmp(abbrev, s) == 0) {
 			*out = sig;
 			return NULL;
@@ -96,15 +98,15 @@ item(const char *s, size_t len, struct codes *c)
 		return NULL;
 	}
 	if ((dash = memchr(s, '-', len)) == NULL) {
-		if ((err = number(s, len, STATUS_MAX, &lo)) != NULL)
+		if ((err = digits(s, len, STATUS_MAX, &lo)) != NULL)
 			return err;
 		codes_add(c, lo);
 		return NULL;
 	}
 	if (dash == s || dash == s + len - 1)
 		return "open range (give both ends, as in 75-78)";
-	if ((err = number(s, (size_t)(dash - s), STATUS_MAX, &lo)) != NULL ||
-	    (err = number(dash + 1, (size_t)(s + len - dash - 1), STATUS_MAX,
+	if ((err = digits(s, (size_t)(dash - s), STATUS_MAX, &lo)) != NULL ||
+	    (err = digits(dash + 1, (size_t)(s + len - dash - 1), STATUS_MAX,
 	    &hi)) != NULL)
 		return err;
 	if (lo > hi)

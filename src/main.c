@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "loop.h"
 #include "options.h"
 #include "report.h"
@@ -100,7 +100,7 @@ main(int argc, char *argv[])
 		status = 125;
 	} else {
 		/* Back-off sleeps should end when asked, not 50us later. */
-		prctl(PR_SET_TIMERSLACK, 1UL);
+		compat_set_timer_slack(1);
 		if (signals_init() == -1)
 			err(125, "cannot make a pipe");
 		status = loop_run(&cfg, &rep, &rng, closed);

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "duration.h"
-#include "options.h"
 #include "lists.h"
+#include "options.h"
 
 enum id {
 	O_MAX = 256, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "output.h"
 #include "signals.h"
 
@@ -22,7 +23,6 @@ void
 out_init(struct out *o, int fd)
 {
 	struct stat st;
-	char path[32];
 	int flags, r;
 
 	*o = (struct out){ .fd = fd };
@@ -36,9 +36,8 @@ out_init(struct out *o, int fd)
 		return;
 	if ((flags = fcntl(fd, F_GETFL)) != -1 && (flags & O_NONBLOCK) != 0)
 		return;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if ((r = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) !=
-	    -1) {
+	if ((r = compat_reopen(fd, O_WRONLY | O_NONBLOCK | O_NOCTTY |
+	    O_CLOEXEC)) != -1) {
 		o->fd = r;
 		o->owned = true;
 	} else

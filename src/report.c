@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "codes.h"
 #include "duration.h"
 #include "output.h"

@@ -16,9 +16,9 @@
 
 #include "duration.h"
 #include "engine.h"
+#include "lists.h"
 #include "number.h"
 #include "policy.h"
-#include "lists.h"
 #include "show.h"
 
 /* One event of a replay and the delay that the policy gave for it. */

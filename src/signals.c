@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "signals.h"
 
 /* What retry does with a signal. */
@@ -29,7 +29,7 @@ static enum kind kinds[NSIG];
 static struct sigaction dispositions[NSIG];	/* as retry found them */
 static bool changed[NSIG];	/* retry set a disposition of its own */
 static sigset_t original;	/* the mask retry was started with */
-static int slack;		/* the timer slack retry was started with */
+static unsigned long slack;	/* the timer slack retry was started with */
 
 static enum kind
 kind(int sig)
@@ -72,16 +72,16 @@ signals_init(void)
 {
 	struct sigaction sa;
 	sigset_t block;
-	int now;
+	unsigned long now;
 
-	if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) == -1)
+	if (compat_pipe(wake, true) == -1)
 		return -1;
 	/* main() sharpens retry's own timer slack; 0 resets it to the value
 	 * retry started with, which the attempt gets back. */
-	now = prctl(PR_GET_TIMERSLACK);
-	prctl(PR_SET_TIMERSLACK, 0UL);
-	slack = prctl(PR_GET_TIMERSLACK);
-	prctl(PR_SET_TIMERSLACK, (unsigned long)now);
+	now = compat_timer_slack();
+	compat_set_timer_slack(0);
+	slack = compat_timer_slack();
+	compat_set_timer_slack(now);
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
@@ -160,7 +160,7 @@ signals_child(void)
 			sigaction(sig, &dispositions[sig], NULL);
 	sigprocmask(SIG_SETMASK, &original, NULL);
 	if (slack > 0)
-		prctl(PR_SET_TIMERSLACK, (unsigned long)slack);
+		compat_set_timer_slack(slack);
 }
 
 void
@@ -220,7 +220,7 @@ signals_wait(struct pollfd *fds, nfds_t nfds, int64_t deadline)
 		left.tv_sec = ns / 1000000000;
 		left.tv_nsec = ns % 1000000000;
 	}
-	if (ppoll(all, nfds + 1, deadline >= 0 ? &left : NULL, NULL) == -1)
+	if (compat_wait(all, nfds + 1, deadline >= 0 ? &left : NULL) == -1)
 		return -1;
 	/* A short read has emptied it. */
 	if (all[nfds].revents != 0)
@@ -239,7 +239,7 @@ signals_die(int sig)
 	sigset_t only;
 
 	/* Dying of QUIT is the attempt's doing: no core file of retry. */
-	prctl(PR_SET_DUMPABLE, 0);
+	compat_no_core();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);

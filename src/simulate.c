@@ -2,12 +2,13 @@
  * retry simulate: the model of the AWS Architecture Blog's "Exponential
  * Backoff And Jitter" (aws-samples/aws-arch-backoff-simulator).  Every
  * client reads the version of one row and writes with it; a stale write
- * fails, and the client backs off with its own engine and starts over.
+ * fails, and the client asks the run policy, as retry does after a failed
+ * attempt, how long to back off before it starts over.
  * Each network hop takes |Normal(10ms, 2ms)|.  An event queue ordered by
  * time (a binary heap, ties in the order they were queued) drives it.
  *
- * The simulation and the parsing of --clients are pure; the printing and
- * the chart at the end of the file take their results.
+ * The simulation is pure; the printing and the chart at the end of the
+ * file take its results.
  */
 #include <err.h>
 #include <math.h>
@@ -17,8 +18,9 @@
 #include <string.h>
 
 #include "duration.h"
-#include "number.h"
 #include "lists.h"
+#include "number.h"
+#include "policy.h"
 #include "show.h"
 #include "simulate.h"
 
@@ -36,7 +38,7 @@ struct event {
 };
 
 struct client {
-	struct engine	 e;
+	struct policy	 pol;
 	uint64_t	 version;	/* the version read */
 	bool		 written;	/* the last write succeeded */
 };
@@ -44,6 +46,8 @@ struct client {
 /* One simulation: every client has exactly one message in flight. */
 struct sim {
 	const struct backoff *b;
+	struct limits	 limits;	/* none but the engine's */
+	struct verdict_rules rules;	/* a stale write is a failure */
 	struct rng	 rng;
 	bool		 has_spare;	/* the polar method draws two */
 	double		 spare;
@@ -139,7 +143,8 @@ static void
 deliver(struct sim *s, const struct event *ev)
 {
 	struct client *c = &s->c[ev->client];
-	struct delay d;
+	struct observed o = { .status = 1 };
+	struct next x;
 
 	switch (ev->hop) {
 	case READ:
@@ -161,14 +166,15 @@ deliver(struct sim *s, const struct event *ev)
 			s->end = ev->t;
 			break;
 		}
-		d = engine_failure(&c->e, (double)ev->t / 1e9);
-		if (d.ns < 0) {
+		o.start = o.end = ev->t;
+		o.end_s = (double)ev->t / 1e9;
+		if ((x = policy_next(&c->pol, &o)).what != NEXT_SLEEP) {
 			s->gave_up++;
 			s->end = ev->t;
 			break;
 		}
 		/* As the blog's model: the delay adds to the next hop. */
-		push(s, sat_add(hop(s, ev->t), d.ns), ev->client, READ);
+		push(s, sat_add(hop(s, ev->t), x.delay.ns), ev->client, READ);
 		break;
 	}
 }
@@ -186,7 +192,8 @@ run(struct sim *s)
 	s->gave_up = 0;
 	s->end = 0;
 	for (uint32_t i = 0; i < s->nclients; i++) {
-		engine_init(&s->c[i].e, s->b, &s->rng, 0);
+		policy_init(&s->c[i].pol, s->b, &s->limits, &s->rules,
+		    &s->rng);
 		push(s, hop(s, 0), i, READ);
 	}
 	while (s->n > 0) {
@@ -199,11 +206,13 @@ const char *
 simulate(const struct backoff *b, unsigned long clients, unsigned long runs,
     uint64_t seed, struct sim_result *r)
 {
-	struct sim s = { .b = b, .nclients = clients };
+	struct sim s = { .b = b, .limits = { false, -1, -1, -1 },
+	    .nclients = clients };
 	double time = 0, calls = 0, gave_up = 0;
 
 	if (clients == 0 || clients > CLIENTS_MAX || runs == 0)
 		return "no clients or no runs";
+	codes_add(&s.rules.success_on, 0);
 	rng_seed(&s.rng, seed);
 	s.q = calloc(clients, sizeof(*s.q));
 	s.c = calloc(clients, sizeof(*s.c));

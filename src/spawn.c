@@ -16,33 +16,16 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "duration.h"
 #include "signals.h"
 #include "spawn.h"
 
 static pid_t	 self;		/* retry's pid, asked once */
-
-/* Closes the fds from lo to hi; the plain loop where close_range is
- * missing (Linux before 5.9), not libbsd's closefrom(3), which may call
- * opendir(3) and allocate, which a vfork child must not. */
-static void
-close_fds(unsigned lo, unsigned hi)
-{
-	struct rlimit rl;
-	unsigned max = 1024;
-
-	if (close_range(lo, hi, 0) == 0)
-		return;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		max = rl.rlim_cur < INT_MAX ? (unsigned)rl.rlim_cur : INT_MAX;
-	for (unsigned fd = lo; fd <= hi && fd < max; fd++)
-		close((int)fd);
-}
 
 /* Closes every fd but those in keep[0..n). */
 static void
@@ -57,11 +40,11 @@ close_except(const int *keep, int n)
 			    (unsigned)keep[i] < next)
 				next = (unsigned)keep[i];
 		if (next == UINT_MAX) {
-			close_fds(lo, ~0U);
+			compat_close_range(lo, ~0U);
 			return;
 		}
 		if (next > lo)
-			close_fds(lo, next - 1);
+			compat_close_range(lo, next - 1);
 		lo = next + 1;
 	}
 }
@@ -81,7 +64,7 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 	if (tty >= 0)
 		tcsetpgrp(tty, getpid());
 	/* If retry is killed outright, the attempt hears of it. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	compat_parent_death(SIGTERM);
 	if (getppid() != self)
 		_exit(128 + SIGTERM);
 	for (int i = 0; i < 3; i++)
@@ -92,7 +75,7 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 		if (o->stdio[i] == STDIO_CLOSED)
 			close(i);
 	/* Only fds 0, 1 and 2 reach the command. */
-	close_fds(3, ~0U);
+	compat_close_range(3, ~0U);
 	/* Handled signals are still blocked: none of retry's handlers can
 	 * run here before the dispositions are back.  It writes nothing
 	 * but its frame; what it changes is this process's, not retry's. */
@@ -164,7 +147,7 @@ static void
 sentry(void *arg)
 {
 	(void)arg;
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	compat_parent_death(SIGKILL);
 	if (getppid() != self)
 		return;
 	signals_sentry(sentry_hears);
@@ -193,7 +176,7 @@ sentry_start(int *fd)
 	int p[2];
 	pid_t s;
 
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) == -1)
+	if (compat_pipe(p, true) == -1)
 		return -1;
 	sentry_fd = p[1];
 	s = spawn_helper(sentry, NULL, &sentry_fd, 1);

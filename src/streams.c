@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "signals.h"
 #include "streams.h"
 
@@ -217,11 +218,9 @@ streams_init(struct streams *s, const struct config *c, const bool closed[3],
 static int
 reopen(int fd)
 {
-	char path[32];
 	int r;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if ((r = open(path, O_RDONLY | O_CLOEXEC)) != -1)
+	if ((r = compat_reopen(fd, O_RDONLY | O_CLOEXEC)) != -1)
 		return r;
 	/* No /proc: share the offset, rewound. */
 	if ((r = fcntl(fd, F_DUPFD_CLOEXEC, 0)) != -1)
@@ -269,13 +268,13 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 			st->scanner->len = 0;
 			st->scanner->midline = false;
 		}
-		if (pipe2(p, O_CLOEXEC) == -1) {
+		if (compat_pipe(p, false) == -1) {
 			failed(s, "cannot make a pipe");
 			goto fail;
 		}
 		/* Fewer, larger reads: a bigger pipe where the kernel allows;
 		 * retry reads only what ppoll said was there. */
-		fcntl(p[0], F_SETPIPE_SZ, 1024 * 1024);
+		compat_pipe_size(p[0], 1024 * 1024);
 		fcntl(p[0], F_SETFL, O_NONBLOCK);
 		st->src = p[0];
 		ao->stdio[st->fd] = p[1];

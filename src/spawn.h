@@ -57,7 +57,7 @@ struct attempt_result {
 };
 
 /* Runs one attempt until its command ends and its output is passed on;
- * -1 (errno set) only when it could not be started (fork failed). */
+ * -1 (errno set) only when it could not be started (vfork failed). */
 int		 attempt_run(const struct attempt_opts *,
 		    struct attempt_result *);
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
-# Hostile input: malformed and extreme values for every option that takes
-# one.  A malformed value is a usage error: status 125, exactly one line
-# that names the option, then "Try 'retry --help'.", and the command never
-# runs.  Extreme but valid values work.  The exact wording of the common
-# errors is in usage.bats; this catalogue is about breadth.  Under
-# `make sanitize` and `make valgrind` every case also runs instrumented.
+# Hostile input, end to end: malformed values as the real binary takes them
+# (status 125, exactly one line that names the option, then "Try 'retry
+# --help'.", and the command never runs), extreme but valid values, and
+# hostile output.  The catalogue of malformed values for every option is
+# data in tests/unit/options.c; the exact wording of the common errors is
+# in usage.bats.  Under `make sanitize` and `make valgrind` every case also
+# runs instrumented.
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
@@ -27,15 +28,6 @@ bad_show() {
 	run -125 show "$@"
 	assert_usage_error "$option"
 	assert_line --index 0 --regexp "^show-backoff-delays: ${option}[:= ]"
-}
-
-# bad_sim OPTION ARG...: the same for retry simulate ARG...
-bad_sim() {
-	local option=$1
-	shift
-	run -125 retry simulate "$@"
-	assert_usage_error "$option"
-	assert_line --index 0 --regexp "^retry: ${option}[:= ]"
 }
 
 # Asserts that no line of $output is a negative number.
@@ -76,60 +68,13 @@ needs_option() {
 	bad --delays --delays "$list"
 }
 
-# --- -a and Algorithm::Backoff's options -------------------------------------
-
-
-# --- --factor ---------------------------------------------------------------
-
-
-# --- -j, --jitter, --seed -----------------------------------------------------
-
-
-# --- --signal ---------------------------------------------------------------
-
-
-# --- --success-on, --retry-on, --stop-on --------------------------------------
-
-
 # --- output rules: --until-output, --fail-if-output, --retry-if-output,
 # --stop-if-output, --match --------------------------------------------------
 
-@test "hostile --until-output: empty" {
-	needs_option until-output
-	bad --until-output --until-output ''
-}
-@test "hostile --until-output: an unmatched parenthesis" {
-	needs_option until-output
-	bad --until-output --until-output '('
-}
-@test "hostile --fail-if-output: an unmatched bracket" {
-	needs_option fail-if-output
-	bad --fail-if-output --fail-if-output '['
-}
-@test "hostile --retry-if-output: a reversed interval" {
-	needs_option retry-if-output
-	bad --retry-if-output --retry-if-output 'x{2,1}'
-}
-@test "hostile --stop-if-output: a back reference to nothing" {
-	needs_option stop-if-output
-	bad --stop-if-output --stop-if-output '\1'
-}
-@test "hostile --until-output: an unknown character class" {
-	needs_option until-output
-	bad --until-output --until-output '[[:bogus:]]'
-}
-@test "hostile --until-output: a newline in a bad pattern" {
-	needs_option until-output
-	bad --until-output --until-output $'a\n('
-}
 @test "hostile --until-output: nested intervals that expand too far" {
 	needs_option until-output
 	bad --until-output --until-output '((((a{0,9}){0,9}){0,9}){0,9}){0,9}'
 	assert_line --index 0 --partial 'regular expression is too large'
-}
-@test "hostile --fail-if-output: an interval past 65535" {
-	needs_option fail-if-output
-	bad --fail-if-output --fail-if-output 'x{1,65536}'
 }
 @test "extreme: an interval of 32767 is a pattern, compiled at once" {
 	needs_option fail-if-output
@@ -160,7 +105,6 @@ needs_option() {
 }
 
 # --- reporting ----------------------------------------------------------------
-
 
 @test "hostile --log-file: a directory, not a file" {
 	needs_option log-file
@@ -206,9 +150,6 @@ needs_option() {
 @test "hostile show STATUS: a time past double" {
 	bad_show status "0:1$(printf '0%.0s' {1..400})"
 }
-
-# --- retry simulate ------------------------------------------------------------------
-
 
 # --- extreme but valid ----------------------------------------------------------------
 

@@ -174,6 +174,19 @@ static const struct refused {
 	{ M_RETRY, "--jitter-factor: negative", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "-0.1", NULL } },
 	{ M_RETRY, "--jitter-factor: NaN", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "nan", NULL } },
 	{ M_SIM, "simulate --clients: a huge range", "--clients", { "--clients", "1-99999999999999999999", NULL } },
+	{ M_RETRY, "--until-output: empty", "--until-output", { "--until-output", "", NULL } },
+	{ M_RETRY, "--until-output: an unmatched parenthesis", "--until-output", { "--until-output", "(", NULL } },
+	{ M_RETRY, "--fail-if-output: an unmatched bracket", "--fail-if-output", { "--fail-if-output", "[", NULL } },
+	{ M_RETRY, "--retry-if-output: a reversed interval", "--retry-if-output", { "--retry-if-output", "x{2,1}", NULL } },
+	{ M_RETRY, "--stop-if-output: a back reference to nothing", "--stop-if-output", { "--stop-if-output", "\\1", NULL } },
+	{ M_RETRY, "--stop-if-output: a back reference", "--stop-if-output", { "--stop-if-output", "(a)\\1", NULL } },
+	{ M_RETRY, "--until-output: an unknown character class", "--until-output", { "--until-output", "[[:bogus:]]", NULL } },
+	{ M_RETRY, "--until-output: a newline in a bad pattern", "--until-output", { "--until-output", "a\n(", NULL } },
+	{ M_RETRY, "--fail-if-output: an interval past 65535", "--fail-if-output", { "--fail-if-output", "x{1,65536}", NULL } },
+	{ M_RETRY, "--delay-from-output: no group", "--delay-from-output", { "--delay-from-output", "Retry-After", NULL } },
+	{ M_RETRY, "--match: without an output rule", "--match", { "--match", "stdout", NULL } },
+	{ M_SHOW, "--ascii: without --chart", "--ascii", { "--ascii", NULL } },
+	{ M_SIM, "--max: a fraction", "--max", { "--max", "1.5", NULL } },
 };
 
 /*

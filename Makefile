@@ -172,8 +172,9 @@ CPPCHECK_FLAGS = --quiet --std=c11 --error-exitcode=1 --inline-suppr \
 		--enable=warning,portability,performance -D_GNU_SOURCE
 
 lint:
-	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz
-	clang-tidy --quiet src/*.c fuzz/*.c -- $(RETRY_CPPFLAGS) -std=c11
+	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit
+	clang-tidy --quiet src/*.c fuzz/*.c tests/unit/*.c -- \
+	    $(RETRY_CPPFLAGS) -std=c11
 	mandoc -Tlint -Wwarning $(MANPAGES)
 	shellcheck -s bash completions/retry.bash tests/run tests/run-under \
 	    fuzz/run \

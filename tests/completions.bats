@@ -7,7 +7,8 @@ complete_in() {
 	local shell=$1 line=$2
 	case $shell in
 	bash) timeout 20 bash "$ROOT/tests/test_helper/complete.bash" "$line" ;;
-	zsh) timeout 20 zsh "$ROOT/tests/test_helper/complete.zsh" "$line" ;;
+	zsh) RETRY_ZCOMPDUMP=$BATS_RUN_TMPDIR/zcompdump \
+		timeout 20 zsh "$ROOT/tests/test_helper/complete.zsh" "$line" ;;
 	fish) timeout 20 fish -c "source '$ROOT/completions/retry.fish'
 		complete -C '$line'" | cut -f1 | sort -u ;;
 	esac

@@ -36,12 +36,6 @@ assert_no_negative() {
 		fail "a negative delay in: $output"
 }
 
-# Skips a test of an option that this build does not have yet.
-needs_option() {
-	"$RETRY" --help | grep -q -- "--$1\\b" ||
-		skip "retry has no --$1 yet"
-}
-
 # --- -n, --max, --max-attempts --------------------------------------------
 
 @test "hostile -n: no value" { run -125 retry -n; assert_usage_error -n; }
@@ -72,63 +66,50 @@ needs_option() {
 # --stop-if-output, --match --------------------------------------------------
 
 @test "hostile --until-output: nested intervals that expand too far" {
-	needs_option until-output
 	bad --until-output --until-output '((((a{0,9}){0,9}){0,9}){0,9}){0,9}'
 	assert_line --index 0 --partial 'regular expression is too large'
 }
 @test "extreme: an interval of 32767 is a pattern, compiled at once" {
-	needs_option fail-if-output
 	run -0 retry --fail-if-output 'x{1,32767}y' --immediate --max 1 -- echo x
 }
 @test "extreme: an interval of 2000 is a pattern" {
-	needs_option until-output
 	run -0 retry --until-output 'x{1,2000}' --immediate --max 1 -- echo x
 }
 @test "hostile --match: an unknown stream" {
-	needs_option match
 	bad --match --until-output x --match bogus
 }
 @test "hostile --match: without an output rule" {
-	needs_option match
 	bad --match --match stdout
 }
 
 # --- streams ----------------------------------------------------------------
 
 @test "hostile --stdin: an unknown mode" {
-	needs_option stdin
 	bad --stdin --stdin bogus
 }
 @test "hostile --stdin: empty" {
-	needs_option stdin
 	bad --stdin --stdin ''
 }
 
 # --- reporting ----------------------------------------------------------------
 
 @test "hostile --log-file: a directory, not a file" {
-	needs_option log-file
 	bad --log-file --log-file /
 }
 @test "hostile --delay-from-output: a plus after a plus after a plus" {
-	needs_option delay-from-output
 	bad --delay-from-output --delay-from-output \
 	    "-$(printf '+%.0s' {1..60})"
 }
 @test "hostile --log-file: a directory that does not exist" {
-	needs_option log-file
 	bad --log-file --log-file "$BATS_TEST_TMPDIR/no/such/dir/log"
 }
 @test "hostile --log-file: empty" {
-	needs_option log-file
 	bad --log-file --log-file ''
 }
 @test "hostile --log-format: an unknown format" {
-	needs_option log-format
 	bad --log-format --log-format xml
 }
 @test "hostile --on-retry: empty" {
-	needs_option on-retry
 	bad --on-retry --on-retry ''
 }
 

@@ -27,23 +27,18 @@ setup() {
 	assert_equal "$output" "$first"
 }
 
-@test "300 generated cases agree with Algorithm::Backoff (events at time 0)" {
-	perl "$ROOT/tests/perl-cases.pl" 300 >"$BATS_TEST_TMPDIR/cases"
+# make soak compares thousands more, from other seeds.
+@test "150 generated cases agree with Algorithm::Backoff (events at time 0)" {
+	perl "$ROOT/tests/perl-cases.pl" 150 >"$BATS_TEST_TMPDIR/cases"
 	run -0 compare_cases "$BATS_TEST_TMPDIR/cases"
-	assert_output 300
+	assert_output 150
 }
 
-@test "300 more, from another seed" {
-	perl "$ROOT/tests/perl-cases.pl" 300 4242 >"$BATS_TEST_TMPDIR/cases"
-	run -0 compare_cases "$BATS_TEST_TMPDIR/cases"
-	assert_output 300
-}
-
-@test "200 generated cases with :+S times agree too" {
-	perl "$ROOT/tests/perl-cases.pl" 200 99 times >"$BATS_TEST_TMPDIR/cases"
+@test "100 generated cases with :+S times agree too" {
+	perl "$ROOT/tests/perl-cases.pl" 100 99 times >"$BATS_TEST_TMPDIR/cases"
 	grep -q ':+' "$BATS_TEST_TMPDIR/cases"
 	run -0 compare_cases "$BATS_TEST_TMPDIR/cases"
-	assert_output 200
+	assert_output 100
 }
 
 @test "the documented vectors, through the module" {

@@ -119,7 +119,7 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 	    '  {"step": 3, "status": 1, "time": 4, "delay": 3},' \
 	    '  {"step": 4, "status": 1, "time": 4, "delay": 2}' \
 	    "]"
-	python3 -m json.tool <<<"$output" >/dev/null
+	jq empty <<<"$output"
 }
 
 @test "--format json is valid JSON for one step, -1, --unit ms and --samples" {
@@ -129,7 +129,7 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 	    "-a Constant --delay 0.1 --jitter-factor 0.5 --seed 2 0 1 0"; do
 		# shellcheck disable=SC2086  # the words are options
 		run -0 show --format json $args
-		python3 -m json.tool <<<"$output" >/dev/null ||
+		jq empty <<<"$output" ||
 		    fail "not JSON for $args: $output"
 	done
 	run -0 show --format json -n 1
@@ -166,7 +166,7 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 	run -0 show "${big[@]}" --format json $st 1
 	assert_line --index 53 '  {"step": 53, "status": 0, "time": 0, "delay": null},'
 	assert_line --index 54 '  {"step": 54, "status": 1, "time": 0, "delay": null}'
-	python3 -m json.tool <<<"$output" >/dev/null
+	jq empty <<<"$output"
 }
 
 @test "--format and --unit take only their words" {
@@ -323,7 +323,7 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 	    '  {"step": 2, "runs": 1000, "min": 1001.2761, "median": 1504.351675, "p90": 1897.453092, "max": 1999.558847},' \
 	    '  {"step": 3, "runs": 0, "min": -1, "median": -1, "p90": -1, "max": -1}' \
 	    "]"
-	python3 -m json.tool <<<"$output" >/dev/null
+	jq empty <<<"$output"
 }
 
 @test "--samples: runs counts those that go on past a --budget" {

@@ -110,13 +110,13 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 @test "JSON Lines: a signal death, a stop, and an error" {
 	skip_under_valgrind "vfork runs as fork, so a failed exec looks like exit 127"
 	run -143 --separate-stderr retry --max 1 --log-format json -- sh -c 'kill -TERM $$'
-	run -0 python3 -c 'import json,sys; e=json.loads(sys.argv[1]); print(e["event"], e["status"], e["signal"])' "$stderr"
+	run -0 jq -r '"\(.event) \(.status) \(.signal)"' <<<"$stderr"
 	assert_output "giveup 143 SIGTERM"
 	run -3 --separate-stderr retry --stop-on 3 --log-format json -- sh -c 'exit 3'
-	run -0 python3 -c 'import json,sys; e=json.loads(sys.argv[1]); print(e["event"], e["reason"])' "$stderr"
+	run -0 jq -r '"\(.event) \(.reason)"' <<<"$stderr"
 	assert_output "stop stop_on"
 	run -127 --separate-stderr retry --log-format json -- no-such-command-here
-	run -0 python3 -c 'import json,sys; e=json.loads(sys.argv[1]); print(e["event"], e["message"])' "$stderr"
+	run -0 jq -r '"\(.event) \(.message)"' <<<"$stderr"
 	assert_output "error no-such-command-here: command not found"
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env zsh
 # complete.zsh LINE: prints, one per line, the matches that zsh's completion
-# offers for LINE with the cursor at its end, using completions/_retry.
+# offers for LINE with the cursor at its end, using completions/_retry
+# (and the compinit dump $RETRY_ZCOMPDUMP, when set).
 # An interactive zsh runs in a pseudo-terminal; its compadd is wrapped to
 # write every match to a file before adding it.
 zmodload zsh/zpty || exit 1
@@ -9,7 +10,13 @@ out=$(mktemp) || exit 1
 
 zpty z zsh -f -i
 zpty -w z "PS1=''; fpath=($root/completions \$fpath); PATH=$root:\$PATH"
-zpty -w z 'autoload -Uz compinit && compinit -u -D'
+# A dump that the calls of one test run share spares each the scan of
+# fpath; the functions themselves are still read afresh.
+if [[ -n $RETRY_ZCOMPDUMP ]]; then
+  zpty -w z "autoload -Uz compinit && compinit -u -d ${(q)RETRY_ZCOMPDUMP}"
+else
+  zpty -w z 'autoload -Uz compinit && compinit -u -D'
+fi
 zpty -w z "zstyle ':completion:*' insert-tab false"
 zpty -w z "compadd() {
   if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then

@@ -525,7 +525,7 @@ special(struct parse *p, const struct opt *o, char *arg)
 	struct config *c = p->cfg;
 	struct backoff *b = &c->backoff;
 	const char *why;
-	long long v;
+	long long v = 0;
 
 	switch (o->id) {
 	case O_DELAYS:
@@ -567,7 +567,7 @@ apply(struct parse *p, const struct opt *o, char *arg)
 {
 	void *to = (char *)p->cfg + o->off;
 	const char *why = NULL;
-	long long v;
+	long long v = 0;
 
 	switch (o->kind) {
 	case K_FLAG:

@@ -34,7 +34,7 @@ require_perl_backoff() {
 # Runs every case of the file $1 (OPTIONS<TAB>STATUSES<TAB>DELAYS) and
 # fails with the first few that disagree.
 compare_cases() {
-	local opts st want got n=0 bad=0 report= out=$BATS_TEST_TMPDIR/case
+	local opts st want got n=0 bad=0 report='' out=$BATS_TEST_TMPDIR/case
 	local -a lines
 	while IFS=$'\t' read -r opts st want; do
 		n=$((n + 1))

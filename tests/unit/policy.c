@@ -243,9 +243,9 @@ observe(char *tok, struct observed *o, int64_t *ran, char *capture)
 	*ran = 0;
 	if ((p = strchr(tok, '~')) != NULL) {
 		*p++ = '\0';
-		for (size_t i = 0; p[i] != '\0'; i++)
-			capture[i] = p[i] == '_' ? ' ' : p[i];
-		capture[strlen(p)] = '\0';
+		strlcpy(capture, p, CAPTURE_MAX);
+		for (char *u = capture; (u = strchr(u, '_')) != NULL; u++)
+			*u = ' ';
 		o->capture = capture;
 		o->wall = WALL;
 	}
@@ -302,7 +302,7 @@ replay(const struct row *r, const struct config *c, struct rng *rng,
 	struct policy pol;
 	struct observed o;
 	struct next x;
-	char buf[1024], d[DURATION_BUFSZ], capture[256], *tok, *save;
+	char buf[1024], d[DURATION_BUFSZ], capture[CAPTURE_MAX], *tok, *save;
 	const char *why;
 	int64_t t = 0, ran;
 	size_t len = 0;

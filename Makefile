@@ -65,7 +65,7 @@ unit: build/unit
 	./build/unit
 
 # The unit tests, then the bats suite against the real binary.
-check: $(if $(SANITIZE),sanitize-build $(ASAN_DIR)/unit,all build/unit)
+check: $(if $(SANITIZE),sanitize-build build/asan/unit,all build/unit)
 	$(if $(SANITIZE),./tests/run-under asan,UNIT=build/unit ./tests/run)
 
 # Long runs: 10,000 attempts, memory and descriptors flat.

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -631,11 +632,75 @@ find(int id_or_key, const char *name)
 	return NULL;
 }
 
+/* The edit distance of a[0..n) and b, for suggestions; small strings. */
+static size_t
+distance(const char *a, size_t n, const char *b)
+{
+	size_t row[64], prev, t, m = strlen(b);
+
+	if (n >= sizeof(row) / sizeof(row[0]) || m >= 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= m; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= m; j++) {
+			t = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? prev : 1 + (prev <
+			    row[j] ? (prev < row[j - 1] ? prev : row[j - 1]) :
+			    (row[j] < row[j - 1] ? row[j] : row[j - 1]));
+			prev = t;
+		}
+	}
+	return row[m];
+}
+
+/* Names that other retry tools use, and ours for them. */
+static const struct {
+	const char	*name, *ours;
+} synonyms[] = {
+	{ "attempts", "max" }, { "retries", "max" }, { "tries", "max" },
+	{ "times", "max" }, { "sleep", "fixed" }, { "interval", "fixed" },
+	{ "wait", "fixed" }, { "backoff", "exp" }, { "exponential", "exp" },
+	{ "message", "label" },
+};
+
+/* The option that name[0..n) most likely meant, or NULL: a synonym, an
+ * option it abbreviates or that starts the same, or the nearest by edit
+ * distance (at most 2). */
+static const struct opt *
+meant(const char *name, size_t n, enum mode mode)
+{
+	const struct opt *best = NULL;
+	size_t d, best_d = 3;
+
+	for (size_t i = 0; i < sizeof(synonyms) / sizeof(synonyms[0]); i++)
+		if (strlen(synonyms[i].name) == n &&
+		    strncmp(synonyms[i].name, name, n) == 0)
+			return find(0, synonyms[i].ours);
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct opt *o = &opts[i];
+
+		if (o->help == NULL || !(o->modes & (1u << mode)))
+			continue;
+		if (n > 0 && strncmp(o->name, name, n) == 0)
+			return o;
+		if ((d = distance(name, n, o->name)) < best_d) {
+			best_d = d;
+			best = o;
+		}
+	}
+	return best;
+}
+
 /* getopt_long's complaints, in our words. */
 static int
-unknown(struct parse *p, int ch, const char *tok)
+unknown(struct parse *p, int ch, const char *tok, enum mode mode)
 {
 	const int len = (int)strcspn(tok, "=");
+	const struct opt *o;
+	char all[160] = "";
 
 	if (strncmp(tok, "--", 2) != 0)
 		return fail(p, NULL, ch == ':' ? "-%c: needs a value" :
@@ -649,7 +714,36 @@ unknown(struct parse *p, int ch, const char *tok)
 			    opts[i].metavar == NULL)
 				return fail(p, &opts[i], "takes no value");
 	}
-	return fail(p, NULL, "unknown or ambiguous option '%.*s'", len, tok);
+	/* A prefix of several: getopt_long calls it ambiguous. */
+	for (size_t i = 0, n = 0; i < NOPTS && n < 4; i++)
+		if (opts[i].help != NULL && (opts[i].modes & (1u << mode)) &&
+		    strncmp(opts[i].name, tok + 2, (size_t)len - 2) == 0)
+			snprintf(all + strlen(all), sizeof(all) - strlen(all),
+			    "%s--%s", n++ > 0 ? " or " : "", opts[i].name);
+	if (strstr(all, " or ") != NULL)
+		return fail(p, NULL, "unknown option '%.*s' (did you mean %s?)",
+		    len, tok, all);
+	if ((o = meant(tok + 2, (size_t)len - 2, mode)) != NULL)
+		return fail(p, NULL, "unknown option '%.*s' (did you mean "
+		    "--%s?)", len, tok, o->name);
+	return fail(p, NULL, "unknown option '%.*s'", len, tok);
+}
+
+/*
+ * getopt_long takes a unique prefix of a long option for the option; we
+ * do not, so that a script's --time cannot mean --timeout today and
+ * something else when an option is added.  tok is the word it was in.
+ */
+static int
+abbreviated(struct parse *p, const struct opt *o, const char *tok)
+{
+	const size_t len = strcspn(tok, "=");
+
+	if (strncmp(tok, "--", 2) != 0 || (len - 2 == strlen(o->name) &&
+	    strncmp(tok + 2, o->name, len - 2) == 0))
+		return 0;
+	return fail(p, NULL, "unknown option '%.*s': options are not "
+	    "abbreviated (did you mean --%s?)", (int)len, tok, o->name);
 }
 
 static const char *
@@ -836,8 +930,12 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	optind = 0;
 	while ((ch = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
 		if (ch == '?' || ch == ':')
-			return unknown(&p, ch, argv[optind - 1]);
+			return unknown(&p, ch, argv[optind - 1], mode);
 		o = ch < O_MAX ? find(ch, NULL) : &opts[idx];
+		/* The word of the option: before its value's, if apart. */
+		if (ch >= O_MAX && abbreviated(&p, o, argv[optind - (optarg !=
+		    NULL && optarg == argv[optind - 1] ? 2 : 1)]) != 0)
+			return -1;
 		if (!(o->modes & (1u << mode)))
 			return fail(&p, o, "is not an option of %s",
 			    mode_name(mode));

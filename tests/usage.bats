@@ -176,7 +176,7 @@ UNITS='unknown unit (use ns, us, ms, s, m, h or d)'
 }
 
 @test "usage: an unknown long option" {
-	usage_error --bogus "unknown or ambiguous option '--bogus'" --bogus
+	usage_error --bogus "unknown option '--bogus'" --bogus
 }
 
 @test "usage: an unknown short option" {

@@ -234,6 +234,35 @@ static const struct accepted {
 	  "max=3 max_delay=1s" },
 };
 
+/* A command line refused with a pointer to the option meant. */
+static const struct suggested {
+	enum face	 face;
+	const char	*argv[4];
+	const char	*want;		/* in the error */
+} suggested[] = {
+	{ M_RETRY, { "--unti", "0", NULL }, "not abbreviated (did you mean "
+	  "--until-output?)" },
+	{ M_RETRY, { "--until-out", "x", NULL }, "(did you mean "
+	  "--until-output?)" },
+	{ M_RETRY, { "--hold", NULL }, "(did you mean --hold-stdout?)" },
+	{ M_RETRY, { "--time", "3s", NULL }, "(did you mean --timeout?)" },
+	{ M_RETRY, { "--time=3s", NULL }, "(did you mean --timeout?)" },
+	{ M_RETRY, { "--max-del", "1s", NULL }, "(did you mean --max-delay?)" },
+	{ M_RETRY, { "--exponential", "1s", NULL }, "(did you mean --exp?)" },
+	{ M_RETRY, { "--attempts", "3", NULL }, "(did you mean --max?)" },
+	{ M_RETRY, { "--retries", "3", NULL }, "(did you mean --max?)" },
+	{ M_RETRY, { "--tries", "3", NULL }, "(did you mean --max?)" },
+	{ M_RETRY, { "--sleep", "1", NULL }, "(did you mean --fixed?)" },
+	{ M_RETRY, { "--interval", "1", NULL }, "(did you mean --fixed?)" },
+	{ M_RETRY, { "--wait", "1", NULL }, "(did you mean --fixed?)" },
+	{ M_RETRY, { "--backoff", "1s", NULL }, "(did you mean --exp?)" },
+	{ M_RETRY, { "--jit", "full", NULL }, "(did you mean --jitter-factor "
+	  "or --jitter?)" },
+	{ M_RETRY, { "--jiter", "full", NULL }, "(did you mean --jitter?)" },
+	{ M_RETRY, { "--bogus", NULL }, "unknown option '--bogus'" },
+	{ M_SHOW, { "--cout", "3", NULL }, "(did you mean --count?)" },
+};
+
 static const char *const strategies[] = {
 	[S_EXP] = "exp", [S_FIXED] = "fixed", [S_LINEAR] = "linear",
 	[S_FIB] = "fib", [S_LIST] = "list", [S_DECORRELATED] = "decorrelated",
@@ -341,6 +370,17 @@ unit_options(void)
 		    strchr(":= ", err[n]) != NULL && err[n] != '\0',
 		    "refused", r->name,
 		    "status %d, error '%s'", rc, err);
+		options_free(&c);
+	}
+	for (size_t i = 0; i < sizeof(suggested) / sizeof(suggested[0]); i++) {
+		const struct suggested *r = &suggested[i];
+
+		argc = command_line(r->face, r->argv, argv, 32, true);
+		err[0] = '\0';
+		rc = options_parse(argc, argv, mode(r->face), &c, err,
+		    sizeof(err));
+		unit_row(rc == -1 && strstr(err, r->want) != NULL, "suggested",
+		    r->argv[0], "status %d, error '%s'", rc, err);
 		options_free(&c);
 	}
 	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {

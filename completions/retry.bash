@@ -1,30 +1,31 @@
 # bash completion for retry(1) and show-backoff-delays(1)
 # shellcheck shell=bash
 
-_retry_options='--max --max-attempts --budget --timeout --signal --kill-after
---max-actual-duration --exp --factor --fixed --constant --linear --fib
---delays --decorrelated --immediate --max-delay --min-delay --algorithm
---delay --delay-on-success --initial-delay --exponent-base --initial-delay1
---initial-delay2 --delay-increment-on-failure --delay-increment-on-success
---delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
---consider-actual-delay --jitter --seed --success-on --retry-on --stop-on
---until-output --fail-if-output --retry-if-output --stop-if-output --match
---fixed-strings --ignore-case --stdin --hold-stdout --delay-from-output
---forever --reset-after --log-format --log-file --syslog --on-retry
---on-giveup --quiet --verbose --label --dry-run --count --help --version'
+_retry_options='--max --max-attempts --times --tries --budget --timeout
+--signal --kill-after --max-actual-duration --exp --factor --fixed --constant
+--linear --fib --delays --delay --decorrelated --immediate --max-delay
+--min-delay --algorithm --delay-on-success --initial-delay --exponent-base
+--initial-delay1 --initial-delay2 --delay-increment-on-failure
+--delay-increment-on-success --delay-multiple-on-failure
+--delay-multiple-on-success --jitter-factor --consider-actual-delay --jitter
+--seed --success-on --retry-on --stop-on --until --while --until-output
+--fail-if-output --retry-if-output --stop-if-output --match --fixed-strings
+--ignore-case --stdin --hold-stdout --delay-from-output --forever
+--reset-after --log-format --log-file --syslog --on-retry --on-giveup
+--quiet --verbose --label --message --dry-run --count --help --version'
 
 _retry_show_options='--max --max-attempts --budget --max-actual-duration
---exp --factor --fixed --constant --linear --fib --delays --decorrelated
---immediate --max-delay --min-delay --algorithm --delay --delay-on-success
---initial-delay --exponent-base --initial-delay1 --initial-delay2
---delay-increment-on-failure --delay-increment-on-success
+--exp --factor --fixed --constant --linear --fib --delays --delay
+--decorrelated --immediate --max-delay --min-delay --algorithm
+--delay-on-success --initial-delay --exponent-base --initial-delay1
+--initial-delay2 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
 --consider-actual-delay --jitter --seed --count --format --unit --chart
 --ascii --samples --help --version'
 
 _retry_simulate_options='--max --max-attempts --max-actual-duration --exp
---factor --fixed --constant --linear --fib --delays --decorrelated
---immediate --max-delay --min-delay --algorithm --delay --delay-on-success
+--factor --fixed --constant --linear --fib --delays --delay --decorrelated
+--immediate --max-delay --min-delay --algorithm --delay-on-success
 --initial-delay --exponent-base --initial-delay1 --initial-delay2
 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
@@ -34,15 +35,17 @@ _retry_simulate_options='--max --max-attempts --max-actual-duration --exp
 # Options that take a value in the next word.
 _retry_takes_value() {
 	case $1 in
-	-[nbtkxdmaj] | --max | --max-attempts | --budget | --timeout | \
-	--signal | --kill-after | --max-actual-duration | --exp | --factor | \
-	--fixed | --constant | --linear | --fib | --delays | --decorrelated | \
-	--max-delay | --min-delay | --algorithm | --delay | \
-	--delay-on-success | --initial-delay | --exponent-base | \
-	--initial-delay1 | --initial-delay2 | --delay-increment-on-failure | \
+	-[nbtTkxdMajuwm] | --max | --max-attempts | --times | --tries | \
+	--budget | --timeout | --signal | --kill-after | \
+	--max-actual-duration | --exp | --factor | --fixed | --constant | \
+	--linear | --fib | --delays | --delay | --decorrelated | \
+	--max-delay | --min-delay | --algorithm | --delay-on-success | \
+	--initial-delay | --exponent-base | --initial-delay1 | \
+	--initial-delay2 | --delay-increment-on-failure | \
 	--delay-increment-on-success | --delay-multiple-on-failure | \
 	--delay-multiple-on-success | --jitter-factor | --jitter | --seed | \
-	--success-on | --retry-on | --stop-on | --label | --count | \
+	--success-on | --retry-on | --stop-on | --until | --while | \
+	--label | --message | --count | \
 	--until-output | --fail-if-output | --retry-if-output | \
 	--stop-if-output | --match | --stdin | --delay-from-output | \
 	--reset-after | --log-format | --log-file | --on-retry | --on-giveup | \
@@ -112,6 +115,11 @@ _retry() {
 	--success-on | --retry-on | --stop-on)
 		_retry_reply -W "0 1 2 124 $(compgen -A signal)" \
 		    -- "$cur"
+		return ;;
+	-u | --until | -w | --while)
+		# A comma list: complete its last item.
+		_retry_reply -P "${cur%"${cur##*,}"}" \
+		    -W 'success true fail false' -- "${cur##*,}"
 		return ;;
 	--match)
 		_retry_reply -W 'stdout stderr both' -- "$cur"

@@ -2,18 +2,20 @@
 
 # Options that take a value in the next word, for finding the command.
 # -n first: __fish_complete_subcommand reads a leading --word as its own.
-set -l __retry_valued -n --max --max-attempts -b --budget -t --timeout \
-    --signal -k --kill-after --max-actual-duration -x --exp --factor \
-    -d --fixed --constant --linear --fib --delays --decorrelated \
-    -m --max-delay --min-delay -a --algorithm --delay --delay-on-success \
-    --initial-delay --exponent-base --initial-delay1 --initial-delay2 \
+set -l __retry_valued -n --max --max-attempts -t --times --tries \
+    -b --budget -T --timeout --signal -k --kill-after \
+    --max-actual-duration -x --exp --factor --fixed --constant --linear \
+    --fib --delays -d --delay --decorrelated -M --max-delay --min-delay \
+    -a --algorithm --delay-on-success --initial-delay --exponent-base \
+    --initial-delay1 --initial-delay2 \
     --delay-increment-on-failure --delay-increment-on-success \
     --delay-multiple-on-failure --delay-multiple-on-success \
     --jitter-factor -j --jitter --seed --success-on --retry-on --stop-on \
-    --until-output --fail-if-output --retry-if-output --stop-if-output \
+    -u --until -w --while --until-output --fail-if-output \
+    --retry-if-output --stop-if-output \
     --match --stdin --delay-from-output --reset-after --log-format \
     --log-file --on-retry --on-giveup \
-    --label --count --format --unit --samples
+    -m --label --message --count --format --unit --samples
 
 # True while the words before the cursor are still retry's options.
 function __fish_retry_options_only
@@ -48,6 +50,13 @@ function __fish_retry_simulate
     test "$words[2]" = simulate; and not string match -q -- '*show-backoff-delays' $words[1]
 end
 
+# The words of --until and --while, after those of the list before them.
+function __fish_retry_criteria
+    set -l prefix (commandline -ct | string replace -r -- '[^,]*$' '')
+    set -q prefix[1]; or set prefix ''
+    printf '%s\n' $prefix{success,true,fail,false}
+end
+
 set -l opts "not __fish_retry_show; and __fish_retry_options_only $__retry_valued"
 set -l show "__fish_retry_show"
 set -l both "__fish_retry_show; or __fish_retry_options_only $__retry_valued"
@@ -63,17 +72,17 @@ for c in retry show-backoff-delays
     complete -c $c -n $engine -l max-actual-duration -x -d 'Give up on a failure this long after the start'
     complete -c $c -n $engine -s x -l exp -x -d 'Exponential delays: DUR x F^(n-1)'
     complete -c $c -n $engine -l factor -x -d 'Growth factor of --exp'
-    complete -c $c -n $engine -s d -l fixed -x -d 'The same delay every time'
+    complete -c $c -n $engine -l fixed -x -d 'The same delay every time'
     complete -c $c -n $engine -l constant -x -d 'The same delay every time'
     complete -c $c -n $engine -l linear -x -d 'Delays DUR x n'
     complete -c $c -n $engine -l fib -x -d 'Delays DUR x fib(n)'
     complete -c $c -n $engine -l delays -x -d 'A comma-separated list of delays'
+    complete -c $c -n $engine -s d -l delay -x -d 'A list of delays, the last repeated; with -a Constant, its delay'
     complete -c $c -n $engine -l decorrelated -x -d 'AWS decorrelated jitter from DUR'
     complete -c $c -n $engine -l immediate -d 'No delay at all'
-    complete -c $c -n $engine -s m -l max-delay -x -d 'Never wait longer than this'
+    complete -c $c -n $engine -s M -l max-delay -x -d 'Never wait longer than this'
     complete -c $c -n $engine -l min-delay -x -d 'Never wait less than this'
     complete -c $c -n $engine -s a -l algorithm -x -a 'Constant Exponential Fibonacci LILD LIMD MILD MIMD' -d 'An Algorithm::Backoff strategy'
-    complete -c $c -n $engine -l delay -x -d 'Constant: delay after a failure'
     complete -c $c -n $engine -l delay-on-success -x -d 'Delay after a success'
     complete -c $c -n $engine -l initial-delay -x -d 'First delay'
     complete -c $c -n $engine -l exponent-base -x -d 'Exponential: base'
@@ -89,7 +98,7 @@ for c in retry show-backoff-delays
     complete -c $c -n $engine -l seed -x -d 'Make random choices reproducible'
     complete -c $c -n $both -l count -x -d 'At most N steps of an all-failing run'
     complete -c $c -n $engine -s h -l help -d 'Show the help and exit'
-    complete -c $c -n $engine -s V -l version -d 'Show the version and exit'
+    complete -c $c -n $engine -s v -s V -l version -d 'Show the version and exit'
     complete -c $c -n $output -l format -x -a 'plain table csv json' -d 'Output format'
     complete -c $c -n $show -l unit -x -a 's ms' -d 'Unit of the delays'
     complete -c $c -n $output -l chart -d 'Draw a bar for each delay'
@@ -100,12 +109,16 @@ for c in retry show-backoff-delays
     complete -c $c -n $show -x -a '0 1' -d 'Status: 0 failure, 1 success'
 end
 
-complete -c retry -n $opts -s t -l timeout -x -d 'End an attempt that runs longer than this'
+complete -c retry -n $opts -s t -l times -x -d 'At most N attempts (-1: no limit)'
+complete -c retry -n $opts -l tries -x -d 'At most N attempts (-1: no limit)'
+complete -c retry -n $opts -s T -l timeout -x -d 'End an attempt that runs longer than this'
 complete -c retry -n $opts -l signal -x -a '(__fish_make_completion_signals; string replace -r "^\d+ " "" -- $__kill_signals)' -d 'Signal sent on a timeout'
 complete -c retry -n $opts -s k -l kill-after -x -d 'Then KILL after this much more'
 complete -c retry -n $opts -l success-on -x -d 'Statuses that count as success'
 complete -c retry -n $opts -l retry-on -x -d 'Retry only these failures'
 complete -c retry -n $opts -l stop-on -x -d 'Stop at once on these statuses'
+complete -c retry -n $opts -s u -l until -x -a '(__fish_retry_criteria)' -d 'Retry until the exit status meets the criteria'
+complete -c retry -n $opts -s w -l while -x -a '(__fish_retry_criteria)' -d 'Retry while the exit status meets the criteria'
 complete -c retry -n $opts -l until-output -x -d 'A failure unless a line of output matches'
 complete -c retry -n $opts -l fail-if-output -x -d 'A failure if a line of output matches'
 complete -c retry -n $opts -l retry-if-output -x -d 'Retry only failures whose output matches'
@@ -124,8 +137,9 @@ complete -c retry -n $opts -l syslog -d 'Send every event to syslog'
 complete -c retry -n $opts -l on-retry -x -d 'Run a shell command before each back-off sleep'
 complete -c retry -n $opts -l on-giveup -x -d 'Run a shell command when the run ends in failure'
 complete -c retry -n $opts -s q -l quiet -d "Report only retry's own errors"
-complete -c retry -n $opts -s v -l verbose -d 'Also report starts and successes'
-complete -c retry -n $opts -l label -x -d 'Prefix reports with retry[LABEL]'
+complete -c retry -n $opts -l verbose -d 'Also report starts and successes'
+complete -c retry -n $opts -s m -l label -x -d 'Prefix reports with retry[LABEL]'
+complete -c retry -n $opts -l message -x -d 'Prefix reports with retry[LABEL]'
 complete -c retry -n $opts -l dry-run -d 'Print the schedule of an all-failing run'
 
 # The first word that is not an option: the subcommand, or the command to

@@ -15,6 +15,13 @@ codes_add(struct codes *c, int status)
 		c->bits[status / 64] |= UINT64_C(1) << (status % 64);
 }
 
+void
+codes_invert(struct codes *c)
+{
+	for (size_t i = 0; i < sizeof(c->bits) / sizeof(c->bits[0]); i++)
+		c->bits[i] = ~c->bits[i];
+}
+
 bool
 codes_has(const struct codes *c, int status)
 {
@@ -129,6 +136,50 @@ codes_parse(const char *s, struct codes *out)
 		comma = strchr(s, ',');
 		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
 		if ((err = item(s, len, &c)) != NULL)
+			return err;
+		if (comma == NULL)
+			break;
+		s = comma + 1;
+	}
+	*out = c;
+	return NULL;
+}
+
+/*
+ * Debian's retry's --until and --while: "success" or "true" (0), "fail" or
+ * "false" (1 to 255), a status or a range; a comma list of them matches
+ * when any one does.  Exit statuses only: a signal's name is refused.
+ */
+const char *
+criteria_parse(const char *s, struct codes *out)
+{
+	static const struct {
+		const char	*word;
+		int		 lo, hi;
+	} words[] = {
+		{ "success", 0, 0 }, { "true", 0, 0 },
+		{ "fail", 1, STATUS_MAX }, { "false", 1, STATUS_MAX },
+	};
+	struct codes c = { .set = true };
+	const char *comma, *err;
+	size_t len, w;
+
+	for (;;) {
+		comma = strchr(s, ',');
+		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
+		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+			if (strlen(words[w].word) == len &&
+			    strncmp(words[w].word, s, len) == 0)
+				break;
+		if (w < sizeof(words) / sizeof(words[0]))
+			for (int i = words[w].lo; i <= words[w].hi; i++)
+				codes_add(&c, i);
+		else if (len == 0)
+			return "empty item";
+		else if (!isdigit((unsigned char)s[0]))
+			return "unknown criterion (use success, true, fail, "
+			    "false, a status or a range such as 1-3)";
+		else if ((err = item(s, len, &c)) != NULL)
 			return err;
 		if (comma == NULL)
 			break;

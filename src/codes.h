@@ -13,7 +13,11 @@ struct codes {
 };
 
 const char	*codes_parse(const char *, struct codes *);
+/* Debian's retry's criteria: success, true, fail, false, N, N-M. */
+const char	*criteria_parse(const char *, struct codes *);
 void		 codes_add(struct codes *, int);
+/* Every status from 0 to STATUS_MAX that was not in it, and none that was. */
+void		 codes_invert(struct codes *);
 bool		 codes_has(const struct codes *, int);
 /* A signal by name ("TERM", "SIGTERM", case-insensitive) or number. */
 const char	*signal_parse(const char *, int *);

@@ -4,6 +4,7 @@
  * module's own order, so that show-backoff-delays agrees with it to the
  * last printed digit.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -79,6 +80,14 @@ jitter_parse(const char *s, struct jitter *j)
 	const char *err;
 
 #define IS(name) (len == strlen(name) && strncasecmp(s, name, len) == 0)
+	/* A bare duration: up to that much added, as Debian's retry's -j. */
+	if (isdigit((unsigned char)*s) && colon == NULL) {
+		if ((err = duration_parse(s, &r.add)) != NULL)
+			return err;
+		r.mode = J_ADD;
+		*j = r;
+		return NULL;
+	}
 	if (IS("none"))
 		r.mode = J_NONE;
 	else if (IS("full"))

@@ -15,7 +15,7 @@
 #include "options.h"
 
 enum id {
-	O_MAX = 256, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
+	O_MAX = 256, O_TIMES, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
 	O_FIXED, O_LINEAR, O_EXP, O_FIB, O_DELAYS, O_DECORRELATED,
 	O_IMMEDIATE, O_ALGORITHM, O_MAX_DELAY, O_MIN_DELAY, O_FACTOR,
 	O_DELAY, O_DELAY_ON_SUCCESS, O_INITIAL_DELAY, O_EXPONENT_BASE,
@@ -23,7 +23,7 @@ enum id {
 	O_MUL_FAILURE, O_MUL_SUCCESS, O_JITTER_FACTOR, O_MAX_ACTUAL_DURATION,
 	O_CONSIDER_ACTUAL_DELAY,
 	O_JITTER, O_SEED,
-	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON,
+	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON, O_UNTIL, O_WHILE,
 	O_UNTIL_OUTPUT, O_FAIL_IF_OUTPUT, O_RETRY_IF_OUTPUT, O_STOP_IF_OUTPUT,
 	O_DELAY_FROM_OUTPUT, O_FOREVER, O_RESET_AFTER, O_LOG_FORMAT,
 	O_LOG_FILE, O_SYSLOG, O_ON_RETRY, O_ON_GIVEUP,
@@ -142,10 +142,16 @@ static const struct opt {
 	  "at most N attempts (default 5; 0: no limit)" },
 	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000), NULL },
+	{ "times", 't', O_TIMES, "N", G_ATTEMPTS, RETRY, 0, 0,
+	  OTHER,
+	  "the same, as in Debian's retry (-1: no limit;\n"
+	  "also --tries)" },
+	{ "tries", 0, O_TIMES, "N", G_ATTEMPTS, RETRY, 0, 0,
+	  OTHER, NULL },
 	{ "budget", 'b', O_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
 	  DURATION(limits.budget),
 	  "start no attempt that would begin after DUR" },
-	{ "timeout", 't', O_TIMEOUT, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	{ "timeout", 'T', O_TIMEOUT, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  POSITIVE(limits.timeout),
 	  "stop an attempt after DUR (status 124)" },
 	{ "signal", 0, O_SIGNAL, "SIG", G_ATTEMPTS, RETRY, 0, 0,
@@ -172,7 +178,7 @@ static const struct opt {
 	{ "factor", 0, O_FACTOR, "F", G_STRATEGY, ALL, 0, 0,
 	  REAL(backoff.factor, 1, 1e6),
 	  "growth factor of --exp (default 2, at least 1)" },
-	{ "fixed", 'd', O_FIXED, "DUR", G_STRATEGY, ALL, 0, 0,
+	{ "fixed", 0, O_FIXED, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(S_FIXED),
 	  "DUR every time (also --constant)" },
 	{ "constant", 0, O_FIXED, "DUR", G_STRATEGY, ALL, 0, 0,
@@ -185,13 +191,18 @@ static const struct opt {
 	{ "delays", 0, O_DELAYS, "LIST", G_STRATEGY, ALL, 0, 0,
 	  OTHER,
 	  "the n-th of a comma list; the last repeats" },
+	{ "delay", 'd', O_DELAY, "LIST", G_STRATEGY, ALL,
+	  A(A_CONSTANT) | CONCISE, A(A_CONSTANT),
+	  OTHER,
+	  "the same, as in Debian's retry; with\n"
+	  "-a Constant: its delay after a failure (S)" },
 	{ "decorrelated", 0, O_DECORRELATED, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(S_DECORRELATED),
 	  "DUR, then random in [DUR, 3 x previous]" },
 	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(S_IMMEDIATE),
 	  "no delay at all" },
-	{ "max-delay", 'm', O_MAX_DELAY, "DUR", G_STRATEGY, ALL,
+	{ "max-delay", 'M', O_MAX_DELAY, "DUR", G_STRATEGY, ALL,
 	  A_ALL | CONCISE, 0,
 	  SPAN(backoff.max_delay),
 	  "never wait longer than DUR (without a limit on\n"
@@ -205,9 +216,6 @@ static const struct opt {
 	  OTHER,
 	  "Constant, Exponential, Fibonacci, LILD, LIMD,\n"
 	  "MILD or MIMD" },
-	{ "delay", 0, O_DELAY, "S", G_ALGORITHM, ALL, A(A_CONSTANT),
-	  A(A_CONSTANT),
-	  SECONDS(backoff.delay), "Constant: delay after a failure" },
 	{ "delay-on-success", 0, O_DELAY_ON_SUCCESS, "S", G_ALGORITHM, ALL,
 	  A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI) | CONCISE, 0,
 	  SECONDS(backoff.delay_on_success),
@@ -252,7 +260,8 @@ static const struct opt {
 
 	{ "jitter", 'j', O_JITTER, "MODE", G_JITTER, ALL, 0, 0,
 	  OTHER,
-	  "none, full, equal, scattered[:R], down[:R], add:DUR" },
+	  "none, full, equal, scattered[:R], down[:R],\n"
+	  "add:DUR, or DUR for add:DUR (Debian's retry)" },
 	{ "seed", 0, O_SEED, "N", G_JITTER, ALL, 0, 0,
 	  OTHER,
 	  "make every random choice reproducible" },
@@ -266,6 +275,15 @@ static const struct opt {
 	{ "stop-on", 0, O_STOP_ON, "CODES", G_VERDICT, RETRY, 0, 0,
 	  CODES(verdict.stop_on),
 	  "stop at once on these statuses" },
+	{ "until", 'u', O_UNTIL, "CRIT", G_VERDICT, RETRY, 0, 0,
+	  OTHER,
+	  "retry until the exit status meets CRIT: success,\n"
+	  "true, fail, false, N or N-M, comma-separated;\n"
+	  "end with the last status; a signal ends the run\n"
+	  "(Debian's retry)" },
+	{ "while", 'w', O_WHILE, "CRIT", G_VERDICT, RETRY, 0, 0,
+	  OTHER,
+	  "retry while the exit status meets CRIT; the same" },
 
 	{ "until-output", 0, O_UNTIL_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
 	  TEXT(patterns[RULE_UNTIL], NULL),
@@ -322,12 +340,15 @@ static const struct opt {
 	{ "quiet", 'q', O_QUIET, NULL, G_REPORT, RETRY, 0, 0,
 	  SET(verbosity, QUIET),
 	  "report only retry's own errors" },
-	{ "verbose", 'v', O_VERBOSE, NULL, G_REPORT, RETRY, 0, 0,
+	{ "verbose", 0, O_VERBOSE, NULL, G_REPORT, RETRY, 0, 0,
 	  SET(verbosity, VERBOSE),
 	  "also report each start and each success" },
-	{ "label", 0, O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
+	{ "label", 'm', O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
 	  OTHER,
-	  "prefix reports with retry[LABEL]:" },
+	  "prefix reports with retry[LABEL]: (also\n"
+	  "--message)" },
+	{ "message", 0, O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
+	  OTHER, NULL },
 	{ "dry-run", 0, O_DRY_RUN, NULL, G_REPORT, RETRY, 0, 0,
 	  FLAG(dry_run),
 	  "print the schedule of an all-failing run" },
@@ -366,9 +387,9 @@ static const struct opt {
 	{ "help", 'h', O_HELP, NULL, G_OTHER, ALL, 0, 0,
 	  FLAG(help),
 	  "show this help and exit" },
-	{ "version", 'V', O_VERSION, NULL, G_OTHER, ALL, 0, 0,
+	{ "version", 'v', O_VERSION, NULL, G_OTHER, ALL, 0, 0,
 	  FLAG(version),
-	  "show the version and exit" },
+	  "show the version and exit (also -V)" },
 };
 
 #define NOPTS	(sizeof(opts) / sizeof(opts[0]))
@@ -382,6 +403,7 @@ struct parse {
 	char		*err;
 	size_t		 errsz;
 	const struct opt *strategy;	/* the strategy option given */
+	char		*delay;		/* --delay's value, taken in validate */
 	unsigned	 given_a;	/* A_ options given, as a set of ids */
 	bool		 given[O_VERSION - O_MAX + 1];
 };
@@ -531,6 +553,31 @@ special(struct parse *p, const struct opt *o, char *arg)
 	switch (o->id) {
 	case O_DELAYS:
 		return strategy(p, o, S_LIST) || delay_list(p, o, arg);
+	case O_DELAY:
+		/* Its meaning waits for -a, which may come after it. */
+		p->delay = arg;
+		return 0;
+	case O_TIMES:
+		/* Debian's retry: -1 for no limit; 0 would run nothing. */
+		if (strcmp(arg, "-1") == 0)
+			v = 0;
+		else if ((v = strtonum(arg, 1, 1000000000, &why)) == 0 ||
+		    !isdigit((unsigned char)*arg))
+			return fail(p, o, "'%s': give a whole number from 1 to "
+			    "1000000000, or -1 for no limit", arg);
+		b->max_attempts = (unsigned long)v;
+		p->given[O_MAX - O_MAX] = true;
+		return 0;
+	case O_UNTIL:
+	case O_WHILE:
+		if ((why = criteria_parse(arg, &c->verdict.success_on)) !=
+		    NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		/* --while: what ends the run is every other status. */
+		if (o->id == O_WHILE)
+			codes_invert(&c->verdict.success_on);
+		c->verdict.criteria = true;
+		return 0;
 	case O_ALGORITHM:
 		if (!algorithm_parse(arg, &b->strategy))
 			return fail(p, o, "unknown algorithm '%s' (use "
@@ -660,10 +707,9 @@ distance(const char *a, size_t n, const char *b)
 static const struct {
 	const char	*name, *ours;
 } synonyms[] = {
-	{ "attempts", "max" }, { "retries", "max" }, { "tries", "max" },
-	{ "times", "max" }, { "sleep", "fixed" }, { "interval", "fixed" },
-	{ "wait", "fixed" }, { "backoff", "exp" }, { "exponential", "exp" },
-	{ "message", "label" },
+	{ "attempts", "max" }, { "retries", "max" }, { "sleep", "fixed" },
+	{ "interval", "fixed" }, { "wait", "fixed" }, { "backoff", "exp" },
+	{ "exponential", "exp" },
 };
 
 /* The option that name[0..n) most likely meant, or NULL: a synonym, an
@@ -834,6 +880,24 @@ validate_retry(struct parse *p)
 	return 0;
 }
 
+/* --delay: Algorithm::Backoff's seconds with -a, else Debian's retry's
+ * list of delays, the last repeated. */
+static int
+resolve_delay(struct parse *p, bool algo)
+{
+	const struct opt *o = find(0, "delay");
+	const char *why;
+
+	if (algo) {
+		if ((why = seconds_parse(p->delay, false,
+		    &p->cfg->backoff.delay)) != NULL)
+			return fail(p, o, "'%s': %s (with -a, one number of "
+			    "seconds)", p->delay, why);
+		return 0;
+	}
+	return strategy(p, o, S_LIST) || delay_list(p, o, p->delay);
+}
+
 /* Checks that need every option: conflicts, requirements, ranges. */
 static int
 validate(struct parse *p)
@@ -842,6 +906,9 @@ validate(struct parse *p)
 	struct backoff *b = &c->backoff;
 	const bool algo = strategy_is_algorithm(b->strategy);
 	const unsigned bit = algo ? A(b->strategy) : 0;
+
+	if (p->delay != NULL && resolve_delay(p, algo) != 0)
+		return -1;
 
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct opt *o = &opts[i];
@@ -903,7 +970,7 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
     char *err, size_t errsz)
 {
 	struct option longopts[NOPTS + 1];
-	char shortopts[2 * NOPTS + 4], *s = shortopts;
+	char shortopts[2 * NOPTS + 5], *s = shortopts;
 	struct parse p = { .cfg = c, .err = err, .errsz = errsz };
 	const struct opt *o;
 	int ch, idx;
@@ -923,6 +990,7 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 				*s++ = ':';
 		}
 	}
+	*s++ = 'V';		/* -v's other letter: --version */
 	*s = '\0';
 	longopts[NOPTS] = (struct option){ NULL, 0, NULL, 0 };
 
@@ -931,7 +999,8 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	while ((ch = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
 		if (ch == '?' || ch == ':')
 			return unknown(&p, ch, argv[optind - 1], mode);
-		o = ch < O_MAX ? find(ch, NULL) : &opts[idx];
+		o = ch < O_MAX ? find(ch == 'V' ? 'v' : ch, NULL) :
+		    &opts[idx];
 		/* The word of the option: before its value's, if apart. */
 		if (ch >= O_MAX && abbreviated(&p, o, argv[optind - (optarg !=
 		    NULL && optarg == argv[optind - 1] ? 2 : 1)]) != 0)

@@ -40,11 +40,12 @@ policy_cannot_run(int e)
 }
 
 /* A run that did not succeed never exits 0, even when its last attempt
- * did (a failure by its output, or by --success-on). */
+ * did (a failure by its output, or by --success-on); but under --until or
+ * --while, as in Debian's retry, a run exits with its last status. */
 static int
-unsuccessful(int status)
+unsuccessful(const struct verdict_rules *r, int status)
 {
-	return status == 0 ? 1 : status;
+	return status == 0 && !r->criteria ? 1 : status;
 }
 
 /* The delay the output asked for instead of the engine's, within
@@ -69,13 +70,14 @@ asked(struct next *x, const struct backoff *b, const struct observed *o)
 
 /* The end of the run after attempt n, for why. */
 static struct next
-ends(struct next x, const struct observed *o, enum give_up why)
+ends(struct next x, const struct verdict_rules *rules,
+    const struct observed *o, enum give_up why)
 {
 	x.what = NEXT_EXIT;
 	x.give_up = why;
 	x.delay = (struct delay){ -1, -1, why };
-	x.status = x.outcome.verdict == V_SUCCESS ? 0 :
-	    unsuccessful(o->status);
+	x.status = x.outcome.verdict == V_SUCCESS && !rules->criteria ? 0 :
+	    unsuccessful(rules, o->status);
 	return x;
 }
 
@@ -110,16 +112,16 @@ policy_next(struct policy *p, const struct observed *o)
 			x.status = o->signal;
 		} else
 			x.status = x.outcome.reason == WHY_STOP_ON ?
-			    o->status : unsuccessful(o->status);
+			    o->status : unsuccessful(p->rules, o->status);
 		return x;
 	}
 	if (x.outcome.verdict == V_SUCCESS && !l->forever) {
-		x.status = 0;
+		x.status = p->rules->criteria ? o->status : 0;
 		return x;
 	}
 	if (x.outcome.verdict != V_SUCCESS && !l->forever &&
 	    b->max_attempts > 0 && p->n >= b->max_attempts)
-		return ends(x, o, GIVE_UP_MAX);
+		return ends(x, p->rules, o, GIVE_UP_MAX);
 	if (x.outcome.verdict == V_SUCCESS)
 		x.delay = engine_success(&p->e, o->end_s);
 	else {
@@ -128,9 +130,9 @@ policy_next(struct policy *p, const struct observed *o)
 			asked(&x, b, o);
 	}
 	if (x.delay.ns < 0)
-		return ends(x, o, x.delay.why);
+		return ends(x, p->rules, o, x.delay.why);
 	if (l->budget >= 0 && sat_add(o->end, x.delay.ns) > l->budget)
-		return ends(x, o, GIVE_UP_BUDGET);
+		return ends(x, p->rules, o, GIVE_UP_BUDGET);
 	x.what = NEXT_SLEEP;
 	p->n++;
 	return x;

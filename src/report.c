@@ -228,7 +228,13 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		return;
 	case EV_SUCCEEDED:
 		add_attempt(l, c, e->attempt);
-		add(l, " succeeded after %s", duration_format(
+		add(l, " succeeded");
+		/* A success by --success-on or --until says which. */
+		if (e->result != NULL && e->result->status != 0) {
+			add(l, ": ");
+			add_status(l, e);
+		}
+		add(l, " after %s", duration_format(
 		    duration_round(e->duration), d, sizeof(d)));
 		if (e->delay >= 0)
 			add_next(l, e);
@@ -284,6 +290,9 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			add(l, ", and a line matched --stop-if-output");
 		else if (e->reason == WHY_INTERRUPTED)
 			add(l, " (interrupted)");
+		else if (e->reason == WHY_SIGNALLED)
+			add(l, "; --until and --while judge exit statuses "
+			    "only");
 		else if (e->reason == WHY_NOT_RETRY_ON) {
 			if (c->retry_on)
 				add(l, " is not a --retry-on status");
@@ -312,6 +321,7 @@ reason_name(const struct report *e)
 		[WHY_NO_UNTIL] = "until_output",
 		[WHY_NOT_RETRY_ON] = "not_retried",
 		[WHY_READER_GONE] = "reader_gone",
+		[WHY_SIGNALLED] = "signalled",
 	};
 
 	if (e->event == EV_SIGNAL)

@@ -21,6 +21,8 @@ verdict(const struct verdict_rules *r, int status, int sig,
 	/* The user asked to stop: Ctrl-C or Ctrl-\ reached the command. */
 	if (sig == SIGINT || sig == SIGQUIT)
 		return (struct outcome){ V_STOP, WHY_INTERRUPTED };
+	if (r->criteria && sig != 0)
+		return (struct outcome){ V_STOP, WHY_SIGNALLED };
 	if (given[RULE_FAIL] && matched[RULE_FAIL])
 		failed = WHY_FAIL_OUTPUT;
 	else if (given[RULE_UNTIL] && !matched[RULE_UNTIL])

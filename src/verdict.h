@@ -18,12 +18,16 @@ enum reason {
 	WHY_NO_UNTIL,		/* failure: --until-output did not match */
 	WHY_NOT_RETRY_ON,	/* a failure that no retry rule covers */
 	WHY_READER_GONE,	/* the reader of retry's output has gone */
+	WHY_SIGNALLED,		/* death by a signal, under --until/--while */
 };
 
 /* What decides a verdict: statuses, and rules on the output. */
 struct verdict_rules {
 	struct codes	 success_on, retry_on, stop_on;
 	struct output_rules output;	/* compiled */
+	/* --until or --while, as in Debian's retry: the run ends with the
+	 * last attempt's own status, and at once on a death by signal. */
+	bool		 criteria;
 };
 
 struct outcome {

@@ -78,6 +78,15 @@ assert_mode_bounds() {
 	    1.474211594 1.167376981
 }
 
+@test "jitter: a bare duration is add:DUR, as Debian's retry's -j" {
+	jittered add:500ms
+	local added=$output
+	jittered 500ms
+	assert_output "$added"
+	run -0 show --fixed 1s -n 0 --count 6 --seed 42 -j 2
+	refute_output "$(show --fixed 1s -n 0 --count 6 --seed 42)"
+}
+
 @test "jitter: the same seed twice gives the same delays, in every mode" {
 	local mode first
 	for mode in full equal scattered scattered:0.3 down down:0.7 add:1s; do

@@ -69,8 +69,8 @@ load test_helper/core
 	assert_equal "$stderr" "retry: no-such-command-xyz: command not found"
 }
 
-@test "report: -v adds each start and the success" {
-	run -0 --separate-stderr retry -v -n 3 --fixed 10ms flaky 1
+@test "report: --verbose adds each start and the success" {
+	run -0 --separate-stderr retry --verbose -n 3 --fixed 10ms flaky 1
 	assert_stderr_lines \
 	    "retry: attempt 1/3 starting" \
 	    "retry: attempt 1/3 failed: exit 1 after $DUR; next attempt in 10ms" \
@@ -79,7 +79,7 @@ load test_helper/core
 }
 
 @test "report: --label gives retry[LABEL]: on every line" {
-	run -1 --separate-stderr retry --label web-1 -v -n 2 --fixed 1ms flaky 9
+	run -1 --separate-stderr retry --label web-1 --verbose -n 2 --fixed 1ms flaky 9
 	assert_stderr_lines \
 	    "retry\[web-1\]: attempt 1/2 starting" \
 	    "retry\[web-1\]: attempt 1/2 failed: exit 1 after $DUR; next attempt in 1ms" \
@@ -132,5 +132,6 @@ load test_helper/core
 	    --dry-run; do
 		assert_output --partial " $o"
 	done
-	assert_output --partial "none, full, equal, scattered[:R], down[:R], add:DUR"
+	assert_output --partial "none, full, equal, scattered[:R], down[:R],"
+	assert_output --partial "add:DUR, or DUR for add:DUR"
 }

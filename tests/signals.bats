@@ -200,7 +200,7 @@ sleep_ended() {
 	run -1 retry -n 3 -d 0.05 -- false
 	t0=$(now_ms)
 	# Without SIGCHLD retry would sleep until the 30s timeout.
-	run -0 retry -n 1 -t 30 -- sleep 0.2
+	run -0 retry -n 1 -T 30 -- sleep 0.2
 	t1=$(now_ms)
 	trap - CHLD
 	((t1 - t0 < 5000))
@@ -210,7 +210,7 @@ sleep_ended() {
 	local t0 t1
 	t0=$(now_ms)
 	# A lost SIGCHLD would leave an attempt waiting for its 30s timeout.
-	run -1 retry -q -n 300 -d 0 -t 30 -- false
+	run -1 retry -q -n 300 -d 0 -T 30 -- false
 	t1=$(now_ms)
 	((t1 - t0 < 20000))
 }

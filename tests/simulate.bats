@@ -299,7 +299,7 @@ for r in json.loads(sys.argv[1]):
 	local bad
 	for bad in "--timeout 1s" "--count 3" "--budget 1s" "--samples 3" \
 	    "--unit ms" "--dry-run" "--label x" "--stop-on 1" \
-	    "--delay 1" "--exp 1s --fixed 1s" "--chart --format csv" \
+	    "--until 0" "--exp 1s --fixed 1s" "--chart --format csv" \
 	    "--ascii"; do
 		# shellcheck disable=SC2086  # the words are options
 		run -125 retry simulate $bad

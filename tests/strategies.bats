@@ -86,7 +86,7 @@ load test_helper/core
 @test "--max-delay caps --exp" {
 	run -0 show --exp 1s --max-delay 10s -n 0 --count 8
 	assert_lines 1 2 4 8 10 10 10 10
-	run -0 show --fib 1s -m 4s -n 0 --count 8
+	run -0 show --fib 1s -M 4s -n 0 --count 8
 	assert_lines 1 1 2 3 4 4 4 4
 }
 

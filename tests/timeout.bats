@@ -18,7 +18,7 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 @test "a timeout kills the attempt's whole process group and gives 124" {
 	local d=$BATS_TEST_TMPDIR t0 t1
 	t0=$(now_ms)
-	run -124 --separate-stderr retry -n 1 -t 0.5 -- sh -c '
+	run -124 --separate-stderr retry -n 1 -T 0.5 -- sh -c '
 	    echo $$ >"$0/leader"
 	    sleep 100 & echo $! >"$0/bg"
 	    sleep 100' "$d"
@@ -33,14 +33,14 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 @test "an attempt that ends before its timeout is left alone" {
 	local t0 t1
 	t0=$(now_ms)
-	run -3 retry -n 1 -t 30 -- sh -c 'sleep 0.2; exit 3'
+	run -3 retry -n 1 -T 30 -- sh -c 'sleep 0.2; exit 3'
 	t1=$(now_ms)
 	((t1 - t0 < 5000))
 }
 
 @test "a timed-out attempt is retried, and the next one can succeed" {
 	local d=$BATS_TEST_TMPDIR
-	run -0 --separate-stderr retry -n 3 -d 0 -t 0.3 -- \
+	run -0 --separate-stderr retry -n 3 -d 0 -T 0.3 -- \
 	    sh -c "$slow_until" "$d" 2
 	assert_regex "$stderr" \
 	    '^retry: attempt 1/3 failed: timed out after [0-9.]+m?s; next attempt in 0s$'
@@ -48,7 +48,7 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 }
 
 @test "attempts that all time out give up with 124" {
-	run -124 --separate-stderr retry -n 2 -d 0 -t 0.2 -- sleep 100
+	run -124 --separate-stderr retry -n 2 -d 0 -T 0.2 -- sleep 100
 	assert_regex "${stderr_lines[0]}" \
 	    '^retry: attempt 1/2 failed: timed out after'
 	assert_regex "${stderr_lines[1]}" \
@@ -56,14 +56,14 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 }
 
 @test "a timed-out attempt is 124 even if it then exits 0" {
-	run -124 retry -n 1 -t 0.2 -k 10 -- \
+	run -124 retry -n 1 -T 0.2 -k 10 -- \
 	    sh -c 'trap "exit 0" TERM; while :; do sleep 0.05; done'
 }
 
 @test "kill-after escalates to KILL when the command ignores the signal" {
 	local d=$BATS_TEST_TMPDIR t0 t1
 	t0=$(now_ms)
-	run -124 retry -n 1 -t 0.3 -k 0.7 -- sh -c '
+	run -124 retry -n 1 -T 0.3 -k 0.7 -- sh -c '
 	    trap "echo TERM >>\"$0/got\"" TERM
 	    echo $$ >"$0/leader"
 	    sleep 100 & echo $! >"$0/bg"
@@ -79,7 +79,7 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 @test "kill-after defaults to 5s" {
 	local t0 t1
 	t0=$(now_ms)
-	run -124 retry -n 1 -t 0.2 -- sh -c 'trap "" TERM; sleep 100'
+	run -124 retry -n 1 -T 0.2 -- sh -c 'trap "" TERM; sleep 100'
 	t1=$(now_ms)
 	((t1 - t0 >= 5000 && t1 - t0 < 15000))
 }
@@ -87,7 +87,7 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 @test "--kill-after 0 sends KILL right after the signal" {
 	local d=$BATS_TEST_TMPDIR t0 t1
 	t0=$(now_ms)
-	run -124 retry -n 1 -t 0.3 -k 0 -- sh -c '
+	run -124 retry -n 1 -T 0.3 -k 0 -- sh -c '
 	    trap "" TERM; echo $$ >"$0/leader"; sleep 100' "$d"
 	t1=$(now_ms)
 	((t1 - t0 < 2500))
@@ -98,7 +98,7 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 	local d=$BATS_TEST_TMPDIR
 	# An attempt that times out with INT is a timeout (124, retried),
 	# not a Ctrl-C (which would stop the run).
-	run -0 --separate-stderr retry_dfl -n 2 -d 0 -t 0.3 --signal INT -- \
+	run -0 --separate-stderr retry_dfl -n 2 -d 0 -T 0.3 --signal INT -- \
 	    sh -c '[ -e "$0/once" ] && exit 0; touch "$0/once"
 		trap "echo INT >\"$0/got\"; exit 0" INT
 		while :; do sleep 0.05; done' "$d"
@@ -107,13 +107,13 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 }
 
 @test "--signal SIGINT ending a run of timeouts gives 124, not 130" {
-	run -124 retry_dfl -n 2 -d 0 -t 0.2 --signal SIGINT -- sleep 100
+	run -124 retry_dfl -n 2 -d 0 -T 0.2 --signal SIGINT -- sleep 100
 }
 
 @test "--signal 9 by number kills without waiting for kill-after" {
 	local d=$BATS_TEST_TMPDIR t0 t1
 	t0=$(now_ms)
-	run -124 retry -n 1 -t 0.3 --signal 9 -k 30 -- sh -c '
+	run -124 retry -n 1 -T 0.3 --signal 9 -k 30 -- sh -c '
 	    trap "" TERM; echo $$ >"$0/leader"; sleep 100' "$d"
 	t1=$(now_ms)
 	((t1 - t0 < 3000))
@@ -122,17 +122,17 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 
 @test "--signal takes names in any case, with or without SIG" {
 	local d=$BATS_TEST_TMPDIR
-	run -124 retry -n 1 -t 0.3 --signal sigusr1 -- sh -c '
+	run -124 retry -n 1 -T 0.3 --signal sigusr1 -- sh -c '
 	    trap "echo USR1 >\"$0/got\"; exit 0" USR1
 	    while :; do sleep 0.05; done' "$d"
 	assert_equal "$(cat "$d/got")" USR1
-	run -124 retry -n 1 -t 0.2 --signal kill -- sleep 100
+	run -124 retry -n 1 -T 0.2 --signal kill -- sleep 100
 }
 
 @test "the budget cuts the first attempt's timeout" {
 	local t0 t1
 	t0=$(now_ms)
-	run -124 --separate-stderr retry -n 5 -b 0.5 -t 30 -- sleep 100
+	run -124 --separate-stderr retry -n 5 -b 0.5 -T 30 -- sleep 100
 	t1=$(now_ms)
 	((t1 - t0 >= 450 && t1 - t0 < 4000))
 	assert_regex "$stderr" 'timed out'
@@ -143,7 +143,7 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 	t0=$(now_ms)
 	# Attempt 1 fails at once; attempt 2 starts after 0.2s and hangs: its
 	# 30s timeout is cut to the 1.3s left of the 1.5s budget.
-	run -124 --separate-stderr retry -n 5 -b 1.5 -d 0.2 -t 30 -- sh -c '
+	run -124 --separate-stderr retry -n 5 -b 1.5 -d 0.2 -T 30 -- sh -c '
 	    [ -e "$0/once" ] && exec sleep 100; touch "$0/once"; exit 1' "$d"
 	t1=$(now_ms)
 	((t1 - t0 >= 1400 && t1 - t0 < 5000))

@@ -1,4 +1,5 @@
-/* Status sets and signal names: codes_parse, signal_parse. */
+/* Status sets, Debian's criteria and signal names: codes_parse,
+ * criteria_parse, signal_parse. */
 #include "../src/codes.h"
 #include "fuzz.h"
 
@@ -18,6 +19,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !codes_has(&c, STATUS_MAX + 1));
 	} else
 		CHECK(!c.set);
+	c = (struct codes){ { 0 }, false };
+	if (criteria_parse(s, &c) == NULL) {
+		n = 0;
+		CHECK(c.set);
+		for (int i = -1; i <= STATUS_MAX + 1; i++)
+			n += codes_has(&c, i);
+		CHECK(n > 0 && !codes_has(&c, -1) &&
+		    !codes_has(&c, STATUS_MAX + 1));
+		codes_invert(&c);
+		codes_invert(&c);
+		CHECK(n > 0 && !codes_has(&c, STATUS_MAX + 1));
+	} else
+		CHECK(!c.set);
+	n = 0;
 	if (signal_parse(s, &sig) == NULL) {
 		CHECK(sig > 0 && sig < 65);
 		if ((name = signal_name(sig)) != NULL)

@@ -145,10 +145,32 @@ codes_parse(const char *s, struct codes *out)
 	return NULL;
 }
 
+/* A number of a criterion: a status, or above 255 only as a range's end,
+ * where it stands for 255 (no exit status is higher). */
+static const char *
+criterion_number(const char *s, size_t len, bool end, int *out)
+{
+	long long v = 0;
+
+	if (len == 0)
+		return "a range needs both ends, as in 1-3";
+	for (size_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return "not a number";
+		if (v <= STATUS_MAX)
+			v = v * 10 + (s[i] - '0');
+	}
+	if (v > STATUS_MAX && !end)
+		return "out of range (exit statuses are 0 to 255)";
+	*out = v > STATUS_MAX ? STATUS_MAX : (int)v;
+	return NULL;
+}
+
 /*
  * Debian's retry's --until and --while: "success" or "true" (0), "fail" or
  * "false" (1 to 255), a status or a range; a comma list of them matches
- * when any one does.  Exit statuses only: a signal's name is refused.
+ * when any one does.  Spaces around an item are allowed.  Exit statuses
+ * only: a signal's name is refused.
  */
 const char *
 criteria_parse(const char *s, struct codes *out)
@@ -161,29 +183,44 @@ criteria_parse(const char *s, struct codes *out)
 		{ "fail", 1, STATUS_MAX }, { "false", 1, STATUS_MAX },
 	};
 	struct codes c = { .set = true };
-	const char *comma, *err;
+	const char *comma, *dash, *err;
 	size_t len, w;
+	int lo, hi;
 
-	for (;;) {
+	for (;; s = comma + 1) {
 		comma = strchr(s, ',');
 		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
+		while (len > 0 && *s == ' ')
+			s++, len--;
+		while (len > 0 && s[len - 1] == ' ')
+			len--;
 		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++)
 			if (strlen(words[w].word) == len &&
 			    strncmp(words[w].word, s, len) == 0)
 				break;
-		if (w < sizeof(words) / sizeof(words[0]))
-			for (int i = words[w].lo; i <= words[w].hi; i++)
-				codes_add(&c, i);
-		else if (len == 0)
+		if (w < sizeof(words) / sizeof(words[0])) {
+			lo = words[w].lo;
+			hi = words[w].hi;
+		} else if (len == 0)
 			return "empty item";
 		else if (!isdigit((unsigned char)s[0]))
 			return "unknown criterion (use success, true, fail, "
 			    "false, a status or a range such as 1-3)";
-		else if ((err = item(s, len, &c)) != NULL)
+		else if ((dash = memchr(s, '-', len)) == NULL) {
+			if ((err = criterion_number(s, len, false, &lo)) !=
+			    NULL)
+				return err;
+			hi = lo;
+		} else if ((err = criterion_number(s, (size_t)(dash - s),
+		    false, &lo)) != NULL || (err = criterion_number(dash + 1,
+		    (size_t)(s + len - dash - 1), true, &hi)) != NULL)
 			return err;
+		else if (lo > hi)
+			return "reversed range";
+		for (int i = lo; i <= hi; i++)
+			codes_add(&c, i);
 		if (comma == NULL)
 			break;
-		s = comma + 1;
 	}
 	*out = c;
 	return NULL;

@@ -108,7 +108,7 @@ jitter_parse(const char *s, struct jitter *j)
 		return NULL;
 	} else
 		return "unknown mode (use none, full, equal, scattered[:R], "
-		    "down[:R] or add:DUR)";
+		    "down[:R], add:DUR or DUR)";
 #undef IS
 	if (colon != NULL) {
 		if (r.mode != J_SCATTERED && r.mode != J_DOWN)

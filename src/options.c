@@ -142,11 +142,11 @@ static const struct opt {
 	  "at most N attempts (default 5; 0: no limit)" },
 	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000), NULL },
-	{ "times", 't', O_TIMES, "N", G_ATTEMPTS, RETRY, 0, 0,
+	{ "times", 't', O_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
 	  OTHER,
-	  "the same, as in Debian's retry (-1: no limit;\n"
-	  "also --tries)" },
-	{ "tries", 0, O_TIMES, "N", G_ATTEMPTS, RETRY, 0, 0,
+	  "the same, as in Debian's retry (-1 or over\n"
+	  "1000000000: no limit; also --tries)" },
+	{ "tries", 0, O_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
 	  OTHER, NULL },
 	{ "budget", 'b', O_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
 	  DURATION(limits.budget),
@@ -267,7 +267,7 @@ static const struct opt {
 	  "make every random choice reproducible" },
 
 	{ "success-on", 0, O_SUCCESS_ON, "CODES", G_VERDICT, RETRY, 0, 0,
-	  CODES(verdict.success_on),
+	  OTHER,
 	  "statuses that count as success (default 0)" },
 	{ "retry-on", 0, O_RETRY_ON, "CODES", G_VERDICT, RETRY, 0, 0,
 	  CODES(verdict.retry_on),
@@ -493,6 +493,11 @@ delay_list(struct parse *p, const struct opt *o, const char *arg)
 	for (;; s = comma + 1) {
 		comma = strchr(s, ',');
 		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
+		/* "1, 2, 4" as Debian's retry reads it. */
+		while (len > 0 && *s == ' ')
+			s++, len--;
+		while (len > 0 && s[len - 1] == ' ')
+			len--;
 		if (len == 0)
 			return fail(p, o, "item %zu of '%s' is empty", i + 1,
 			    arg);
@@ -548,6 +553,7 @@ special(struct parse *p, const struct opt *o, char *arg)
 	struct config *c = p->cfg;
 	struct backoff *b = &c->backoff;
 	const char *why;
+	char *end;
 	long long v = 0;
 
 	switch (o->id) {
@@ -558,15 +564,21 @@ special(struct parse *p, const struct opt *o, char *arg)
 		p->delay = arg;
 		return 0;
 	case O_TIMES:
-		/* Debian's retry: -1 for no limit; 0 would run nothing. */
-		if (strcmp(arg, "-1") == 0)
-			v = 0;
-		else if ((v = strtonum(arg, 1, 1000000000, &why)) == 0 ||
-		    !isdigit((unsigned char)*arg))
-			return fail(p, o, "'%s': give a whole number from 1 to "
-			    "1000000000, or -1 for no limit", arg);
-		b->max_attempts = (unsigned long)v;
+		/* As Debian's retry reads it (strtol), but whole: -1, or more
+		 * than anyone waits for, is no limit; 0 would run nothing. */
+		errno = 0;
+		v = strtoll(arg, &end, 10);
+		if (end == arg || *end != '\0' || v == 0 || v < -1)
+			return fail(p, o, "'%s': give a number of attempts from "
+			    "1, or -1 for no limit", arg);
+		b->max_attempts = v == -1 || v > 1000000000 ? 0 :
+		    (unsigned long)v;
 		p->given[O_MAX - O_MAX] = true;
+		return 0;
+	case O_SUCCESS_ON:
+		if ((why = codes_parse(arg, &c->verdict.success_on)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		c->verdict.criteria = false;
 		return 0;
 	case O_UNTIL:
 	case O_WHILE:
@@ -907,9 +919,6 @@ validate(struct parse *p)
 	const bool algo = strategy_is_algorithm(b->strategy);
 	const unsigned bit = algo ? A(b->strategy) : 0;
 
-	if (p->delay != NULL && resolve_delay(p, algo) != 0)
-		return -1;
-
 	for (size_t i = 0; i < NOPTS; i++) {
 		const struct opt *o = &opts[i];
 
@@ -925,6 +934,8 @@ validate(struct parse *p)
 			    "%s needs --%s", algorithm_name(b->strategy),
 			    o->name);
 	}
+	if (p->delay != NULL && resolve_delay(p, algo) != 0)
+		return -1;
 	/* Algorithm::Backoff's own default, and --forever's: no limit. */
 	if ((algo || c->limits.forever) && !p->given[O_MAX - O_MAX])
 		b->max_attempts = 0;
@@ -1011,6 +1022,10 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 		p.given[o->id - O_MAX] = true;
 		if (apply(&p, o, optarg) != 0)
 			return -1;
+		/* As Debian's retry and most tools: at once, whatever
+		 * follows. */
+		if (c->help || c->version)
+			break;
 	}
 	c->args = argv + optind;
 	c->nargs = argc - optind;

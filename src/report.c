@@ -1,6 +1,6 @@
 /*
  * Reports: one line per event, "retry: " or "retry[LABEL]: " first, or one
- * JSON object per line with --log-format json.  -q and -v choose what
+ * JSON object per line with --log-format json.  -q and --verbose choose what
  * stderr shows; the log file and syslog get every event.
  */
 #include <errno.h>

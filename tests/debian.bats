@@ -50,6 +50,9 @@ same() {
 	same "126 0" -t 3 -d 0
 	same "127 127" -t 2 -d 0
 	same "255 255 255" -t 3 -d 0
+	same "1 1 0" -t " 4" -d "0, 0, 0"
+	same "1 1 0" -t +4 -d " 0"
+	same "1 1 1 1 1 1 0" -t 9999999999 -d 0
 }
 
 @test "debian: -t -1 has no limit, as Debian's default" {
@@ -116,6 +119,11 @@ same() {
 	done
 	run -0 "$RETRY" -v
 	assert_output --regexp '^retry [0-9]'
+	# At once, whatever follows.
+	run -0 "$DEBIAN" -h -t 0 -- x
+	run -0 "$RETRY" -h -t 0 -- x
+	run -0 "$DEBIAN" -v -u s
+	run -0 "$RETRY" -v -u s
 }
 
 # The examples of Debian's retry(1), with statuses in place of false and a
@@ -181,7 +189,7 @@ same() {
 	run -127 retry -t 2 -d 0 -- "$BATS_TEST_TMPDIR/no-such-command"
 }
 
-@test "debian: differs: -t 0, a criterion cut short and bad usage exit 125" {
+@test "debian: differs: values are read whole, and bad usage exits 125" {
 	run -0 timeout 60 "$DEBIAN" -t 0 -- false
 	run -125 retry -t 0 -- false
 	assert_line --index 0 --partial "--times: '0'"
@@ -190,6 +198,12 @@ same() {
 	assert_line --index 0 --partial "--until: 's'"
 	run -1 timeout 60 "$DEBIAN" -t 1 -u bogus -- true
 	run -125 retry -t 1 -u bogus -- true
+	run -0 timeout 60 "$DEBIAN" -t "" -- false
+	run -125 retry -t "" -- false
+	run -0 timeout 60 "$DEBIAN" -t 1 -d 0,,0 -- true
+	run -125 retry -t 1 -d 0,,0 -- true
+	run -0 timeout 60 "$DEBIAN" -t 1 -u 0,bogus -- true
+	run -125 retry -t 1 -u 0,bogus -- true
 	run -0 timeout 60 "$DEBIAN" --tim=1 -- true
 	run -125 retry --tim=1 -- true
 	assert_line --index 0 --partial "did you mean --times or --timeout?"

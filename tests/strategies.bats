@@ -34,7 +34,7 @@ load test_helper/core
 	assert_equal "$(flaky_runs)" 0
 }
 
-@test "--fixed, --constant and -d: the same delay every time" {
+@test "--fixed, --constant, and -d with one delay: the same delay every time" {
 	run -0 show --fixed 250ms -n 4
 	assert_lines 0.25 0.25 0.25 -1
 	run -0 show --constant 250ms -n 4

@@ -133,7 +133,7 @@ UNITS='unknown unit (use ns, us, ms, s, m, h or d)'
 }
 
 @test "usage: --jitter bogus" {
-	usage_error --jitter "--jitter: 'bogus': unknown mode (use none, full, equal, scattered[:R], down[:R] or add:DUR)" \
+	usage_error --jitter "--jitter: 'bogus': unknown mode (use none, full, equal, scattered[:R], down[:R], add:DUR or DUR)" \
 	    --jitter bogus
 }
 

@@ -51,7 +51,7 @@ src/%.o: src/%.c $(HDRS) Makefile
 
 # The pure modules: the unit tests link them, and nothing of the edge.
 PURE =		codes compat duration engine lists match number options policy \
-		rng verdict
+		rng share verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 
 build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o)

@@ -1,0 +1,323 @@
+/* Shared state: the budget, the breaker and the not-before time. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duration.h"
+#include "share.h"
+
+static const char *const breakers[] = {
+	[BREAKER_CLOSED] = "closed", [BREAKER_OPEN] = "open",
+	[BREAKER_HALF_OPEN] = "half-open",
+};
+
+const char *
+breaker_name(enum breaker b)
+{
+	return breakers[b];
+}
+
+void
+share_fresh(struct share_state *s, const struct share_rules *r, int64_t now)
+{
+	*s = (struct share_state){ .tokens = r->max };
+	for (int i = 0; i < PART_COUNT; i++)
+		s->changed[i] = now;
+}
+
+static void
+set_breaker(struct share_state *s, enum breaker b, int64_t now)
+{
+	s->breaker = b;
+	s->probe = 0;
+	s->probe_until = 0;
+	s->changed[PART_BREAKER] = now;
+}
+
+struct gate_answer
+share_gate(struct share_state *s, const struct share_rules *r, uint64_t me,
+    int64_t now)
+{
+	const struct gate_answer give_up = { GATE_GIVE_UP, WAIT_OPEN, 0 };
+
+	if (s->breaker == BREAKER_OPEN && now < s->open_until)
+		return r->give_up ? give_up :
+		    (struct gate_answer){ GATE_WAIT, WAIT_OPEN, s->open_until };
+	if (s->breaker == BREAKER_OPEN)
+		set_breaker(s, BREAKER_HALF_OPEN, now);
+	if (s->breaker == BREAKER_HALF_OPEN && s->probe != 0 &&
+	    s->probe != me && now < s->probe_until) {
+		if (r->give_up)
+			return (struct gate_answer){ GATE_GIVE_UP, WAIT_PROBE,
+			    0 };
+		return (struct gate_answer){ GATE_WAIT, WAIT_PROBE,
+		    s->probe_until < now + SHARE_POLL ? s->probe_until :
+		    now + SHARE_POLL };
+	}
+	if (now < s->not_before)
+		return (struct gate_answer){ GATE_WAIT, WAIT_NOT_BEFORE,
+		    s->not_before };
+	if (s->breaker == BREAKER_HALF_OPEN) {
+		s->probe = me;
+		s->probe_until = now + r->lease;
+		s->changed[PART_BREAKER] = now;
+		return (struct gate_answer){ GATE_PROBE, WAIT_NONE, 0 };
+	}
+	return (struct gate_answer){ GATE_GO, WAIT_NONE, 0 };
+}
+
+struct record_answer
+share_record(struct share_state *s, const struct share_rules *r, uint64_t me,
+    bool success, int64_t not_before, int64_t now)
+{
+	struct record_answer a = { false, false, false };
+	const bool probe = s->breaker == BREAKER_HALF_OPEN && s->probe == me;
+
+	if (success)
+		s->tokens = fmin(r->max, s->tokens + r->ratio);
+	else
+		s->tokens = fmax(0, s->tokens - 1);
+	s->changed[PART_TOKENS] = now;
+	if (success)
+		s->failures = 0;
+	else if (s->failures < UINT64_MAX)
+		s->failures++;
+	s->changed[PART_FAILURES] = now;
+	if (probe && success) {
+		set_breaker(s, BREAKER_CLOSED, now);
+		a.closed = true;
+	} else if (r->trip > 0 && !success && (probe ||
+	    (s->breaker == BREAKER_CLOSED && s->failures >= r->trip))) {
+		set_breaker(s, BREAKER_OPEN, now);
+		s->open_until = now + r->cooldown;
+		a.opened = true;
+	}
+	if (not_before > s->not_before) {
+		s->not_before = not_before;
+		s->changed[PART_NOT_BEFORE] = now;
+	}
+	a.retry = !success && s->tokens > r->max / 2;
+	return a;
+}
+
+void
+share_leave(struct share_state *s, uint64_t me, int64_t now)
+{
+	if (s->breaker == BREAKER_HALF_OPEN && s->probe == me) {
+		s->probe = 0;
+		s->probe_until = 0;
+		s->changed[PART_BREAKER] = now;
+	}
+}
+
+/*
+ * The text, one "key value" a line after a first line that names the
+ * format: small, readable with cat, and checked whole when read back.
+ */
+#define MAGIC	"retry-share 1"
+
+size_t
+share_format(const struct share_state *s, char *buf, size_t sz)
+{
+	const int n = snprintf(buf, sz, MAGIC "\n"
+	    "tokens %.17g\n"
+	    "failures %" PRIu64 "\n"
+	    "breaker %s\n"
+	    "open-until %" PRId64 "\n"
+	    "probe %" PRIu64 " %" PRId64 "\n"
+	    "not-before %" PRId64 "\n"
+	    "changed %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
+	    s->tokens, s->failures, breakers[s->breaker], s->open_until,
+	    s->probe, s->probe_until, s->not_before,
+	    s->changed[PART_TOKENS], s->changed[PART_FAILURES],
+	    s->changed[PART_BREAKER], s->changed[PART_NOT_BEFORE]);
+
+	return n < 0 || (size_t)n >= sz ? 0 : (size_t)n;
+}
+
+/* One line of the text, "key v1 v2 ...", into up to 4 words. */
+static const char *
+line(const char **p, const char *end, const char *key, char words[4][32],
+    int want)
+{
+	const char *nl = memchr(*p, '\n', (size_t)(end - *p)), *s = *p;
+	const size_t klen = strlen(key);
+	int n = 0;
+
+	if (nl == NULL)
+		return "a line is cut short";
+	if ((size_t)(nl - s) <= klen || strncmp(s, key, klen) != 0 ||
+	    s[klen] != ' ')
+		return "a line is missing or out of order";
+	for (s += klen; s < nl; ) {
+		size_t len;
+
+		if (*s++ != ' ' || n == want)
+			return "a line has too many values";
+		len = strcspn(s, " \n");
+		if (len == 0 || len >= sizeof(words[0]))
+			return "a value is empty or too long";
+		memcpy(words[n], s, len);
+		words[n++][len] = '\0';
+		s += len;
+	}
+	if (n != want)
+		return "a line has too few values";
+	*p = nl + 1;
+	return NULL;
+}
+
+static const char *
+integer(const char *w, int64_t lo, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*w) && *w != '-')
+		return "a value is not a number";
+	v = strtoll(w, &end, 10);
+	if (*end != '\0' || errno == ERANGE || v < lo)
+		return "a value is not a number in range";
+	*out = v;
+	return NULL;
+}
+
+static const char *
+unsigned_integer(const char *w, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*w))
+		return "a value is not a number";
+	*out = strtoull(w, &end, 10);
+	if (*end != '\0' || errno == ERANGE)
+		return "a value is not a number in range";
+	return NULL;
+}
+
+const char *
+share_parse(const char *text, size_t len, struct share_state *out)
+{
+	const char *p = text, *end = text + len, *why;
+	struct share_state s = { 0 };
+	char w[4][32], *e;
+
+	if (len < sizeof(MAGIC) || memcmp(text, MAGIC "\n", sizeof(MAGIC))
+	    != 0)
+		return "it is not retry's shared state";
+	p += sizeof(MAGIC);
+	if ((why = line(&p, end, "tokens", w, 1)) != NULL)
+		return why;
+	errno = 0;
+	s.tokens = strtod(w[0], &e);
+	if (*e != '\0' || errno == ERANGE || !isfinite(s.tokens) ||
+	    s.tokens < 0 || !(isdigit((unsigned char)w[0][0])))
+		return "the tokens are not a number";
+	if ((why = line(&p, end, "failures", w, 1)) != NULL ||
+	    (why = unsigned_integer(w[0], &s.failures)) != NULL)
+		return why;
+	if ((why = line(&p, end, "breaker", w, 1)) != NULL)
+		return why;
+	for (s.breaker = BREAKER_CLOSED; s.breaker <= BREAKER_HALF_OPEN;
+	    s.breaker++)
+		if (strcmp(w[0], breakers[s.breaker]) == 0)
+			break;
+	if (s.breaker > BREAKER_HALF_OPEN)
+		return "the breaker is neither closed, open nor half-open";
+	if ((why = line(&p, end, "open-until", w, 1)) != NULL ||
+	    (why = integer(w[0], 0, &s.open_until)) != NULL)
+		return why;
+	if ((why = line(&p, end, "probe", w, 2)) != NULL ||
+	    (why = unsigned_integer(w[0], &s.probe)) != NULL ||
+	    (why = integer(w[1], 0, &s.probe_until)) != NULL)
+		return why;
+	if ((why = line(&p, end, "not-before", w, 1)) != NULL ||
+	    (why = integer(w[0], 0, &s.not_before)) != NULL)
+		return why;
+	if ((why = line(&p, end, "changed", w, 4)) != NULL)
+		return why;
+	for (int i = 0; i < PART_COUNT; i++)
+		if ((why = integer(w[i], 0, &s.changed[i])) != NULL)
+			return why;
+	if (p != end)
+		return "there is more after the last line";
+	*out = s;
+	return NULL;
+}
+
+const char *
+share_name_check(const char *name)
+{
+	const size_t len = strlen(name);
+
+	if (len == 0 || len > SHARE_NAME_MAX)
+		return "give 1 to 64 characters";
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789._-") != len)
+		return "only letters, digits, '.', '_' and '-'";
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return "not a name";
+	return NULL;
+}
+
+/* A number from lo to hi, all of [s, s + len). */
+static const char *
+number(const char *s, size_t len, double lo, double hi, double *out)
+{
+	char buf[32], *end;
+
+	if (len == 0 || len >= sizeof(buf))
+		return "a number is missing or too long";
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*out = strtod(buf, &end);
+	if (*end != '\0' || errno == ERANGE || !isfinite(*out) ||
+	    !isdigit((unsigned char)buf[0]) || strpbrk(buf, "xXpP") != NULL)
+		return "not a number";
+	if (*out < lo || *out > hi)
+		return "out of range";
+	return NULL;
+}
+
+const char *
+share_budget_parse(const char *s, double *max, double *ratio)
+{
+	const char *colon = strchr(s, ':'), *why;
+	double n, r = 0.1;
+
+	if ((why = number(s, colon != NULL ? (size_t)(colon - s) : strlen(s),
+	    1, 1e6, &n)) != NULL)
+		return "N must be a number of tokens from 1 to 1000000";
+	if (colon != NULL && (why = number(colon + 1, strlen(colon + 1), 0, n,
+	    &r)) != NULL)
+		return "R must be a number from 0 to N";
+	*max = n;
+	*ratio = r;
+	return NULL;
+}
+
+const char *
+share_breaker_parse(const char *s, unsigned long *trip, int64_t *cooldown)
+{
+	const char *colon = strchr(s, ':'), *why;
+	double n;
+
+	if (colon == NULL)
+		return "give N:COOLDOWN, as in 5:30s";
+	if (number(s, (size_t)(colon - s), 1, 1e6, &n) != NULL ||
+	    n != floor(n))
+		return "N must be a whole number from 1 to 1000000";
+	if ((why = duration_parse(colon + 1, cooldown)) != NULL)
+		return why;
+	if (*cooldown <= 0)
+		return "the cooldown must be longer than 0";
+	*trip = (unsigned long)n;
+	return NULL;
+}

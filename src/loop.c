@@ -16,12 +16,15 @@
 #include "output.h"
 #include "policy.h"
 #include "report.h"
+#include "shared.h"
 #include "signals.h"
 #include "spawn.h"
 #include "streams.h"
 
 /* The exit status of a run whose last attempt could not be started. */
 #define CANNOT_START	125
+/* A run that the shared breaker keeps from starting: EX_TEMPFAIL. */
+#define SHARED_OPEN	75
 
 /*
  * The terminal goes to each attempt when retry runs in its foreground and
@@ -75,6 +78,12 @@ struct run {
 	bool		 piped;		/* stdout is a pipe, FIFO or socket, and
 					 * SIGPIPE ends a pipeline */
 	unsigned long	 judged;	/* the last attempt the policy judged */
+	struct shared	 sh;		/* --share */
+	double		 tokens;	/* the shared budget's, when it ended
+					 * the run */
+	bool		 probing;	/* this attempt probes the breaker */
+	struct report	 after;		/* said after the attempt's report:
+					 * what it did to the breaker */
 	char		*command;	/* its words, for ps */
 	char		 cause[256];	/* why the attempt could not start */
 };
@@ -205,6 +214,7 @@ run_end(struct run *run, int status)
 		status = 125;
 	}
 	streams_free(&run->st);
+	shared_close(&run->sh);
 	free(run->command);
 	return status;
 }
@@ -273,7 +283,9 @@ hook(struct run *run, const char *option, char *cmd,
 		    strerror(errno));
 		return;
 	}
-	setenv_u("RETRY_STATUS", (uint64_t)last->status);
+	/* None before the first attempt: the shared breaker held it. */
+	if (last != NULL)
+		setenv_u("RETRY_STATUS", (uint64_t)last->status);
 	setenv_u("RETRY_DELAY_MS", delay >= 0 ? (uint64_t)delay / 1000000 : 0);
 	if (attempt_run(&ao, &r) == -1)
 		report_error(run->rep, "%s: not run: %s", option,
@@ -392,6 +404,92 @@ given_up(struct run *run, const struct attempt_result *r, int status)
 	return run_end(run, status);
 }
 
+/*
+ * --share, before attempt n: the breaker may hold it until it half-opens
+ * or another run's probe ends, and another run's not-before until then;
+ * each wait is said once, and one that would pass --budget ends the run
+ * (75).  0 to go on, or -1 with the run's exit status.
+ */
+static int
+gate(struct run *run, int *exit)
+{
+	const int64_t budget = run->c->limits.budget;
+	struct report ev = { .event = EV_SHARE, .attempt = run->pol.n,
+	    .delay = -1, .wait = -1 };
+	enum gate_why said = WAIT_NONE;
+	struct gate_answer g;
+	int64_t wall, until;
+
+	while (shared_gate(&run->sh, &g) && g.what != GATE_GO) {
+		ev.elapsed = mono_ns() - run->t0;
+		if (g.what == GATE_PROBE) {
+			ev.shared = SE_PROBE;
+			report(run->rep, &ev);
+			run->probing = true;
+			return 0;
+		}
+		wall = wall_ns();
+		until = mono_ns() + (g.until > wall ? g.until - wall : 0);
+		if (g.what == GATE_GIVE_UP || (budget >= 0 &&
+		    until - run->t0 > budget)) {
+			ev.shared = g.what == GATE_GIVE_UP ? SE_GIVE_UP_OPEN :
+			    SE_PAST_BUDGET;
+			report(run->rep, &ev);
+			*exit = given_up(run, NULL, SHARED_OPEN);
+			return -1;
+		}
+		if (g.why != said) {
+			ev.shared = g.why == WAIT_OPEN ? SE_WAIT_OPEN :
+			    g.why == WAIT_PROBE ? SE_WAIT_PROBE :
+			    SE_WAIT_NOT_BEFORE;
+			ev.wait = g.until - wall;
+			report(run->rep, &ev);
+			said = g.why;
+		}
+		if (!sleep_until(run, until))
+			reader_left(run, &ev);
+		if (signal_stop != 0)
+			ended_by(run, signal_stop, NULL, 0);
+	}
+	return 0;
+}
+
+/* What the attempt did to the shared breaker, after the attempt's own
+ * report. */
+static void
+report_after(struct run *run)
+{
+	if (run->after.event == EV_SHARE)
+		report(run->rep, &run->after);
+	run->after.event = EV_START;
+}
+
+/* --share, after an attempt: counted, with what it changed said; a retry
+ * that the shared budget refuses ends the run instead. */
+static struct next
+recorded(struct run *run, const struct observed *o, struct next x)
+{
+	const bool success = x.outcome.verdict == V_SUCCESS;
+	struct report ev = { .event = EV_SHARE, .attempt = x.attempt,
+	    .elapsed = o->end, .delay = -1, .wait = -1 };
+	struct record_answer a;
+
+	if (!shared_record(&run->sh, success, x.what == NEXT_SLEEP &&
+	    x.asked ? wall_ns() + x.delay.ns : 0, &a, &run->tokens))
+		return x;
+	if (a.opened || a.closed) {
+		ev.shared = a.closed ? SE_CLOSED : run->probing ?
+		    SE_REOPENED : SE_OPENED;
+		ev.tokens = run->tokens;
+		run->after = ev;
+	}
+	run->probing = false;
+	if (x.what == NEXT_SLEEP && !success && !a.retry)
+		x = policy_denied(&run->pol, x, o);
+	return x;
+}
+
+
 int
 loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
     const bool closed[3])
@@ -405,6 +503,7 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 	struct observed o;
 	struct report ev;
 	struct next x;
+	char why[512];
 	int status;
 
 	run.command = joined(c);
@@ -420,12 +519,21 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 	run.ao.tty = terminal(&run.ao.hand_over);
 	run.piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
 	policy_init(&run.pol, &c->backoff, &c->limits, &c->verdict, rng);
+	if (c->share != NULL &&
+	    shared_open(&run.sh, c, rep, why, sizeof(why)) == -1) {
+		report_error(run.rep, "--share %s: %s", c->share, why);
+		return run_end(&run, 125);
+	}
 	setenv_u("RETRY_MAX_ATTEMPTS", c->backoff.max_attempts);
 	setenv("RETRY_LAST_STATUS", "", 1);
 	for (;;) {
+		if (run.sh.on && gate(&run, &status) == -1)
+			return status;
 		if (attempt(&run, &r, &o, &status) == -1)
 			return status;
 		x = policy_next(&run.pol, &o);
+		if (run.sh.on && x.what != NEXT_DIE)
+			x = recorded(&run, &o, x);
 		run.judged = x.attempt;
 		if (x.unusable != NULL)
 			report_error(run.rep, "--delay-from-output: '%s': %s",
@@ -434,6 +542,7 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 		    .duration = o.end - o.start, .elapsed = o.end,
 		    .delay = -1, .reason = x.outcome.reason,
 		    .give_up = x.give_up, .asked = x.asked,
+		    .tokens = run.tokens,
 		    .cause = run.cause[0] != '\0' ? run.cause : NULL };
 		if (x.what == NEXT_DIE) {
 			/* Ctrl-C, or the reader gone: as the pipeline. */
@@ -446,6 +555,7 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 			    x.outcome.verdict == V_STOP ? EV_STOP :
 			    EV_SUCCEEDED;
 			report(run.rep, &ev);
+			report_after(&run);
 			return x.outcome.verdict == V_SUCCESS ?
 			    run_end(&run, x.status) :
 			    given_up(&run, &r, x.status);
@@ -460,6 +570,7 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 		    EV_FAILED;
 		ev.delay = x.delay.ns;
 		report(run.rep, &ev);
+		report_after(&run);
 		if (x.outcome.verdict != V_SUCCESS)
 			hook(&run, "--on-retry", c->on_retry, &r, x.delay.ns);
 		title(&run, x.attempt, x.outcome.verdict == V_SUCCESS ?

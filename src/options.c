@@ -29,6 +29,7 @@ enum id {
 	O_LOG_FILE, O_SYSLOG, O_ON_RETRY, O_ON_GIVEUP,
 	O_MATCH, O_FIXED_STRINGS, O_IGNORE_CASE, O_STDIN, O_HOLD_STDOUT,
 	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
+	O_SHARE, O_SHARE_BUDGET, O_SHARE_BREAKER, O_SHARE_OPEN, O_SHARE_STORE,
 	O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
 	O_CLIENTS, O_RUNS,
 	O_HELP, O_VERSION,
@@ -36,7 +37,7 @@ enum id {
 
 enum group {
 	G_ATTEMPTS, G_STRATEGY, G_ALGORITHM, G_JITTER, G_VERDICT, G_STREAMS,
-	G_REPORT,
+	G_REPORT, G_SHARE,
 	G_SIMULATE, G_SHOW, G_OTHER,
 };
 
@@ -48,6 +49,7 @@ static const char *const group_titles[] = {
 	"Deciding what an attempt means (RE: a Perl-compatible regex, PCRE2)",
 	"Streams",
 	"Reporting",
+	"Shared state: runs that name the same NAME back off as one",
 	"Simulation",
 	"Output",
 	"Other",
@@ -58,6 +60,7 @@ static const char *const group_titles[] = {
 #define BOTH	(RETRY | SHOW)
 #define SIM	(1u << MODE_SIMULATE)
 #define ALL	(BOTH | SIM)
+#define SHR	(1u << MODE_SHARE)
 
 /* Which -a algorithms take an option, and which need it. */
 #define A(x)	(1u << ((x) - A_CONSTANT))
@@ -322,7 +325,7 @@ static const struct opt {
 	  "earlier attempts' goes to stderr (--forever:\n"
 	  "a success's to stdout)" },
 
-	{ "log-format", 0, O_LOG_FORMAT, "FMT", G_REPORT, RETRY, 0, 0,
+	{ "log-format", 0, O_LOG_FORMAT, "FMT", G_REPORT, RETRY | SHR, 0, 0,
 	  CHOICE(log_format, log_formats),
 	  "text (default) or json: JSON Lines" },
 	{ "log-file", 0, O_LOG_FILE, "FILE", G_REPORT, RETRY, 0, 0,
@@ -352,6 +355,29 @@ static const struct opt {
 	{ "dry-run", 0, O_DRY_RUN, NULL, G_REPORT, RETRY, 0, 0,
 	  FLAG(dry_run),
 	  "print the schedule of an all-failing run" },
+
+	{ "share", 0, O_SHARE, "NAME", G_SHARE, RETRY, 0, 0,
+	  OTHER,
+	  "join the shared state NAME (letters, digits,\n"
+	  "'.', '_', '-'): a retry budget, a breaker, and\n"
+	  "a delay one run learns from its output" },
+	{ "share-budget", 0, O_SHARE_BUDGET, "N[:R]", G_SHARE, RETRY, 0, 0,
+	  OTHER,
+	  "N tokens (default 10); a failure takes 1, a\n"
+	  "success gives R (default 0.1); a retry runs\n"
+	  "only while more than N/2 are left" },
+	{ "share-breaker", 0, O_SHARE_BREAKER, "N:DUR", G_SHARE, RETRY, 0, 0,
+	  OTHER,
+	  "N failures in a row open it for DUR; then one\n"
+	  "run probes, and its success closes it" },
+	{ "share-open", 0, O_SHARE_OPEN, "MODE", G_SHARE, RETRY, 0, 0,
+	  OTHER,
+	  "while it is open: wait (default) or giveup\n"
+	  "(both end with 75 past --budget)" },
+	{ "share-store", 0, O_SHARE_STORE, "STORE", G_SHARE, RETRY | SHR, 0, 0,
+	  TEXT(share_store, "empty store"),
+	  "file:DIR (default $RETRY_SHARE_STORE, else\n"
+	  "$XDG_RUNTIME_DIR/retry or /tmp/retry-UID)" },
 
 	{ "count", 0, O_COUNT, "N", G_SHOW, BOTH, 0, 0,
 	  COUNT(count, 1, 10000000),
@@ -384,10 +410,10 @@ static const struct opt {
 	  COUNT(runs, 1, 100000),
 	  "average over N runs (default 100)" },
 
-	{ "help", 'h', O_HELP, NULL, G_OTHER, ALL, 0, 0,
+	{ "help", 'h', O_HELP, NULL, G_OTHER, ALL | SHR, 0, 0,
 	  FLAG(help),
 	  "show this help and exit" },
-	{ "version", 'v', O_VERSION, NULL, G_OTHER, ALL, 0, 0,
+	{ "version", 'v', O_VERSION, NULL, G_OTHER, ALL | SHR, 0, 0,
 	  FLAG(version),
 	  "show the version and exit (also -V)" },
 };
@@ -611,6 +637,27 @@ special(struct parse *p, const struct opt *o, char *arg)
 			return fail(p, o, "must be one non-empty line");
 		c->label = arg;
 		return 0;
+	case O_SHARE:
+		if ((why = share_name_check(arg)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		c->share = arg;
+		return 0;
+	case O_SHARE_BUDGET:
+		if ((why = share_budget_parse(arg, &c->share_rules.max,
+		    &c->share_rules.ratio)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		return 0;
+	case O_SHARE_BREAKER:
+		if ((why = share_breaker_parse(arg, &c->share_rules.trip,
+		    &c->share_rules.cooldown)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		return 0;
+	case O_SHARE_OPEN:
+		if (strcmp(arg, "wait") != 0 && strcmp(arg, "giveup") != 0)
+			return fail(p, o, "unknown mode '%s' (use wait or "
+			    "giveup)", arg);
+		c->share_rules.give_up = strcmp(arg, "giveup") == 0;
+		return 0;
 	case O_CLIENTS:
 		if ((why = clients_parse(arg, NULL, 0, NULL)) != NULL)
 			return fail(p, o, "'%s': %s", arg, why);
@@ -808,7 +855,51 @@ static const char *
 mode_name(enum mode m)
 {
 	return m == MODE_SHOW ? "show-backoff-delays" :
-	    m == MODE_SIMULATE ? "retry simulate" : "retry";
+	    m == MODE_SIMULATE ? "retry simulate" :
+	    m == MODE_SHARE ? "retry share" : "retry";
+}
+
+/* retry share: status [NAME]... or reset NAME... */
+static int
+validate_share(struct parse *p)
+{
+	const struct config *c = p->cfg;
+	const char *why;
+
+	if (c->nargs == 0 || (strcmp(c->args[0], "status") != 0 &&
+	    strcmp(c->args[0], "reset") != 0))
+		return fail(p, NULL, "retry share: give status [NAME]... or "
+		    "reset NAME...");
+	if (strcmp(c->args[0], "reset") == 0 && c->nargs == 1)
+		return fail(p, NULL, "retry share reset: give the NAME to "
+		    "reset");
+	for (int i = 1; i < c->nargs; i++)
+		if ((why = share_name_check(c->args[i])) != NULL)
+			return fail(p, NULL, "'%s': %s", c->args[i], why);
+	return 0;
+}
+
+/* --share: the options that go with it, and the probe's lease: the
+ * cooldown, or a timed-out attempt's whole time if that is longer. */
+static int
+validate_shared(struct parse *p)
+{
+	static const enum id with[] = { O_SHARE_BUDGET, O_SHARE_BREAKER,
+	    O_SHARE_OPEN, O_SHARE_STORE };
+	struct config *c = p->cfg;
+	struct share_rules *r = &c->share_rules;
+
+	for (size_t i = 0; c->share == NULL && i < NOPTS; i++)
+		for (size_t j = 0; j < sizeof(with) / sizeof(with[0]); j++)
+			if (opts[i].id == with[j] && p->given[with[j] - O_MAX])
+				return fail(p, &opts[i], "goes with --share");
+	r->lease = r->cooldown;
+	if (c->limits.timeout >= 0 &&
+	    c->limits.timeout + c->kill_after > r->lease)
+		r->lease = c->limits.timeout + c->kill_after;
+	if (r->lease < SHARE_POLL)
+		r->lease = SHARE_POLL;
+	return 0;
 }
 
 /* show-backoff-delays: the output options together, and every STATUS. */
@@ -889,7 +980,7 @@ validate_retry(struct parse *p)
 	if (c->nargs == 0 && !c->dry_run)
 		return fail(p, NULL, "no command given (as in: retry -- "
 		    "curl -fsS URL)");
-	return 0;
+	return validate_shared(p);
 }
 
 /* --delay: Algorithm::Backoff's seconds with -a, else Debian's retry's
@@ -953,6 +1044,8 @@ validate(struct parse *p)
 		return fail(p, find(0, "factor"), "goes with --exp");
 	if (c->mode == MODE_SIMULATE)
 		return validate_simulate(p);
+	if (c->mode == MODE_SHARE)
+		return validate_share(p);
 	return c->mode == MODE_SHOW ? validate_show(p) : validate_retry(p);
 }
 
@@ -972,6 +1065,7 @@ defaults(struct config *c, enum mode mode)
 	c->kill_after = 5 * NS_PER_SEC;
 	c->signal = 15;			/* SIGTERM */
 	codes_add(&c->verdict.success_on, 0);
+	c->share_rules = (struct share_rules){ .max = 10, .ratio = 0.1 };
 	c->count = 10;
 	c->limits.reset_after = -1;
 }
@@ -1060,6 +1154,13 @@ options_help(enum mode mode)
 		    "until the strategy gives up. Delays print in seconds as "
 		    "Perl prints numbers\n(%.15g); -1 where it gives up.\n",
 		    f);
+	else if (mode == MODE_SHARE)
+		fputs("Usage: retry share status [OPTION]... [NAME]...\n"
+		    "       retry share reset [OPTION]... NAME...\n"
+		    "Show the state that runs with --share NAME share (all "
+		    "names when none is\ngiven): the retry budget's tokens, "
+		    "the breaker, failures in a row, the\nnot-before time, "
+		    "and when each last changed; or start NAME afresh.\n", f);
 	else if (mode == MODE_SIMULATE)
 		fputs("Usage: retry simulate [OPTION]...\n"
 		    "Simulate the AWS Architecture Blog's \"Exponential Backoff "
@@ -1080,6 +1181,7 @@ options_help(enum mode mode)
 		fputs("Usage: retry [OPTION]... [--] COMMAND [ARG]...\n"
 		    "       retry show-backoff-delays [OPTION]... [STATUS]...\n"
 		    "       retry simulate [OPTION]...\n"
+		    "       retry share status|reset [OPTION]... [NAME]...\n"
 		    "Run COMMAND; when it fails, wait and run it again.\n"
 		    "DUR is a number with a unit (ns, us, ms, s, m, h, d; "
 		    "1m30s adds up),\nor a bare number of seconds.\n", f);

@@ -11,9 +11,10 @@
 #include "engine.h"
 #include "match.h"
 #include "policy.h"
+#include "share.h"
 #include "verdict.h"
 
-enum mode { MODE_RETRY, MODE_SHOW, MODE_SIMULATE };
+enum mode { MODE_RETRY, MODE_SHOW, MODE_SIMULATE, MODE_SHARE };
 enum format { FORMAT_PLAIN, FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 enum verbosity { QUIET = -1, NORMAL = 0, VERBOSE = 1 };
 enum stdin_mode { STDIN_INHERIT, STDIN_REPLAY, STDIN_NULL };
@@ -45,6 +46,10 @@ struct config {
 	char		*label;
 	bool		 dry_run;
 	bool		 help, version;
+	/* shared state (--share), and retry share */
+	char		*share;		/* NAME, or NULL */
+	struct share_rules share_rules;
+	char		*share_store;	/* file:DIR, or NULL for the default */
 	/* show-backoff-delays */
 	unsigned long	 count;
 	enum format	 format;

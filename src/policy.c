@@ -82,6 +82,12 @@ ends(struct next x, const struct verdict_rules *rules,
 }
 
 struct next
+policy_denied(const struct policy *p, struct next x, const struct observed *o)
+{
+	return ends(x, p->rules, o, GIVE_UP_SHARED);
+}
+
+struct next
 policy_next(struct policy *p, const struct observed *o)
 {
 	const struct backoff *b = p->e.b;

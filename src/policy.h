@@ -84,6 +84,10 @@ void		 policy_init(struct policy *, const struct backoff *,
 int64_t		 policy_timeout(const struct policy *, int64_t elapsed);
 /* Judges attempt p->n and says what happens next. */
 struct next	 policy_next(struct policy *, const struct observed *);
+/* x, an answer to attempt p->n that a shared retry budget refuses: the
+ * end of the run instead, with the attempt's status. */
+struct next	 policy_denied(const struct policy *, struct next x,
+		    const struct observed *);
 /* The exit status when the command cannot be run: errno e. */
 int		 policy_cannot_run(int e);
 

@@ -215,6 +215,61 @@ add_next(struct line *l, const struct report *e)
 	    e->asked ? ", as the command's output asked" : "");
 }
 
+/* EV_SHARE's text. */
+static void
+share_text(struct line *l, const struct reporter *c, const struct report *e)
+{
+	char d[DURATION_BUFSZ];
+
+	switch (e->shared) {
+	case SE_OPENED:
+		add(l, "the circuit of %s opened after %lu failures in a row: "
+		    "no run starts an attempt for %s", c->share,
+		    c->share_rules->trip, duration_format(
+		    c->share_rules->cooldown, d, sizeof(d)));
+		return;
+	case SE_REOPENED:
+		add(l, "the circuit of %s opened again: the probe failed; no "
+		    "run starts an attempt for %s", c->share, duration_format(
+		    c->share_rules->cooldown, d, sizeof(d)));
+		return;
+	case SE_PROBE:
+		add(l, "the circuit of %s is half-open: ", c->share);
+		add_attempt(l, c, e->attempt);
+		add(l, " probes it");
+		return;
+	case SE_CLOSED:
+		add(l, "the circuit of %s closed: the probe succeeded",
+		    c->share);
+		return;
+	case SE_WAIT_OPEN:
+	case SE_WAIT_PROBE:
+	case SE_WAIT_NOT_BEFORE:
+		add_attempt(l, c, e->attempt);
+		if (e->shared == SE_WAIT_OPEN)
+			add(l, " waits %s: the circuit of %s is open",
+			    duration_format(duration_round(e->wait), d,
+			    sizeof(d)), c->share);
+		else if (e->shared == SE_WAIT_PROBE)
+			add(l, " waits: another run probes the circuit of %s",
+			    c->share);
+		else
+			add(l, " waits %s: another run of %s was asked to "
+			    "wait that long", duration_format(
+			    duration_round(e->wait), d, sizeof(d)), c->share);
+		return;
+	case SE_GIVE_UP_OPEN:
+		add(l, "giving up: the circuit of %s is open "
+		    "(--share-open giveup)", c->share);
+		return;
+	case SE_PAST_BUDGET:
+		add(l, "giving up: the circuit of %s stays open past the %s "
+		    "budget", c->share, duration_format(c->budget, d,
+		    sizeof(d)));
+		return;
+	}
+}
+
 /* The text of an event, after the prefix. */
 static void
 text(struct line *l, const struct reporter *c, const struct report *e)
@@ -260,6 +315,15 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			    "budget", duration_format(c->budget, d, sizeof(d)));
 		else if (e->give_up == GIVE_UP_DURATION)
 			add(l, "; --max-actual-duration reached");
+		else if (e->give_up == GIVE_UP_SHARED) {
+			add(l, "; the retry budget of ");
+			add_visible(l, c->share, strlen(c->share));
+			add(l, " is spent (%.3g of %g tokens left)", e->tokens,
+			    c->share_rules->max);
+		}
+		return;
+	case EV_SHARE:
+		share_text(l, c, e);
 		return;
 	case EV_SIGNAL:
 		add_signal(l, e->received);
@@ -307,7 +371,15 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 static const char *const event_names[] = {
 	[EV_START] = "start", [EV_FAILED] = "failure",
 	[EV_SUCCEEDED] = "success", [EV_GIVE_UP] = "giveup",
-	[EV_STOP] = "stop", [EV_SIGNAL] = "signal",
+	[EV_STOP] = "stop", [EV_SIGNAL] = "signal", [EV_SHARE] = "share",
+};
+
+static const char *const share_events[] = {
+	[SE_OPENED] = "opened", [SE_REOPENED] = "reopened",
+	[SE_PROBE] = "probe", [SE_CLOSED] = "closed",
+	[SE_WAIT_OPEN] = "wait_open", [SE_WAIT_PROBE] = "wait_probe",
+	[SE_WAIT_NOT_BEFORE] = "wait_not_before",
+	[SE_GIVE_UP_OPEN] = "giveup_open", [SE_PAST_BUDGET] = "past_budget",
 };
 
 static const char *
@@ -333,6 +405,8 @@ reason_name(const struct report *e)
 		return "budget";
 	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_DURATION)
 		return "max_actual_duration";
+	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SHARED)
+		return "share_budget";
 	if (e->event == EV_GIVE_UP && names[e->reason] == NULL)
 		return "max_attempts";
 	return names[e->reason];
@@ -407,6 +481,16 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 	if (e->cause != NULL && e->event != EV_START) {
 		add(l, ",\"message\":");
 		add_json(l, e->cause);
+	}
+	if (c->share != NULL) {
+		add(l, ",\"share\":\"%s\"", c->share);
+		if (e->event == EV_SHARE)
+			add(l, ",\"what\":\"%s\"", share_events[e->shared]);
+		if (e->event == EV_SHARE || e->give_up == GIVE_UP_SHARED)
+			add(l, ",\"tokens\":%.6g", e->tokens);
+		if (e->event == EV_SHARE && e->wait >= 0)
+			add(l, ",\"wait_ms\":%lld",
+			    (long long)(e->wait / NS_PER_MS));
 	}
 	if (e->event == EV_SIGNAL) {
 		add(l, ",\"received\":\"");
@@ -532,6 +616,7 @@ reporter_open(struct reporter *r, const struct config *c, char *err,
 		.budget = c->limits.budget,
 		.retry_on = c->verdict.retry_on.set,
 		.retry_if_output = rule_given(&c->verdict.output, RULE_RETRY),
+		.share = c->share, .share_rules = &c->share_rules,
 		.log = { .fd = -1 },
 	};
 	if (c->log_file != NULL && log_open(r, c->log_file, err, errsz) == -1)
@@ -558,6 +643,7 @@ report(const struct reporter *c, const struct report *e)
 		[EV_START] = LOG_INFO, [EV_SUCCEEDED] = LOG_INFO,
 		[EV_FAILED] = LOG_WARNING, [EV_GIVE_UP] = LOG_ERR,
 		[EV_STOP] = LOG_ERR, [EV_SIGNAL] = LOG_ERR,
+		[EV_SHARE] = LOG_WARNING,
 	};
 	struct line l = { 0 };
 	size_t body = 0;

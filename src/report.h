@@ -13,7 +13,20 @@
 #include "verdict.h"
 
 enum event { EV_START, EV_FAILED, EV_SUCCEEDED, EV_GIVE_UP, EV_STOP,
-	EV_SIGNAL };
+	EV_SIGNAL, EV_SHARE };
+
+/* EV_SHARE: what the shared state did or said. */
+enum share_event {
+	SE_OPENED,		/* this run's failure opened the breaker */
+	SE_REOPENED,		/* this run's probe failed: open again */
+	SE_PROBE,		/* half-open: this attempt probes it */
+	SE_CLOSED,		/* the probe succeeded: closed */
+	SE_WAIT_OPEN,		/* open: waiting until it half-opens */
+	SE_WAIT_PROBE,		/* half-open: another run probes */
+	SE_WAIT_NOT_BEFORE,	/* another run's output asked for a delay */
+	SE_GIVE_UP_OPEN,	/* open, and --share-open giveup */
+	SE_PAST_BUDGET,		/* open past this run's --budget */
+};
 
 struct report {
 	enum event	 event;
@@ -29,6 +42,9 @@ struct report {
 	int		 received;	/* EV_SIGNAL: the signal that ends the
 					 * run; result is NULL between
 					 * attempts */
+	enum share_event shared;	/* EV_SHARE */
+	double		 tokens;	/* EV_SHARE, GIVE_UP_SHARED: left */
+	int64_t		 wait;		/* EV_SHARE: ns waited, or -1 */
 };
 
 /* What reports need, taken from the options once. */
@@ -43,6 +59,8 @@ struct reporter {
 	unsigned long	 max_attempts;	/* "attempt n/max", or 0 */
 	int64_t		 budget;
 	bool		 retry_on, retry_if_output;	/* given */
+	const char	*share;		/* --share NAME, or NULL */
+	const struct share_rules *share_rules;
 	bool		 logging;	/* to log, the --log-file */
 	struct out	 log;
 };

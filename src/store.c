@@ -1,0 +1,260 @@
+/* The file store of shared state. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "signals.h"
+#include "store.h"
+
+int64_t
+wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* "PATH: DOING: the error", or without DOING; -1, errno kept. */
+static int
+failed(char *err, size_t sz, const char *path, const char *doing)
+{
+	const int e = errno;
+
+	snprintf(err, sz, "%s: %s%s%s", path, doing != NULL ? doing : "",
+	    doing != NULL ? ": " : "", strerror(e));
+	errno = e;
+	return -1;
+}
+
+/* The default directory, made if missing: $XDG_RUNTIME_DIR/retry, else
+ * /tmp/retry-UID. */
+static int
+default_dir(char *dir, size_t sz)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	int n;
+
+	if (xdg != NULL && xdg[0] == '/')
+		n = snprintf(dir, sz, "%s/retry", xdg);
+	else
+		n = snprintf(dir, sz, "/tmp/retry-%lu",
+		    (unsigned long)getuid());
+	return n < 0 || (size_t)n >= sz ? -1 : 0;
+}
+
+int
+store_open(struct store *s, const char *spec, char *err, size_t errsz)
+{
+	struct stat st;
+
+	memset(s, 0, sizeof(*s));
+	s->dirfd = s->fd = -1;
+	if (spec != NULL && strncmp(spec, "file:", 5) != 0) {
+		snprintf(err, errsz, "'%s': not a store (use file:DIR)", spec);
+		return -1;
+	}
+	if (spec != NULL && (spec[5] == '\0' ||
+	    strlen(spec + 5) >= sizeof(s->dir))) {
+		snprintf(err, errsz, "'%s': no directory, or too long", spec);
+		return -1;
+	}
+	if (spec != NULL)
+		snprintf(s->dir, sizeof(s->dir), "%s", spec + 5);
+	else if (default_dir(s->dir, sizeof(s->dir)) == -1) {
+		snprintf(err, errsz, "$XDG_RUNTIME_DIR is too long");
+		return -1;
+	}
+	if (mkdir(s->dir, 0700) == -1 && errno != EEXIST)
+		return failed(err, errsz, s->dir, "cannot make it");
+	/* Not through a symlink; then the directory itself is checked. */
+	if ((s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			snprintf(err, errsz, "%s: not a directory (a symlink "
+			    "or a file is refused)", s->dir);
+		else
+			failed(err, errsz, s->dir, NULL);
+		return -1;
+	}
+	if (fstat(s->dirfd, &st) == -1) {
+		failed(err, errsz, s->dir, NULL);
+		store_close(s);
+		return -1;
+	}
+	if (st.st_uid != getuid() || (st.st_mode & 022) != 0) {
+		snprintf(err, errsz, "%s: refused: %s", s->dir,
+		    st.st_uid != getuid() ? "it belongs to another user" :
+		    "others may write in it (chmod 700 it)");
+		store_close(s);
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_name(struct store *s, const char *name, char *err, size_t errsz)
+{
+	struct stat st;
+
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	if ((s->fd = openat(s->dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW |
+	    O_NONBLOCK | O_CLOEXEC, 0600)) == -1) {
+		snprintf(err, errsz, "%s/%s: %s", s->dir, name,
+		    errno == ELOOP ? "a symlink is refused" : strerror(errno));
+		return -1;
+	}
+	if (fstat(s->fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != getuid()) {
+		snprintf(err, errsz, "%s/%s: refused: not a file of the "
+		    "user's own", s->dir, name);
+		close(s->fd);
+		s->fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+/* The lock on the whole file, tried again inside the wait until it comes,
+ * a signal ends the run, or STORE_LOCK_WAIT passes. */
+static int
+lock(const struct store *s, short type, char *err, size_t errsz)
+{
+	const int64_t give_up = mono_ns() + STORE_LOCK_WAIT;
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET };
+	int64_t pause = 100000;		/* 0.1ms, doubling to 10ms */
+
+	while (fcntl(s->fd, F_OFD_SETLK, &fl) == -1) {
+		if (errno != EAGAIN && errno != EACCES)
+			return failed(err, errsz, s->name, "cannot lock it");
+		if (signal_stop != 0 || mono_ns() >= give_up) {
+			snprintf(err, errsz, "%s/%s: %s", s->dir, s->name,
+			    signal_stop != 0 ? "interrupted" : "another "
+			    "process holds its lock");
+			return -1;
+		}
+		(void)signals_wait(NULL, 0, mono_ns() + pause);
+		pause = pause < 10000000 ? 2 * pause : pause;
+	}
+	return 0;
+}
+
+static void
+unlock(const struct store *s)
+{
+	struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
+
+	(void)fcntl(s->fd, F_OFD_SETLK, &fl);
+}
+
+int
+store_update(struct store *s, const struct share_rules *r, int64_t now,
+    store_fn fn, void *arg, bool write, bool *corrupt, char *err,
+    size_t errsz)
+{
+	struct share_state st;
+	char buf[SHARE_TEXT_MAX + 1];
+	ssize_t n;
+	size_t len;
+	int rc = 0;
+
+	*corrupt = false;
+	if (lock(s, write ? F_WRLCK : F_RDLCK, err, errsz) == -1)
+		return -1;
+	if ((n = pread(s->fd, buf, sizeof(buf), 0)) == -1) {
+		rc = failed(err, errsz, s->name, "cannot read it");
+		goto out;
+	}
+	if (n == 0)
+		share_fresh(&st, r, now);
+	else if (share_parse(buf, (size_t)n, &st) != NULL) {
+		*corrupt = true;
+		share_fresh(&st, r, now);
+	}
+	fn(&st, arg);
+	if (!write)
+		goto out;
+	if ((len = share_format(&st, buf, sizeof(buf))) == 0) {
+		snprintf(err, errsz, "%s: the state does not fit", s->name);
+		rc = -1;
+		goto out;
+	}
+	if ((n = pwrite(s->fd, buf, len, 0)) != (ssize_t)len ||
+	    ftruncate(s->fd, (off_t)len) == -1) {
+		if (n >= 0 && n != (ssize_t)len)
+			errno = ENOSPC;
+		rc = failed(err, errsz, s->name, "cannot write it");
+		/* Half a state is no state: the next reader starts afresh. */
+		(void)ftruncate(s->fd, 0);
+	}
+out:
+	unlock(s);
+	return rc;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+store_names(const struct store *s, char ***out, size_t *count)
+{
+	struct dirent *e;
+	char **names = NULL, **more;
+	size_t n = 0;
+	DIR *d;
+	int fd;
+
+	if ((fd = dup(s->dirfd)) == -1 || (d = fdopendir(fd)) == NULL) {
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	rewinddir(d);
+	while ((e = readdir(d)) != NULL) {
+		if (share_name_check(e->d_name) != NULL)
+			continue;
+		if ((more = realloc(names, (n + 1) * sizeof(*names))) == NULL ||
+		    (more[n] = strdup(e->d_name)) == NULL) {
+			names = more != NULL ? more : names;
+			for (size_t i = 0; i < n; i++)
+				free(names[i]);
+			free(names);
+			closedir(d);
+			errno = ENOMEM;
+			return -1;
+		}
+		names = more;
+		n++;
+	}
+	closedir(d);
+	if (n > 0)
+		qsort(names, n, sizeof(*names), by_name);
+	*out = names;
+	*count = n;
+	return 0;
+}
+
+int
+store_remove(const struct store *s, const char *name)
+{
+	return unlinkat(s->dirfd, name, 0);
+}
+
+void
+store_close(struct store *s)
+{
+	if (s->fd != -1)
+		close(s->fd);
+	if (s->dirfd != -1)
+		close(s->dirfd);
+	s->fd = s->dirfd = -1;
+}

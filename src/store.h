@@ -1,0 +1,58 @@
+/*
+ * The file store of shared state: a file per name in a private directory
+ * ($XDG_RUNTIME_DIR/retry, else /tmp/retry-UID, or --share-store
+ * file:DIR), each read, changed and written back under an fcntl lock that
+ * is held only for that: never while an attempt runs or retry sleeps.
+ * Taking the lock does not block: it is tried again inside the one wait,
+ * for at most STORE_LOCK_WAIT, so that a stopped process that holds it
+ * cannot hold retry.
+ */
+#ifndef RETRY_STORE_H
+#define RETRY_STORE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "share.h"
+
+#define STORE_LOCK_WAIT	(2 * 1000000000LL)	/* ns */
+
+struct store {
+	int		 dirfd;
+	int		 fd;		/* the name's file, or -1 */
+	char		 dir[PATH_MAX];
+	char		 name[SHARE_NAME_MAX + 1];
+};
+
+/* What a change of the state does: reads and changes it, pure. */
+typedef void	(*store_fn)(struct share_state *, void *);
+
+/* The directory: spec is "file:DIR", or NULL for the default; it is made
+ * 0700 if missing, and refused unless it is a directory of the user's own
+ * that no one else may write.  -1 with why in err. */
+int		 store_open(struct store *, const char *spec, char *err,
+		    size_t);
+/* The name's file, made 0600 if missing.  -1 with why in err. */
+int		 store_name(struct store *, const char *name, char *err,
+		    size_t);
+/*
+ * Reads the name's state (fresh by rules at now when the file is new or
+ * corrupt: *corrupt then says which), lets fn change it, and writes it
+ * back, under the lock; write false only reads.  -1 with why in err when
+ * the store cannot be used now.
+ */
+int		 store_update(struct store *, const struct share_rules *,
+		    int64_t now, store_fn, void *, bool write, bool *corrupt,
+		    char *err, size_t);
+/* The names in the directory, sorted; the caller frees the array and the
+ * names.  -1 with errno. */
+int		 store_names(const struct store *, char ***, size_t *);
+/* Removes the name's file; -1 with errno (ENOENT: there was none). */
+int		 store_remove(const struct store *, const char *name);
+void		 store_close(struct store *);
+
+/* The time of day in ns: the clock that every process shares. */
+int64_t		 wall_ns(void);
+
+#endif

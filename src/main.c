@@ -11,6 +11,7 @@
 #include "options.h"
 #include "report.h"
 #include "rng.h"
+#include "sharecmd.h"
 #include "show.h"
 #include "signals.h"
 #include "simulate.h"
@@ -63,6 +64,9 @@ main(int argc, char *argv[])
 		} else if (argc > 1 && strcmp(argv[1], "simulate") == 0) {
 			mode = MODE_SIMULATE;
 			argc--, argv++;
+		} else if (argc > 1 && strcmp(argv[1], "share") == 0) {
+			mode = MODE_SHARE;
+			argc--, argv++;
 		}
 	}
 	if (options_parse(argc, argv, mode, &cfg, why, sizeof(why)) != 0) {
@@ -92,6 +96,8 @@ main(int argc, char *argv[])
 		status = show_main(&cfg, &rng);
 	else if (mode == MODE_SIMULATE)
 		status = simulate_main(&cfg, &rng);
+	else if (mode == MODE_SHARE)
+		status = share_main(&cfg);
 	else if (cfg.dry_run)
 		status = dry_run(&cfg, &rng);
 	else if (reporter_open(&rep, &cfg, why, sizeof(why)) == -1) {

@@ -26,7 +26,7 @@ shared_open(struct shared *sh, const struct config *c,
 		arc4random_buf(&sh->me, sizeof(sh->me));
 	if (store_open(&sh->store, shared_spec(c), err, errsz) == -1)
 		return -1;
-	if (store_name(&sh->store, c->share, err, errsz) == -1) {
+	if (store_name(&sh->store, c->share, true, err, errsz) == -1) {
 		store_close(&sh->store);
 		return -1;
 	}

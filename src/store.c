@@ -99,13 +99,14 @@ store_open(struct store *s, const char *spec, char *err, size_t errsz)
 }
 
 int
-store_name(struct store *s, const char *name, char *err, size_t errsz)
+store_name(struct store *s, const char *name, bool create, char *err,
+    size_t errsz)
 {
 	struct stat st;
 
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	if ((s->fd = openat(s->dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW |
-	    O_NONBLOCK | O_CLOEXEC, 0600)) == -1) {
+	if ((s->fd = openat(s->dirfd, name, O_RDWR | (create ? O_CREAT : 0) |
+	    O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600)) == -1) {
 		snprintf(err, errsz, "%s/%s: %s", s->dir, name,
 		    errno == ELOOP ? "a symlink is refused" : strerror(errno));
 		return -1;
@@ -244,9 +245,47 @@ store_names(const struct store *s, char ***out, size_t *count)
 }
 
 int
-store_remove(const struct store *s, const char *name)
+store_reset(struct store *s, char *err, size_t errsz)
 {
-	return unlinkat(s->dirfd, name, 0);
+	int rc = 0;
+
+	if (lock(s, F_WRLCK, err, errsz) == -1)
+		return -1;
+	if (ftruncate(s->fd, 0) == -1)
+		rc = failed(err, errsz, s->name, "cannot empty it");
+	unlock(s);
+	return rc;
+}
+
+int
+store_read(struct store *s, struct share_state *st, char *err, size_t errsz)
+{
+	char buf[SHARE_TEXT_MAX + 1];
+	const char *why;
+	ssize_t n;
+	int rc = 0;
+
+	if (lock(s, F_RDLCK, err, errsz) == -1)
+		return -1;
+	if ((n = pread(s->fd, buf, sizeof(buf), 0)) == -1)
+		rc = failed(err, errsz, s->name, "cannot read it");
+	else if (n == 0)
+		rc = 1;
+	else if ((why = share_parse(buf, (size_t)n, st)) != NULL) {
+		snprintf(err, errsz, "%s/%s: not a shared state: %s", s->dir,
+		    s->name, why);
+		rc = -1;
+	}
+	unlock(s);
+	return rc;
+}
+
+void
+store_unname(struct store *s)
+{
+	if (s->fd != -1)
+		close(s->fd);
+	s->fd = -1;
 }
 
 void

@@ -33,9 +33,10 @@ typedef void	(*store_fn)(struct share_state *, void *);
  * that no one else may write.  -1 with why in err. */
 int		 store_open(struct store *, const char *spec, char *err,
 		    size_t);
-/* The name's file, made 0600 if missing.  -1 with why in err. */
-int		 store_name(struct store *, const char *name, char *err,
-		    size_t);
+/* The name's file, made 0600 if missing and create; -1 with why in err
+ * (errno ENOENT: there is none). */
+int		 store_name(struct store *, const char *name, bool create,
+		    char *err, size_t);
 /*
  * Reads the name's state (fresh by rules at now when the file is new or
  * corrupt: *corrupt then says which), lets fn change it, and writes it
@@ -48,8 +49,15 @@ int		 store_update(struct store *, const struct share_rules *,
 /* The names in the directory, sorted; the caller frees the array and the
  * names.  -1 with errno. */
 int		 store_names(const struct store *, char ***, size_t *);
-/* Removes the name's file; -1 with errno (ENOENT: there was none). */
-int		 store_remove(const struct store *, const char *name);
+/* Empties the name's file under the lock: the next run starts afresh.
+ * -1 with why in err. */
+int		 store_reset(struct store *, char *err, size_t);
+/* Reads the name's state without a change; 1 when there is none yet, -1
+ * with why in err (a corrupt state is one). */
+int		 store_read(struct store *, struct share_state *, char *err,
+		    size_t);
+/* Closes the name's file, keeping the directory. */
+void		 store_unname(struct store *);
 void		 store_close(struct store *);
 
 /* The time of day in ns: the clock that every process shares. */

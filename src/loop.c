@@ -473,9 +473,19 @@ recorded(struct run *run, const struct observed *o, struct next x)
 	struct report ev = { .event = EV_SHARE, .attempt = x.attempt,
 	    .elapsed = o->end, .delay = -1, .wait = -1 };
 	struct record_answer a;
+	int64_t asked = -1;
 
-	if (!shared_record(&run->sh, success, x.what == NEXT_SLEEP &&
-	    x.asked ? wall_ns() + x.delay.ns : 0, &a, &run->tokens))
+	/* What the output asked holds for the others even when this run
+	 * ends here. */
+	if (x.what == NEXT_SLEEP && x.asked)
+		asked = x.delay.ns;
+	else if (x.what == NEXT_EXIT && !success && o->capture != NULL &&
+	    delay_parse(o->capture, o->wall, &asked) != NULL)
+		asked = -1;
+	if (asked > ASKED_MAX)
+		asked = ASKED_MAX;
+	if (!shared_record(&run->sh, success, asked >= 0 ? wall_ns() + asked :
+	    0, &a, &run->tokens))
 		return x;
 	if (a.opened || a.closed) {
 		ev.shared = a.closed ? SE_CLOSED : run->probing ?

@@ -77,6 +77,8 @@ share_record(struct share_state *s, const struct share_rules *r, uint64_t me,
 	struct record_answer a = { false, false, false };
 	const bool probe = s->breaker == BREAKER_HALF_OPEN && s->probe == me;
 
+	/* Runs that give the name another N meet in [0, N]. */
+	s->tokens = fmin(s->tokens, r->max);
 	if (success)
 		s->tokens = fmin(r->max, s->tokens + r->ratio);
 	else

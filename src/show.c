@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,9 @@
 #include "lists.h"
 #include "number.h"
 #include "policy.h"
+#include "shared.h"
 #include "show.h"
+#include "store.h"
 
 /* One event of a replay and the delay that the policy gave for it. */
 struct step {
@@ -614,6 +617,52 @@ show_main(const struct config *c, struct rng *rng)
 }
 
 /* The schedule of an all-failing run: --count attempts at most. */
+/* --dry-run --share: what the shared state would do now, unchanged. */
+static void
+dry_run_shared(const struct config *c)
+{
+	const struct share_rules *r = &c->share_rules;
+	struct share_state st;
+	struct gate_answer g;
+	struct store store;
+	char why[512], d[DURATION_BUFSZ];
+	int64_t now = wall_ns();
+	int got = 1;
+
+	if (store_open(&store, shared_spec(c), why, sizeof(why)) == -1 ||
+	    (store_name(&store, c->share, false, why, sizeof(why)) == -1 &&
+	    errno != ENOENT) ||
+	    (store.fd != -1 && (got = store_read(&store, &st, why,
+	    sizeof(why))) == -1)) {
+		printf("shared %s: %s\n", c->share, why);
+		store_close(&store);
+		return;
+	}
+	store_close(&store);
+	if (got == 1)
+		share_fresh(&st, r, now);
+	printf("shared %s: %s%.6g of %g tokens: a retry %s; %" PRIu64
+	    " failures in a row\n", c->share, got == 1 ? "no state yet, " :
+	    "", fmin(st.tokens, r->max), r->max,
+	    fmin(st.tokens, r->max) - 1 > r->max / 2 ?
+	    "after a failure would run" : "would not run (the budget is "
+	    "spent)", st.failures);
+	g = share_gate(&st, r, 1, now);
+	if (g.what == GATE_GO)
+		printf("an attempt would start now\n");
+	else if (g.what == GATE_PROBE)
+		printf("the circuit is half-open: an attempt would start now "
+		    "and probe it\n");
+	else if (g.what == GATE_GIVE_UP)
+		printf("the circuit is open: the run would give up (75)\n");
+	else
+		printf("an attempt would wait %s: %s\n", duration_format(
+		    duration_round(g.until - now), d, sizeof(d)),
+		    g.why == WAIT_OPEN ? "the circuit is open" :
+		    g.why == WAIT_PROBE ? "another run probes the circuit" :
+		    "another run was asked to wait");
+}
+
 int
 dry_run(const struct config *c, struct rng *rng)
 {
@@ -634,5 +683,7 @@ dry_run(const struct config *c, struct rng *rng)
 	if (s.d.why == GIVE_UP_BUDGET)
 		printf("then gives up: the next attempt would start past the %s "
 		    "budget\n", duration_format(c->limits.budget, d, sizeof(d)));
+	if (c->share != NULL)
+		dry_run_shared(c);
 	return flushed();
 }

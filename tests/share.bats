@@ -1,0 +1,253 @@
+#!/usr/bin/env bats
+# --share: runs that name the same state share a retry budget, a circuit
+# breaker and a not-before time, through a file store.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+
+setup() {
+	STORE=$BATS_TEST_TMPDIR/store
+	mkdir -m 700 "$STORE"
+	export RETRY_SHARE_STORE=file:$STORE
+}
+
+# The runs' attempts: each appends a line to $BATS_TEST_TMPDIR/calls.
+calls() {
+	cat "$BATS_TEST_TMPDIR/calls" 2>/dev/null | wc -l
+}
+
+# A field of NAME's state, from retry share status as JSON.
+field() {
+	"$RETRY" share status --log-format json "$1" | jq -r ".$2"
+}
+
+@test "share: 50 runs of an always-failing command together: the budget holds the retries" {
+	local i d=$BATS_TEST_TMPDIR
+	for i in $(seq 50); do
+		timeout 60 "$RETRY" --share fleet --max 5 --immediate -q -- \
+		    sh -c 'echo x >>"$0/calls"; exit 1' "$d" 3>&- &
+	done
+	wait
+	echo "attempts with --share: $(calls) (without it: 250)"
+	# Every first attempt runs; a retry only while more than 5 of the
+	# 10 tokens are left, and each failure takes one: 4 retries at most.
+	[ "$(calls)" -ge 50 ]
+	[ "$(calls)" -le 54 ]
+	assert_equal "$(field fleet tokens)" 0
+	assert_equal "$(field fleet failures)" "$(calls)"
+}
+
+@test "share: without --share, the same 50 runs make 250 attempts" {
+	local i d=$BATS_TEST_TMPDIR
+	for i in $(seq 50); do
+		timeout 60 "$RETRY" --max 5 --immediate -q -- \
+		    sh -c 'echo x >>"$0/calls"; exit 1' "$d" 3>&- &
+	done
+	wait
+	assert_equal "$(calls)" 250
+}
+
+@test "share: a spent budget ends the run at once with the attempt's status" {
+	run -1 retry --share b --share-budget 4 --immediate -n 5 -- false
+	assert_line --index 0 --partial "attempt 1/5 failed: exit 1"
+	assert_line --index 1 --regexp "giving up after 2 attempts in .*: exit 1; the retry budget of b is spent \(2 of 4 tokens left\)$"
+	run -3 retry --share b --share-budget 4 --immediate -n 5 -- sh -c 'exit 3'
+	assert_output --regexp "giving up after 1 attempt in .*: exit 3; the retry budget of b is spent"
+}
+
+@test "share: a failure takes a token, a success gives R back, within [0, N]" {
+	retry --share t --share-budget 10:0.25 -n 1 -- false || true
+	assert_equal "$(field t tokens)" 9
+	retry --share t --share-budget 10:0.25 -- true
+	assert_equal "$(field t tokens)" 9.25
+	retry --share t --share-budget 10:0.25 -- true
+	retry --share t --share-budget 10:0.25 -- true
+	retry --share t --share-budget 10:0.25 -- true
+	assert_equal "$(field t tokens)" 10
+	assert_equal "$(field t failures)" 0
+}
+
+@test "share: the breaker opens after N failures in a row; --share-open giveup exits 75 at once" {
+	run -1 retry --share br --share-breaker 3:1h --immediate -n 3 -- false
+	assert_line --index 3 "retry: the circuit of br opened after 3 failures in a row: no run starts an attempt for 1h"
+	assert_equal "$(field br breaker)" open
+	local t0
+	t0=$(now_ms)
+	run -75 retry --share br --share-breaker 3:1h --share-open giveup -- \
+	    sh -c 'echo ran >"$0/ran"' "$BATS_TEST_TMPDIR"
+	assert_output "retry: giving up: the circuit of br is open (--share-open giveup)"
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	(($(now_ms) - t0 < 2000))
+	# Waiting past --budget gives up too, at once.
+	run -75 retry --share br --share-breaker 3:1h --budget 10s -- true
+	assert_output "retry: giving up: the circuit of br stays open past the 10s budget"
+}
+
+@test "share: after the cooldown one run probes; its success closes the circuit" {
+	retry --share p --share-breaker 1:1s -n 1 -- false || true
+	run -0 retry --share p --share-breaker 1:1s -- true
+	assert_line --index 0 --regexp "^retry: attempt 1/5 waits (1s|[0-9.]+ms): the circuit of p is open$"
+	assert_line --index 1 "retry: the circuit of p is half-open: attempt 1/5 probes it"
+	assert_line --index 2 "retry: the circuit of p closed: the probe succeeded"
+	assert_equal "$(field p breaker)" closed
+}
+
+@test "share: a probe that fails opens the circuit again; others wait for the probe" {
+	local d=$BATS_TEST_TMPDIR
+	retry --share q --share-breaker 1:1s -n 1 -- false || true
+	sleep 1.1
+	# The probe runs for a second, under a lease of its --timeout and
+	# --kill-after (10s); another run waits for it.
+	timeout 60 "$RETRY" --share q --share-breaker 1:1s -n 1 -T 5s -- \
+	    sh -c 'sleep 1; exit 1' 2>"$d/probe" 3>&- &
+	sleep 0.3
+	run -75 retry --share q --share-breaker 1:1s --budget 1.5s -- true
+	assert_line --index 0 "retry: attempt 1/5 waits: another run probes the circuit of q"
+	assert_line --index 1 "retry: giving up: the circuit of q stays open past the 1.5s budget"
+	wait
+	run cat "$d/probe"
+	assert_line --index 2 --partial "the circuit of q opened again: the probe failed"
+}
+
+@test "share: a probe killed with SIGKILL does not wedge the circuit" {
+	local d=$BATS_TEST_TMPDIR pid t0
+	retry --share k --share-breaker 1:500ms -n 1 -- false || true
+	sleep 0.6
+	timeout 60 "$RETRY" --share k --share-breaker 1:500ms -- \
+	    sh -c 'echo $$ >"$0/probe"; exec sleep 100' "$d" 2>/dev/null 3>&- &
+	pid=$!
+	for _ in $(seq 100); do [ -s "$d/probe" ] && break; sleep 0.05; done
+	assert_equal "$(field k breaker)" half-open
+	kill -KILL "$(pgrep -P "$pid" retry)" "$(cat "$d/probe")" 2>/dev/null || kill -KILL "$pid"
+	wait || true
+	t0=$(now_ms)
+	run -0 retry --share k --share-breaker 1:500ms -- true
+	assert_output --partial "probes it"
+	(($(now_ms) - t0 < 5000))
+}
+
+@test "share: a delay one run's output asks for holds another run of the name" {
+	local t0
+	run -1 retry --share ra -n 1 --delay-from-output '^retry-after: (\d+)' \
+	    -- sh -c 'echo retry-after: 2; exit 1'
+	t0=$(now_ms)
+	run -0 retry --share ra -- true
+	assert_output --regexp "^retry: attempt 1/5 waits (2s|1\.[0-9]+s): another run of ra was asked to wait that long$"
+	(($(now_ms) - t0 >= 1500))
+}
+
+@test "share: the store directory is made private; unsafe ones are refused with one line" {
+	local d=$BATS_TEST_TMPDIR
+	run -0 retry --share x --share-store "file:$d/new" -- true
+	[ "$(stat -c %a "$d/new")" = 700 ]
+	[ "$(stat -c %a "$d/new/x")" = 600 ]
+	mkdir -m 777 "$d/open"
+	run -125 retry --share x --share-store "file:$d/open" -- true
+	assert_output "retry: --share x: $d/open: refused: others may write in it (chmod 700 it)"
+	ln -s "$d/new" "$d/link"
+	run -125 retry --share x --share-store "file:$d/link" -- true
+	assert_output "retry: --share x: $d/link: not a directory (a symlink or a file is refused)"
+	touch "$d/file"
+	run -125 retry --share x --share-store "file:$d/file" -- true
+	assert_output "retry: --share x: $d/file: not a directory (a symlink or a file is refused)"
+	ln -s /etc/passwd "$d/new/y"
+	run -125 retry --share y --share-store "file:$d/new" -- true
+	assert_output "retry: --share y: $d/new/y: a symlink is refused"
+	run -125 retry --share x --share-store "redis://localhost" -- true
+	assert_output "retry: --share x: 'redis://localhost': not a store (use file:DIR)"
+}
+
+@test "share: a directory of another user's is refused" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to give a directory away"
+	mkdir -m 700 "$BATS_TEST_TMPDIR/theirs"
+	chown nobody "$BATS_TEST_TMPDIR/theirs"
+	run -125 retry --share x --share-store "file:$BATS_TEST_TMPDIR/theirs" -- true
+	assert_output "retry: --share x: $BATS_TEST_TMPDIR/theirs: refused: it belongs to another user"
+}
+
+@test "share: a corrupt state is said once and started afresh" {
+	printf 'retry-share 1\ntokens lots\n' >"$STORE/c"
+	run -1 retry --share c --immediate -n 3 -- false
+	assert_line --index 0 "retry: --share c: $STORE/c was not a shared state; it starts afresh"
+	assert_equal "$(grep -c 'not a shared state' <<<"$output")" 1
+	assert_equal "$(field c tokens)" 7
+	head -c 3000 /dev/urandom >"$STORE/c"
+	run -0 retry --share c -- true
+}
+
+@test "share: a full disk: said once, and the run goes on unshared" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
+	local m=$BATS_TEST_TMPDIR/full
+	mkdir "$m"
+	mount -t tmpfs -o size=64k,mode=700 tmpfs "$m" || skip "cannot mount a tmpfs"
+	dd if=/dev/zero of="$m/filler" bs=4k count=100 2>/dev/null || true
+	run -1 retry --share f --share-store "file:$m" --immediate -n 3 -- false
+	umount "$m"
+	assert_line --index 0 --regexp "^retry: --share f: f: cannot write it: No space left on device; going on without the shared state until it answers$"
+	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
+	assert_line --partial "giving up after 3 attempts"
+}
+
+@test "share: retry share status and reset, as a table and as JSON" {
+	printf '%s\n' 'retry-share 1' 'tokens 4.5' 'failures 7' 'breaker open' \
+	    'open-until 1795500000000000000' 'probe 0 0' 'not-before 0' \
+	    'changed 1795499990123000000 1795499990123000000 1795499990000000000 1700000000000000000' \
+	    >"$STORE/deploy-api"
+	printf '%s\n' 'retry-share 1' 'tokens 10' 'failures 0' 'breaker closed' \
+	    'open-until 0' 'probe 0 0' 'not-before 1795500000500000000' \
+	    'changed 1 2 3 1795499999000000000' >"$STORE/cron"
+	run -0 "$RETRY" share status
+	assert_output "name        part        value                                changed
+cron        tokens      10                                   1970-01-01T00:00:00.000Z
+cron        failures    0                                    1970-01-01T00:00:00.000Z
+cron        breaker     closed                               1970-01-01T00:00:00.000Z
+cron        not-before  2026-11-24T06:00:00.500Z             2026-11-24T05:59:59.000Z
+deploy-api  tokens      4.5                                  2026-11-24T05:59:50.123Z
+deploy-api  failures    7                                    2026-11-24T05:59:50.123Z
+deploy-api  breaker     open until 2026-11-24T06:00:00.000Z  2026-11-24T05:59:50.000Z
+deploy-api  not-before  -                                    2023-11-14T22:13:20.000Z"
+	run -0 "$RETRY" share status --log-format json deploy-api
+	assert_output '{"name":"deploy-api","tokens":4.5,"tokens_changed":"2026-11-24T05:59:50.123Z","failures":7,"failures_changed":"2026-11-24T05:59:50.123Z","breaker":"open","open_until":"2026-11-24T06:00:00.000Z","probe_until":null,"breaker_changed":"2026-11-24T05:59:50.000Z","not_before":null,"not_before_changed":"2023-11-14T22:13:20.000Z"}'
+	run -0 "$RETRY" share reset deploy-api
+	assert_output ""
+	run -0 "$RETRY" share status deploy-api
+	assert_output --partial "deploy-api: no shared state yet"
+	run -1 "$RETRY" share status nothing-here
+	assert_output --partial "nothing-here: no shared state in $STORE"
+	run -125 "$RETRY" share
+	assert_output --partial "give status [NAME]... or reset NAME..."
+	run -125 "$RETRY" share reset
+	run -125 "$RETRY" share status 'bad/name'
+}
+
+@test "share: --dry-run says what the shared state would do now" {
+	run -0 retry --dry-run --share d --count 2
+	assert_line "shared d: no state yet, 10 of 10 tokens: a retry after a failure would run; 0 failures in a row"
+	assert_line "an attempt would start now"
+	retry --share d --share-breaker 2:1h --immediate -n 2 -- false || true
+	run -0 retry --dry-run --share d --share-breaker 2:1h --count 2
+	assert_line "shared d: 8 of 10 tokens: a retry after a failure would run; 2 failures in a row"
+	assert_line "an attempt would wait 1h: the circuit is open"
+	run -0 retry --dry-run --share d --share-breaker 2:1h --share-open giveup --count 2
+	assert_line "the circuit is open: the run would give up (75)"
+	run -0 "$RETRY" share status --log-format json d
+	assert_output --partial '"tokens":8,'
+}
+
+@test "share: JSON events name the state and what it did" {
+	run -1 retry --log-format json --share j --share-breaker 1:1h -n 1 -- false
+	assert_line --index 1 --regexp '"event":"share".*"share":"j","what":"opened","tokens":9'
+}
+
+@test "share: bad values and lone --share options exit 125" {
+	run -125 retry --share "" -- true
+	assert_usage_error --share
+	run -125 retry --share a/b -- true
+	run -125 retry --share-budget 5 -- true
+	assert_usage_error --share-budget
+	run -125 retry --share a --share-budget 0 -- true
+	run -125 retry --share a --share-budget 10:11 -- true
+	run -125 retry --share a --share-breaker 5 -- true
+	run -125 retry --share a --share-breaker 0:1s -- true
+	run -125 retry --share a --share-open sometimes -- true
+	run -125 retry --share a --share-store "" -- true
+}

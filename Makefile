@@ -84,7 +84,7 @@ ASAN_DIR =	build/asan
 ASAN_OBJS =	$(SRCS:src/%.c=$(ASAN_DIR)/%.o)
 FUZZ_DIR =	build/fuzz
 FUZZ_OBJS =	$(filter-out $(FUZZ_DIR)/main.o,$(SRCS:src/%.c=$(FUZZ_DIR)/%.o))
-FUZZ_TARGETS =	duration codes jitter options status number match
+FUZZ_TARGETS =	duration codes jitter options status number match share
 FUZZ_BINS =	$(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
 FUZZ_SECONDS ?=	30
 FUZZ_SEED ?=	0

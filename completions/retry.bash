@@ -12,7 +12,8 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --fail-if-output --retry-if-output --stop-if-output --match --fixed-strings
 --ignore-case --stdin --hold-stdout --delay-from-output --forever
 --reset-after --log-format --log-file --syslog --on-retry --on-giveup
---quiet --verbose --label --message --dry-run --count --help --version'
+--quiet --verbose --label --message --dry-run --share --share-budget
+--share-breaker --share-open --share-store --count --help --version'
 
 _retry_show_options='--max --max-attempts --budget --max-actual-duration
 --exp --factor --fixed --constant --linear --fib --delays --delay
@@ -32,6 +33,8 @@ _retry_simulate_options='--max --max-attempts --max-actual-duration --exp
 --consider-actual-delay --jitter --seed --clients --runs --format --chart
 --ascii --help --version'
 
+_retry_share_options='--share-store --log-format --help --version'
+
 # Options that take a value in the next word.
 _retry_takes_value() {
 	case $1 in
@@ -49,7 +52,8 @@ _retry_takes_value() {
 	--until-output | --fail-if-output | --retry-if-output | \
 	--stop-if-output | --match | --stdin | --delay-from-output | \
 	--reset-after | --log-format | --log-file | --on-retry | --on-giveup | \
-	--format | --unit | --samples | --clients | --runs)
+	--share | --share-budget | --share-breaker | --share-open | \
+	--share-store | --format | --unit | --samples | --clients | --runs)
 		return 0 ;;
 	esac
 	return 1
@@ -60,10 +64,59 @@ _retry_reply() {
 	mapfile -t COMPREPLY < <(compgen "$@")
 }
 
+# The index in COMP_WORDS of words[$1]: words joins again what bash split
+# at = and :, as in --max=3 or --share-store file:DIR.
+_retry_comp_index() {
+	local k j=0 w
+	for ((k = 0; k < $1; k++)); do
+		w=${COMP_WORDS[j]-}
+		while [[ $w != "${words[k]}" && $j -lt ${#COMP_WORDS[@]} ]]; do
+			((j++))
+			w+=${COMP_WORDS[j]-}
+		done
+		((j++))
+	done
+	echo "$j"
+}
+
+# The directory of the store that the line names: the last --share-store
+# before the cursor, else $RETRY_SHARE_STORE, else the default.
+_retry_store_dir() {
+	local store=${RETRY_SHARE_STORE-} j
+	for ((j = 1; j < cword; j++)); do
+		case ${words[j]} in
+		--share-store)
+			store=${words[j + 1]-} ;;
+		--share-store=*)
+			store=${words[j]#*=} ;;
+		esac
+	done
+	if [[ -n $store ]]; then
+		[[ $store == file:?* ]] && echo "${store#file:}"
+	elif [[ ${XDG_RUNTIME_DIR-} == /* ]]; then
+		echo "$XDG_RUNTIME_DIR/retry"
+	else
+		echo "/tmp/retry-$UID"
+	fi
+}
+
+# COMPREPLY: the names of the shared states in the store, its files.
+_retry_share_names() {
+	local dir f
+	COMPREPLY=()
+	dir=$(_retry_store_dir)
+	[[ -n $dir ]] || return
+	while IFS= read -r f; do
+		f=${f##*/}
+		[[ $f =~ ^[A-Za-z0-9._-]+$ && -f $dir/$f && ! -L $dir/$f ]] &&
+		    COMPREPLY+=("$f")
+	done < <(compgen -f -- "$dir/$cur")
+}
+
 _retry() {
 	local cur prev words cword show=
-	local simulate=''
-	_init_completion -n = || return
+	local simulate='' share=''
+	_init_completion -n =: || return
 
 	local i=1
 	if [[ ${1##*/} == show-backoff-delays ]]; then
@@ -75,6 +128,11 @@ _retry() {
 		# Like show: no command follows, only options.
 		show=1
 		simulate=1
+		i=2
+	elif [[ ${words[1]-} == share && $cword -gt 1 ]]; then
+		# status or reset, then names and options.
+		show=1
+		share=1
 		i=2
 	fi
 	# Find where the wrapped command starts.
@@ -94,7 +152,7 @@ _retry() {
 	if [[ -z $show && $i -lt $cword ]] ||
 	    [[ -z $show && $i -eq $cword && $cur != -* && $i -gt 0 &&
 	    ${words[i - 1]} == -- ]]; then
-		_command_offset "$i"
+		_command_offset "$(_retry_comp_index "$i")"
 		return
 	fi
 
@@ -107,6 +165,7 @@ _retry() {
 		_retry_reply -W 'none full equal half scattered
 		    scattered: down down: add:' -- "$cur"
 		[[ ${COMPREPLY-} == *: ]] && compopt -o nospace
+		__ltrim_colon_completions "$cur"
 		return ;;
 	--signal)
 		_retry_reply -W "$(compgen -A signal | sed 's/^SIG//')" \
@@ -139,13 +198,31 @@ _retry() {
 	--unit)
 		_retry_reply -W 's ms' -- "$cur"
 		return ;;
+	--share)
+		_retry_share_names
+		return ;;
+	--share-open)
+		_retry_reply -W 'wait giveup' -- "$cur"
+		return ;;
+	--share-store)
+		# file:, then the directories after it.
+		if [[ $cur == file:* ]]; then
+			_retry_reply -P file: -S / -d -- "${cur#file:}"
+		else
+			_retry_reply -W file: -- "$cur"
+		fi
+		compopt -o nospace
+		__ltrim_colon_completions "$cur"
+		return ;;
 	esac
 	if _retry_takes_value "$prev"; then
 		return
 	fi
 
 	if [[ $cur == -* ]]; then
-		if [[ -n $simulate ]]; then
+		if [[ -n $share ]]; then
+			_retry_reply -W "$_retry_share_options" -- "$cur"
+		elif [[ -n $simulate ]]; then
 			_retry_reply -W "$_retry_simulate_options" -- "$cur"
 		elif [[ -n $show ]]; then
 			_retry_reply -W "$_retry_show_options" -- "$cur"
@@ -154,7 +231,22 @@ _retry() {
 		fi
 		return
 	fi
-	if [[ -n $simulate ]]; then
+	if [[ -n $share ]]; then
+		# The first word that is not an option: status or reset; then
+		# names.
+		for ((i = 2; i < cword; i++)); do
+			case ${words[i]} in
+			--*=*) ;;
+			-*)
+				_retry_takes_value "${words[i]}" && ((i++)) ;;
+			*)
+				_retry_share_names
+				return ;;
+			esac
+		done
+		_retry_reply -W 'status reset' -- "$cur"
+		return
+	elif [[ -n $simulate ]]; then
 		return
 	elif [[ -n $show ]]; then
 		_retry_reply -W '0 1' -- "$cur"
@@ -162,7 +254,7 @@ _retry() {
 	fi
 	# The first word that is not an option: a subcommand or a command.
 	if [[ $i -eq 1 ]]; then
-		_retry_reply -W 'show-backoff-delays simulate' -- "$cur"
+		_retry_reply -W 'show-backoff-delays simulate share' -- "$cur"
 	fi
 	local commands
 	mapfile -t commands < <(compgen -c -- "$cur")

@@ -130,3 +130,67 @@ clients_parse(const char *s, unsigned long *out, size_t cap, size_t *n)
 		*n = count;
 	return NULL;
 }
+
+/* A probability, all of s[0..len). */
+static const char *
+rate(const char *s, size_t len, double *out)
+{
+	char buf[32], *end;
+
+	if (len == 0 || len >= sizeof(buf))
+		return "an empty or too long item";
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*out = strtod(buf, &end);
+	if (*end != '\0' || errno == ERANGE || !isdigit((unsigned char)buf[0])
+	    || strpbrk(buf, "xXpPnN") != NULL)
+		return "not a number";
+	if (*out < 0 || *out > 1)
+		return "a probability is from 0 to 1";
+	return NULL;
+}
+
+const char *
+rates_parse(const char *s, double *out, size_t cap, size_t *n)
+{
+	const char *comma, *dash, *colon, *why;
+	double lo, hi, step;
+	size_t len, count = 0;
+
+	for (;; s = comma + 1) {
+		comma = strchr(s, ',');
+		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
+		dash = memchr(s, '-', len);
+		colon = memchr(s, ':', len);
+		if (dash == NULL && colon == NULL) {
+			if ((why = rate(s, len, &lo)) != NULL)
+				return why;
+			hi = lo;
+			step = 1;
+		} else if (dash == NULL || colon == NULL || colon < dash)
+			return "a range is LO-HI:STEP, as in 0.1-0.9:0.2";
+		else if ((why = rate(s, (size_t)(dash - s), &lo)) != NULL ||
+		    (why = rate(dash + 1, (size_t)(colon - dash - 1), &hi)) !=
+		    NULL || (why = rate(colon + 1, (size_t)(s + len - colon -
+		    1), &step)) != NULL)
+			return why;
+		else if (hi < lo || step <= 0)
+			return "a range goes up, by a step over 0";
+		/* The steps by multiplication, so that 0.1 + 0.1 + ... adds
+		 * no error; HI itself when a step lands on it. */
+		for (unsigned long k = 0; lo + (double)k * step <= hi + 1e-9;
+		    k++) {
+			if (count >= RATES_MAX)
+				return "more than 100 values";
+			if (out != NULL && count < cap)
+				out[count] = fmin(lo + (double)k * step, 1);
+			count++;
+		}
+		if (comma == NULL)
+			break;
+	}
+	if (n != NULL)
+		*n = count;
+	return NULL;
+}

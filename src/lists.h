@@ -32,4 +32,11 @@ const char	*entry_parse(const char *, double prev, struct entry *);
 const char	*clients_parse(const char *, unsigned long *out, size_t cap,
 		    size_t *n);
 
+/*
+ * Parses a --failure-rate LIST of probabilities ("0.5,0.9", "0.1-0.9:0.2")
+ * into out[0..cap-1] and its length into *n, as clients_parse.
+ */
+#define RATES_MAX	100
+const char	*rates_parse(const char *, double *out, size_t cap, size_t *n);
+
 #endif

@@ -31,7 +31,7 @@ enum id {
 	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
 	O_SHARE, O_SHARE_BUDGET, O_SHARE_BREAKER, O_SHARE_OPEN, O_SHARE_STORE,
 	O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
-	O_CLIENTS, O_RUNS,
+	O_CLIENTS, O_RUNS, O_FAILURE_RATE,
 	O_HELP, O_VERSION,
 };
 
@@ -361,12 +361,14 @@ static const struct opt {
 	  "join the shared state NAME (letters, digits,\n"
 	  "'.', '_', '-'): a retry budget, a breaker, and\n"
 	  "a delay one run learns from its output" },
-	{ "share-budget", 0, O_SHARE_BUDGET, "N[:R]", G_SHARE, RETRY, 0, 0,
+	{ "share-budget", 0, O_SHARE_BUDGET, "N[:R]", G_SHARE, RETRY | SIM,
+	  0, 0,
 	  OTHER,
 	  "N tokens (default 10); a failure takes 1, a\n"
 	  "success gives R (default 0.1); a retry runs\n"
 	  "only while more than N/2 are left" },
-	{ "share-breaker", 0, O_SHARE_BREAKER, "N:DUR", G_SHARE, RETRY, 0, 0,
+	{ "share-breaker", 0, O_SHARE_BREAKER, "N:DUR", G_SHARE, RETRY | SIM,
+	  0, 0,
 	  OTHER,
 	  "N failures in a row open it for DUR; then one\n"
 	  "run probes, and its success closes it" },
@@ -406,6 +408,12 @@ static const struct opt {
 	  OTHER,
 	  "numbers of clients, as in 10,50,100 or\n"
 	  "10-190:20 (default 100)" },
+	{ "failure-rate", 0, O_FAILURE_RATE, "LIST", G_SIMULATE, SIM, 0, 0,
+	  OTHER,
+	  "the load model instead: calls fail with each\n"
+	  "probability P of LIST (0.5,0.9 or 0.1-0.9:0.2);\n"
+	  "no retries, 3, 3 under a shared --share-budget,\n"
+	  "and 3 behind a shared --share-breaker (20:1s)" },
 	{ "runs", 0, O_RUNS, "N", G_SIMULATE, SIM, 0, 0,
 	  COUNT(runs, 1, 100000),
 	  "average over N runs (default 100)" },
@@ -657,6 +665,11 @@ special(struct parse *p, const struct opt *o, char *arg)
 			return fail(p, o, "unknown mode '%s' (use wait or "
 			    "giveup)", arg);
 		c->share_rules.give_up = strcmp(arg, "giveup") == 0;
+		return 0;
+	case O_FAILURE_RATE:
+		if ((why = rates_parse(arg, NULL, 0, NULL)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		c->failure_rates = arg;
 		return 0;
 	case O_CLIENTS:
 		if ((why = clients_parse(arg, NULL, 0, NULL)) != NULL)

@@ -58,6 +58,7 @@ struct config {
 	unsigned long	 samples;	/* 0: one run */
 	/* simulate */
 	const char	*clients;	/* the --clients LIST, checked */
+	const char	*failure_rates;	/* --failure-rate LIST, checked */
 	unsigned long	 runs;
 	bool		 custom;	/* a strategy or --jitter given */
 	/* The command (retry) or the STATUS arguments (show). */

@@ -21,6 +21,7 @@
 #include "lists.h"
 #include "number.h"
 #include "policy.h"
+#include "share.h"
 #include "show.h"
 #include "simulate.h"
 
@@ -494,12 +495,269 @@ plan_run(struct plan *p)
 	return NULL;
 }
 
+/*
+ * The load model of Marc Brooker's "Fixing retries with token buckets and
+ * circuit breakers": each client sends first tries at Poisson times, 10 a
+ * second for 10 seconds; the server fails each call with probability p,
+ * whatever the load.  A try is retried at once, up to 3 times: never, or
+ * always, or under one retry budget that all clients share (--share's
+ * rule), or behind one shared circuit breaker, which fails a try without a
+ * call while it is open.  Per first try: the chance that it succeeds, and
+ * the calls it cost.
+ */
+#define LOAD_RATE	10.0		/* first tries a client sends a second */
+#define LOAD_SECONDS	10.0
+#define LOAD_RETRIES	3
+
+enum load_kind { L_NONE, L_RETRIES, L_BUDGET, L_BREAKER, L_COUNT };
+
+static const char *const load_names[L_COUNT] = {
+	"no retries", "3 retries", "3 retries, budget", "3 retries, breaker",
+};
+
+struct load_result {
+	double		 success;	/* first tries that succeeded */
+	double		 load;		/* calls per first try */
+};
+
+static int
+earlier(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The first tries of every client, in time order; how many. */
+static size_t
+arrivals(unsigned long clients, struct rng *rng, double *t, size_t cap)
+{
+	size_t n = 0;
+
+	for (unsigned long c = 0; c < clients; c++)
+		for (double at = 0;;) {
+			at -= log(1 - rng_unit(rng)) / LOAD_RATE;
+			if (at >= LOAD_SECONDS || n == cap)
+				break;
+			t[n++] = at;
+		}
+	qsort(t, n, sizeof(*t), earlier);
+	return n;
+}
+
+static struct load_result
+load_run(enum load_kind k, double p, const struct share_rules *r,
+    const double *t, size_t n, struct rng *rng)
+{
+	struct share_state st;
+	struct record_answer a = { true, false, false };
+	double calls = 0, ok = 0;
+	int64_t now;
+
+	share_fresh(&st, r, 0);
+	for (size_t i = 0; i < n; i++) {
+		now = llround(t[i] * 1e9);
+		for (int try = 0; try <= (k == L_NONE ? 0 : LOAD_RETRIES);
+		    try++) {
+			const bool success = rng_unit(rng) >= p;
+
+			/* Open: the try fails without a call. */
+			if (k == L_BREAKER && (share_gate(&st, r, i + 1,
+			    now).what == GATE_GIVE_UP))
+				break;
+			calls++;
+			if (k == L_BUDGET || k == L_BREAKER)
+				a = share_record(&st, r, i + 1, success, 0,
+				    now);
+			if (success) {
+				ok++;
+				break;
+			}
+			if (k == L_BUDGET && !a.retry)
+				break;
+		}
+	}
+	return (struct load_result){ n > 0 ? ok / (double)n : 0,
+	    n > 0 ? calls / (double)n : 0 };
+}
+
+/* The closed forms of the plain cases: 1 - p^(N+1) and the sum of p^k. */
+static struct load_result
+load_closed(enum load_kind k, double p)
+{
+	const int tries = k == L_NONE ? 1 : LOAD_RETRIES + 1;
+	double load = 0;
+
+	for (int i = 0; i < tries; i++)
+		load += pow(p, i);
+	return (struct load_result){ 1 - pow(p, tries), load };
+}
+
+static const char *
+load_simulate(const struct config *c, double p, unsigned long clients,
+    unsigned long runs, uint64_t seed, struct load_result out[L_COUNT])
+{
+	/* The budget as --share-budget says, or gRPC's default; the breaker
+	 * as --share-breaker says, or 20 failures for 1s; it never waits. */
+	const struct share_rules budget = { c->share_rules.max,
+	    c->share_rules.ratio, 0, 0, 0, true };
+	const struct share_rules breaker = { 1e6, 0, c->share_rules.trip > 0 ?
+	    c->share_rules.trip : 20, c->share_rules.trip > 0 ?
+	    c->share_rules.cooldown : NS_PER_SEC, NS_PER_SEC, true };
+	const size_t cap = (size_t)((double)clients * LOAD_RATE *
+	    LOAD_SECONDS * 2 + 100);
+	struct rng rng;
+	double *t;
+	size_t n;
+
+	if ((t = calloc(cap, sizeof(*t))) == NULL)
+		return "out of memory";
+	memset(out, 0, sizeof(*out) * L_COUNT);
+	rng_seed(&rng, seed);
+	for (unsigned long i = 0; i < runs; i++) {
+		n = arrivals(clients, &rng, t, cap);
+		for (int k = 0; k < L_COUNT; k++) {
+			const struct load_result r = load_run(
+			    (enum load_kind)k, p, k == L_BREAKER ? &breaker :
+			    &budget, t, n, &rng);
+
+			out[k].success += r.success / (double)runs;
+			out[k].load += r.load / (double)runs;
+		}
+	}
+	free(t);
+	return NULL;
+}
+
+static void
+load_print(const struct config *c, double p, const struct load_result *r,
+    bool first)
+{
+	char a[NUMBER_BUFSZ], b[NUMBER_BUFSZ], e[NUMBER_BUFSZ], f[NUMBER_BUFSZ],
+	    g[NUMBER_BUFSZ];
+
+	for (int k = 0; k < L_COUNT; k++) {
+		const struct load_result x = load_closed((enum load_kind)k, p);
+		const bool closed = k == L_NONE || k == L_RETRIES;
+
+		switch (c->format) {
+		case FORMAT_PLAIN:
+		case FORMAT_TABLE:
+			printf("%12g  %-19s %8.3f %8.3f", p, load_names[k],
+			    r[k].success, r[k].load);
+			if (closed)
+				printf("   %8.3f %8.3f", x.success, x.load);
+			putchar('\n');
+			break;
+		case FORMAT_CSV:
+			printf("%s,%s,%s,%s,%s,%s\n", num(a, p), load_names[k],
+			    num(b, r[k].success), num(e, r[k].load),
+			    closed ? num(f, x.success) : "",
+			    closed ? num(g, x.load) : "");
+			break;
+		case FORMAT_JSON:
+			printf("%s  {\"failure_rate\": %s, \"strategy\": \"%s\", "
+			    "\"success\": %s, \"load\": %s", first && k == 0 ?
+			    "" : ",\n", num(a, p), load_names[k],
+			    num(b, r[k].success), num(e, r[k].load));
+			if (closed)
+				printf(", \"closed_success\": %s, "
+				    "\"closed_load\": %s", num(f, x.success),
+				    num(g, x.load));
+			putchar('}');
+			break;
+		}
+	}
+}
+
+/* --chart: per failure rate, a bar per strategy: load, then success. */
+static void
+load_chart(const struct config *c, const double *p, size_t n,
+    const struct load_result *r)
+{
+	int cells = terminal_width() - (2 + 19 + 1 + 6 + 1);
+
+	if (cells < 10)
+		cells = 10;
+	for (int m = 0; m < 2; m++) {
+		double max = 0;
+
+		for (size_t i = 0; i < n * L_COUNT; i++)
+			max = fmax(max, m == 0 ? r[i].load : r[i].success);
+		printf("%s%s\n", m == 0 ? "" : "\n", m == 0 ?
+		    "Calls per first try (load)" :
+		    "First tries that succeed");
+		for (size_t i = 0; i < n * L_COUNT; i++) {
+			const double v = m == 0 ? r[i].load : r[i].success;
+
+			if (i % L_COUNT == 0)
+				printf("failure rate %g\n", p[i / L_COUNT]);
+			printf("  %-19s %6.3f", load_names[i % L_COUNT], v);
+			chart_bar(v, max, cells, c->ascii);
+			putchar('\n');
+		}
+	}
+}
+
+static const char *
+load_main(const struct config *c, struct rng *rng)
+{
+	double p[RATES_MAX];
+	struct load_result *r;
+	unsigned long clients[CLIENTS_LISTMAX];
+	const uint64_t seed = rng_next(rng);
+	const char *why;
+	size_t n, nc;
+
+	if ((why = rates_parse(c->failure_rates, p, RATES_MAX, &n)) != NULL ||
+	    (why = clients_parse(c->clients, clients, CLIENTS_LISTMAX, &nc)) !=
+	    NULL)
+		return why;
+	if (nc != 1)
+		return "--failure-rate takes one number of --clients";
+	if ((r = calloc(n * L_COUNT, sizeof(*r))) == NULL)
+		return "out of memory";
+	if (!c->chart && (c->format == FORMAT_PLAIN ||
+	    c->format == FORMAT_TABLE))
+		printf("%12s  %-19s %8s %8s   %8s %8s\n", "failure rate",
+		    "strategy", "success", "load", "1-p^N", "sum p^k");
+	else if (!c->chart && c->format == FORMAT_CSV)
+		puts("failure_rate,strategy,success,load,closed_success,"
+		    "closed_load");
+	else if (!c->chart)
+		puts("[");
+	for (size_t i = 0; i < n && why == NULL; i++) {
+		why = load_simulate(c, p[i], clients[0], c->runs,
+		    seed ^ (uint64_t)llround(p[i] * 1e9), &r[i * L_COUNT]);
+		if (why == NULL && !c->chart)
+			load_print(c, p[i], &r[i * L_COUNT], i == 0);
+	}
+	if (why == NULL && c->chart)
+		load_chart(c, p, n, r);
+	else if (why == NULL && c->format == FORMAT_JSON)
+		puts("\n]");
+	free(r);
+	return why;
+}
+
 int
 simulate_main(const struct config *c, struct rng *rng)
 {
 	struct plan p;
 	const char *why;
 
+	if (c->failure_rates != NULL) {
+		if ((why = load_main(c, rng)) != NULL) {
+			fflush(stdout);
+			warnx("%s", why);
+			return 125;
+		}
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			warn("stdout");
+			return 125;
+		}
+		return 0;
+	}
 	if ((why = plan_init(&p, c, rng)) == NULL)
 		why = plan_run(&p);
 	plan_free(&p);

@@ -38,6 +38,8 @@ setup() {
 	[ -s "$BATS_FILE_TMPDIR/port" ] || skip "the web server did not start"
 	D=$BATS_TEST_TMPDIR
 	PORT=$(cat "$BATS_FILE_TMPDIR/port")
+	# --share's examples keep their state in the test's directory.
+	export RETRY_SHARE_STORE=file:$D/share
 	mkdir -p "$D/bin" "$D/work"
 	# curl, with the examples' addresses on the local server.
 	cat >"$D/bin/curl" <<-CURL

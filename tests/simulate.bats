@@ -310,3 +310,48 @@ for r in json.loads(sys.argv[1]):
 	run -125 retry simulate 100
 	assert_usage_error "simulate takes no arguments: '100'"
 }
+
+@test "--failure-rate: the load model; the plain cases match their closed forms" {
+	run -0 retry simulate --failure-rate 0.5,0.9 --runs 20 --format csv
+	assert_line --index 0 "failure_rate,strategy,success,load,closed_success,closed_load"
+	assert_equal "${#lines[@]}" 9
+	local line p name success load cs cl
+	for line in "${lines[@]:1}"; do
+		IFS=, read -r p name success load cs cl <<<"$line"
+		[ -n "$cs" ] || continue
+		awk -v a="$success" -v b="$cs" -v c="$load" -v d="$cl" \
+		    'BEGIN { exit !((a - b) ^ 2 < 1e-4 && (c - d) ^ 2 < 1e-4) }' ||
+		    fail "$line: not within 0.01 of the closed forms"
+	done
+	assert_line --regexp '^0\.9,3 retries,0\.3[34][0-9]*,3\.4[34][0-9]*,0\.3439,3\.439$'
+}
+
+@test "--failure-rate: the shared budget and the breaker cut the load of 3 retries" {
+	run -0 retry simulate --failure-rate 0.5,0.9 --runs 10 --format json
+	local p
+	for p in 0.5 0.9; do
+		jq -e --argjson p "$p" '
+		    [.[] | select(.failure_rate == $p)] as $r
+		    | ($r[] | select(.strategy == "3 retries") | .load) as $all
+		    | ($r[] | select(.strategy == "3 retries, budget") | .load) < $all - 0.5
+		    and ($r[] | select(.strategy == "3 retries, budget") | .load) < 1.1' \
+		    <<<"$output" >/dev/null || fail "the budget saves nothing at $p"
+	done
+	jq -e '[.[] | select(.failure_rate == 0.9)]
+	    | (map(select(.strategy == "3 retries, breaker"))[0].load)
+	    < (map(select(.strategy == "3 retries"))[0].load) / 2' <<<"$output" >/dev/null
+	run -0 retry simulate --failure-rate 0.5,0.9 --runs 2 --chart --ascii
+	assert_line "Calls per first try (load)"
+	assert_line "First tries that succeed"
+	assert_line "failure rate 0.9"
+}
+
+@test "--failure-rate: bad lists exit 125" {
+	local bad
+	for bad in 2 -0.5 0.5-0.1:0.1 0.1-0.5 0.1-0.5:0 x "" 0.5,,0.9; do
+		run -125 retry simulate --failure-rate "$bad"
+		assert_usage_error --failure-rate
+	done
+	run -125 retry simulate --failure-rate 0.5 --clients 10,20
+	assert_output --partial "one number of --clients"
+}

@@ -1,0 +1,46 @@
+/* The shared state's text and values: share_parse (a state it accepts
+ * formats and parses back the same, and drives the decisions sanely),
+ * share_name_check, share_budget_parse and share_breaker_parse. */
+#include <math.h>
+
+#include "../src/share.h"
+#include "fuzz.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct share_rules r = { 10, 0.1, 3, 1000000000, 1000000000,
+	    false };
+	struct share_state s, back;
+	struct gate_answer g;
+	struct record_answer a;
+	char *str = fuzz_string(data, size), buf[SHARE_TEXT_MAX];
+	unsigned long trip;
+	int64_t cooldown;
+	double max, ratio;
+	size_t n;
+
+	if (share_parse((const char *)data, size, &s) == NULL) {
+		CHECK(s.tokens >= 0 && isfinite(s.tokens));
+		n = share_format(&s, buf, sizeof(buf));
+		CHECK(n > 0);
+		CHECK(share_parse(buf, n, &back) == NULL);
+		CHECK(back.tokens == s.tokens && back.failures == s.failures &&
+		    back.breaker == s.breaker && back.probe == s.probe);
+		g = share_gate(&s, &r, 7, 1700000000000000000);
+		CHECK(g.what != GATE_WAIT || g.until > 1700000000000000000);
+		a = share_record(&s, &r, 7, size % 2 == 0, 0,
+		    1700000000000000000);
+		CHECK(s.tokens >= 0 && s.tokens <= r.max);
+		CHECK(!a.retry || s.tokens > r.max / 2);
+	}
+	if (share_name_check(str) == NULL)
+		CHECK(strlen(str) >= 1 && strlen(str) <= SHARE_NAME_MAX &&
+		    strchr(str, '/') == NULL);
+	if (share_budget_parse(str, &max, &ratio) == NULL)
+		CHECK(max >= 1 && max <= 1e6 && ratio >= 0 && ratio <= max);
+	if (share_breaker_parse(str, &trip, &cooldown) == NULL)
+		CHECK(trip >= 1 && cooldown > 0);
+	free(str);
+	return 0;
+}

@@ -512,7 +512,7 @@ plan_run(struct plan *p)
 enum load_kind { L_NONE, L_RETRIES, L_BUDGET, L_BREAKER, L_COUNT };
 
 static const char *const load_names[L_COUNT] = {
-	"no retries", "3 retries", "3 retries, budget", "3 retries, breaker",
+	"no retries", "3 retries", "3 retries + budget", "3 retries + breaker",
 };
 
 struct load_result {

@@ -333,12 +333,12 @@ for r in json.loads(sys.argv[1]):
 		jq -e --argjson p "$p" '
 		    [.[] | select(.failure_rate == $p)] as $r
 		    | ($r[] | select(.strategy == "3 retries") | .load) as $all
-		    | ($r[] | select(.strategy == "3 retries, budget") | .load) < $all - 0.5
-		    and ($r[] | select(.strategy == "3 retries, budget") | .load) < 1.1' \
+		    | ($r[] | select(.strategy == "3 retries + budget") | .load) < $all - 0.5
+		    and ($r[] | select(.strategy == "3 retries + budget") | .load) < 1.1' \
 		    <<<"$output" >/dev/null || fail "the budget saves nothing at $p"
 	done
 	jq -e '[.[] | select(.failure_rate == 0.9)]
-	    | (map(select(.strategy == "3 retries, breaker"))[0].load)
+	    | (map(select(.strategy == "3 retries + breaker"))[0].load)
 	    < (map(select(.strategy == "3 retries"))[0].load) / 2' <<<"$output" >/dev/null
 	run -0 retry simulate --failure-rate 0.5,0.9 --runs 2 --chart --ascii
 	assert_line "Calls per first try (load)"

@@ -15,7 +15,8 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     --retry-if-output --stop-if-output \
     --match --stdin --delay-from-output --reset-after --log-format \
     --log-file --on-retry --on-giveup \
-    -m --label --message --count --format --unit --samples
+    -m --label --message --share --share-budget --share-breaker \
+    --share-open --share-store --count --format --unit --samples
 
 # True while the words before the cursor are still retry's options.
 function __fish_retry_options_only
@@ -48,6 +49,69 @@ end
 function __fish_retry_simulate
     set -l words (commandline -opc)
     test "$words[2]" = simulate; and not string match -q -- '*show-backoff-delays' $words[1]
+end
+
+# retry share: status or reset, then names.
+function __fish_retry_share
+    set -l words (commandline -opc)
+    test "$words[2]" = share; and not string match -q -- '*show-backoff-delays' $words[1]
+end
+
+# True once retry share has its status or reset.
+function __fish_retry_share_action
+    set -l words (commandline -opc)
+    set -e words[1..2]
+    while set -q words[1]
+        switch $words[1]
+            case '--*=*'
+            case --share-store --log-format
+                set -e words[1]
+            case '-*'
+            case '*'
+                return 0
+        end
+        set -e words[1]
+    end
+    return 1
+end
+
+# --share-store's value: file:, then the directories after it.
+function __fish_retry_store
+    set -l token (commandline -ct | string replace -r -- '^--share-store=' '')
+    if string match -q -- 'file:*' $token
+        __fish_complete_directories (string sub -s 6 -- $token) | string replace -r -- '^' file:
+    else
+        echo file:
+    end
+end
+
+# The names of the shared states: the files in the directory of the last
+# --share-store on the line, else of $RETRY_SHARE_STORE, else the default.
+function __fish_retry_share_names
+    set -l store "$RETRY_SHARE_STORE"
+    set -l words (commandline -opc)
+    for i in (seq (count $words))
+        switch $words[$i]
+            case --share-store
+                set -l next (math $i + 1)
+                set store "$words[$next]"
+            case '--share-store=*'
+                set store (string replace -- --share-store= '' $words[$i])
+        end
+    end
+    set -l dir
+    if test -n "$store"
+        string match -q -- 'file:?*' $store; or return
+        set dir (string sub -s 6 -- $store)
+    else if string match -q -- '/*' "$XDG_RUNTIME_DIR"
+        set dir $XDG_RUNTIME_DIR/retry
+    else
+        set dir /tmp/retry-(id -u)
+    end
+    for f in $dir/* $dir/.*
+        test -f $f; and not test -L $f; or continue
+        string replace -r -- '.*/' '' $f | string match -r -- '^[A-Za-z0-9._-]+$'
+    end
 end
 
 # The words of --until and --while, after those of the list before them.
@@ -141,10 +205,27 @@ complete -c retry -n $opts -l verbose -d 'Also report starts and successes'
 complete -c retry -n $opts -s m -l label -x -d 'Prefix reports with retry[LABEL]'
 complete -c retry -n $opts -l message -x -d 'Prefix reports with retry[LABEL]'
 complete -c retry -n $opts -l dry-run -d 'Print the schedule of an all-failing run'
+complete -c retry -n $opts -l share -x -a '(__fish_retry_share_names)' -d 'Join a shared state: its budget, breaker and delay'
+complete -c retry -n $opts -l share-budget -x -d 'N tokens; a failure takes 1, a success gives R'
+complete -c retry -n $opts -l share-breaker -x -d 'N failures in a row open it for DUR'
+complete -c retry -n $opts -l share-open -x -a 'wait giveup' -d 'What a run does while the breaker is open'
+complete -c retry -n $opts -l share-store -x -a '(__fish_retry_store)' -d 'Where the shared states live'
+
+# retry share: its options, status or reset, then names.
+set -l sharecmd "__fish_retry_share"
+complete -c retry -n $sharecmd -f
+complete -c retry -n $sharecmd -l share-store -x -a '(__fish_retry_store)' -d 'Where the shared states live'
+complete -c retry -n $sharecmd -l log-format -x -a 'text json' -d 'Report as text or JSON Lines'
+complete -c retry -n $sharecmd -s h -l help -d 'Show the help and exit'
+complete -c retry -n $sharecmd -s v -s V -l version -d 'Show the version and exit'
+complete -c retry -n "$sharecmd; and not __fish_retry_share_action" -x -a status -d 'Show shared states'
+complete -c retry -n "$sharecmd; and not __fish_retry_share_action" -x -a reset -d 'Start a shared state afresh'
+complete -c retry -n "$sharecmd; and __fish_retry_share_action" -x -a '(__fish_retry_share_names)' -d 'Shared state'
 
 # The first word that is not an option: the subcommand, or the command to
 # run, whose own completion takes over from there.
 complete -c retry -n "not __fish_retry_show; and __fish_retry_options_only $__retry_valued" -x -a show-backoff-delays -d 'Print the delays of a strategy'
 complete -c retry -n "not __fish_retry_show; and __fish_retry_options_only $__retry_valued" -x -a simulate -d 'Simulate clients that contend, as the AWS blog did'
+complete -c retry -n "not __fish_retry_show; and __fish_retry_options_only $__retry_valued" -x -a share -d 'Show or reset the state that --share runs share'
 complete -c retry -n __fish_retry_simulate -f
-complete -c retry -n "not __fish_retry_show; and not __fish_retry_simulate" -x -a "(__fish_complete_subcommand $__retry_valued)"
+complete -c retry -n "not __fish_retry_show; and not __fish_retry_simulate; and not __fish_retry_share" -x -a "(__fish_complete_subcommand $__retry_valued)"

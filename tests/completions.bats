@@ -115,3 +115,34 @@ refute_offered() {
 		refute_offered --clients
 	done
 }
+
+@test "completions: share, status and reset, then the names in the store" {
+	local shell store=$BATS_TEST_TMPDIR/store
+	retry --share-store "file:$store" --share alpha true
+	retry --share-store "file:$store" --share beta true
+	for shell in bash zsh fish; do
+		run -0 complete_in "$shell" 'retry sha'
+		assert_line share
+		run -0 complete_in "$shell" 'retry share '
+		assert_line status
+		assert_line reset
+		run -0 complete_in "$shell" 'retry share ech'
+		refute_offered echo
+		run -0 complete_in "$shell" 'retry share status --'
+		assert_line --share-store
+		assert_line --log-format
+		refute_offered --max
+		run -0 complete_in "$shell" "retry share reset --share-store file:$store a"
+		assert_line alpha
+		refute_offered beta
+		run -0 complete_in "$shell" "retry --share-store file:$store --share "
+		assert_line alpha
+		assert_line beta
+		run -0 complete_in "$shell" 'retry --share-open '
+		assert_line wait
+		assert_line giveup
+		run -0 complete_in "$shell" 'retry --share-b'
+		assert_line --share-budget
+		assert_line --share-breaker
+	done
+}

@@ -30,8 +30,8 @@ _retry_simulate_options='--max --max-attempts --max-actual-duration --exp
 --initial-delay --exponent-base --initial-delay1 --initial-delay2
 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
---consider-actual-delay --jitter --seed --clients --runs --format --chart
---ascii --help --version'
+--consider-actual-delay --jitter --seed --clients --failure-rate --runs
+--share-budget --share-breaker --format --chart --ascii --help --version'
 
 _retry_share_options='--share-store --log-format --help --version'
 
@@ -53,7 +53,8 @@ _retry_takes_value() {
 	--stop-if-output | --match | --stdin | --delay-from-output | \
 	--reset-after | --log-format | --log-file | --on-retry | --on-giveup | \
 	--share | --share-budget | --share-breaker | --share-open | \
-	--share-store | --format | --unit | --samples | --clients | --runs)
+	--share-store | --format | --unit | --samples | --clients | \
+	--failure-rate | --runs)
 		return 0 ;;
 	esac
 	return 1

@@ -169,7 +169,10 @@ for c in retry show-backoff-delays
     complete -c $c -n $output -l ascii -d 'Draw the chart in plain ASCII'
     complete -c $c -n $show -l samples -x -d 'Runs of a random strategy to summarise'
     complete -c $c -n $simulate -l clients -x -d 'Numbers of clients: 10,50,100 or 10-190:20'
+    complete -c $c -n $simulate -l failure-rate -x -d 'The load model: calls fail with each probability'
     complete -c $c -n $simulate -l runs -x -d 'Runs to average over'
+    complete -c $c -n $simulate -l share-budget -x -d 'The load model: the shared budget, N[:R]'
+    complete -c $c -n $simulate -l share-breaker -x -d 'The load model: the shared breaker, N:DUR'
     complete -c $c -n $show -x -a '0 1' -d 'Status: 0 failure, 1 success'
 end
 

@@ -61,6 +61,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (cfg.samples > 20)
 			cfg.samples = 20;
 		rng_seed(&rng, cfg.seed);
+		/* --dry-run --share reads a store: not the fuzzer's. */
+		cfg.share = NULL;
 		if (mode == MODE_SHOW)
 			(void)show_main(&cfg, &rng);
 		else if (cfg.dry_run)

@@ -291,14 +291,14 @@ number(const char *s, size_t len, double lo, double hi, double *out)
 const char *
 share_budget_parse(const char *s, double *max, double *ratio)
 {
-	const char *colon = strchr(s, ':'), *why;
+	const char *colon = strchr(s, ':');
 	double n, r = 0.1;
 
-	if ((why = number(s, colon != NULL ? (size_t)(colon - s) : strlen(s),
-	    1, 1e6, &n)) != NULL)
+	if (number(s, colon != NULL ? (size_t)(colon - s) : strlen(s), 1, 1e6,
+	    &n) != NULL)
 		return "N must be a number of tokens from 1 to 1000000";
-	if (colon != NULL && (why = number(colon + 1, strlen(colon + 1), 0, n,
-	    &r)) != NULL)
+	if (colon != NULL && number(colon + 1, strlen(colon + 1), 0, n, &r) !=
+	    NULL)
 		return "R must be a number from 0 to N";
 	*max = n;
 	*ratio = r;

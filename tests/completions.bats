@@ -102,15 +102,11 @@ refute_offered() {
 		assert_line simulate
 		run -0 complete_in "$shell" 'retry simulate --cl'
 		assert_line --clients
-		run -0 complete_in "$shell" 'retry simulate --clients 10 --ru'
-		assert_line --runs
 		run -0 complete_in "$shell" 'retry simulate --format '
 		assert_line csv
 		assert_line json
 		run -0 complete_in "$shell" 'retry simulate --ti'
 		refute_offered --timeout
-		run -0 complete_in "$shell" 'retry simulate --cou'
-		refute_offered --count
 		run -0 complete_in "$shell" 'retry --cli'
 		refute_offered --clients
 	done
@@ -121,12 +117,9 @@ refute_offered() {
 	retry --share-store "file:$store" --share alpha true
 	retry --share-store "file:$store" --share beta true
 	for shell in bash zsh fish; do
-		run -0 complete_in "$shell" 'retry sha'
-		assert_line share
 		run -0 complete_in "$shell" 'retry share '
 		assert_line status
 		assert_line reset
-		run -0 complete_in "$shell" 'retry share ech'
 		refute_offered echo
 		run -0 complete_in "$shell" 'retry share status --'
 		assert_line --share-store
@@ -138,11 +131,5 @@ refute_offered() {
 		run -0 complete_in "$shell" "retry --share-store file:$store --share "
 		assert_line alpha
 		assert_line beta
-		run -0 complete_in "$shell" 'retry --share-open '
-		assert_line wait
-		assert_line giveup
-		run -0 complete_in "$shell" 'retry --share-b'
-		assert_line --share-budget
-		assert_line --share-breaker
 	done
 }

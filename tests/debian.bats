@@ -22,20 +22,23 @@ attempts() {
 	# shellcheck disable=SC2086
 	timeout 60 "$prog" "$@" -- statuses "$file" $script \
 	    </dev/null >/dev/null 2>&1 || rc=$?
-	echo "status $rc, $(cat "$file" 2>/dev/null | wc -l) attempts"
+	local runs=()
+	[ ! -f "$file" ] || mapfile -t runs <"$file"
+	echo "status $rc, ${#runs[@]} attempts"
 }
 
 # same "SCRIPT" OPTIONS...: both retries give the same attempts and status.
 # They run side by side, so a line costs the longer of the two.
 same() {
-	local script=$1 d=$BATS_TEST_TMPDIR
+	local script=$1 d=$BATS_TEST_TMPDIR theirs ours
 	shift
 	attempts "$DEBIAN" "$d/debian" "$script" "$@" >"$d/debian.out" &
-	attempts "$RETRY" "$d/ours" "$script" "$@" >"$d/ours.out"
+	ours=$(attempts "$RETRY" "$d/ours" "$script" "$@")
 	wait $!
-	[ "$(cat "$d/debian.out")" = "$(cat "$d/ours.out")" ] ||
-	    fail "retry $* -- statuses $script: Debian's: $(cat "$d/debian.out"); ours: $(cat "$d/ours.out")"
-	echo "retry $* -- statuses $script: $(cat "$d/ours.out")"
+	read -r theirs <"$d/debian.out"
+	[ "$theirs" = "$ours" ] ||
+	    fail "retry $* -- statuses $script: Debian's: $theirs; ours: $ours"
+	echo "retry $* -- statuses $script: $ours"
 }
 
 @test "debian: -t and --times count every attempt; -d and --delay space them" {

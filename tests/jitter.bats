@@ -11,17 +11,24 @@ jittered() {
 	run -0 show --fixed 1s -n 0 --count 6 --seed 42 --jitter "$1"
 }
 
-# --exp 100ms capped at 1s: d = min(0.1 x 2^(n-1), 1), twelve steps, for
-# seeds 1 to 20; every value must lie in [lo, hi] (awk, in terms of d) and
-# never above the cap.
+# --exp 100ms capped at 1s: d = min(0.1 x 2^(n-1), 1), twelve steps, 240
+# runs (--samples, one process); at each step the least and the greatest
+# delay must lie in [lo, hi] (awk, in terms of d) and never above the cap.
 CAPPED='(0.1 * 2 ^ (n - 1) < 1 ? 0.1 * 2 ^ (n - 1) : 1)'
 assert_mode_bounds() {
-	local mode=$1 lo=$2 hi=$3 seed
-	for seed in $(seq 1 20); do
-		run -0 show --exp 100ms --max-delay 1s -n 0 --count 12 \
-		    --seed "$seed" --jitter "$mode"
-		assert_delays_within "$CAPPED" "$lo" "($hi < 1 ? $hi : 1)"
-	done
+	local mode=$1 lo=$2 hi=$3 why
+	run -0 show --exp 100ms --max-delay 1s -n 0 --count 12 --seed 1 \
+	    --samples 240 --format csv --jitter "$mode"
+	assert_equal "${#lines[@]}" 13
+	why=$(awk -F, -v fail=0 "
+		NR > 1 { n = \$1; d = $CAPPED; lo = $lo; hi = $hi
+		  if (hi > 1) hi = 1
+		  if (\$2 != 240 || \$3 + 0 < lo - 1e-9 || \$6 + 0 > hi + 1e-9) {
+			printf \"step %d: [%s, %s] of %s runs not in [%.9f, %.9f]\\n\",
+			    n, \$3, \$6, \$2, lo, hi
+			fail = 1 } }
+		END { exit fail }
+	" <<<"$output") || fail "$why"
 }
 
 @test "jitter none: the delay itself" {

@@ -36,16 +36,6 @@ field() {
 	assert_equal "$(field fleet failures)" "$(calls)"
 }
 
-@test "share: without --share, the same 50 runs make 250 attempts" {
-	local i d=$BATS_TEST_TMPDIR
-	for i in $(seq 50); do
-		timeout 60 "$RETRY" --max 5 --immediate -q -- \
-		    sh -c 'echo x >>"$0/calls"; exit 1' "$d" 3>&- &
-	done
-	wait
-	assert_equal "$(calls)" 250
-}
-
 @test "share: a spent budget ends the run at once with the attempt's status" {
 	run -1 retry --share b --share-budget 4 --immediate -n 5 -- false
 	assert_line --index 0 --partial "attempt 1/5 failed: exit 1"

@@ -145,6 +145,21 @@ codes_parse(const char *s, struct codes *out)
 	return NULL;
 }
 
+const char *
+list_item(const char *s, size_t *len, const char **next)
+{
+	const char *comma = strchr(s, ',');
+	size_t n = comma != NULL ? (size_t)(comma - s) : strlen(s);
+
+	*next = comma != NULL ? comma + 1 : NULL;
+	while (n > 0 && *s == ' ')
+		s++, n--;
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	*len = n;
+	return s;
+}
+
 /* A number of a criterion: a status, or above 255 only as a range's end,
  * where it stands for 255 (no exit status is higher). */
 static const char *
@@ -183,17 +198,12 @@ criteria_parse(const char *s, struct codes *out)
 		{ "fail", 1, STATUS_MAX }, { "false", 1, STATUS_MAX },
 	};
 	struct codes c = { .set = true };
-	const char *comma, *dash, *err;
+	const char *next = s, *dash, *err;
 	size_t len, w;
 	int lo, hi;
 
-	for (;; s = comma + 1) {
-		comma = strchr(s, ',');
-		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
-		while (len > 0 && *s == ' ')
-			s++, len--;
-		while (len > 0 && s[len - 1] == ' ')
-			len--;
+	while (next != NULL) {
+		s = list_item(next, &len, &next);
 		for (w = 0; w < sizeof(words) / sizeof(words[0]); w++)
 			if (strlen(words[w].word) == len &&
 			    strncmp(words[w].word, s, len) == 0)
@@ -219,8 +229,6 @@ criteria_parse(const char *s, struct codes *out)
 			return "reversed range";
 		for (int i = lo; i <= hi; i++)
 			codes_add(&c, i);
-		if (comma == NULL)
-			break;
 	}
 	*out = c;
 	return NULL;

@@ -13,6 +13,9 @@ struct codes {
 };
 
 const char	*codes_parse(const char *, struct codes *);
+/* The item of a comma list at s, without spaces around it: its start, its
+ * length in *len, and in *next where the next item starts, or NULL. */
+const char	*list_item(const char *s, size_t *len, const char **next);
 /* Debian's retry's criteria: success, true, fail, false, N, N-M. */
 const char	*criteria_parse(const char *, struct codes *);
 void		 codes_add(struct codes *, int);

@@ -515,7 +515,7 @@ static int
 delay_list(struct parse *p, const struct opt *o, const char *arg)
 {
 	struct config *c = p->cfg;
-	const char *s = arg, *comma;
+	const char *s, *next = arg;
 	char item[64];
 	size_t n = 1, len, i = 0;
 
@@ -524,14 +524,9 @@ delay_list(struct parse *p, const struct opt *o, const char *arg)
 	free(c->list);
 	if ((c->list = calloc(n, sizeof(*c->list))) == NULL)
 		return fail(p, o, "out of memory");
-	for (;; s = comma + 1) {
-		comma = strchr(s, ',');
-		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
-		/* "1, 2, 4" as Debian's retry reads it. */
-		while (len > 0 && *s == ' ')
-			s++, len--;
-		while (len > 0 && s[len - 1] == ' ')
-			len--;
+	/* "1, 2, 4" as Debian's retry reads it. */
+	while (next != NULL) {
+		s = list_item(next, &len, &next);
 		if (len == 0)
 			return fail(p, o, "item %zu of '%s' is empty", i + 1,
 			    arg);
@@ -543,8 +538,6 @@ delay_list(struct parse *p, const struct opt *o, const char *arg)
 		if (duration(p, o, item, &c->list[i]) != 0)
 			return -1;
 		i++;
-		if (comma == NULL)
-			break;
 	}
 	c->backoff.list = c->list;
 	c->backoff.nlist = n;

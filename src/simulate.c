@@ -746,21 +746,13 @@ simulate_main(const struct config *c, struct rng *rng)
 	struct plan p;
 	const char *why;
 
-	if (c->failure_rates != NULL) {
-		if ((why = load_main(c, rng)) != NULL) {
-			fflush(stdout);
-			warnx("%s", why);
-			return 125;
-		}
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			warn("stdout");
-			return 125;
-		}
-		return 0;
+	if (c->failure_rates != NULL)
+		why = load_main(c, rng);
+	else {
+		if ((why = plan_init(&p, c, rng)) == NULL)
+			why = plan_run(&p);
+		plan_free(&p);
 	}
-	if ((why = plan_init(&p, c, rng)) == NULL)
-		why = plan_run(&p);
-	plan_free(&p);
 	if (why != NULL) {
 		fflush(stdout);
 		warnx("%s", why);

@@ -10,28 +10,80 @@ load test_helper/show
 
 # The module's documentation: the vectors of the issue.
 
-@test "vector: MIMD with --min-delay" {
+@test "-a: exact delays of every algorithm, the documented vectors, limits and clamping" {
+	# vector: MIMD with --min-delay
 	assert_show "3 6 12 24 12 6 3 2 2 4 8 16" \
 	    -a MIMD --initial-delay 3 --min-delay 2 \
 	    --delay-multiple-on-failure 2 --delay-multiple-on-success 0.5 \
 	    0 0 0 0 1 1 1 1 1 0 0 0
-}
-
-@test "vector: Constant with --max-attempts, reset by a success" {
+	# vector: Constant with --max-attempts, reset by a success
 	assert_show "2 2 -1 -1 0 2" \
 	    -a Constant --delay 2 --max-attempts 3 0 0 0 0 1 0
-}
-
-@test "vector: Exponential with --max-actual-duration" {
+	# vector: Exponential with --max-actual-duration
 	assert_show "3 6 12 -1" \
 	    -a Exponential --initial-delay 3 --max-attempts 10 \
 	    --max-actual-duration 21 0 0:+3 0:+6 0:+12
-}
-
-@test "vector: Constant with --consider-actual-delay" {
+	# vector: Constant with --consider-actual-delay
 	assert_show "2 4 1 1 0" \
 	    -a Constant --delay 2 --consider-actual-delay \
 	    0 0:+0 0:+5 0:+2 0:+3
+	# Constant: delay, delay-on-success
+	assert_show "1.5 0.5 0.5 1.5 1.5" \
+	    -a Constant --delay 1.5 --delay-on-success 0.5 0 1 1 0 0
+	# Constant: --min-delay wins over --max-delay
+	assert_show "2 2 2" \
+	    -a Constant --delay 1.5 --delay-on-success 0.5 --min-delay 2 \
+	    --max-delay 1 0 1 0
+	# Exponential: base 2 by default, unlimited, bounded by --count
+	assert_show "0.1 0.2 0.4 0.8 1.6 3.2 6.4 12.8 25.6 51.2" \
+	    -a Exponential --initial-delay 0.1
+	# Exponential: --exponent-base, --max-delay, a success restarts it
+	assert_show "0.5 1.5 4.5 10 10 0.25 0.5 1.5" \
+	    -a exponential --initial-delay 0.5 --exponent-base 3 \
+	    --delay-on-success 0.25 --max-delay 10 0 0 0 0 0 1 0 0
+	# Exponential: --max-attempts counts consecutive failures
+	assert_show "1 2 4 -1 -1 0 1 2 4 -1" \
+	    -a Exponential --initial-delay 1 --max-attempts 4 \
+	    0 0 0 0 0 1 0 0 0 0
+	# Fibonacci: its own sequence, a success restarts it
+	assert_show "1 1 2 3 3 3 3 0 1 1 2" \
+	    -a Fibonacci --initial-delay1 1 --initial-delay2 1 --max-delay 3 \
+	    0 0 0 0 0 0 0 1 0 0 0
+	# Fibonacci: --delay-on-success
+	assert_show "0.5 0.75 2 0.5" \
+	    -a Fibonacci --initial-delay1 0.5 --initial-delay2 0.75 \
+	    --delay-on-success 2 0 0 1 0
+	# LILD: increments, clamped at 0 and floored by --min-delay
+	assert_show "2 3.5 5 3 1 0.5 0.5 2 3.5" \
+	    -a LILD --initial-delay 2 --delay-increment-on-failure 1.5 \
+	    --delay-increment-on-success -2 --min-delay 0.5 \
+	    0 0 0 1 1 1 1 0 0
+	# LILD: a success first returns the initial delay
+	assert_show "3 4 3 2" \
+	    -a LILD --initial-delay 3 --delay-increment-on-failure 1 \
+	    --delay-increment-on-success -1 1 0 1 1
+	# LIMD: linear up, multiplicative down, with --max-attempts
+	assert_show "1 2 3 4 -1 -1 2 3" \
+	    -a LIMD --initial-delay 1 --delay-increment-on-failure 1 \
+	    --delay-multiple-on-success 0.5 --max-attempts 4 \
+	    1 0 0 0 0 0 1 0
+	# MILD: multiplicative up, linear down, capped
+	assert_show "0.5 1.5 4.5 10 9 8 7 6 5 10" \
+	    -a MILD --initial-delay 0.5 --delay-multiple-on-failure 3 \
+	    --delay-increment-on-success -1 --max-delay 10 \
+	    0 0 0 0 1 1 1 1 1 0
+	# MIMD: a success first returns the initial delay
+	assert_show "2 1 2" \
+	    -a MIMD --initial-delay 2 --delay-multiple-on-failure 2 \
+	    --delay-multiple-on-success 0.5 1 1 0
+	# --max-actual-duration is measured from the start, and a -1 changes nothing
+	assert_show "3 4 5 -1 4 3 -1" \
+	    -a LILD --initial-delay 3 --delay-increment-on-failure 1 \
+	    --delay-increment-on-success -1 --max-actual-duration 10 \
+	    0 0:4 0:9.5 0:10 1:10 1:12 0:12
+	# --consider-actual-delay with absolute times
+	assert_show "2 4 1 1 0" \
+	    -a Constant --delay 2 --consider-actual-delay 0 0:0 0:5 0:7 0:10
 }
 
 @test "vector: MIMD with a multiple of 0.3333333, to the last digit" {
@@ -42,40 +94,6 @@ load test_helper/show
 
 # Each algorithm.
 
-@test "Constant: delay, delay-on-success" {
-	assert_show "1.5 0.5 0.5 1.5 1.5" \
-	    -a Constant --delay 1.5 --delay-on-success 0.5 0 1 1 0 0
-}
-
-@test "Constant: --min-delay wins over --max-delay" {
-	assert_show "2 2 2" \
-	    -a Constant --delay 1.5 --delay-on-success 0.5 --min-delay 2 \
-	    --max-delay 1 0 1 0
-}
-
-@test "Exponential: base 2 by default, unlimited, bounded by --count" {
-	assert_show "0.1 0.2 0.4 0.8 1.6 3.2 6.4 12.8 25.6 51.2" \
-	    -a Exponential --initial-delay 0.1
-}
-
-@test "Exponential: --exponent-base, --max-delay, a success restarts it" {
-	assert_show "0.5 1.5 4.5 10 10 0.25 0.5 1.5" \
-	    -a exponential --initial-delay 0.5 --exponent-base 3 \
-	    --delay-on-success 0.25 --max-delay 10 0 0 0 0 0 1 0 0
-}
-
-@test "Exponential: --max-attempts counts consecutive failures" {
-	assert_show "1 2 4 -1 -1 0 1 2 4 -1" \
-	    -a Exponential --initial-delay 1 --max-attempts 4 \
-	    0 0 0 0 0 1 0 0 0 0
-}
-
-@test "Fibonacci: its own sequence, a success restarts it" {
-	assert_show "1 1 2 3 3 3 3 0 1 1 2" \
-	    -a Fibonacci --initial-delay1 1 --initial-delay2 1 --max-delay 3 \
-	    0 0 0 0 0 0 0 1 0 0 0
-}
-
 @test "Fibonacci: the sequence is not made of the clamped delays" {
 	# 1, 2, 3, 5, 8 floored at 4; from the returned 4 and 4 it would be 8.
 	assert_show "4 4 4 5 8 4 4 4" \
@@ -83,50 +101,11 @@ load test_helper/show
 	    0 0 0 0 0 1 0 0
 }
 
-@test "Fibonacci: --delay-on-success" {
-	assert_show "0.5 0.75 2 0.5" \
-	    -a Fibonacci --initial-delay1 0.5 --initial-delay2 0.75 \
-	    --delay-on-success 2 0 0 1 0
-}
-
-@test "LILD: increments, clamped at 0 and floored by --min-delay" {
-	assert_show "2 3.5 5 3 1 0.5 0.5 2 3.5" \
-	    -a LILD --initial-delay 2 --delay-increment-on-failure 1.5 \
-	    --delay-increment-on-success -2 --min-delay 0.5 \
-	    0 0 0 1 1 1 1 0 0
-}
-
-@test "LILD: a success first returns the initial delay" {
-	assert_show "3 4 3 2" \
-	    -a LILD --initial-delay 3 --delay-increment-on-failure 1 \
-	    --delay-increment-on-success -1 1 0 1 1
-}
-
-@test "LIMD: linear up, multiplicative down, with --max-attempts" {
-	assert_show "1 2 3 4 -1 -1 2 3" \
-	    -a LIMD --initial-delay 1 --delay-increment-on-failure 1 \
-	    --delay-multiple-on-success 0.5 --max-attempts 4 \
-	    1 0 0 0 0 0 1 0
-}
-
-@test "MILD: multiplicative up, linear down, capped" {
-	assert_show "0.5 1.5 4.5 10 9 8 7 6 5 10" \
-	    -a MILD --initial-delay 0.5 --delay-multiple-on-failure 3 \
-	    --delay-increment-on-success -1 --max-delay 10 \
-	    0 0 0 0 1 1 1 1 1 0
-}
-
 @test "MIMD: P is the delay returned, after the cap" {
 	# From the capped 5, not from 16: 2.5, then 1.25.
 	assert_show "1 2 4 5 5 5 2.5 1.25" \
 	    -a MIMD --initial-delay 1 --delay-multiple-on-failure 2 \
 	    --delay-multiple-on-success 0.5 --max-delay 5 0 0 0 0 0 0 1 1
-}
-
-@test "MIMD: a success first returns the initial delay" {
-	assert_show "2 1 2" \
-	    -a MIMD --initial-delay 2 --delay-multiple-on-failure 2 \
-	    --delay-multiple-on-success 0.5 1 1 0
 }
 
 @test "algorithm names are case-insensitive" {
@@ -139,18 +118,6 @@ load test_helper/show
 }
 
 # Limits and time.
-
-@test "--max-actual-duration is measured from the start, and a -1 changes nothing" {
-	assert_show "3 4 5 -1 4 3 -1" \
-	    -a LILD --initial-delay 3 --delay-increment-on-failure 1 \
-	    --delay-increment-on-success -1 --max-actual-duration 10 \
-	    0 0:4 0:9.5 0:10 1:10 1:12 0:12
-}
-
-@test "--consider-actual-delay with absolute times" {
-	assert_show "2 4 1 1 0" \
-	    -a Constant --delay 2 --consider-actual-delay 0 0:0 0:5 0:7 0:10
-}
 
 @test "without STATUS each attempt fails when the previous delay ends" {
 	# So --max-actual-duration gives what retry would: 0, 3, 9, 21.

@@ -18,169 +18,133 @@ usage_error() {
 
 UNITS='unknown unit (use ns, us, ms, s, m, h or d)'
 
-@test "usage: an empty duration" {
+@test "usage: bad values and conflicts: one line each, exit 125, nothing runs" {
+	# an empty duration
 	usage_error --fixed "--fixed: '': empty duration" --fixed ''
-}
-
-@test "usage: a negative duration" {
+	# a negative duration
 	usage_error --fixed "--fixed: '-1s': negative duration" --fixed -1s
-}
-
-@test "usage: a negative --timeout" {
+	# a negative --timeout
 	usage_error --timeout "--timeout: '-1s': negative duration" \
 	    --timeout -1s
-}
-
-@test "usage: NaN is not a duration" {
+	# NaN is not a duration
 	usage_error --exp "--exp: 'nan': not a number" --exp nan
-}
-
-@test "usage: inf is not a duration" {
+	# inf is not a duration
 	usage_error --fixed "--fixed: 'inf': not a number" --fixed inf
-}
-
-@test "usage: an unknown unit" {
+	# an unknown unit
 	usage_error --fixed "--fixed: '5x': $UNITS" --fixed 5x
-}
-
-@test "usage: units are lower case" {
+	# units are lower case
 	usage_error --max-delay "--max-delay: '1S': $UNITS" --max-delay 1S
-}
-
-@test "usage: trailing junk after a duration" {
+	# trailing junk after a duration
 	usage_error --fixed "--fixed: '1s!': not a number" --fixed '1s!'
-}
-
-@test "usage: a trailing space after a duration" {
+	# a trailing space after a duration
 	usage_error --budget "--budget: '10ms ': not a number" --budget '10ms '
-}
-
-@test "usage: a duration over 365 days" {
+	# a duration over 365 days
 	usage_error --fixed "--fixed: '366d': longer than 365 days" --fixed 366d
-}
-
-@test "usage: 1m30 mixes a unit with a bare number" {
+	# 1m30 mixes a unit with a bare number
 	usage_error --budget \
 	    "--budget: '1m30': a number without a unit must stand alone" \
 	    --budget 1m30
-}
-
-@test "usage: a bad item in --delays" {
+	# a bad item in --delays
 	usage_error --delays "--delays: '2x': $UNITS" --delays 1s,2x
-}
-
-@test "usage: an empty item in --delays" {
+	# an empty item in --delays
 	usage_error --delays "--delays: item 2 of '1s,,2s' is empty" \
 	    --delays 1s,,2s
-}
-
-@test "usage: two strategies" {
+	# two strategies
 	usage_error --exp "--exp: conflicts with --fixed (give one strategy)" \
 	    --fixed 1s --exp 2s
-}
-
-@test "usage: --immediate with another strategy" {
+	# --immediate with another strategy
 	usage_error --immediate \
 	    "--immediate: conflicts with --linear (give one strategy)" \
 	    --linear 1s --immediate
-}
-
-@test "usage: a reversed range 5-3" {
+	# a reversed range 5-3
 	usage_error --success-on "--success-on: '5-3': reversed range" \
 	    --success-on 5-3
-}
-
-@test "usage: an open range 5-" {
+	# an open range 5-
 	usage_error --retry-on \
 	    "--retry-on: '5-': open range (give both ends, as in 75-78)" \
 	    --retry-on 5-
-}
-
-@test "usage: an empty list of codes" {
+	# an empty list of codes
 	usage_error --stop-on "--stop-on: '': empty list" --stop-on ''
-}
-
-@test "usage: an empty item in a list of codes" {
+	# an empty item in a list of codes
 	usage_error --retry-on "--retry-on: '1,,2': empty item" --retry-on 1,,2
-}
-
-@test "usage: a status over 255" {
+	# a status over 255
 	usage_error --success-on "--success-on: '256': out of range" \
 	    --success-on 256
-}
-
-@test "usage: an unknown signal name in a list of codes" {
+	# an unknown signal name in a list of codes
 	usage_error --stop-on "--stop-on: 'SIGBOGUS': unknown signal name" \
 	    --stop-on SIGBOGUS
-}
-
-@test "usage: a bad signal name for --signal" {
+	# a bad signal name for --signal
 	usage_error --signal "--signal: 'BOGUS': unknown signal name" \
 	    --signal BOGUS
-}
-
-@test "usage: --factor 0.5 (must be at least 1)" {
+	# --factor 0.5 (must be at least 1)
 	usage_error --factor "--factor: '0.5' is out of range (1 to 1e+06)" \
 	    --factor 0.5
-}
-
-@test "usage: --factor that is not a number" {
+	# --factor that is not a number
 	usage_error --factor "--factor: 'inf' is not a number" --factor inf
-}
-
-@test "usage: --factor without --exp" {
+	# --factor without --exp
 	usage_error --factor "--factor: goes with --exp" --fixed 1s --factor 2
-}
-
-@test "usage: --jitter bogus" {
+	# --jitter bogus
 	usage_error --jitter "--jitter: 'bogus': unknown mode (use none, full, equal, scattered[:R], down[:R], add:DUR or DUR)" \
 	    --jitter bogus
-}
-
-@test "usage: --jitter scattered:2 (the ratio is at most 1)" {
+	# --jitter scattered:2 (the ratio is at most 1)
 	usage_error --jitter \
 	    "--jitter: 'scattered:2': the ratio after ':' must be between 0 and 1" \
 	    --jitter scattered:2
-}
-
-@test "usage: --jitter down:abc" {
+	# --jitter down:abc
 	usage_error --jitter \
 	    "--jitter: 'down:abc': the ratio after ':' is not a number" \
 	    --jitter down:abc
-}
-
-@test "usage: --jitter full takes no ratio" {
+	# --jitter full takes no ratio
 	usage_error --jitter \
 	    "--jitter: 'full:0.5': only scattered and down take a ratio" \
 	    --jitter full:0.5
-}
-
-@test "usage: --jitter add without a duration" {
+	# --jitter add without a duration
 	usage_error --jitter \
 	    "--jitter: 'add': add needs a duration, as in add:500ms" \
 	    --jitter add
-}
-
-@test "usage: --jitter add with a negative duration" {
+	# --jitter add with a negative duration
 	usage_error --jitter "--jitter: 'add:-1s': negative duration" \
 	    --jitter add:-1s
-}
-
-@test "usage: --label ''" {
+	# --label ''
 	usage_error --label "--label: must be one non-empty line" --label ''
-}
-
-@test "usage: --label with a newline" {
+	# --label with a newline
 	usage_error --label "--label: must be one non-empty line" \
 	    --label $'a\nb'
-}
-
-@test "usage: an unknown long option" {
+	# an unknown long option
 	usage_error --bogus "unknown option '--bogus'" --bogus
-}
-
-@test "usage: an unknown short option" {
+	# an unknown short option
 	usage_error "-Z" "unknown option '-Z'" -Z
+	# --immediate=3 (it takes no value)
+	usage_error --immediate "--immediate: takes no value" --immediate=3
+	# --max -1
+	usage_error --max "--max: '-1' is too small (give a whole number from 0 to 1000000000)" \
+	    --max -1
+	# --max-attempts abc names itself
+	usage_error --max-attempts "--max-attempts: 'abc' is not a whole number (give a whole number from 0 to 1000000000)" \
+	    --max-attempts abc
+	# --seed 1.5
+	usage_error --seed "--seed: '1.5' is not a whole number (give a whole number from 0 to 9223372036854775807)" \
+	    --seed 1.5
+	# --timeout 0
+	usage_error --timeout "--timeout: '0': must be longer than 0" \
+	    --timeout 0
+	# -a Bogus
+	usage_error --algorithm "--algorithm: unknown algorithm 'Bogus' (use Constant, Exponential, Fibonacci, LILD, LIMD, MILD or MIMD)" \
+	    -a Bogus
+	# -a Constant without --delay
+	usage_error --algorithm "--algorithm: Constant needs --delay" \
+	    -a Constant
+	# an -a option of another algorithm
+	usage_error --delay "--delay: is not an option of -a MIMD" \
+	    -a MIMD --delay 1 --initial-delay 1 \
+	    --delay-multiple-on-failure 2 --delay-multiple-on-success 0.5
+	# --jitter-factor over 0.5
+	usage_error --jitter-factor \
+	    "--jitter-factor: '0.6' is out of range (0 to 0.5)" \
+	    -a Constant --delay 1 --jitter-factor 0.6
+	# a show-backoff-delays option given to retry
+	usage_error --format "--format: is not an option of retry" \
+	    --format csv
 }
 
 @test "usage: a long option without its value" {
@@ -195,10 +159,6 @@ UNITS='unknown unit (use ns, us, ms, s, m, h or d)'
 	assert_line --index 0 "retry: -n: needs a value"
 }
 
-@test "usage: --immediate=3 (it takes no value)" {
-	usage_error --immediate "--immediate: takes no value" --immediate=3
-}
-
 @test "usage: no command" {
 	run -125 retry -n 3
 	assert_usage_error "no command"
@@ -206,31 +166,6 @@ UNITS='unknown unit (use ns, us, ms, s, m, h or d)'
 	    "retry: no command given (as in: retry -- curl -fsS URL)"
 	run -125 retry --
 	assert_usage_error "no command"
-}
-
-@test "usage: --max -1" {
-	usage_error --max "--max: '-1' is too small (give a whole number from 0 to 1000000000)" \
-	    --max -1
-}
-
-@test "usage: --max-attempts abc names itself" {
-	usage_error --max-attempts "--max-attempts: 'abc' is not a whole number (give a whole number from 0 to 1000000000)" \
-	    --max-attempts abc
-}
-
-@test "usage: --seed 1.5" {
-	usage_error --seed "--seed: '1.5' is not a whole number (give a whole number from 0 to 9223372036854775807)" \
-	    --seed 1.5
-}
-
-@test "usage: --timeout 0" {
-	usage_error --timeout "--timeout: '0': must be longer than 0" \
-	    --timeout 0
-}
-
-@test "usage: -a Bogus" {
-	usage_error --algorithm "--algorithm: unknown algorithm 'Bogus' (use Constant, Exponential, Fibonacci, LILD, LIMD, MILD or MIMD)" \
-	    -a Bogus
 }
 
 @test "usage: -a MIMD without a required option names it" {
@@ -242,33 +177,11 @@ UNITS='unknown unit (use ns, us, ms, s, m, h or d)'
 	    -a MIMD --initial-delay 3 --delay-multiple-on-failure 2
 }
 
-@test "usage: -a Constant without --delay" {
-	usage_error --algorithm "--algorithm: Constant needs --delay" \
-	    -a Constant
-}
-
 @test "usage: an -a option without -a" {
 	usage_error --initial-delay "--initial-delay: goes with -a/--algorithm" \
 	    --initial-delay 1
 	usage_error --jitter-factor "--jitter-factor: goes with -a/--algorithm" \
 	    --jitter-factor 0.1
-}
-
-@test "usage: an -a option of another algorithm" {
-	usage_error --delay "--delay: is not an option of -a MIMD" \
-	    -a MIMD --delay 1 --initial-delay 1 \
-	    --delay-multiple-on-failure 2 --delay-multiple-on-success 0.5
-}
-
-@test "usage: --jitter-factor over 0.5" {
-	usage_error --jitter-factor \
-	    "--jitter-factor: '0.6' is out of range (0 to 0.5)" \
-	    -a Constant --delay 1 --jitter-factor 0.6
-}
-
-@test "usage: a show-backoff-delays option given to retry" {
-	usage_error --format "--format: is not an option of retry" \
-	    --format csv
 }
 
 @test "usage: show-backoff-delays --count 0" {

@@ -36,95 +36,71 @@ assert_no_negative() {
 		fail "a negative delay in: $output"
 }
 
-# --- -n, --max, --max-attempts --------------------------------------------
-
-@test "hostile -n: no value" { run -125 retry -n; assert_usage_error -n; }
-@test "hostile --max: no value" { run -125 retry --max; assert_usage_error --max; }
-
-# --- durations: --budget, --timeout, --kill-after, strategies, caps -------
-
-@test "hostile --fixed: a newline inside" {
+@test "hostile values: each one clear line and 125, the command never run; extreme patterns compile" {
+	# --- -n, --max, --max-attempts --------------------------------------------
+	# hostile -n: no value
+	run -125 retry -n
+	assert_usage_error -n
+	# hostile --max: no value
+	run -125 retry --max
+	assert_usage_error --max
+	# --- durations: --budget, --timeout, --kill-after, strategies, caps -------
+	# hostile --fixed: a newline inside
 	bad --fixed --fixed $'1\n2'
 	assert_line --index 0 "retry: --fixed: '1\\n2': not a number"
-}
-@test "hostile --fixed: 100,000 digits" {
+	# hostile --fixed: 100,000 digits
 	bad --fixed --fixed "$(printf '9%.0s' {1..100000})"
-}
-
-# --- --delays ---------------------------------------------------------------
-
-@test "hostile --delays: an item of 100 characters" {
+	# --- --delays ---------------------------------------------------------------
+	# hostile --delays: an item of 100 characters
 	bad --delays --delays "1s,$(printf '0%.0s' {1..99})1"
-}
-@test "hostile --delays: 10,000 items, the last bad" {
+	# hostile --delays: 10,000 items, the last bad
 	local list
 	list=$(printf '1ms,%.0s' {1..9999})x
 	bad --delays --delays "$list"
-}
-
-# --- output rules: --until-output, --fail-if-output, --retry-if-output,
-# --stop-if-output, --match --------------------------------------------------
-
-@test "hostile --until-output: nested intervals that expand too far" {
+	# --- output rules: --until-output, --fail-if-output, --retry-if-output,
+	# --stop-if-output, --match --------------------------------------------------
+	# hostile --until-output: nested intervals that expand too far
 	bad --until-output --until-output '((((a{0,9}){0,9}){0,9}){0,9}){0,9}'
 	assert_line --index 0 --partial 'regular expression is too large'
-}
-@test "extreme: an interval of 32767 is a pattern, compiled at once" {
+	# extreme: an interval of 32767 is a pattern, compiled at once
 	run -0 retry --fail-if-output 'x{1,32767}y' --immediate --max 1 -- echo x
-}
-@test "extreme: an interval of 2000 is a pattern" {
+	# extreme: an interval of 2000 is a pattern
 	run -0 retry --until-output 'x{1,2000}' --immediate --max 1 -- echo x
-}
-@test "hostile --match: an unknown stream" {
+	# hostile --match: an unknown stream
 	bad --match --until-output x --match bogus
-}
-@test "hostile --match: without an output rule" {
+	# hostile --match: without an output rule
 	bad --match --match stdout
-}
-
-# --- streams ----------------------------------------------------------------
-
-@test "hostile --stdin: an unknown mode" {
+	# --- streams ----------------------------------------------------------------
+	# hostile --stdin: an unknown mode
 	bad --stdin --stdin bogus
-}
-@test "hostile --stdin: empty" {
+	# hostile --stdin: empty
 	bad --stdin --stdin ''
-}
-
-# --- reporting ----------------------------------------------------------------
-
-@test "hostile --log-file: a directory, not a file" {
+	# --- reporting ----------------------------------------------------------------
+	# hostile --log-file: a directory, not a file
 	bad --log-file --log-file /
-}
-@test "hostile --delay-from-output: a plus after a plus after a plus" {
+	# hostile --delay-from-output: a plus after a plus after a plus
 	bad --delay-from-output --delay-from-output \
 	    "-$(printf '+%.0s' {1..60})"
-}
-@test "hostile --log-file: a directory that does not exist" {
+	# hostile --log-file: a directory that does not exist
 	bad --log-file --log-file "$BATS_TEST_TMPDIR/no/such/dir/log"
-}
-@test "hostile --log-file: empty" {
+	# hostile --log-file: empty
 	bad --log-file --log-file ''
-}
-@test "hostile --log-format: an unknown format" {
+	# hostile --log-format: an unknown format
 	bad --log-format --log-format xml
-}
-@test "hostile --on-retry: empty" {
+	# hostile --on-retry: empty
 	bad --on-retry --on-retry ''
-}
-
-# --- options and words ----------------------------------------------------------
-
-@test "hostile: an unknown option" {
+	# --- options and words ----------------------------------------------------------
+	# hostile: an unknown option
 	run -125 retry --bogus flaky 0
 	assert_usage_error "'--bogus'"
-}
-@test "hostile: an unknown short option" {
+	# hostile: an unknown short option
 	run -125 retry -Z flaky 0
 	assert_usage_error "'-Z'"
+	# hostile: a value for an option that takes none
+	bad --immediate --immediate=1
+	# hostile: --dry-run=yes
+	bad --dry-run --dry-run=yes
 }
-@test "hostile: a value for an option that takes none" { bad --immediate --immediate=1; }
-@test "hostile: --dry-run=yes" { bad --dry-run --dry-run=yes; }
 
 # --- show-backoff-delays ----------------------------------------------------------
 

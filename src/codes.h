@@ -3,6 +3,7 @@
 #define RETRY_CODES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define STATUS_MAX	255

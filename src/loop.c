@@ -82,6 +82,8 @@ struct run {
 	double		 tokens;	/* the shared budget's, when it ended
 					 * the run */
 	bool		 probing;	/* this attempt probes the breaker */
+	const struct attempt_result *last;	/* the last attempt's, or
+						 * NULL */
 	struct report	 after;		/* said after the attempt's report:
 					 * what it did to the breaker */
 	char		*command;	/* its words, for ps */
@@ -213,6 +215,8 @@ run_end(struct run *run, int status)
 		report_error(run->rep, "%s", run->st.err);
 		status = 125;
 	}
+	if (run->probing)
+		shared_leave(&run->sh);
 	streams_free(&run->st);
 	shared_close(&run->sh);
 	free(run->command);
@@ -222,6 +226,8 @@ run_end(struct run *run, int status)
 static noreturn void
 die(struct run *run, int sig)
 {
+	if (run->probing)
+		shared_leave(&run->sh);
 	(void)streams_settle(&run->st, true);
 	signals_die(sig);
 }
@@ -422,8 +428,10 @@ gate(struct run *run, int *exit)
 
 	while (shared_gate(&run->sh, &g) && g.what != GATE_GO) {
 		ev.elapsed = mono_ns() - run->t0;
+		ev.waited = g.why;
 		if (g.what == GATE_PROBE) {
 			ev.shared = SE_PROBE;
+			ev.wait = -1;
 			report(run->rep, &ev);
 			run->probing = true;
 			return 0;
@@ -435,7 +443,7 @@ gate(struct run *run, int *exit)
 			ev.shared = g.what == GATE_GIVE_UP ? SE_GIVE_UP_OPEN :
 			    SE_PAST_BUDGET;
 			report(run->rep, &ev);
-			*exit = given_up(run, NULL, SHARED_OPEN);
+			*exit = given_up(run, run->last, SHARED_OPEN);
 			return -1;
 		}
 		if (g.why != said) {
@@ -451,6 +459,9 @@ gate(struct run *run, int *exit)
 		if (signal_stop != 0)
 			ended_by(run, signal_stop, NULL, 0);
 	}
+	/* The store's lock was waited for, and a signal came. */
+	if (signal_stop != 0)
+		ended_by(run, signal_stop, NULL, 0);
 	return 0;
 }
 
@@ -472,6 +483,7 @@ recorded(struct run *run, const struct observed *o, struct next x)
 	const bool success = x.outcome.verdict == V_SUCCESS;
 	struct report ev = { .event = EV_SHARE, .attempt = x.attempt,
 	    .elapsed = o->end, .delay = -1, .wait = -1 };
+	const struct backoff *b = &run->c->backoff;
 	struct record_answer a;
 	int64_t asked = -1;
 
@@ -482,8 +494,8 @@ recorded(struct run *run, const struct observed *o, struct next x)
 	else if (x.what == NEXT_EXIT && !success && o->capture != NULL &&
 	    delay_parse(o->capture, o->wall, &asked) != NULL)
 		asked = -1;
-	if (asked > ASKED_MAX)
-		asked = ASKED_MAX;
+	if (asked > (b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX))
+		asked = b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX;
 	if (!shared_record(&run->sh, success, asked >= 0 ? wall_ns() + asked :
 	    0, &a, &run->tokens))
 		return x;
@@ -541,6 +553,7 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 			return status;
 		if (attempt(&run, &r, &o, &status) == -1)
 			return status;
+		run.last = &r;
 		x = policy_next(&run.pol, &o);
 		if (run.sh.on && x.what != NEXT_DIE)
 			x = recorded(&run, &o, x);

@@ -259,13 +259,19 @@ share_text(struct line *l, const struct reporter *c, const struct report *e)
 			    duration_round(e->wait), d, sizeof(d)), c->share);
 		return;
 	case SE_GIVE_UP_OPEN:
-		add(l, "giving up: the circuit of %s is open "
-		    "(--share-open giveup)", c->share);
+		if (e->waited == WAIT_PROBE)
+			add(l, "giving up: another run probes the circuit of "
+			    "%s (--share-open giveup)", c->share);
+		else
+			add(l, "giving up: the circuit of %s is open "
+			    "(--share-open giveup)", c->share);
 		return;
 	case SE_PAST_BUDGET:
-		add(l, "giving up: the circuit of %s stays open past the %s "
-		    "budget", c->share, duration_format(c->budget, d,
-		    sizeof(d)));
+		add(l, "giving up: %s %s would pass the %s budget",
+		    e->waited == WAIT_OPEN ? "waiting for the circuit of" :
+		    e->waited == WAIT_PROBE ? "waiting for the probe of" :
+		    "waiting for the not-before of", c->share,
+		    duration_format(c->budget, d, sizeof(d)));
 		return;
 	}
 }
@@ -486,7 +492,9 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 		add(l, ",\"share\":\"%s\"", c->share);
 		if (e->event == EV_SHARE)
 			add(l, ",\"what\":\"%s\"", share_events[e->shared]);
-		if (e->event == EV_SHARE || e->give_up == GIVE_UP_SHARED)
+		if ((e->event == EV_SHARE && (e->shared == SE_OPENED ||
+		    e->shared == SE_REOPENED || e->shared == SE_CLOSED)) ||
+		    (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SHARED))
 			add(l, ",\"tokens\":%.6g", e->tokens);
 		if (e->event == EV_SHARE && e->wait >= 0)
 			add(l, ",\"wait_ms\":%lld",

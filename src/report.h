@@ -45,6 +45,7 @@ struct report {
 	enum share_event shared;	/* EV_SHARE */
 	double		 tokens;	/* EV_SHARE, GIVE_UP_SHARED: left */
 	int64_t		 wait;		/* EV_SHARE: ns waited, or -1 */
+	enum gate_why	 waited;	/* EV_SHARE: what for */
 };
 
 /* What reports need, taken from the options once. */

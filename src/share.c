@@ -38,30 +38,58 @@ set_breaker(struct share_state *s, enum breaker b, int64_t now)
 	s->changed[PART_BREAKER] = now;
 }
 
+/* Tokens as gRPC counts them, in thousandths, so that sums of R stay
+ * exact. */
+static double
+thousandths(double t)
+{
+	return round(t * 1000) / 1000;
+}
+
+static void
+hold(int64_t *t, int64_t now, int64_t most)
+{
+	if (*t > now && *t - now > most)
+		*t = now + most;
+}
+
+/* The breaker's part of the gate: wait, give up, or GATE_GO to go on. */
+static struct gate_answer
+breaker_gate(struct share_state *s, const struct share_rules *r, uint64_t me,
+    int64_t now)
+{
+	if (s->breaker == BREAKER_OPEN && now < s->open_until)
+		return r->give_up ? (struct gate_answer){ GATE_GIVE_UP,
+		    WAIT_OPEN, 0 } : (struct gate_answer){ GATE_WAIT,
+		    WAIT_OPEN, s->open_until };
+	if (s->breaker == BREAKER_OPEN)
+		set_breaker(s, BREAKER_HALF_OPEN, now);
+	if (s->breaker == BREAKER_HALF_OPEN && s->probe != 0 &&
+	    s->probe != me && now < s->probe_until)
+		return r->give_up ? (struct gate_answer){ GATE_GIVE_UP,
+		    WAIT_PROBE, 0 } : (struct gate_answer){ GATE_WAIT,
+		    WAIT_PROBE, s->probe_until < now + SHARE_POLL ?
+		    s->probe_until : now + SHARE_POLL };
+	return (struct gate_answer){ GATE_GO, WAIT_NONE, 0 };
+}
+
 struct gate_answer
 share_gate(struct share_state *s, const struct share_rules *r, uint64_t me,
     int64_t now)
 {
-	const struct gate_answer give_up = { GATE_GIVE_UP, WAIT_OPEN, 0 };
+	struct gate_answer a;
 
-	if (s->breaker == BREAKER_OPEN && now < s->open_until)
-		return r->give_up ? give_up :
-		    (struct gate_answer){ GATE_WAIT, WAIT_OPEN, s->open_until };
-	if (s->breaker == BREAKER_OPEN)
-		set_breaker(s, BREAKER_HALF_OPEN, now);
-	if (s->breaker == BREAKER_HALF_OPEN && s->probe != 0 &&
-	    s->probe != me && now < s->probe_until) {
-		if (r->give_up)
-			return (struct gate_answer){ GATE_GIVE_UP, WAIT_PROBE,
-			    0 };
-		return (struct gate_answer){ GATE_WAIT, WAIT_PROBE,
-		    s->probe_until < now + SHARE_POLL ? s->probe_until :
-		    now + SHARE_POLL };
+	hold(&s->not_before, now, SHARE_NOT_BEFORE_MAX);
+	if (r->trip > 0) {
+		hold(&s->open_until, now, r->cooldown);
+		hold(&s->probe_until, now, r->lease);
+		if ((a = breaker_gate(s, r, me, now)).what != GATE_GO)
+			return a;
 	}
 	if (now < s->not_before)
 		return (struct gate_answer){ GATE_WAIT, WAIT_NOT_BEFORE,
 		    s->not_before };
-	if (s->breaker == BREAKER_HALF_OPEN) {
+	if (r->trip > 0 && s->breaker == BREAKER_HALF_OPEN) {
 		s->probe = me;
 		s->probe_until = now + r->lease;
 		s->changed[PART_BREAKER] = now;
@@ -80,9 +108,9 @@ share_record(struct share_state *s, const struct share_rules *r, uint64_t me,
 	/* Runs that give the name another N meet in [0, N]. */
 	s->tokens = fmin(s->tokens, r->max);
 	if (success)
-		s->tokens = fmin(r->max, s->tokens + r->ratio);
+		s->tokens = thousandths(fmin(r->max, s->tokens + r->ratio));
 	else
-		s->tokens = fmax(0, s->tokens - 1);
+		s->tokens = thousandths(fmax(0, s->tokens - 1));
 	s->changed[PART_TOKENS] = now;
 	if (success)
 		s->failures = 0;
@@ -263,8 +291,8 @@ share_name_check(const char *name)
 	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "0123456789._-") != len)
 		return "only letters, digits, '.', '_' and '-'";
-	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-		return "not a name";
+	if (name[0] == '.' || name[0] == '-')
+		return "a name starts with a letter, a digit or '_'";
 	return NULL;
 }
 

@@ -55,8 +55,14 @@ struct share_rules {
 
 /* A member waiting on a probe that another holds looks again this often. */
 #define SHARE_POLL	(250 * 1000000LL)
+/* A not-before is at most this far ahead, whatever the state says. */
+#define SHARE_NOT_BEFORE_MAX	(3600 * 1000000000LL)
 
-/* Before an attempt: go, probe, wait until, or give up (75). */
+/* Before an attempt: go, probe, wait until, or give up (75).  A member
+ * without a breaker (trip 0) ignores one; times that the state puts
+ * further ahead than the member's own cooldown, lease or
+ * SHARE_NOT_BEFORE_MAX allow (a clock set back, a bad state) are held to
+ * them. */
 enum gate { GATE_GO, GATE_PROBE, GATE_WAIT, GATE_GIVE_UP };
 enum gate_why { WAIT_NONE, WAIT_OPEN, WAIT_PROBE, WAIT_NOT_BEFORE };
 

@@ -34,21 +34,21 @@ print_table(const char *name, int w, const struct share_state *s)
 {
 	char v[64], a[32], b[32];
 
-	printf("%-*s  tokens      %-36.6g %s\n", w, name, s->tokens,
+	printf("%-*s  tokens      %-41.6g %s\n", w, name, s->tokens,
 	    stamp(s->changed[PART_TOKENS], a, sizeof(a)));
-	printf("%-*s  failures    %-36" PRIu64 " %s\n", w, name, s->failures,
+	printf("%-*s  failures    %-41" PRIu64 " %s\n", w, name, s->failures,
 	    stamp(s->changed[PART_FAILURES], a, sizeof(a)));
 	if (s->breaker == BREAKER_OPEN)
 		snprintf(v, sizeof(v), "open until %s",
 		    stamp(s->open_until, b, sizeof(b)));
 	else if (s->breaker == BREAKER_HALF_OPEN && s->probe != 0)
-		snprintf(v, sizeof(v), "half-open, probed until %s",
+		snprintf(v, sizeof(v), "half-open until %s",
 		    stamp(s->probe_until, b, sizeof(b)));
 	else
 		snprintf(v, sizeof(v), "%s", breaker_name(s->breaker));
-	printf("%-*s  breaker     %-36s %s\n", w, name, v,
+	printf("%-*s  breaker     %-41s %s\n", w, name, v,
 	    stamp(s->changed[PART_BREAKER], a, sizeof(a)));
-	printf("%-*s  not-before  %-36s %s\n", w, name,
+	printf("%-*s  not-before  %-41s %s\n", w, name,
 	    stamp(s->not_before, b, sizeof(b)),
 	    stamp(s->changed[PART_NOT_BEFORE], a, sizeof(a)));
 }
@@ -68,7 +68,7 @@ json_time(const char *key, int64_t ns)
 static void
 print_json(const char *name, const struct share_state *s)
 {
-	printf("{\"name\":\"%s\",\"tokens\":%.17g", name, s->tokens);
+	printf("{\"name\":\"%s\",\"tokens\":%.6g", name, s->tokens);
 	json_time("tokens_changed", s->changed[PART_TOKENS]);
 	printf(",\"failures\":%" PRIu64, s->failures);
 	json_time("failures_changed", s->changed[PART_FAILURES]);
@@ -125,9 +125,12 @@ share_main(const struct config *c)
 	struct store st;
 	int rc = 0, w = 4;
 
-	if (store_open(&st, shared_spec(c), why, sizeof(why)) == -1) {
-		warnx("%s", why);
-		return 125;
+	if (store_open(&st, shared_spec(c), false, why, sizeof(why)) == -1) {
+		/* No directory: no state yet, nothing to reset. */
+		if (errno == ENOENT && (reset || c->nargs == 1))
+			return 0;
+		warnx("%s", errno == ENOENT ? "no shared state yet" : why);
+		return errno == ENOENT ? 1 : 125;
 	}
 	if (c->nargs == 1 && store_names(&st, &names, &n) == -1) {
 		warn("%s", st.dir);
@@ -139,7 +142,7 @@ share_main(const struct config *c)
 	for (int i = 1; i < c->nargs; i++)
 		w = (int)strlen(c->args[i]) > w ? (int)strlen(c->args[i]) : w;
 	if (!reset && !json && (n > 0 || c->nargs > 1))
-		printf("%-*s  %-11s %-36s %s\n", w, "name", "part", "value",
+		printf("%-*s  %-11s %-41s %s\n", w, "name", "part", "value",
 		    "changed");
 	for (size_t i = 0; i < n; i++) {
 		rc |= one(&st, names[i], false, json, w);

@@ -3,6 +3,11 @@
 #include <string.h>
 
 #include "shared.h"
+#include "signals.h"
+
+/* A store that failed is left alone this long: each try can cost up to
+ * STORE_LOCK_WAIT. */
+#define FAULT_PAUSE	(10 * 1000000000LL)
 
 const char *
 shared_spec(const struct config *c)
@@ -24,7 +29,7 @@ shared_open(struct shared *sh, const struct config *c,
 	sh->name = c->share;
 	while (sh->me == 0)
 		arc4random_buf(&sh->me, sizeof(sh->me));
-	if (store_open(&sh->store, shared_spec(c), err, errsz) == -1)
+	if (store_open(&sh->store, shared_spec(c), true, err, errsz) == -1)
 		return -1;
 	if (store_name(&sh->store, c->share, true, err, errsz) == -1) {
 		store_close(&sh->store);
@@ -41,13 +46,19 @@ decide(struct shared *sh, store_fn fn, void *arg, bool write)
 	char err[512];
 	bool corrupt;
 
+	if (sh->faulty && mono_ns() < sh->retry_at)
+		return false;
 	if (store_update(&sh->store, sh->rules, wall_ns(), fn, arg, write,
 	    &corrupt, err, sizeof(err)) == -1) {
+		/* A signal ends the run: no fault of the store's. */
+		if (signal_stop != 0)
+			return false;
 		if (!sh->faulty)
 			report_error(sh->rep, "--share %s: %s; going on "
 			    "without the shared state until it answers",
 			    sh->name, err);
 		sh->faulty = true;
+		sh->retry_at = mono_ns() + FAULT_PAUSE;
 		return false;
 	}
 	if (sh->faulty)
@@ -119,15 +130,18 @@ shared_record(struct shared *sh, bool success, int64_t not_before,
 }
 
 static void
-peek_fn(struct share_state *s, void *p)
+leave_fn(struct share_state *s, void *p)
 {
-	*(struct share_state *)p = *s;
+	const struct shared *sh = p;
+
+	share_leave(s, sh->me, wall_ns());
 }
 
-bool
-shared_peek(struct shared *sh, struct share_state *s)
+void
+shared_leave(struct shared *sh)
 {
-	return sh->on && decide(sh, peek_fn, s, false);
+	if (sh->on)
+		(void)decide(sh, leave_fn, sh, true);
 }
 
 void

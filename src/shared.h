@@ -23,6 +23,8 @@ struct shared {
 	uint64_t	 me;		/* this run among the members */
 	bool		 on;		/* --share given, the store opened */
 	bool		 faulty;	/* the last decision failed: said */
+	int64_t		 retry_at;	/* a faulty store is asked again from
+					 * then on (CLOCK_MONOTONIC ns) */
 	bool		 said_corrupt;
 };
 
@@ -39,8 +41,8 @@ bool		 shared_gate(struct shared *, struct gate_answer *);
 bool		 shared_record(struct shared *, bool success,
 		    int64_t not_before, struct record_answer *,
 		    double *tokens);
-/* The state as it is, unchanged; false when it cannot be read. */
-bool		 shared_peek(struct shared *, struct share_state *);
+/* A probe this run holds is let go: the run ends without its result. */
+void		 shared_leave(struct shared *);
 void		 shared_close(struct shared *);
 
 #endif

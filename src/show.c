@@ -616,7 +616,6 @@ show_main(const struct config *c, struct rng *rng)
 	return flushed();
 }
 
-/* The schedule of an all-failing run: --count attempts at most. */
 /* --dry-run --share: what the shared state would do now, unchanged. */
 static void
 dry_run_shared(const struct config *c)
@@ -629,7 +628,10 @@ dry_run_shared(const struct config *c)
 	int64_t now = wall_ns();
 	int got = 1;
 
-	if (store_open(&store, shared_spec(c), why, sizeof(why)) == -1 ||
+	if (store_open(&store, shared_spec(c), false, why, sizeof(why)) == -1 &&
+	    errno == ENOENT)
+		store.dirfd = -1;
+	else if (store.dirfd == -1 ||
 	    (store_name(&store, c->share, false, why, sizeof(why)) == -1 &&
 	    errno != ENOENT) ||
 	    (store.fd != -1 && (got = store_read(&store, &st, why,
@@ -663,6 +665,7 @@ dry_run_shared(const struct config *c)
 		    "another run was asked to wait");
 }
 
+/* The schedule of an all-failing run: --count attempts at most. */
 int
 dry_run(const struct config *c, struct rng *rng)
 {

@@ -719,8 +719,8 @@ load_main(const struct config *c, struct rng *rng)
 		return "out of memory";
 	if (!c->chart && (c->format == FORMAT_PLAIN ||
 	    c->format == FORMAT_TABLE))
-		printf("%12s  %-19s %8s %8s   %8s %8s\n", "failure rate",
-		    "strategy", "success", "load", "1-p^N", "sum p^k");
+		printf("%12s  %-19s %8s %8s  %9s %8s\n", "failure rate",
+		    "strategy", "success", "load", "1-p^(N+1)", "sum p^k");
 	else if (!c->chart && c->format == FORMAT_CSV)
 		puts("failure_rate,strategy,success,load,closed_success,"
 		    "closed_load");

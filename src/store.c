@@ -50,9 +50,11 @@ default_dir(char *dir, size_t sz)
 }
 
 int
-store_open(struct store *s, const char *spec, char *err, size_t errsz)
+store_open(struct store *s, const char *spec, bool create, char *err,
+    size_t errsz)
 {
 	struct stat st;
+	size_t len;
 
 	memset(s, 0, sizeof(*s));
 	s->dirfd = s->fd = -1;
@@ -71,16 +73,22 @@ store_open(struct store *s, const char *spec, char *err, size_t errsz)
 		snprintf(err, errsz, "$XDG_RUNTIME_DIR is too long");
 		return -1;
 	}
-	if (mkdir(s->dir, 0700) == -1 && errno != EEXIST)
+	/* DIR/ would follow a symlink that DIR does not. */
+	while ((len = strlen(s->dir)) > 1 && s->dir[len - 1] == '/')
+		s->dir[len - 1] = '\0';
+	if (create && mkdir(s->dir, 0700) == -1 && errno != EEXIST)
 		return failed(err, errsz, s->dir, "cannot make it");
 	/* Not through a symlink; then the directory itself is checked. */
 	if ((s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC)) == -1) {
-		if (errno == ELOOP || errno == ENOTDIR)
+		const int e = errno;
+
+		if (e == ELOOP || e == ENOTDIR)
 			snprintf(err, errsz, "%s: not a directory (a symlink "
 			    "or a file is refused)", s->dir);
 		else
 			failed(err, errsz, s->dir, NULL);
+		errno = e;
 		return -1;
 	}
 	if (fstat(s->dirfd, &st) == -1) {

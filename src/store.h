@@ -29,10 +29,11 @@ struct store {
 typedef void	(*store_fn)(struct share_state *, void *);
 
 /* The directory: spec is "file:DIR", or NULL for the default; it is made
- * 0700 if missing, and refused unless it is a directory of the user's own
- * that no one else may write.  -1 with why in err. */
-int		 store_open(struct store *, const char *spec, char *err,
-		    size_t);
+ * 0700 if missing and create, and refused unless it is a directory of the
+ * user's own that no one else may write.  -1 with why in err (errno
+ * ENOENT: it is missing). */
+int		 store_open(struct store *, const char *spec, bool create,
+		    char *err, size_t);
 /* The name's file, made 0600 if missing and create; -1 with why in err
  * (errno ENOENT: there is none). */
 int		 store_name(struct store *, const char *name, bool create,

@@ -69,7 +69,7 @@ field() {
 	(($(now_ms) - t0 < 2000))
 	# Waiting past --budget gives up too, at once.
 	run -75 retry --share br --share-breaker 3:1h --budget 10s -- true
-	assert_output "retry: giving up: the circuit of br stays open past the 10s budget"
+	assert_output "retry: giving up: waiting for the circuit of br would pass the 10s budget"
 }
 
 @test "share: after the cooldown one run probes; its success closes the circuit" {
@@ -92,7 +92,7 @@ field() {
 	sleep 0.3
 	run -75 retry --share q --share-breaker 1:1s --budget 1.5s -- true
 	assert_line --index 0 "retry: attempt 1/5 waits: another run probes the circuit of q"
-	assert_line --index 1 "retry: giving up: the circuit of q stays open past the 1.5s budget"
+	assert_line --index 1 --regexp "^retry: giving up: waiting for the (probe|circuit) of q would pass the 1.5s budget$"
 	wait
 	run cat "$d/probe"
 	assert_line --index 2 --partial "the circuit of q opened again: the probe failed"
@@ -186,15 +186,15 @@ field() {
 	    'open-until 0' 'probe 0 0' 'not-before 1795500000500000000' \
 	    'changed 1 2 3 1795499999000000000' >"$STORE/cron"
 	run -0 "$RETRY" share status
-	assert_output "name        part        value                                changed
-cron        tokens      10                                   1970-01-01T00:00:00.000Z
-cron        failures    0                                    1970-01-01T00:00:00.000Z
-cron        breaker     closed                               1970-01-01T00:00:00.000Z
-cron        not-before  2026-11-24T06:00:00.500Z             2026-11-24T05:59:59.000Z
-deploy-api  tokens      4.5                                  2026-11-24T05:59:50.123Z
-deploy-api  failures    7                                    2026-11-24T05:59:50.123Z
-deploy-api  breaker     open until 2026-11-24T06:00:00.000Z  2026-11-24T05:59:50.000Z
-deploy-api  not-before  -                                    2023-11-14T22:13:20.000Z"
+	assert_output "name        part        value                                     changed
+cron        tokens      10                                        1970-01-01T00:00:00.000Z
+cron        failures    0                                         1970-01-01T00:00:00.000Z
+cron        breaker     closed                                    1970-01-01T00:00:00.000Z
+cron        not-before  2026-11-24T06:00:00.500Z                  2026-11-24T05:59:59.000Z
+deploy-api  tokens      4.5                                       2026-11-24T05:59:50.123Z
+deploy-api  failures    7                                         2026-11-24T05:59:50.123Z
+deploy-api  breaker     open until 2026-11-24T06:00:00.000Z       2026-11-24T05:59:50.000Z
+deploy-api  not-before  -                                         2023-11-14T22:13:20.000Z"
 	run -0 "$RETRY" share status --log-format json deploy-api
 	assert_output '{"name":"deploy-api","tokens":4.5,"tokens_changed":"2026-11-24T05:59:50.123Z","failures":7,"failures_changed":"2026-11-24T05:59:50.123Z","breaker":"open","open_until":"2026-11-24T06:00:00.000Z","probe_until":null,"breaker_changed":"2026-11-24T05:59:50.000Z","not_before":null,"not_before_changed":"2023-11-14T22:13:20.000Z"}'
 	run -0 "$RETRY" share reset deploy-api
@@ -240,4 +240,45 @@ deploy-api  not-before  -                                    2023-11-14T22:13:20
 	run -125 retry --share a --share-breaker 0:1s -- true
 	run -125 retry --share a --share-open sometimes -- true
 	run -125 retry --share a --share-store "" -- true
+}
+
+@test "share: a probe ended by a signal lets the probe go at once" {
+	local pid t0
+	retry --share pt --share-breaker 1:1s -n 1 -- false || true
+	sleep 1.1
+	timeout 60 "$RETRY" --share pt --share-breaker 1:30s -T 60s -- \
+	    sleep 30 2>/dev/null 3>&- &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(field pt breaker)" = half-open ] && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	wait "$pid" || true
+	t0=$(now_ms)
+	run -0 retry --share pt --share-breaker 1:30s -- true
+	assert_output --partial "probes it"
+	(($(now_ms) - t0 < 5000))
+}
+
+@test "share: the last attempt's Retry-After holds the others within --max-delay" {
+	run -1 retry --share md -n 1 --max-delay 1s \
+	    --delay-from-output '^retry-after: (\d+)' \
+	    -- sh -c 'echo retry-after: 7200; exit 1'
+	run -0 retry --dry-run --share md --count 1
+	assert_line --regexp '^an attempt would wait ([0-9.]+ms|1s): another run was asked to wait$'
+}
+
+@test "share: --on-giveup sees the last status when the circuit ends the run" {
+	run -75 retry --share g --share-breaker 2:1h --share-open giveup -n 5 \
+	    --immediate --on-giveup 'echo "status=$RETRY_STATUS" >&2' \
+	    -- sh -c 'exit 7'
+	assert_line "status=7"
+	assert_line "retry: giving up: the circuit of g is open (--share-open giveup)"
+}
+
+@test "share: a run without --share-breaker ignores the breaker of its name" {
+	retry --share ig --share-breaker 1:1h -n 1 -- false || true
+	run -0 retry --share ig -- true
+	assert_output ""
 }

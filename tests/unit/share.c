@@ -38,6 +38,11 @@ static const struct row {
 	  "s1@0 s1@0 f1@0", "stop stop retry; 9 1 closed" },
 	{ "the budget: never below 0", 2, 1, 0, 0, 0, false,
 	  "f1@0 f1@0 f1@0 s1@0", "stop stop stop stop; 1 0 closed" },
+	{ "the budget counts in thousandths: ten 0.2s make 2", 10, 0.2, 0, 0,
+	  0, false, "f1@0 f1@0 f1@0 f1@0 f1@0 f1@0 s1@0 s1@0 s1@0 s1@0 s1@0 "
+	  "s1@0 s1@0 s1@0 s1@0 s1@0 f1@0",
+	  "retry retry retry retry stop stop stop stop stop stop stop stop "
+	  "stop stop stop stop stop; 5 1 closed" },
 	{ "the budget: R 0 gives nothing back", 4, 0, 0, 0, 0, false,
 	  "f1@0 s1@0 f1@0", "retry stop stop; 2 1 closed" },
 	{ "no breaker: any number of failures", 100, 0.1, 0, 0, 0, false,
@@ -137,6 +142,45 @@ rows_share(void)
 	}
 }
 
+/* What a state says is held to what the member's own rules allow. */
+static void
+rows_bounds(void)
+{
+	const struct share_rules none = { 10, 0.1, 0, 0, 0, false };
+	const struct share_rules breaker = { 10, 0.1, 3, 10 * S, 5 * S,
+	    false };
+	struct share_state st;
+	struct gate_answer g;
+
+	share_fresh(&st, &breaker, 0);
+	st.breaker = BREAKER_OPEN;
+	st.open_until = 100 * S;
+	g = share_gate(&st, &none, 1, S);
+	unit_row(g.what == GATE_GO, "share", "no breaker of its own: an open "
+	    "one does not hold it", "answer %d", g.what);
+	g = share_gate(&st, &breaker, 1, S);
+	unit_row(g.what == GATE_WAIT && g.until == 11 * S, "share",
+	    "open past the cooldown: held to it", "answer %d until %lld",
+	    g.what, (long long)g.until);
+	share_fresh(&st, &breaker, 0);
+	st.not_before = INT64_MAX;
+	g = share_gate(&st, &none, 1, S);
+	unit_row(g.what == GATE_WAIT && g.until == S + SHARE_NOT_BEFORE_MAX,
+	    "share", "a not-before a lifetime away: held to an hour",
+	    "answer %d until %lld", g.what, (long long)g.until);
+	share_fresh(&st, &breaker, 0);
+	st.breaker = BREAKER_HALF_OPEN;
+	st.probe = 2;
+	st.probe_until = 1000 * S;
+	g = share_gate(&st, &breaker, 1, S);
+	unit_row(g.what == GATE_WAIT && g.until == S + SHARE_POLL, "share",
+	    "a probe's lease past its own: held to it",
+	    "answer %d until %lld", g.what, (long long)g.until);
+	g = share_gate(&st, &breaker, 1, 6 * S + 1);
+	unit_row(g.what == GATE_PROBE, "share", "then another probes",
+	    "answer %d", g.what);
+}
+
 /* The text: a state comes back as it was; anything else is refused. */
 static void
 rows_text(void)
@@ -197,6 +241,7 @@ rows_values(void)
 	} names[] = {
 		{ "deploy-api", true }, { "a", true }, { "A.b_c-9", true },
 		{ "", false }, { ".", false }, { "..", false },
+		{ "-x", false }, { ".hidden", false }, { "_x", true },
 		{ "a/b", false }, { "a b", false }, { "é", false },
 		{ "0123456789012345678901234567890123456789012345678901234567"
 		  "890123", true },
@@ -236,6 +281,7 @@ void
 unit_share(void)
 {
 	rows_share();
+	rows_bounds();
 	rows_text();
 	rows_values();
 }

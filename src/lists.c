@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lists.h"
+#include "number.h"
 
 static const char *
 time_parse(const char *s, double *out)
@@ -135,16 +136,9 @@ clients_parse(const char *s, unsigned long *out, size_t cap, size_t *n)
 static const char *
 rate(const char *s, size_t len, double *out)
 {
-	char buf[32], *end;
-
-	if (len == 0 || len >= sizeof(buf))
-		return "an empty or too long item";
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	*out = strtod(buf, &end);
-	if (*end != '\0' || errno == ERANGE || !isdigit((unsigned char)buf[0])
-	    || strpbrk(buf, "xXpPnN") != NULL)
+	if (len == 0)
+		return "an empty item";
+	if (!number_parse(s, len, out))
 		return "not a number";
 	if (*out < 0 || *out > 1)
 		return "a probability is from 0 to 1";

@@ -26,7 +26,10 @@
  * FLT_EVAL_METHOD says intermediate results are wider (the x87), and
  * there every value goes to snprintf.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <float.h>
+#include <stdlib.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -129,4 +132,25 @@ number_format(double v, char *buf, size_t size)
 	}
 	r = snprintf(buf, size, "%.15g", v);
 	return r > 0 ? (size_t)r : 0;
+}
+
+bool
+number_parse(const char *s, size_t len, double *out)
+{
+	char buf[64], *end;
+	size_t i = 0;
+
+	if (len == 0 || len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (buf[i] == '+' || buf[i] == '-')
+		i++;
+	if (!isdigit((unsigned char)buf[i]) && buf[i] != '.')
+		return false;
+	if (strpbrk(buf, "xXpP") != NULL)
+		return false;
+	errno = 0;
+	*out = strtod(buf, &end);
+	return *end == '\0' && errno != ERANGE && isfinite(*out);
 }

@@ -1,7 +1,9 @@
-/* Numbers as Perl prints them: printf("%.15g"), faster.  Pure. */
+/* Numbers as Perl prints them, printf("%.15g") but faster, and decimal
+ * numbers read from options.  Pure. */
 #ifndef RETRY_NUMBER_H
 #define RETRY_NUMBER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Room for any %.15g of a double ("-1.23456789012345e-308") and its NUL. */
@@ -13,5 +15,12 @@
  * size - 1 bytes when longer.
  */
 size_t		 number_format(double, char *, size_t);
+
+/*
+ * Reads a decimal number that is all of s[0..len): an optional sign,
+ * digits with an optional point, an optional exponent.  Spaces, hex,
+ * Inf, NaN and a value that overflows are refused with false.
+ */
+bool		 number_parse(const char *, size_t, double *);
 
 #endif

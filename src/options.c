@@ -12,6 +12,7 @@
 
 #include "duration.h"
 #include "lists.h"
+#include "number.h"
 #include "options.h"
 
 enum id {
@@ -475,14 +476,9 @@ static int
 real(struct parse *p, const struct opt *o, const char *arg, double lo,
     double hi, double *out)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (*arg == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v) ||
-	    strchr("+-0123456789.", *arg) == NULL ||
-	    strpbrk(arg, "xXpP") != NULL)
+	if (!number_parse(arg, strlen(arg), &v))
 		return fail(p, o, "'%s' is not a number", arg);
 	if (v < lo || v > hi)
 		return fail(p, o, "'%s' is out of range (%g to %g)", arg, lo,

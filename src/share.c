@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "number.h"
 #include "share.h"
 
 static const char *const breakers[] = {
@@ -297,23 +298,10 @@ share_name_check(const char *name)
 }
 
 /* A number from lo to hi, all of [s, s + len). */
-static const char *
+static bool
 number(const char *s, size_t len, double lo, double hi, double *out)
 {
-	char buf[32], *end;
-
-	if (len == 0 || len >= sizeof(buf))
-		return "a number is missing or too long";
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	*out = strtod(buf, &end);
-	if (*end != '\0' || errno == ERANGE || !isfinite(*out) ||
-	    !isdigit((unsigned char)buf[0]) || strpbrk(buf, "xXpP") != NULL)
-		return "not a number";
-	if (*out < lo || *out > hi)
-		return "out of range";
-	return NULL;
+	return number_parse(s, len, out) && *out >= lo && *out <= hi;
 }
 
 const char *
@@ -322,11 +310,10 @@ share_budget_parse(const char *s, double *max, double *ratio)
 	const char *colon = strchr(s, ':');
 	double n, r = 0.1;
 
-	if (number(s, colon != NULL ? (size_t)(colon - s) : strlen(s), 1, 1e6,
-	    &n) != NULL)
+	if (!number(s, colon != NULL ? (size_t)(colon - s) : strlen(s), 1, 1e6,
+	    &n))
 		return "N must be a number of tokens from 1 to 1000000";
-	if (colon != NULL && number(colon + 1, strlen(colon + 1), 0, n, &r) !=
-	    NULL)
+	if (colon != NULL && !number(colon + 1, strlen(colon + 1), 0, n, &r))
 		return "R must be a number from 0 to N";
 	*max = n;
 	*ratio = r;
@@ -341,7 +328,7 @@ share_breaker_parse(const char *s, unsigned long *trip, int64_t *cooldown)
 
 	if (colon == NULL)
 		return "give N:COOLDOWN, as in 5:30s";
-	if (number(s, (size_t)(colon - s), 1, 1e6, &n) != NULL ||
+	if (!number(s, (size_t)(colon - s), 1, 1e6, &n) ||
 	    n != floor(n))
 		return "N must be a whole number from 1 to 1000000";
 	if ((why = duration_parse(colon + 1, cooldown)) != NULL)

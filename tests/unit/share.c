@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../src/duration.h"
+#include "../../src/number.h"
 #include "../../src/share.h"
 #include "unit.h"
 
@@ -277,9 +278,40 @@ rows_values(void)
 	    max, ratio);
 }
 
+/* The decimal reader behind --factor, --share-budget and --failure-rate. */
+static void
+rows_numbers(void)
+{
+	static const struct {
+		const char	*s;
+		bool		 ok;
+		double		 v;
+	} numbers[] = {
+		{ "0.5", true, 0.5 }, { ".5", true, 0.5 }, { "+2", true, 2 },
+		{ "-1.5e2", true, -150 }, { "10", true, 10 }, { "", false, 0 },
+		{ " 1", false, 0 }, { "1 ", false, 0 }, { "0x10", false, 0 },
+		{ "1p3", false, 0 }, { "inf", false, 0 }, { "nan", false, 0 },
+		{ "1e999", false, 0 }, { "+", false, 0 }, { ".", false, 0 },
+		{ "1,2", false, 0 }, { "--1", false, 0 }, { "e5", false, 0 },
+		{ "0.00000000000000000000000000000000000000000000000000000000000000000"
+		  "1", false, 0 },
+	};
+	double v;
+
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+		bool ok = number_parse(numbers[i].s, strlen(numbers[i].s), &v);
+
+		unit_row(ok == numbers[i].ok && (!ok || v == numbers[i].v),
+		    "number", "number_parse", "'%s'", numbers[i].s);
+	}
+	unit_row(number_parse("0.25,x", 4, &v) && v == 0.25, "number",
+	    "number_parse reads only the length given", "%g", v);
+}
+
 void
 unit_share(void)
 {
+	rows_numbers();
 	rows_share();
 	rows_bounds();
 	rows_text();

@@ -25,15 +25,16 @@ BSD_CFLAGS !=	$(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null || echo -DNO_LIB
 BSD_LIBS !=	$(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null || echo -lbsd
 PCRE_CFLAGS !=	$(PKG_CONFIG) --cflags libpcre2-8 2>/dev/null || true
 PCRE_LIBS !=	$(PKG_CONFIG) --libs libpcre2-8 2>/dev/null || echo -lpcre2-8
+HIREDIS_LIBS !=	$(PKG_CONFIG) --libs hiredis 2>/dev/null || echo -lhiredis
 CFLAGS ?=	-O2 -g
 RETRY_CPPFLAGS = -D_GNU_SOURCE -DVERSION='"$(VERSION)"' $(BSD_CFLAGS) \
 		$(PCRE_CFLAGS)
 RETRY_CFLAGS =	-std=c11 $(WARNINGS) $(WERROR)
-RETRY_LDLIBS =	$(BSD_LIBS) $(PCRE_LIBS) -lm
+RETRY_LDLIBS =	$(BSD_LIBS) $(PCRE_LIBS) $(HIREDIS_LIBS) -lm
 
 SRCS =		$(sort $(wildcard src/*.c))
 OBJS =		$(SRCS:.c=.o)
-HDRS =		$(wildcard src/*.h)
+HDRS =		$(sort $(wildcard src/*.h) src/share_lua.h)
 MANPAGES =	man/retry.1 man/show-backoff-delays.1
 
 all: retry show-backoff-delays
@@ -45,13 +46,22 @@ retry: $(OBJS)
 show-backoff-delays: retry
 	ln -sf retry $@
 
+# The script that runs the shared state's rules on Redis, as bytes, and
+# the SHA-1 that EVALSHA names it by.
+src/share_lua.h: src/share.lua
+	{ printf '#define SHARE_LUA_SHA1 "%s"\n' \
+	    "$$(sha1sum < src/share.lua | cut -c1-40)"; \
+	  printf 'static const char share_lua[] = {\n'; \
+	  od -An -v -tx1 src/share.lua | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  printf '};\n'; } > $@.tmp && mv $@.tmp $@
+
 src/%.o: src/%.c $(HDRS) Makefile
 	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
 	    -c -o $@ $<
 
 # The pure modules: the unit tests link them, and nothing of the edge.
 PURE =		codes compat duration engine lists match number options policy \
-		rng share verdict
+		rng share storeurl verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 
 build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o)
@@ -60,12 +70,25 @@ build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o)
 	    $(LDFLAGS) -o $@ $(UNIT_SRCS) $(PURE:%=src/%.o) $(RETRY_LDLIBS) \
 	    $(LDLIBS)
 
+# The rows of the shared state's unit test, replayed through Redis's
+# script by a real server (tests/redis.bats runs it).
+REPLAY_OBJS =	src/redis.o src/signals.o src/storeurl.o src/share.o \
+		src/duration.o src/number.o src/compat.o
+
+build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
+	    $(REPLAY_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
+	    $(LDFLAGS) -o $@ tests/redis/replay.c $(REPLAY_OBJS) \
+	    $(RETRY_LDLIBS) $(LDLIBS)
+
 # Table-driven C tests of the policy and the option parser.
 unit: build/unit
 	./build/unit
 
 # The unit tests, then the bats suite against the real binary.
-check: $(if $(SANITIZE),sanitize-build build/asan/unit,all build/unit)
+check: $(if $(SANITIZE),sanitize-build build/asan/unit,all build/unit) \
+	    build/redis-replay
 	$(if $(SANITIZE),./tests/run-under asan,UNIT=build/unit ./tests/run)
 
 # Long runs: 10,000 attempts, memory and descriptors flat.
@@ -154,7 +177,7 @@ deps:
 	./.ci/deps
 
 # Benchmarks (README.md, Performance); not part of CI.
-BENCH_PROGS =	bench/pairtime bench/peakrss bench/spawnloop
+BENCH_PROGS =	bench/pairtime bench/peakrss bench/spawnloop bench/redisping
 
 bench: all $(BENCH_PROGS)
 	./bench/run
@@ -164,7 +187,7 @@ bench-deps:
 
 $(BENCH_PROGS): bench/%: bench/%.c Makefile
 	$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
-	    -o $@ $< $(LDLIBS)
+	    -o $@ $< $(if $(filter bench/redisping,$@),$(HIREDIS_LIBS)) $(LDLIBS)
 
 # cppcheck and clang-tidy (.clang-tidy says which checks, and why the
 # few left out are) over the sources and the fuzz targets.
@@ -172,8 +195,8 @@ CPPCHECK_FLAGS = --quiet --std=c11 --error-exitcode=1 --inline-suppr \
 		--enable=warning,portability,performance -D_GNU_SOURCE
 
 lint:
-	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit
-	clang-tidy --quiet src/*.c fuzz/*.c tests/unit/*.c -- \
+	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit tests/redis
+	clang-tidy --quiet src/*.c fuzz/*.c tests/unit/*.c tests/redis/*.c -- \
 	    $(RETRY_CPPFLAGS) -std=c11
 	mandoc -Tlint -Wwarning $(MANPAGES)
 	shellcheck -s bash completions/retry.bash tests/run tests/run-under \
@@ -204,7 +227,7 @@ uninstall:
 	    $(DESTDIR)$(FISHCOMPDIR)/show-backoff-delays.fish
 
 clean:
-	rm -f retry show-backoff-delays $(OBJS) $(BENCH_PROGS)
+	rm -f retry show-backoff-delays $(OBJS) $(BENCH_PROGS) src/share_lua.h
 	rm -rf build
 
 .PHONY: all unit check soak deps bench bench-deps lint install uninstall clean \

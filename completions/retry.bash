@@ -13,7 +13,8 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --ignore-case --stdin --hold-stdout --delay-from-output --forever
 --reset-after --log-format --log-file --syslog --on-retry --on-giveup
 --quiet --verbose --label --message --dry-run --share --share-budget
---share-breaker --share-open --share-store --count --help --version'
+--share-breaker --share-open --share-store --share-store-file
+--share-timeout --share-required --count --help --version'
 
 _retry_show_options='--max --max-attempts --budget --max-actual-duration
 --exp --factor --fixed --constant --linear --fib --delays --delay
@@ -33,7 +34,8 @@ _retry_simulate_options='--max --max-attempts --max-actual-duration --exp
 --consider-actual-delay --jitter --seed --clients --failure-rate --runs
 --share-budget --share-breaker --format --chart --ascii --help --version'
 
-_retry_share_options='--share-store --log-format --help --version'
+_retry_share_options='--share-store --share-store-file --share-timeout
+--log-format --help --version'
 
 # Options that take a value in the next word.
 _retry_takes_value() {
@@ -53,8 +55,8 @@ _retry_takes_value() {
 	--stop-if-output | --match | --stdin | --delay-from-output | \
 	--reset-after | --log-format | --log-file | --on-retry | --on-giveup | \
 	--share | --share-budget | --share-breaker | --share-open | \
-	--share-store | --format | --unit | --samples | --clients | \
-	--failure-rate | --runs)
+	--share-store | --share-store-file | --share-timeout | --format | \
+	--unit | --samples | --clients | --failure-rate | --runs)
 		return 0 ;;
 	esac
 	return 1
@@ -81,7 +83,9 @@ _retry_comp_index() {
 }
 
 # The directory of the store that the line names: the last --share-store
-# before the cursor, else $RETRY_SHARE_STORE, else the default.
+# before the cursor, else $RETRY_SHARE_STORE, else the default. None for a
+# Redis store (redis://, unix://), nor for --share-store-file: its file is
+# not read.
 _retry_store_dir() {
 	local store=${RETRY_SHARE_STORE-} j
 	for ((j = 1; j < cword; j++)); do
@@ -90,6 +94,8 @@ _retry_store_dir() {
 			store=${words[j + 1]-} ;;
 		--share-store=*)
 			store=${words[j]#*=} ;;
+		--share-store-file | --share-store-file=*)
+			return ;;
 		esac
 	done
 	if [[ -n $store ]]; then
@@ -99,6 +105,18 @@ _retry_store_dir() {
 	else
 		echo "/tmp/retry-$UID"
 	fi
+}
+
+# COMPREPLY: unix:// and the paths that start with $1, directories with a /.
+# The path is absolute: none yet is /.
+_retry_socket_paths() {
+	local f path=${1:-/}
+	COMPREPLY=()
+	[[ $path == /* ]] || return
+	while IFS= read -r f; do
+		[[ -d $f ]] && f+=/
+		COMPREPLY+=("unix://$f")
+	done < <(compgen -f -- "$path")
 }
 
 # COMPREPLY: the names of the shared states in the store, its files.
@@ -190,7 +208,7 @@ _retry() {
 	--log-format)
 		_retry_reply -W 'text json' -- "$cur"
 		return ;;
-	--log-file)
+	--log-file | --share-store-file)
 		_filedir
 		return ;;
 	--format)
@@ -206,11 +224,14 @@ _retry() {
 		_retry_reply -W 'wait giveup' -- "$cur"
 		return ;;
 	--share-store)
-		# file:, then the directories after it.
+		# file:, redis:// or unix://; the directories after file:, the
+		# paths after unix:// (a socket), nothing after redis://.
 		if [[ $cur == file:* ]]; then
 			_retry_reply -P file: -S / -d -- "${cur#file:}"
+		elif [[ $cur == unix://* ]]; then
+			_retry_socket_paths "${cur#unix://}"
 		else
-			_retry_reply -W file: -- "$cur"
+			_retry_reply -W 'file: redis:// unix://' -- "$cur"
 		fi
 		compopt -o nospace
 		__ltrim_colon_completions "$cur"

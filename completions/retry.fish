@@ -16,7 +16,8 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     --match --stdin --delay-from-output --reset-after --log-format \
     --log-file --on-retry --on-giveup \
     -m --label --message --share --share-budget --share-breaker \
-    --share-open --share-store --count --format --unit --samples
+    --share-open --share-store --share-store-file --share-timeout --count \
+    --format --unit --samples
 
 # True while the words before the cursor are still retry's options.
 function __fish_retry_options_only
@@ -64,7 +65,7 @@ function __fish_retry_share_action
     while set -q words[1]
         switch $words[1]
             case '--*=*'
-            case --share-store --log-format
+            case --share-store --share-store-file --share-timeout --log-format
                 set -e words[1]
             case '-*'
             case '*'
@@ -75,18 +76,27 @@ function __fish_retry_share_action
     return 1
 end
 
-# --share-store's value: file:, then the directories after it.
+# --share-store's value: file:, redis:// or unix://; then the directories
+# after file:, the paths after unix:// (a socket), nothing after redis://.
 function __fish_retry_store
     set -l token (commandline -ct | string replace -r -- '^--share-store=' '')
     if string match -q -- 'file:*' $token
         __fish_complete_directories (string sub -s 6 -- $token) | string replace -r -- '^' file:
-    else
-        echo file:
+    else if string match -q -- 'unix://*' $token
+        # An absolute path: none yet is /.
+        set -l path (string sub -s 8 -- $token)
+        test -n "$path"; or set path /
+        string match -q -- '/*' $path; or return
+        __fish_complete_path $path | string replace -r -- '^' unix://
+    else if not string match -q -- 'redis://*' $token
+        printf '%s\n' file: redis:// unix://
     end
 end
 
 # The names of the shared states: the files in the directory of the last
 # --share-store on the line, else of $RETRY_SHARE_STORE, else the default.
+# None for a Redis store (redis://, unix://), nor for --share-store-file:
+# its file is not read.
 function __fish_retry_share_names
     set -l store "$RETRY_SHARE_STORE"
     set -l words (commandline -opc)
@@ -97,6 +107,8 @@ function __fish_retry_share_names
                 set store "$words[$next]"
             case '--share-store=*'
                 set store (string replace -- --share-store= '' $words[$i])
+            case --share-store-file '--share-store-file=*'
+                return
         end
     end
     set -l dir
@@ -213,11 +225,16 @@ complete -c retry -n $opts -l share-budget -x -d 'N tokens; a failure takes 1, a
 complete -c retry -n $opts -l share-breaker -x -d 'N failures in a row open it for DUR'
 complete -c retry -n $opts -l share-open -x -a 'wait giveup' -d 'What a run does while the breaker is open'
 complete -c retry -n $opts -l share-store -x -a '(__fish_retry_store)' -d 'Where the shared states live'
+complete -c retry -n $opts -l share-store-file -r -F -d "The store from FILE's first line"
+complete -c retry -n $opts -l share-timeout -x -d 'Redis: give up connecting, and each exchange, after DUR'
+complete -c retry -n $opts -l share-required -d 'End with 75 when the store does not answer'
 
 # retry share: its options, status or reset, then names.
 set -l sharecmd "__fish_retry_share"
 complete -c retry -n $sharecmd -f
 complete -c retry -n $sharecmd -l share-store -x -a '(__fish_retry_store)' -d 'Where the shared states live'
+complete -c retry -n $sharecmd -l share-store-file -r -F -d "The store from FILE's first line"
+complete -c retry -n $sharecmd -l share-timeout -x -d 'Redis: give up connecting, and each exchange, after DUR'
 complete -c retry -n $sharecmd -l log-format -x -a 'text json' -d 'Report as text or JSON Lines'
 complete -c retry -n $sharecmd -s h -l help -d 'Show the help and exit'
 complete -c retry -n $sharecmd -s v -s V -l version -d 'Show the version and exit'

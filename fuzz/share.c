@@ -1,9 +1,12 @@
 /* The shared state's text and values: share_parse (a state it accepts
  * formats and parses back the same, and drives the decisions sanely),
- * share_name_check, share_budget_parse and share_breaker_parse. */
+ * share_name_check, share_budget_parse, share_breaker_parse, and the
+ * store's spec (storeurl_parse: what it accepts is whole, and shown
+ * without its password). */
 #include <math.h>
 
 #include "../src/share.h"
+#include "../src/storeurl.h"
 #include "fuzz.h"
 
 int
@@ -19,6 +22,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int64_t cooldown;
 	double max, ratio;
 	size_t n;
+	struct store_url u;
+	char shown[STOREURL_MAX + 64];
 
 	if (share_parse((const char *)data, size, &s) == NULL) {
 		CHECK(s.tokens >= 0 && isfinite(s.tokens));
@@ -41,6 +46,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(max >= 1 && max <= 1e6 && ratio >= 0 && ratio <= max);
 	if (share_breaker_parse(str, &trip, &cooldown) == NULL)
 		CHECK(trip >= 1 && cooldown > 0);
+	if (storeurl_parse(str, true, &u) == NULL) {
+		storeurl_show(&u, shown, sizeof(shown));
+		CHECK(!u.has_password || (u.password[0] != '\0' &&
+		    strstr(shown, ":***@") != NULL));
+		CHECK(u.kind != STORE_REDIS_TCP || u.has_password ||
+		    strchr(shown, '@') == NULL);
+		CHECK(u.kind != STORE_REDIS_TCP || (u.host[0] != '\0' &&
+		    atoi(u.port) >= 1 && atoi(u.port) <= 65535));
+		CHECK(u.kind != STORE_REDIS_UNIX || u.path[0] == '/');
+		CHECK(storeurl_parse(str, false, &u) == NULL ||
+		    !u.has_password);
+	}
 	free(str);
 	return 0;
 }

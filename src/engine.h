@@ -59,7 +59,8 @@ struct engine {
 
 /* Why a run gives up: the back-off ended. */
 enum give_up { GIVE_UP_NONE, GIVE_UP_MAX, GIVE_UP_BUDGET, GIVE_UP_DURATION,
-	GIVE_UP_SHARED };	/* the shared retry budget is spent */
+	GIVE_UP_SHARED,		/* the shared retry budget is spent */
+	GIVE_UP_STORE };	/* --share-required: the store is down */
 
 /* A delay: ns < 0 means give up, for why; s is what show-backoff-delays
  * prints. */

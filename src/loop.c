@@ -23,8 +23,6 @@
 
 /* The exit status of a run whose last attempt could not be started. */
 #define CANNOT_START	125
-/* A run that the shared breaker keeps from starting: EX_TEMPFAIL. */
-#define SHARED_OPEN	75
 
 /*
  * The terminal goes to each attempt when retry runs in its foreground and
@@ -423,10 +421,12 @@ gate(struct run *run, int *exit)
 	struct report ev = { .event = EV_SHARE, .attempt = run->pol.n,
 	    .delay = -1, .wait = -1 };
 	enum gate_why said = WAIT_NONE;
+	enum shared_said got;
 	struct gate_answer g;
-	int64_t wall, until;
+	int64_t until;
 
-	while (shared_gate(&run->sh, &g) && g.what != GATE_GO) {
+	while ((got = shared_gate(&run->sh, &g)) == SHARED_ANSWERED &&
+	    g.what != GATE_GO) {
 		ev.elapsed = mono_ns() - run->t0;
 		ev.waited = g.why;
 		if (g.what == GATE_PROBE) {
@@ -436,21 +436,22 @@ gate(struct run *run, int *exit)
 			run->probing = true;
 			return 0;
 		}
-		wall = wall_ns();
-		until = mono_ns() + (g.until > wall ? g.until - wall : 0);
+		/* until: how long from now, by the store's clock; at least a
+		 * millisecond, whatever a store says. */
+		until = mono_ns() + (g.until > NS_PER_MS ? g.until : NS_PER_MS);
 		if (g.what == GATE_GIVE_UP || (budget >= 0 &&
 		    until - run->t0 > budget)) {
 			ev.shared = g.what == GATE_GIVE_UP ? SE_GIVE_UP_OPEN :
 			    SE_PAST_BUDGET;
 			report(run->rep, &ev);
-			*exit = given_up(run, run->last, SHARED_OPEN);
+			*exit = given_up(run, run->last, EXIT_SHARED);
 			return -1;
 		}
 		if (g.why != said) {
 			ev.shared = g.why == WAIT_OPEN ? SE_WAIT_OPEN :
 			    g.why == WAIT_PROBE ? SE_WAIT_PROBE :
 			    SE_WAIT_NOT_BEFORE;
-			ev.wait = g.until - wall;
+			ev.wait = g.until;
 			report(run->rep, &ev);
 			said = g.why;
 		}
@@ -459,9 +460,16 @@ gate(struct run *run, int *exit)
 		if (signal_stop != 0)
 			ended_by(run, signal_stop, NULL, 0);
 	}
-	/* The store's lock was waited for, and a signal came. */
+	/* The store was waited for, and a signal came. */
 	if (signal_stop != 0)
 		ended_by(run, signal_stop, NULL, 0);
+	if (got == SHARED_DOWN) {
+		ev.elapsed = mono_ns() - run->t0;
+		ev.shared = SE_STORE_DOWN;
+		report(run->rep, &ev);
+		*exit = given_up(run, run->last, EXIT_SHARED);
+		return -1;
+	}
 	return 0;
 }
 
@@ -496,9 +504,17 @@ recorded(struct run *run, const struct observed *o, struct next x)
 		asked = -1;
 	if (asked > (b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX))
 		asked = b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX;
-	if (!shared_record(&run->sh, success, asked >= 0 ? wall_ns() + asked :
-	    0, &a, &run->tokens))
+	switch (shared_record(&run->sh, success, asked, &a, &run->tokens)) {
+	case SHARED_UNSHARED:
 		return x;
+	case SHARED_DOWN:
+		/* A success stands; a retry needs the store. */
+		if (x.what == NEXT_SLEEP && !success)
+			x = policy_denied(&run->pol, x, o, GIVE_UP_STORE);
+		return x;
+	case SHARED_ANSWERED:
+		break;
+	}
 	if (a.opened || a.closed) {
 		ev.shared = a.closed ? SE_CLOSED : run->probing ?
 		    SE_REOPENED : SE_OPENED;
@@ -507,7 +523,7 @@ recorded(struct run *run, const struct observed *o, struct next x)
 	}
 	run->probing = false;
 	if (x.what == NEXT_SLEEP && !success && !a.retry)
-		x = policy_denied(&run->pol, x, o);
+		x = policy_denied(&run->pol, x, o, GIVE_UP_SHARED);
 	return x;
 }
 
@@ -542,10 +558,12 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 	run.piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
 	policy_init(&run.pol, &c->backoff, &c->limits, &c->verdict, rng);
 	if (c->share != NULL &&
-	    shared_open(&run.sh, c, rep, why, sizeof(why)) == -1) {
+	    shared_open(&run.sh, c, rep, true, why, sizeof(why)) == -1) {
 		report_error(run.rep, "--share %s: %s", c->share, why);
 		return run_end(&run, 125);
 	}
+	if (c->limits.budget >= 0)
+		run.sh.end = run.t0 + c->limits.budget;
 	setenv_u("RETRY_MAX_ATTEMPTS", c->backoff.max_attempts);
 	setenv("RETRY_LAST_STATUS", "", 1);
 	for (;;) {

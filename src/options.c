@@ -14,6 +14,7 @@
 #include "lists.h"
 #include "number.h"
 #include "options.h"
+#include "storeurl.h"
 
 enum id {
 	O_MAX = 256, O_TIMES, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
@@ -31,6 +32,7 @@ enum id {
 	O_MATCH, O_FIXED_STRINGS, O_IGNORE_CASE, O_STDIN, O_HOLD_STDOUT,
 	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
 	O_SHARE, O_SHARE_BUDGET, O_SHARE_BREAKER, O_SHARE_OPEN, O_SHARE_STORE,
+	O_SHARE_STORE_FILE, O_SHARE_TIMEOUT, O_SHARE_REQUIRED,
 	O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
 	O_CLIENTS, O_RUNS, O_FAILURE_RATE,
 	O_HELP, O_VERSION,
@@ -378,9 +380,24 @@ static const struct opt {
 	  "while it is open: wait (default) or giveup\n"
 	  "(both end with 75 past --budget)" },
 	{ "share-store", 0, O_SHARE_STORE, "STORE", G_SHARE, RETRY | SHR, 0, 0,
-	  TEXT(share_store, "empty store"),
-	  "file:DIR (default $RETRY_SHARE_STORE, else\n"
+	  OTHER,
+	  "file:DIR, redis://HOST[:PORT][/DB] or\n"
+	  "unix:///PATH (default $RETRY_SHARE_STORE, else\n"
 	  "$XDG_RUNTIME_DIR/retry or /tmp/retry-UID)" },
+	{ "share-store-file", 0, O_SHARE_STORE_FILE, "FILE", G_SHARE,
+	  RETRY | SHR, 0, 0,
+	  OTHER,
+	  "the store from FILE's first line (a URL with\n"
+	  "a password goes here or in $RETRY_SHARE_STORE)" },
+	{ "share-timeout", 0, O_SHARE_TIMEOUT, "DUR", G_SHARE, RETRY | SHR,
+	  0, 0,
+	  OTHER,
+	  "Redis: give up connecting, and each exchange,\n"
+	  "after DUR (default 200ms)" },
+	{ "share-required", 0, O_SHARE_REQUIRED, NULL, G_SHARE, RETRY, 0, 0,
+	  FLAG(share_required),
+	  "end with 75 when the store does not answer\n"
+	  "(default: go on without it)" },
 
 	{ "count", 0, O_COUNT, "N", G_SHOW, BOTH, 0, 0,
 	  COUNT(count, 1, 10000000),
@@ -575,6 +592,7 @@ special(struct parse *p, const struct opt *o, char *arg)
 {
 	struct config *c = p->cfg;
 	struct backoff *b = &c->backoff;
+	struct store_url url;
 	const char *why;
 	char *end;
 	long long v = 0;
@@ -648,6 +666,31 @@ special(struct parse *p, const struct opt *o, char *arg)
 		if ((why = share_breaker_parse(arg, &c->share_rules.trip,
 		    &c->share_rules.cooldown)) != NULL)
 			return fail(p, o, "'%s': %s", arg, why);
+		return 0;
+	case O_SHARE_STORE_FILE:
+		if (*arg == '\0')
+			return fail(p, o, "empty file name");
+		if (p->given[O_SHARE_STORE - O_MAX])
+			return fail(p, o, "give --share-store or this, not "
+			    "both");
+		c->share_store_file = arg;
+		return 0;
+	case O_SHARE_STORE:
+		if (p->given[O_SHARE_STORE_FILE - O_MAX])
+			return fail(p, o, "give --share-store-file or this, "
+			    "not both");
+		if ((why = storeurl_parse(arg, false, &url)) != NULL)
+			return fail(p, o, "'%s': %s", url.has_password ||
+			    strchr(arg, '@') != NULL ? "(not shown)" : arg,
+			    why);
+		c->share_store = arg;
+		return 0;
+	case O_SHARE_TIMEOUT:
+		if ((why = duration_parse(arg, &c->share_timeout)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		if (c->share_timeout < NS_PER_MS ||
+		    c->share_timeout > 60 * NS_PER_SEC)
+			return fail(p, o, "'%s': give 1ms to 60s", arg);
 		return 0;
 	case O_SHARE_OPEN:
 		if (strcmp(arg, "wait") != 0 && strcmp(arg, "giveup") != 0)
@@ -887,7 +930,8 @@ static int
 validate_shared(struct parse *p)
 {
 	static const enum id with[] = { O_SHARE_BUDGET, O_SHARE_BREAKER,
-	    O_SHARE_OPEN, O_SHARE_STORE };
+	    O_SHARE_OPEN, O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT,
+	    O_SHARE_REQUIRED };
 	struct config *c = p->cfg;
 	struct share_rules *r = &c->share_rules;
 
@@ -1068,6 +1112,7 @@ defaults(struct config *c, enum mode mode)
 	c->signal = 15;			/* SIGTERM */
 	codes_add(&c->verdict.success_on, 0);
 	c->share_rules = (struct share_rules){ .max = 10, .ratio = 0.1 };
+	c->share_timeout = 200 * NS_PER_MS;
 	c->count = 10;
 	c->limits.reset_after = -1;
 }

@@ -49,7 +49,11 @@ struct config {
 	/* shared state (--share), and retry share */
 	char		*share;		/* NAME, or NULL */
 	struct share_rules share_rules;
-	char		*share_store;	/* file:DIR, or NULL for the default */
+	char		*share_store;	/* --share-store, or NULL */
+	char		*share_store_file;	/* --share-store-file, or NULL */
+	int64_t		 share_timeout;	/* ns, Redis's connect and exchange */
+	bool		 share_required;	/* a store that does not answer
+					 * ends the run (75) */
 	/* show-backoff-delays */
 	unsigned long	 count;
 	enum format	 format;

@@ -82,9 +82,13 @@ ends(struct next x, const struct verdict_rules *rules,
 }
 
 struct next
-policy_denied(const struct policy *p, struct next x, const struct observed *o)
+policy_denied(const struct policy *p, struct next x, const struct observed *o,
+    enum give_up why)
 {
-	return ends(x, p->rules, o, GIVE_UP_SHARED);
+	x = ends(x, p->rules, o, why);
+	if (why == GIVE_UP_STORE)
+		x.status = EXIT_SHARED;
+	return x;
 }
 
 struct next

@@ -84,10 +84,15 @@ void		 policy_init(struct policy *, const struct backoff *,
 int64_t		 policy_timeout(const struct policy *, int64_t elapsed);
 /* Judges attempt p->n and says what happens next. */
 struct next	 policy_next(struct policy *, const struct observed *);
-/* x, an answer to attempt p->n that a shared retry budget refuses: the
- * end of the run instead, with the attempt's status. */
+/* What a run that shared state stops ends with: EX_TEMPFAIL. */
+#define EXIT_SHARED	75
+
+/* x, an answer to attempt p->n that shared state refuses: the end of the
+ * run instead, for why: GIVE_UP_SHARED (the budget is spent: the
+ * attempt's status) or GIVE_UP_STORE (the store does not answer, and
+ * --share-required: EXIT_SHARED). */
 struct next	 policy_denied(const struct policy *, struct next x,
-		    const struct observed *);
+		    const struct observed *, enum give_up why);
 /* The exit status when the command cannot be run: errno e. */
 int		 policy_cannot_run(int e);
 

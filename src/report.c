@@ -273,6 +273,10 @@ share_text(struct line *l, const struct reporter *c, const struct report *e)
 		    "waiting for the not-before of", c->share,
 		    duration_format(c->budget, d, sizeof(d)));
 		return;
+	case SE_STORE_DOWN:
+		add(l, "giving up: the store of %s does not answer "
+		    "(--share-required)", c->share);
+		return;
 	}
 }
 
@@ -326,7 +330,9 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			add_visible(l, c->share, strlen(c->share));
 			add(l, " is spent (%.3g of %g tokens left)", e->tokens,
 			    c->share_rules->max);
-		}
+		} else if (e->give_up == GIVE_UP_STORE)
+			add(l, "; the store of %s does not answer "
+			    "(--share-required)", c->share);
 		return;
 	case EV_SHARE:
 		share_text(l, c, e);
@@ -386,6 +392,7 @@ static const char *const share_events[] = {
 	[SE_WAIT_OPEN] = "wait_open", [SE_WAIT_PROBE] = "wait_probe",
 	[SE_WAIT_NOT_BEFORE] = "wait_not_before",
 	[SE_GIVE_UP_OPEN] = "giveup_open", [SE_PAST_BUDGET] = "past_budget",
+	[SE_STORE_DOWN] = "store_down",
 };
 
 static const char *
@@ -413,6 +420,8 @@ reason_name(const struct report *e)
 		return "max_actual_duration";
 	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SHARED)
 		return "share_budget";
+	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_STORE)
+		return "share_store";
 	if (e->event == EV_GIVE_UP && names[e->reason] == NULL)
 		return "max_attempts";
 	return names[e->reason];
@@ -690,7 +699,7 @@ report_error(const struct reporter *c, const char *fmt, ...)
 	} else {
 		prefix(&l, c);
 		body = l.len;
-		add(&l, "%s", msg);
+		add_visible(&l, msg, strlen(msg));
 	}
 	emit(c, &l, body, true, LOG_ERR);
 }
@@ -746,4 +755,13 @@ usage_error(const char *prog, const char *why)
 	if (!l.failed)
 		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
 	free(l.buf);
+}
+
+char *
+report_plain(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; *p != '\0'; p++)
+		if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+			*p = '?';
+	return s;
 }

@@ -26,6 +26,7 @@ enum share_event {
 	SE_WAIT_NOT_BEFORE,	/* another run's output asked for a delay */
 	SE_GIVE_UP_OPEN,	/* open, and --share-open giveup */
 	SE_PAST_BUDGET,		/* open past this run's --budget */
+	SE_STORE_DOWN,		/* --share-required: the store is down */
 };
 
 struct report {
@@ -81,6 +82,9 @@ void	report_error(const struct reporter *, const char *, ...)
 bool	countdown_start(const struct reporter *);
 void	countdown_show(const struct reporter *, int64_t left);
 void	countdown_end(const struct reporter *);
+/* s with its control characters as '?', in place: for what names a store
+ * or quotes a server, printed elsewhere. */
+char	*report_plain(char *);
 /* A usage error, wherever it is found: "PROG: WHY" on one line, with
  * controls made visible, then "Try 'PROG --help'." */
 void	usage_error(const char *prog, const char *why);

@@ -315,8 +315,9 @@ share_budget_parse(const char *s, double *max, double *ratio)
 		return "N must be a number of tokens from 1 to 1000000";
 	if (colon != NULL && !number(colon + 1, strlen(colon + 1), 0, n, &r))
 		return "R must be a number from 0 to N";
-	*max = n;
-	*ratio = r;
+	/* In thousandths, as the tokens: so every store counts alike. */
+	*max = thousandths(n);
+	*ratio = thousandths(r);
 	return NULL;
 }
 

@@ -12,7 +12,6 @@
 
 #include "shared.h"
 #include "sharecmd.h"
-#include "store.h"
 
 /* ns of the time of day as RFC 3339 in UTC with milliseconds. */
 static const char *
@@ -32,8 +31,13 @@ stamp(int64_t ns, char *buf, size_t sz)
 static void
 print_table(const char *name, int w, const struct share_state *s)
 {
+	static bool headed;
 	char v[64], a[32], b[32];
 
+	if (!headed)
+		printf("%-*s  %-11s %-41s %s\n", w, "name", "part", "value",
+		    "changed");
+	headed = true;
 	printf("%-*s  tokens      %-41.6g %s\n", w, name, s->tokens,
 	    stamp(s->changed[PART_TOKENS], a, sizeof(a)));
 	printf("%-*s  failures    %-41" PRIu64 " %s\n", w, name, s->failures,
@@ -83,35 +87,28 @@ print_json(const char *name, const struct share_state *s)
 	puts("}");
 }
 
-/* One name: 0, or 1 with a line on stderr. */
+/* One name: 0, or 1 with a line on stderr (a listed name without a
+ * state, as after a reset of the file store, is left out). */
 static int
-one(struct store *st, const char *name, bool reset, bool json, int w)
+one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
+    int w)
 {
 	struct share_state s;
-	char why[512];
+	char why[1024];
 	int rc;
 
-	if (store_name(st, name, false, why, sizeof(why)) == -1) {
-		if (errno == ENOENT && reset)
-			return 0;
-		if (errno == ENOENT)
-			warnx("%s: no shared state in %s", name, st->dir);
-		else
-			warnx("%s", why);
-		return 1;
-	}
 	if (reset)
-		rc = store_reset(st, why, sizeof(why));
-	else if ((rc = store_read(st, &s, why, sizeof(why))) == 1) {
-		warnx("%s: no shared state yet", name);
-		rc = 0;
+		rc = shared_reset(sh, name, why, sizeof(why));
+	else if ((rc = shared_read(sh, name, &s, why, sizeof(why))) == 1) {
+		if (!listed)
+			warnx("%s: no shared state in %s", name, report_plain(sh->shown));
+		return listed ? 0 : 1;
 	} else if (rc == 0 && json)
 		print_json(name, &s);
 	else if (rc == 0)
 		print_table(name, w, &s);
 	if (rc == -1)
-		warnx("%s", why);
-	store_unname(st);
+		warnx("%s", report_plain(why));
 	return rc == 0 ? 0 : 1;
 }
 
@@ -120,38 +117,37 @@ share_main(const struct config *c)
 {
 	const bool reset = strcmp(c->args[0], "reset") == 0;
 	const bool json = c->log_format == LOG_JSON;
-	char **names = NULL, why[512];
+	char **names = NULL, why[1024];
 	size_t n = 0;
-	struct store st;
+	struct shared sh;
 	int rc = 0, w = 4;
 
-	if (store_open(&st, shared_spec(c), false, why, sizeof(why)) == -1) {
+	if (shared_open(&sh, c, NULL, false, why, sizeof(why)) == -1) {
 		/* No directory: no state yet, nothing to reset. */
 		if (errno == ENOENT && (reset || c->nargs == 1))
 			return 0;
-		warnx("%s", errno == ENOENT ? "no shared state yet" : why);
+		warnx("%s", errno == ENOENT ? "no shared state yet" :
+		    report_plain(why));
 		return errno == ENOENT ? 1 : 125;
 	}
-	if (c->nargs == 1 && store_names(&st, &names, &n) == -1) {
-		warn("%s", st.dir);
-		store_close(&st);
+	if (c->nargs == 1 && shared_names(&sh, &names, &n, why, sizeof(why))
+	    == -1) {
+		warnx("%s", report_plain(why));
+		shared_close(&sh);
 		return 1;
 	}
 	for (size_t i = 0; i < n; i++)
 		w = (int)strlen(names[i]) > w ? (int)strlen(names[i]) : w;
 	for (int i = 1; i < c->nargs; i++)
 		w = (int)strlen(c->args[i]) > w ? (int)strlen(c->args[i]) : w;
-	if (!reset && !json && (n > 0 || c->nargs > 1))
-		printf("%-*s  %-11s %-41s %s\n", w, "name", "part", "value",
-		    "changed");
 	for (size_t i = 0; i < n; i++) {
-		rc |= one(&st, names[i], false, json, w);
+		rc |= one(&sh, names[i], false, true, json, w);
 		free(names[i]);
 	}
 	free(names);
 	for (int i = 1; i < c->nargs; i++)
-		rc |= one(&st, c->args[i], reset, json, w);
-	store_close(&st);
+		rc |= one(&sh, c->args[i], reset, false, json, w);
+	shared_close(&sh);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
 		return 125;

@@ -1,153 +1,301 @@
-/* A run's side of --share. */
+/* The shared state in its store. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shared.h"
 #include "signals.h"
 
-/* A store that failed is left alone this long: each try can cost up to
- * STORE_LOCK_WAIT. */
+/* A file store that failed is left alone this long: each try can cost up
+ * to STORE_LOCK_WAIT.  Redis is asked again at the next decision: each
+ * try costs at most --share-timeout. */
 #define FAULT_PAUSE	(10 * 1000000000LL)
+#define SPEC_FILE_WAIT	(2 * 1000000000LL)
 
-const char *
-shared_spec(const struct config *c)
+/* The first line of --share-store-file FILE, into spec: read without
+ * blocking, so that a pipe's slow writer holds the run SPEC_FILE_WAIT at
+ * most and a signal not at all.  0, or -1 with why in err. */
+static int
+spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 {
-	const char *env = getenv("RETRY_SHARE_STORE");
+	const int64_t by = mono_ns() + SPEC_FILE_WAIT;
+	const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+	    O_NOCTTY);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	const char *why = NULL;
+	bool line = false;
+	size_t len = 0;
+	ssize_t n;
 
-	if (c->share_store != NULL)
-		return c->share_store;
-	return env != NULL && env[0] != '\0' ? env : NULL;
+	while (fd != -1 && why == NULL && len < sz - 1 && !line) {
+		if ((n = read(fd, spec + len, sz - 1 - len)) > 0) {
+			line = memchr(spec + len, '\n', (size_t)n) != NULL;
+			len += (size_t)n;
+		} else if (n == 0)
+			break;
+		else if (errno != EAGAIN && errno != EINTR)
+			why = strerror(errno);
+		else if (signal_stop != 0 || mono_ns() >= by)
+			why = signal_stop != 0 ? "a signal came" : "no line "
+			    "within 2s";
+		else
+			(void)signals_wait(&p, 1, by);
+	}
+	if (fd == -1)
+		why = strerror(errno);
+	else
+		close(fd);
+	spec[len] = '\0';
+	if (why == NULL && !line && len == sz - 1)
+		why = "the first line is too long";
+	if (why != NULL) {
+		snprintf(err, errsz, "--share-store-file %s: %s", path, why);
+		explicit_bzero(spec, sz);
+		return -1;
+	}
+	spec[strcspn(spec, "\r\n")] = '\0';
+	return 0;
+}
+
+/* The store named by the options, the file or the environment. */
+static int
+resolve_spec(struct shared *sh, const struct config *c, char *err,
+    size_t errsz)
+{
+	const char *env = getenv("RETRY_SHARE_STORE"), *why, *from;
+	char spec[STOREURL_MAX + 1];
+
+	if (c->share_store != NULL) {
+		from = "--share-store";
+		snprintf(spec, sizeof(spec), "%s", c->share_store);
+	} else if (c->share_store_file != NULL) {
+		from = "--share-store-file";
+		if (spec_file(c->share_store_file, spec, sizeof(spec), err,
+		    errsz) == -1)
+			return -1;
+	} else if (env != NULL && env[0] != '\0') {
+		from = "$RETRY_SHARE_STORE";
+		snprintf(spec, sizeof(spec), "%s", env);
+	} else {
+		sh->url.kind = STORE_FILE;
+		sh->default_dir = true;
+		return 0;
+	}
+	/* Only the command line is seen by every user. */
+	if ((why = storeurl_parse(spec, c->share_store == NULL, &sh->url)) !=
+	    NULL) {
+		snprintf(err, errsz, "%s: %s", from, why);
+		explicit_bzero(spec, sizeof(spec));
+		errno = EINVAL;
+		return -1;
+	}
+	explicit_bzero(spec, sizeof(spec));
+	storeurl_show(&sh->url, sh->shown, sizeof(sh->shown));
+	return 0;
 }
 
 int
 shared_open(struct shared *sh, const struct config *c,
-    const struct reporter *rep, char *err, size_t errsz)
+    const struct reporter *rep, bool create, char *err, size_t errsz)
 {
 	memset(sh, 0, sizeof(*sh));
 	sh->rules = &c->share_rules;
 	sh->rep = rep;
 	sh->name = c->share;
+	sh->required = c->share_required;
+	sh->end = -1;
+	sh->file.dirfd = sh->file.fd = -1;
 	while (sh->me == 0)
 		arc4random_buf(&sh->me, sizeof(sh->me));
-	if (store_open(&sh->store, shared_spec(c), true, err, errsz) == -1)
+	if (resolve_spec(sh, c, err, errsz) == -1)
 		return -1;
-	if (store_name(&sh->store, c->share, true, err, errsz) == -1) {
-		store_close(&sh->store);
+	if (sh->url.kind != STORE_FILE) {
+		redis_open(&sh->redis, &sh->url, c->share_timeout);
+		sh->on = true;
+		return 0;
+	}
+	if (store_open(&sh->file, sh->default_dir ? NULL : sh->url.path,
+	    create, err, errsz) == -1)
+		return -1;
+	snprintf(sh->shown, sizeof(sh->shown), "%s", sh->file.dir);
+	if (create && c->share != NULL && store_name(&sh->file, c->share,
+	    true, err, errsz) == -1) {
+		store_close(&sh->file);
 		return -1;
 	}
 	sh->on = true;
 	return 0;
 }
 
-/* One decision: fn under the lock; a fault or a corrupt state said once. */
-static bool
-decide(struct shared *sh, store_fn fn, void *arg, bool write)
+void
+shared_close(struct shared *sh)
 {
-	char err[512];
-	bool corrupt;
-
-	if (sh->faulty && mono_ns() < sh->retry_at)
-		return false;
-	if (store_update(&sh->store, sh->rules, wall_ns(), fn, arg, write,
-	    &corrupt, err, sizeof(err)) == -1) {
-		/* A signal ends the run: no fault of the store's. */
-		if (signal_stop != 0)
-			return false;
-		if (!sh->faulty)
-			report_error(sh->rep, "--share %s: %s; going on "
-			    "without the shared state until it answers",
-			    sh->name, err);
-		sh->faulty = true;
-		sh->retry_at = mono_ns() + FAULT_PAUSE;
-		return false;
-	}
-	if (sh->faulty)
-		report_error(sh->rep, "--share %s: the store answers again",
-		    sh->name);
-	sh->faulty = false;
-	if (corrupt && !sh->said_corrupt)
-		report_error(sh->rep, "--share %s: %s/%s was not a shared "
-		    "state; it starts afresh", sh->name, sh->store.dir,
-		    sh->name);
-	sh->said_corrupt |= corrupt;
-	return true;
+	if (sh->on && sh->url.kind == STORE_FILE)
+		store_close(&sh->file);
+	else if (sh->on)
+		redis_close(&sh->redis);
+	explicit_bzero(&sh->url, sizeof(sh->url));
+	sh->on = false;
 }
 
-struct gate_arg {
-	const struct shared *sh;
-	struct gate_answer a;
-};
-
-static void
-gate_fn(struct share_state *s, void *p)
-{
-	struct gate_arg *g = p;
-
-	g->a = share_gate(s, g->sh->rules, g->sh->me, wall_ns());
-}
-
-bool
-shared_gate(struct shared *sh, struct gate_answer *a)
-{
-	struct gate_arg g = { sh, { GATE_GO, WAIT_NONE, 0 } };
-
-	if (!sh->on || !decide(sh, gate_fn, &g, true))
-		return false;
-	*a = g.a;
-	return true;
-}
-
-struct record_arg {
+/* A decision of the file store: fn under the lock, at one now. */
+struct decision {
+	enum redis_op	 op;
 	const struct shared *sh;
 	bool		 success;
-	int64_t		 not_before;
-	struct record_answer a;
-	double		 tokens;
+	int64_t		 asked;
+	struct redis_answer a;
 };
 
 static void
-record_fn(struct share_state *s, void *p)
+decide_file(struct share_state *s, int64_t now, void *p)
 {
-	struct record_arg *r = p;
+	struct decision *d = p;
+	const struct share_rules *r = d->sh->rules;
 
-	r->a = share_record(s, r->sh->rules, r->sh->me, r->success,
-	    r->not_before, wall_ns());
-	r->tokens = s->tokens;
+	if (d->op == REDIS_GATE) {
+		d->a.gate = share_gate(s, r, d->sh->me, now);
+		if (d->a.gate.what == GATE_WAIT)
+			d->a.gate.until = d->a.gate.until > now ?
+			    d->a.gate.until - now : 0;
+	} else if (d->op == REDIS_RECORD) {
+		d->a.record = share_record(s, r, d->sh->me, d->success,
+		    d->asked >= 0 ? now + d->asked : 0, now);
+		d->a.tokens = s->tokens;
+	} else
+		share_leave(s, d->sh->me, now);
 }
 
-bool
-shared_record(struct shared *sh, bool success, int64_t not_before,
+/* One decision in the store; a fault, a recovery or a corrupt state said
+ * once. */
+static enum shared_said
+decide(struct shared *sh, struct decision *d)
+{
+	char err[1024];
+	int rc;
+
+	if (sh->faulty && mono_ns() < sh->retry_at)
+		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
+	if (sh->url.kind == STORE_FILE)
+		rc = store_update(&sh->file, sh->rules, wall_ns(), decide_file,
+		    d, true, &d->a.corrupt, err, sizeof(err));
+	else {
+		/* What is left of --budget bounds the wait before an
+		 * attempt; the others are the run's last words. */
+		sh->redis.by = d->op == REDIS_GATE ? sh->end : -1;
+		rc = redis_decide(&sh->redis, d->op, sh->name, sh->rules,
+		    sh->me, d->success, d->asked, -1, &d->a, err,
+		    sizeof(err));
+	}
+	if (rc == -1) {
+		/* A signal ends the run: no fault of the store's. */
+		if (signal_stop != 0)
+			return SHARED_UNSHARED;
+		if (!sh->faulty)
+			report_error(sh->rep, "--share %s: %s; %s", sh->name,
+			    err, sh->required ? "--share-required: giving up"
+			    : "going on without the shared state until it "
+			    "answers");
+		sh->faulty = true;
+		sh->retry_at = mono_ns() + (sh->url.kind == STORE_FILE ?
+		    FAULT_PAUSE : 0);
+		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
+	}
+	if (sh->faulty)
+		report_error(sh->rep, "--share %s: %s answers again",
+		    sh->name, sh->shown);
+	sh->faulty = false;
+	if (d->a.corrupt && !sh->said_corrupt && sh->url.kind == STORE_FILE)
+		report_error(sh->rep, "--share %s: %s/%s was not a shared "
+		    "state; it starts afresh", sh->name, sh->shown, sh->name);
+	else if (d->a.corrupt && !sh->said_corrupt)
+		report_error(sh->rep, "--share %s: retry:%s:state in %s was "
+		    "not a shared state; it starts afresh", sh->name, sh->name,
+		    sh->shown);
+	sh->said_corrupt |= d->a.corrupt;
+	return SHARED_ANSWERED;
+}
+
+enum shared_said
+shared_gate(struct shared *sh, struct gate_answer *g)
+{
+	struct decision d = { .op = REDIS_GATE, .sh = sh, .asked = -1 };
+	enum shared_said said;
+
+	if (!sh->on)
+		return SHARED_UNSHARED;
+	if ((said = decide(sh, &d)) == SHARED_ANSWERED)
+		*g = d.a.gate;
+	return said;
+}
+
+enum shared_said
+shared_record(struct shared *sh, bool success, int64_t asked,
     struct record_answer *a, double *tokens)
 {
-	struct record_arg r = { sh, success, not_before,
-	    { false, false, false }, 0 };
+	struct decision d = { .op = REDIS_RECORD, .sh = sh,
+	    .success = success, .asked = asked };
+	enum shared_said said;
 
-	if (!sh->on || !decide(sh, record_fn, &r, true))
-		return false;
-	*a = r.a;
-	*tokens = r.tokens;
-	return true;
-}
-
-static void
-leave_fn(struct share_state *s, void *p)
-{
-	const struct shared *sh = p;
-
-	share_leave(s, sh->me, wall_ns());
+	if (!sh->on)
+		return SHARED_UNSHARED;
+	if ((said = decide(sh, &d)) == SHARED_ANSWERED) {
+		*a = d.a.record;
+		*tokens = d.a.tokens;
+	}
+	return said;
 }
 
 void
 shared_leave(struct shared *sh)
 {
+	struct decision d = { .op = REDIS_LEAVE, .sh = sh, .asked = -1 };
+
 	if (sh->on)
-		(void)decide(sh, leave_fn, sh, true);
+		(void)decide(sh, &d);
 }
 
-void
-shared_close(struct shared *sh)
+int
+shared_names(struct shared *sh, char ***names, size_t *n, char *err,
+    size_t errsz)
 {
-	if (sh->on)
-		store_close(&sh->store);
-	sh->on = false;
+	if (sh->url.kind != STORE_FILE)
+		return redis_names(&sh->redis, names, n, err, errsz);
+	if (store_names(&sh->file, names, n) == -1) {
+		snprintf(err, errsz, "%s: %s", sh->file.dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+shared_read(struct shared *sh, const char *name, struct share_state *s,
+    char *err, size_t errsz)
+{
+	int rc;
+
+	if (sh->url.kind != STORE_FILE)
+		return redis_read(&sh->redis, name, s, err, errsz);
+	if (store_name(&sh->file, name, false, err, errsz) == -1)
+		return errno == ENOENT ? 1 : -1;
+	rc = store_read(&sh->file, s, err, errsz);
+	store_unname(&sh->file);
+	return rc;
+}
+
+int
+shared_reset(struct shared *sh, const char *name, char *err, size_t errsz)
+{
+	int rc;
+
+	if (sh->url.kind != STORE_FILE)
+		return redis_reset(&sh->redis, name, err, errsz);
+	if (store_name(&sh->file, name, false, err, errsz) == -1)
+		return errno == ENOENT ? 0 : -1;
+	rc = store_reset(&sh->file, err, errsz);
+	store_unname(&sh->file);
+	return rc;
 }

@@ -1,8 +1,11 @@
 /*
- * A run's side of --share: the store of the shared state, and each
- * decision asked of it as one read-modify-write under the store's lock.
- * When the store cannot answer, the run goes on as if unshared: it says so
- * once, and asks again at the next decision.
+ * The shared state as runs and `retry share` see it, in whichever store
+ * holds it: the file store (store.h) or Redis (redis.h).
+ *
+ * A run's decisions are each one read-modify-write of its name's state,
+ * atomic in the store.  When the store cannot answer, the run goes on as
+ * if unshared (or, with --share-required, ends with 75): it says so once,
+ * and asks again at a later decision.
  */
 #ifndef RETRY_SHARED_H
 #define RETRY_SHARED_H
@@ -11,38 +14,67 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "redis.h"
 #include "report.h"
 #include "share.h"
 #include "store.h"
+#include "storeurl.h"
 
 struct shared {
-	struct store	 store;
+	struct store_url url;
+	char		 shown[STOREURL_MAX + 64];	/* no password */
+	bool		 default_dir;	/* the file store's, no spec given */
+	struct store	 file;		/* STORE_FILE */
+	struct redis	 redis;		/* the others */
 	const struct share_rules *rules;
 	const struct reporter *rep;
 	const char	*name;
 	uint64_t	 me;		/* this run among the members */
 	bool		 on;		/* --share given, the store opened */
+	bool		 required;	/* --share-required */
 	bool		 faulty;	/* the last decision failed: said */
 	int64_t		 retry_at;	/* a faulty store is asked again from
 					 * then on (CLOCK_MONOTONIC ns) */
 	bool		 said_corrupt;
+	int64_t		 end;		/* the run's --budget ends then
+					 * (CLOCK_MONOTONIC ns), or -1 */
 };
 
-/* The store that --share-store, else $RETRY_SHARE_STORE, else the
- * default names: "file:DIR", or NULL for the default. */
-const char	*shared_spec(const struct config *);
-/* Opens the store and the name's file; -1 with why in err. */
+/* What a decision came to. */
+enum shared_said {
+	SHARED_ANSWERED,
+	SHARED_UNSHARED,	/* no answer: the run goes on without */
+	SHARED_DOWN,		/* no answer, and --share-required */
+};
+
+/*
+ * The store that --share-store, --share-store-file, $RETRY_SHARE_STORE
+ * or the default names, opened: for a run (create: the directory and the
+ * name's file made if missing), or for `retry share` and --dry-run.  No
+ * connection is made yet.  -1 with why in err (errno ENOENT: the file
+ * store's directory is missing).
+ */
 int		 shared_open(struct shared *, const struct config *,
-		    const struct reporter *, char *err, size_t);
-/* Before an attempt; false when the store could not answer. */
-bool		 shared_gate(struct shared *, struct gate_answer *);
-/* After an attempt; false when the store could not answer. tokens: what
- * is left after it. */
-bool		 shared_record(struct shared *, bool success,
-		    int64_t not_before, struct record_answer *,
-		    double *tokens);
+		    const struct reporter *, bool create, char *err, size_t);
+void		 shared_close(struct shared *);
+
+/* Before an attempt: go, probe, or wait (until: ns from now). */
+enum shared_said shared_gate(struct shared *, struct gate_answer *);
+/* After an attempt; asked: ns from now that its output asked the others
+ * to wait, or -1.  tokens: what is left after it. */
+enum shared_said shared_record(struct shared *, bool success, int64_t asked,
+		    struct record_answer *, double *tokens);
 /* A probe this run holds is let go: the run ends without its result. */
 void		 shared_leave(struct shared *);
-void		 shared_close(struct shared *);
+
+/* For `retry share` and --dry-run: the names with a state, sorted (the
+ * caller frees them); a name's state (1: none yet); a fresh start.  -1
+ * with why in err. */
+int		 shared_names(struct shared *, char ***, size_t *, char *err,
+		    size_t);
+int		 shared_read(struct shared *, const char *name,
+		    struct share_state *, char *err, size_t);
+int		 shared_reset(struct shared *, const char *name, char *err,
+		    size_t);
 
 #endif

@@ -623,24 +623,24 @@ dry_run_shared(const struct config *c)
 	const struct share_rules *r = &c->share_rules;
 	struct share_state st;
 	struct gate_answer g;
-	struct store store;
-	char why[512], d[DURATION_BUFSZ];
-	int64_t now = wall_ns();
+	struct shared sh;
+	char why[1024], d[DURATION_BUFSZ];
+	const int64_t now = wall_ns();
 	int got = 1;
 
-	if (store_open(&store, shared_spec(c), false, why, sizeof(why)) == -1 &&
-	    errno == ENOENT)
-		store.dirfd = -1;
-	else if (store.dirfd == -1 ||
-	    (store_name(&store, c->share, false, why, sizeof(why)) == -1 &&
-	    errno != ENOENT) ||
-	    (store.fd != -1 && (got = store_read(&store, &st, why,
-	    sizeof(why))) == -1)) {
-		printf("shared %s: %s\n", c->share, why);
-		store_close(&store);
-		return;
+	if (shared_open(&sh, c, NULL, false, why, sizeof(why)) == -1) {
+		if (errno != ENOENT) {
+			printf("shared %s: %s\n", c->share, report_plain(why));
+			return;
+		}
+	} else {
+		got = shared_read(&sh, c->share, &st, why, sizeof(why));
+		shared_close(&sh);
+		if (got == -1) {
+			printf("shared %s: %s\n", c->share, report_plain(why));
+			return;
+		}
 	}
-	store_close(&store);
 	if (got == 1)
 		share_fresh(&st, r, now);
 	printf("shared %s: %s%.6g of %g tokens: a retry %s; %" PRIu64

@@ -50,7 +50,7 @@ default_dir(char *dir, size_t sz)
 }
 
 int
-store_open(struct store *s, const char *spec, bool create, char *err,
+store_open(struct store *s, const char *dir, bool create, char *err,
     size_t errsz)
 {
 	struct stat st;
@@ -58,17 +58,12 @@ store_open(struct store *s, const char *spec, bool create, char *err,
 
 	memset(s, 0, sizeof(*s));
 	s->dirfd = s->fd = -1;
-	if (spec != NULL && strncmp(spec, "file:", 5) != 0) {
-		snprintf(err, errsz, "'%s': not a store (use file:DIR)", spec);
+	if (dir != NULL && strlen(dir) >= sizeof(s->dir)) {
+		snprintf(err, errsz, "%s: too long a directory", dir);
 		return -1;
 	}
-	if (spec != NULL && (spec[5] == '\0' ||
-	    strlen(spec + 5) >= sizeof(s->dir))) {
-		snprintf(err, errsz, "'%s': no directory, or too long", spec);
-		return -1;
-	}
-	if (spec != NULL)
-		snprintf(s->dir, sizeof(s->dir), "%s", spec + 5);
+	if (dir != NULL)
+		snprintf(s->dir, sizeof(s->dir), "%s", dir);
 	else if (default_dir(s->dir, sizeof(s->dir)) == -1) {
 		snprintf(err, errsz, "$XDG_RUNTIME_DIR is too long");
 		return -1;
@@ -186,7 +181,7 @@ store_update(struct store *s, const struct share_rules *r, int64_t now,
 		*corrupt = true;
 		share_fresh(&st, r, now);
 	}
-	fn(&st, arg);
+	fn(&st, now, arg);
 	if (!write)
 		goto out;
 	if ((len = share_format(&st, buf, sizeof(buf))) == 0) {

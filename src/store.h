@@ -25,14 +25,14 @@ struct store {
 	char		 name[SHARE_NAME_MAX + 1];
 };
 
-/* What a change of the state does: reads and changes it, pure. */
-typedef void	(*store_fn)(struct share_state *, void *);
+/* What a change of the state does at now: reads and changes it, pure. */
+typedef void	(*store_fn)(struct share_state *, int64_t now, void *);
 
-/* The directory: spec is "file:DIR", or NULL for the default; it is made
+/* The directory: DIR, or NULL for the default; it is made
  * 0700 if missing and create, and refused unless it is a directory of the
  * user's own that no one else may write.  -1 with why in err (errno
  * ENOENT: it is missing). */
-int		 store_open(struct store *, const char *spec, bool create,
+int		 store_open(struct store *, const char *dir, bool create,
 		    char *err, size_t);
 /* The name's file, made 0600 if missing and create; -1 with why in err
  * (errno ENOENT: there is none). */

@@ -42,6 +42,7 @@ check_each_shell() {
 
 @test "the command after the options completes without --" {
 	check_each_shell 'retry -n 3 --fixed 1s ech' echo
+	check_each_shell 'retry --share-timeout 1s --share-store-file f ech' echo
 }
 
 @test "the wrapped command's own options complete" {
@@ -113,7 +114,8 @@ refute_offered() {
 }
 
 @test "completions: share, status and reset, then the names in the store" {
-	local shell store=$BATS_TEST_TMPDIR/store
+	local shell store=$BATS_TEST_TMPDIR/store url=$BATS_TEST_TMPDIR/url
+	echo "file:$store" >"$url"
 	retry --share-store "file:$store" --share alpha true
 	retry --share-store "file:$store" --share beta true
 	for shell in bash zsh fish; do
@@ -131,5 +133,37 @@ refute_offered() {
 		run -0 complete_in "$shell" "retry --share-store file:$store --share "
 		assert_line alpha
 		assert_line beta
+		run -0 complete_in "$shell" 'retry share --share-timeout 1s '
+		assert_line status
+		# A Redis store, or one in a file, has no names to offer.
+		RETRY_SHARE_STORE=file:$store run -0 complete_in "$shell" \
+		    'retry share status --share-store redis://192.0.2.1 '
+		refute_offered alpha
+		RETRY_SHARE_STORE=file:$store run -0 complete_in "$shell" \
+		    "retry share status --share-store-file $url "
+		refute_offered alpha
+	done
+}
+
+@test "completions: the store's options, and file:, redis:// and unix://" {
+	local shell dir=$BATS_TEST_TMPDIR/run
+	mkdir "$dir"
+	touch "$dir/redis.sock"
+	for shell in bash zsh fish; do
+		run -0 complete_in "$shell" 'retry --share-'
+		assert_line --share-required
+		assert_line --share-store-file
+		assert_line --share-timeout
+		run -0 complete_in "$shell" 'retry share status --share-'
+		assert_line --share-store-file
+		assert_line --share-timeout
+		refute_offered --share-required
+		run -0 complete_in "$shell" 'retry --share-store '
+		assert_line file:
+		assert_line redis://
+		assert_line unix://
+		# Each shell shows the path after unix:// its own way.
+		run -0 complete_in "$shell" "retry --share-store unix://$dir/re"
+		assert_line --partial redis.sock
 	done
 }

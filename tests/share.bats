@@ -143,8 +143,9 @@ field() {
 	ln -s /etc/passwd "$d/new/y"
 	run -125 retry --share y --share-store "file:$d/new" -- true
 	assert_output "retry: --share y: $d/new/y: a symlink is refused"
-	run -125 retry --share x --share-store "redis://localhost" -- true
-	assert_output "retry: --share x: 'redis://localhost': not a store (use file:DIR)"
+	run -125 retry --share x --share-store "ftp://localhost" -- true
+	assert_usage_error --share-store
+	assert_line --index 0 "retry: --share-store: 'ftp://localhost': not a store: give file:DIR, redis://HOST[:PORT][/DB] or unix:///PATH"
 }
 
 @test "share: a directory of another user's is refused" {
@@ -200,8 +201,8 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	assert_output '{"name":"deploy-api","tokens":4.5,"tokens_changed":"2026-11-24T05:59:50.123Z","failures":7,"failures_changed":"2026-11-24T05:59:50.123Z","breaker":"open","open_until":"2026-11-24T06:00:00.000Z","probe_until":null,"breaker_changed":"2026-11-24T05:59:50.000Z","not_before":null,"not_before_changed":"2023-11-14T22:13:20.000Z"}'
 	run -0 "$RETRY" share reset deploy-api
 	assert_output ""
-	run -0 "$RETRY" share status deploy-api
-	assert_output --partial "deploy-api: no shared state yet"
+	run -1 "$RETRY" share status deploy-api
+	assert_output --partial "deploy-api: no shared state in $STORE"
 	run -1 "$RETRY" share status nothing-here
 	assert_output --partial "nothing-here: no shared state in $STORE"
 	run -125 "$RETRY" share

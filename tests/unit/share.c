@@ -1,11 +1,6 @@
 /*
- * The shared state over tables of steps.  A row gives the rules and steps
- * "VERB MEMBER @ SECONDS": g, a member asks to start an attempt; f or s,
- * its attempt failed or succeeded ("+S" after the time: its output asked
- * for S more seconds); l, it leaves.  What each step answers: "go",
- * "probe", "wait-open@T", "wait-probe@T", "wait-nb@T", "giveup"; "retry"
- * or "stop" (whether the budget allows a retry), with "+opened" or
- * "+closed"; "-" for a leave.  Then the state: tokens, failures, breaker.
+ * The shared state over the tables of steps of share_rows.h, its limits,
+ * its text, and the values of its options.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -16,72 +11,11 @@
 #include "../../src/duration.h"
 #include "../../src/number.h"
 #include "../../src/share.h"
+#include "../../src/storeurl.h"
+#include "share_rows.h"
 #include "unit.h"
 
 #define S	NS_PER_SEC
-
-static const struct row {
-	const char	*name;
-	double		 max, ratio;
-	unsigned long	 trip;
-	int		 cooldown, lease;	/* seconds */
-	bool		 give_up;
-	const char	*steps;
-	const char	*want;
-} rows[] = {
-	{ "the budget: a retry while tokens > N/2", 10, 0.1, 0, 0, 0, false,
-	  "f1@0 f2@0 f3@0 f4@0 f5@0 f6@0",
-	  "retry retry retry retry stop stop; 4 6 closed" },
-	{ "the budget: a success gives R back", 10, 0.1, 0, 0, 0, false,
-	  "f1@0 f1@0 f1@0 f1@0 f1@0 s2@1 f3@2",
-	  "retry retry retry retry stop stop stop; 4.1 1 closed" },
-	{ "the budget: never above N", 10, 0.5, 0, 0, 0, false,
-	  "s1@0 s1@0 f1@0", "stop stop retry; 9 1 closed" },
-	{ "the budget: never below 0", 2, 1, 0, 0, 0, false,
-	  "f1@0 f1@0 f1@0 s1@0", "stop stop stop stop; 1 0 closed" },
-	{ "the budget counts in thousandths: ten 0.2s make 2", 10, 0.2, 0, 0,
-	  0, false, "f1@0 f1@0 f1@0 f1@0 f1@0 f1@0 s1@0 s1@0 s1@0 s1@0 s1@0 "
-	  "s1@0 s1@0 s1@0 s1@0 s1@0 f1@0",
-	  "retry retry retry retry stop stop stop stop stop stop stop stop "
-	  "stop stop stop stop stop; 5 1 closed" },
-	{ "the budget: R 0 gives nothing back", 4, 0, 0, 0, 0, false,
-	  "f1@0 s1@0 f1@0", "retry stop stop; 2 1 closed" },
-	{ "no breaker: any number of failures", 100, 0.1, 0, 0, 0, false,
-	  "f1@0 f1@0 f1@0 f1@0 g2@1", "retry retry retry retry go; 96 4 closed" },
-	{ "the breaker opens after N failures in a row", 100, 0.1, 3, 10, 5,
-	  false, "f1@0 f2@1 f3@2 g4@3",
-	  "retry retry retry+opened wait-open@12; 97 3 open" },
-	{ "a success in between: no run of N", 100, 0.1, 3, 10, 5, false,
-	  "f1@0 f2@1 s3@2 f1@3 f2@4 g4@5",
-	  "retry retry stop retry retry go; 96.1 2 closed" },
-	{ "half-open: one probe, the others wait for it", 100, 0.1, 1, 10, 5,
-	  false, "f1@0 g2@10 g3@10 g1@11",
-	  "retry+opened probe wait-probe@10.25 wait-probe@11.25; 99 1 half-open" },
-	{ "the probe's success closes it", 100, 0.1, 1, 10, 5, false,
-	  "f1@0 g2@10 s2@11 g3@11", "retry+opened probe stop+closed go; 99.1 0 closed" },
-	{ "the probe's failure opens it again", 100, 0.1, 1, 10, 5, false,
-	  "f1@0 g2@10 f2@11 g3@12",
-	  "retry+opened probe retry+opened wait-open@21; 98 2 open" },
-	{ "a probe's lease ends: another probes", 100, 0.1, 1, 10, 5, false,
-	  "f1@0 g2@10 g3@14 g3@15", "retry+opened probe wait-probe@14.25 probe; 99 1 half-open" },
-	{ "the probe leaves: another probes at once", 100, 0.1, 1, 10, 5,
-	  false, "f1@0 g2@10 l2@11 g3@11", "retry+opened probe - probe; 99 1 half-open" },
-	{ "the probe asks again: still its own", 100, 0.1, 1, 10, 5, false,
-	  "f1@0 g2@10 g2@11", "retry+opened probe probe; 99 1 half-open" },
-	{ "another's failure while half-open is no probe's", 100, 0.1, 1, 10,
-	  5, false, "f1@0 g2@10 f3@11 g4@11",
-	  "retry+opened probe retry wait-probe@11.25; 98 2 half-open" },
-	{ "--share-open giveup: open", 100, 0.1, 1, 10, 5, true,
-	  "f1@0 g2@1", "retry+opened giveup; 99 1 open" },
-	{ "--share-open giveup: probing", 100, 0.1, 1, 10, 5, true,
-	  "f1@0 g2@10 g3@10", "retry+opened probe giveup; 99 1 half-open" },
-	{ "not-before holds every member", 10, 0.1, 0, 0, 0, false,
-	  "f1@0+30 g2@1 g2@30", "retry wait-nb@30 go; 9 1 closed" },
-	{ "not-before only moves later", 10, 0.1, 0, 0, 0, false,
-	  "f1@0+30 f2@1+5 g3@2", "retry retry wait-nb@30; 8 2 closed" },
-	{ "open, then not-before", 100, 0.1, 1, 10, 5, false,
-	  "f1@0+20 g2@10", "retry+opened wait-nb@20; 99 1 half-open" },
-};
 
 /* What a step answered, in the row's words. */
 static void
@@ -119,8 +53,9 @@ step(struct share_state *st, const struct share_rules *r, const char *tok,
 static void
 rows_share(void)
 {
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		const struct row *w = &rows[i];
+	for (size_t i = 0; i < sizeof(share_rows) / sizeof(share_rows[0]);
+	    i++) {
+		const struct share_row *w = &share_rows[i];
 		const struct share_rules r = { w->max, w->ratio, w->trip,
 		    (int64_t)w->cooldown * S, (int64_t)w->lease * S,
 		    w->give_up };
@@ -308,10 +243,81 @@ rows_numbers(void)
 	    "number_parse reads only the length given", "%g", v);
 }
 
+/* The store's spec: what it reads, what it refuses, how it is shown. */
+static void
+rows_stores(void)
+{
+	static const struct {
+		const char	*spec;
+		bool		 secret_ok;
+		const char	*shown;		/* NULL: refused */
+		const char	*password;
+	} stores[] = {
+		{ "file:/var/lib/x", false, "file:/var/lib/x", "" },
+		{ "redis://cache", false, "redis://cache:6379/0", "" },
+		{ "redis://cache:6380/3", false, "redis://cache:6380/3", "" },
+		{ "redis://cache/", false, "redis://cache:6379/0", "" },
+		{ "redis://10.0.0.1:7000", false, "redis://10.0.0.1:7000/0", "" },
+		{ "redis://[::1]:7000/2", false, "redis://[::1]:7000/2", "" },
+		{ "redis://:s3cret@cache/1", true, "redis://:***@cache:6379/1",
+		  "s3cret" },
+		{ "redis://app:p%40ss%3Aw%2F@cache", true,
+		  "redis://app:***@cache:6379/0", "p@ss:w/" },
+		{ "redis://:a@b@cache", true, "redis://:***@cache:6379/0",
+		  "a@b" },
+		{ "unix:///run/redis.sock", false, "unix:///run/redis.sock?db=0",
+		  "" },
+		{ "unix://:pw@/run/redis.sock?db=4", true,
+		  "unix://:***@/run/redis.sock?db=4", "pw" },
+		{ "redis://:s3cret@cache", false, NULL, NULL },
+		{ "redis://user@cache", true, NULL, NULL },
+		{ "redis://:@cache", true, NULL, NULL },
+		{ "redis://:%00@cache", true, NULL, NULL },
+		{ "redis://:%4@cache", true, NULL, NULL },
+		{ "redis://", false, NULL, NULL },
+		{ "redis://cache:0", false, NULL, NULL },
+		{ "redis://cache:65536", false, NULL, NULL },
+		{ "redis://cache:12x", false, NULL, NULL },
+		{ "redis://cache:", false, NULL, NULL },
+		{ "redis://cache/x", false, NULL, NULL },
+		{ "redis://cache/1000001", false, NULL, NULL },
+		{ "redis://ca che", false, NULL, NULL },
+		{ "redis://cache\n", false, NULL, NULL },
+		{ "redis://[::1", false, NULL, NULL },
+		{ "redis://[zz]", false, NULL, NULL },
+		{ "redis://c/1/2", false, NULL, NULL },
+		{ "rediss://cache", false, NULL, NULL },
+		{ "unix://relative.sock", false, NULL, NULL },
+		{ "unix:///s?db=x", false, NULL, NULL },
+		{ "unix:///s?dbx=1", false, NULL, NULL },
+		{ "unix:///0123456789012345678901234567890123456789012345678901"
+		  "23456789012345678901234567890123456789012345678901234567", false,
+		  NULL, NULL },
+		{ "file:", false, NULL, NULL },
+		{ "http://cache", false, NULL, NULL },
+		{ "", false, NULL, NULL },
+	};
+	struct store_url u;
+	char shown[STOREURL_MAX + 64];
+
+	for (size_t i = 0; i < sizeof(stores) / sizeof(stores[0]); i++) {
+		const char *why = storeurl_parse(stores[i].spec,
+		    stores[i].secret_ok, &u);
+
+		if (why == NULL)
+			storeurl_show(&u, shown, sizeof(shown));
+		unit_row(stores[i].shown == NULL ? why != NULL : why == NULL &&
+		    strcmp(shown, stores[i].shown) == 0 &&
+		    strcmp(u.password, stores[i].password) == 0, "storeurl",
+		    stores[i].spec, "%s", why != NULL ? why : shown);
+	}
+}
+
 void
 unit_share(void)
 {
 	rows_numbers();
+	rows_stores();
 	rows_share();
 	rows_bounds();
 	rows_text();

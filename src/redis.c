@@ -1,0 +1,771 @@
+/* The Redis store of shared state. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <hiredis/hiredis.h>
+
+#include "duration.h"
+#include "redis.h"
+#include "share_lua.h"
+#include "signals.h"
+
+/* The most a reply may take: a decision's is a few bytes, a page of SCAN
+ * a few kB; a server that sends more is not one to trust.  An array's
+ * elements are allocated when its header is read, so they are bounded
+ * too, and the names that `share status` lists. */
+#define REPLY_MAX	(1024 * 1024)
+#define ELEMENTS_MAX	10000
+#define NAMES_MAX	100000
+#define PAGES_MAX	100000
+/* How often a name lookup in progress is looked at. */
+#define LOOKUP_TICK	(5 * 1000000LL)
+
+/* A name being looked up with getaddrinfo_a: kept across decisions, since
+ * a lookup cannot be stopped once begun. */
+struct redis_lookup {
+	struct gaicb	 req;
+	struct addrinfo	 hints;
+};
+
+/* hiredis's own reply objects, but an array whose header says more than
+ * ELEMENTS_MAX is refused before its elements are allocated. */
+static redisReplyObjectFunctions bounded;
+static void	*(*unbounded_array)(const redisReadTask *, int);
+
+static void *
+bounded_array(const redisReadTask *task, int elements)
+{
+	if (elements > ELEMENTS_MAX) {
+		((struct redis *)task->privdata)->too_many = true;
+		return NULL;
+	}
+	return unbounded_array(task, elements);
+}
+
+static redisReader *
+reader_for(struct redis *r)
+{
+	redisReader *rd = redisReaderCreate();
+
+	if (rd == NULL)
+		return NULL;
+	if (unbounded_array == NULL) {
+		bounded = *rd->fn;
+		unbounded_array = bounded.createArray;
+		bounded.createArray = bounded_array;
+	}
+	rd->fn = &bounded;
+	rd->privdata = r;
+	r->too_many = false;
+	return rd;
+}
+
+/* err = "the store: what", the server's words made plain: -1. */
+static int
+fault(const struct redis *r, char *err, size_t sz, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int
+fault(const struct redis *r, char *err, size_t sz, const char *fmt, ...)
+{
+	char shown[STOREURL_MAX + 64], what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	/* A server may say back what it was sent. */
+	for (char *p; r->url.has_password &&
+	    (p = strstr(what, r->url.password)) != NULL; )
+		memset(p, '*', strlen(r->url.password));
+	for (char *c = what; *c != '\0'; c++)
+		if (*c < 0x20 || *c > 0x7e)
+			*c = '?';
+	storeurl_show(&r->url, shown, sizeof(shown));
+	snprintf(err, sz, "%s: %s", shown, what);
+	return -1;
+}
+
+void
+redis_open(struct redis *r, const struct store_url *u, int64_t timeout)
+{
+	memset(r, 0, sizeof(*r));
+	r->url = *u;
+	r->timeout = timeout;
+	r->by = -1;
+	r->fd = -1;
+}
+
+/* A signal ends the wait, but not a leave's. */
+static bool
+stopped(const struct redis *r)
+{
+	return signal_stop != 0 && !r->ending;
+}
+
+/* When the exchange begun now must end. */
+static int64_t
+deadline(const struct redis *r)
+{
+	const int64_t d = mono_ns() + r->timeout;
+
+	return r->by >= 0 && r->by < d ? r->by : d;
+}
+
+static void
+disconnect(struct redis *r)
+{
+	if (r->fd != -1)
+		close(r->fd);
+	r->fd = -1;
+	if (r->reader != NULL)
+		redisReaderFree(r->reader);
+	r->reader = NULL;
+}
+
+void
+redis_close(struct redis *r)
+{
+	disconnect(r);
+	/* One still running is left to end on its own: the process is
+	 * ending. */
+	if (r->lookup != NULL && gai_cancel(&r->lookup->req) != EAI_NOTCANCELED
+	    && gai_error(&r->lookup->req) != EAI_INPROGRESS) {
+		if (r->lookup->req.ar_result != NULL)
+			freeaddrinfo(r->lookup->req.ar_result);
+		free(r->lookup);
+	}
+	r->lookup = NULL;
+}
+
+/* The server's addresses: at once for a number, else by a lookup that the
+ * wait watches.  0, or -1 with why in err. */
+static int
+resolve(struct redis *r, int64_t by, struct addrinfo **out, char *err,
+    size_t sz)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+	    .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
+	struct gaicb *list[1];
+	struct sigevent none = { .sigev_notify = SIGEV_NONE };
+	int rc;
+
+	if (getaddrinfo(r->url.host, r->url.port, &hints, out) == 0)
+		return 0;
+	if (r->lookup == NULL) {
+		if ((r->lookup = calloc(1, sizeof(*r->lookup))) == NULL)
+			return fault(r, err, sz, "%s", strerror(errno));
+		r->lookup->hints = (struct addrinfo){ .ai_socktype =
+		    SOCK_STREAM, .ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG };
+		r->lookup->req.ar_name = r->url.host;
+		r->lookup->req.ar_service = r->url.port;
+		r->lookup->req.ar_request = &r->lookup->hints;
+		list[0] = &r->lookup->req;
+		if ((rc = getaddrinfo_a(GAI_NOWAIT, list, 1, &none)) != 0) {
+			free(r->lookup);
+			r->lookup = NULL;
+			return fault(r, err, sz, "looking up %s: %s",
+			    r->url.host, gai_strerror(rc));
+		}
+	}
+	while ((rc = gai_error(&r->lookup->req)) == EAI_INPROGRESS) {
+		const int64_t now = mono_ns();
+
+		if (stopped(r))
+			return fault(r, err, sz, "a signal came");
+		if (now >= by)
+			return fault(r, err, sz, "no address for %s within "
+			    "the timeout", r->url.host);
+		(void)signals_wait(NULL, 0, now + LOOKUP_TICK < by ?
+		    now + LOOKUP_TICK : by);
+	}
+	*out = r->lookup->req.ar_result;
+	free(r->lookup);
+	r->lookup = NULL;
+	if (rc != 0)
+		return fault(r, err, sz, "looking up %s: %s", r->url.host,
+		    gai_strerror(rc));
+	return 0;
+}
+
+/* Connects fd to addr by then: 0, or -1 with errno. */
+static int
+connect_by(const struct redis *r, int fd, const struct sockaddr *addr,
+    socklen_t len, int64_t by)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	socklen_t elen = sizeof(int);
+	int e = 0;
+
+	if (connect(fd, addr, len) == 0)
+		return 0;
+	if (errno != EINPROGRESS)
+		return -1;
+	while (p.revents == 0) {
+		if (stopped(r) || mono_ns() >= by) {
+			errno = stopped(r) ? EINTR : ETIMEDOUT;
+			return -1;
+		}
+		(void)signals_wait(&p, 1, by);
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) == -1)
+		return -1;
+	errno = e;
+	return e == 0 ? 0 : -1;
+}
+
+static int
+connect_server(struct redis *r, char *err, size_t sz)
+{
+	const int64_t by = deadline(r);
+	struct addrinfo *ai = NULL;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int e = 0, one = 1;
+
+	if (r->url.kind == STORE_REDIS_UNIX) {
+		memcpy(sun.sun_path, r->url.path, strlen(r->url.path) + 1);
+		r->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, 0);
+		if (r->fd == -1 || connect_by(r, r->fd, (struct sockaddr *)&sun,
+		    sizeof(sun), by) == -1)
+			e = errno;
+	} else {
+		if (resolve(r, by, &ai, err, sz) == -1)
+			return -1;
+		for (const struct addrinfo *a = ai; a != NULL; a = a->ai_next) {
+			if (r->fd != -1)
+				close(r->fd);
+			r->fd = socket(a->ai_family, a->ai_socktype |
+			    SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+			if (r->fd != -1 && connect_by(r, r->fd, a->ai_addr,
+			    a->ai_addrlen, by) == 0) {
+				e = 0;
+				break;
+			}
+			e = errno;
+			if (e == EINTR || e == ETIMEDOUT)
+				break;
+		}
+		freeaddrinfo(ai);
+		if (r->fd != -1 && e == 0)
+			(void)setsockopt(r->fd, IPPROTO_TCP, TCP_NODELAY, &one,
+			    sizeof(one));
+	}
+	if (e != 0 || r->fd == -1) {
+		disconnect(r);
+		if (e == ETIMEDOUT)
+			return fault(r, err, sz, "no connection within %s",
+			    duration_format(r->timeout, (char[DURATION_BUFSZ]){
+			    0 }, DURATION_BUFSZ));
+		return fault(r, err, sz, "cannot connect: %s",
+		    e == EINTR ? "a signal came" : strerror(e != 0 ? e :
+		    ENOTCONN));
+	}
+	if ((r->reader = reader_for(r)) == NULL) {
+		disconnect(r);
+		return fault(r, err, sz, "%s", strerror(ENOMEM));
+	}
+	return 0;
+}
+
+/* Sends out[0..len), then reads n replies, by deadline: 0, or -1 with why
+ * in err and the connection dropped. */
+static int
+exchange(struct redis *r, const char *out, size_t len, size_t n,
+    redisReply **rep, char *err, size_t sz)
+{
+	const int64_t start = mono_ns(), by = deadline(r);
+	size_t sent = 0, got = 0, bytes = 0;
+	char buf[16384], d[DURATION_BUFSZ];
+	void *reply;
+
+	while (got < n) {
+		struct pollfd p = { .fd = r->fd, .events = POLLIN |
+		    (sent < len ? POLLOUT : 0) };
+		ssize_t k;
+
+		if (redisReaderGetReply(r->reader, &reply) == REDIS_ERR) {
+			if (r->too_many)
+				fault(r, err, sz, "an answer of more than %d "
+				    "elements", ELEMENTS_MAX);
+			else
+				fault(r, err, sz, "not a Redis server? (%s)",
+				    ((redisReader *)r->reader)->errstr);
+			goto fail;
+		}
+		if (reply != NULL) {
+			rep[got++] = reply;
+			continue;
+		}
+		/* Sent at once: the socket's buffer takes a command. */
+		k = sent < len ? send(r->fd, out + sent, len - sent,
+		    MSG_NOSIGNAL) : 0;
+		if (k > 0) {
+			sent += (size_t)k;
+			continue;
+		}
+		if (k == -1 && errno != EAGAIN && errno != EINTR) {
+			fault(r, err, sz, "sending: %s", strerror(errno));
+			goto fail;
+		}
+		if (stopped(r)) {
+			fault(r, err, sz, "a signal came");
+			goto fail;
+		}
+		if (mono_ns() >= by) {
+			fault(r, err, sz, "no answer within %s%s",
+			    duration_format(duration_round(by - start), d,
+			    sizeof(d)), by - start < r->timeout ? " (what was "
+			    "left of --budget)" : "");
+			goto fail;
+		}
+		if (signals_wait(&p, 1, by) <= 0)
+			continue;
+		if ((p.revents & (POLLIN | POLLHUP | POLLERR)) == 0)
+			continue;
+		k = read(r->fd, buf, sizeof(buf));
+		if (k == -1 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (k <= 0) {
+			fault(r, err, sz, "%s", k == 0 ? "the server closed "
+			    "the connection" : strerror(errno));
+			goto fail;
+		}
+		if ((bytes += (size_t)k) > REPLY_MAX) {
+			fault(r, err, sz, "an answer longer than %d bytes",
+			    REPLY_MAX);
+			goto fail;
+		}
+		if (redisReaderFeed(r->reader, buf, (size_t)k) != REDIS_OK) {
+			fault(r, err, sz, "%s", strerror(ENOMEM));
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	while (got > 0)
+		freeReplyObject(rep[--got]);
+	disconnect(r);
+	return -1;
+}
+
+/* Whether a kept connection has been closed by the server (its timeout,
+ * a restart), or holds what no command asked for: then a new one is made
+ * rather than a decision lost. */
+static bool
+closed(const struct redis *r)
+{
+	char c;
+	const ssize_t k = recv(r->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	return k >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+/* A command to send: its words. */
+struct req {
+	int		 argc;
+	const char	*argv[16];
+	size_t		 len[16];
+};
+
+static void
+words(struct req *q, int argc, ...)
+{
+	va_list ap;
+
+	va_start(ap, argc);
+	q->argc = argc;
+	for (int i = 0; i < argc; i++) {
+		q->argv[i] = va_arg(ap, const char *);
+		q->len[i] = strlen(q->argv[i]);
+	}
+	va_end(ap);
+}
+
+/* The reply to AUTH or SELECT: 0 when it is +OK. */
+static int
+setup_ok(struct redis *r, const redisReply *rep, const char *what, char *err,
+    size_t sz)
+{
+	if (rep->type == REDIS_REPLY_STATUS && strcmp(rep->str, "OK") == 0)
+		return 0;
+	if (rep->type == REDIS_REPLY_ERROR || rep->type == REDIS_REPLY_STATUS)
+		return fault(r, err, sz, "%s: %s", what, rep->str);
+	return fault(r, err, sz, "%s: not the answer of a Redis server",
+	    what);
+}
+
+/*
+ * A command, and its reply: with AUTH and SELECT sent first on a new
+ * connection, in the same write, their replies checked here.  An error
+ * reply to q is the caller's to read.  The reply, or NULL with why in err
+ * and the connection dropped.
+ */
+static redisReply *
+command(struct redis *r, const struct req *q, char *err, size_t sz)
+{
+	struct req all[3];
+	redisReply *got[3] = { NULL, NULL, NULL };
+	char db[16], *out = NULL, *one;
+	size_t len = 0, n = 0;
+	int k = 0;
+
+	if (r->fd != -1 && closed(r))
+		disconnect(r);
+	if (r->fd == -1) {
+		if (connect_server(r, err, sz) == -1)
+			return NULL;
+		if (r->url.has_password && r->url.user[0] != '\0')
+			words(&all[n++], 3, "AUTH", r->url.user,
+			    r->url.password);
+		else if (r->url.has_password)
+			words(&all[n++], 2, "AUTH", r->url.password);
+		snprintf(db, sizeof(db), "%d", r->url.db);
+		if (r->url.db != 0)
+			words(&all[n++], 2, "SELECT", db);
+	}
+	all[n++] = *q;
+	for (size_t i = 0; i < n; i++) {
+		char *more = NULL;
+
+		k = redisFormatCommandArgv(&one, all[i].argc, all[i].argv,
+		    all[i].len);
+		if (k < 0 || (more = realloc(out, len + (size_t)k)) == NULL) {
+			if (k >= 0)
+				redisFreeCommand(one);
+			free(out);
+			disconnect(r);
+			fault(r, err, sz, "%s", strerror(ENOMEM));
+			return NULL;
+		}
+		out = more;
+		memcpy(out + len, one, (size_t)k);
+		len += (size_t)k;
+		redisFreeCommand(one);
+	}
+	k = exchange(r, out, len, n, got, err, sz);
+	explicit_bzero(out, len);
+	free(out);
+	if (k == -1)
+		return NULL;
+	for (size_t i = 0; i + 1 < n && k == 0; i++)
+		k = setup_ok(r, got[i], strcmp(all[i].argv[0], "AUTH") == 0 ?
+		    "the password is refused" : "the db is refused", err, sz);
+	for (size_t i = 0; i + 1 < n; i++)
+		freeReplyObject(got[i]);
+	if (k == -1 || got[n - 1] == NULL) {
+		if (got[n - 1] != NULL)
+			freeReplyObject(got[n - 1]);
+		disconnect(r);
+		return NULL;
+	}
+	return got[n - 1];
+}
+
+/* An error reply, with what it means when the server wants a password
+ * (too long a command, unauthenticated, is refused before NOAUTH). */
+static int
+refused(const struct redis *r, const redisReply *rep, char *err, size_t sz)
+{
+	if (strncmp(rep->str, "NOAUTH", 6) == 0 ||
+	    strstr(rep->str, "unauthenticated") != NULL)
+		return fault(r, err, sz, "the server wants a password: give "
+		    "the URL with it in $RETRY_SHARE_STORE or "
+		    "--share-store-file (%s)", rep->str);
+	return fault(r, err, sz, "%s", rep->str);
+}
+
+/* The key of a name's state. */
+static void
+key_of(const char *name, char *key, size_t sz)
+{
+	snprintf(key, sz, "retry:%s:state", name);
+}
+
+/* An integer of an array reply: false when it is not one. */
+static bool
+integer_at(const redisReply *rep, size_t i, long long *v)
+{
+	if (rep->type != REDIS_REPLY_ARRAY || i >= rep->elements ||
+	    rep->element[i]->type != REDIS_REPLY_INTEGER)
+		return false;
+	*v = rep->element[i]->integer;
+	return true;
+}
+
+/* The script's answer, read as share.c's. */
+static bool
+answer(const redisReply *rep, enum redis_op op,
+    const struct share_rules *rules, struct redis_answer *a)
+{
+	int64_t most = rules->cooldown > rules->lease ? rules->cooldown :
+	    rules->lease;
+
+	/* The longest wait the rules allow, in us. */
+	if (most < SHARE_NOT_BEFORE_MAX)
+		most = SHARE_NOT_BEFORE_MAX;
+	most /= 1000;
+	long long v[5];
+	const size_t n = op == REDIS_GATE ? 4 : op == REDIS_RECORD ? 5 : 1;
+
+	if (rep->type != REDIS_REPLY_ARRAY || rep->elements != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!integer_at(rep, i, &v[i]))
+			return false;
+	a->corrupt = v[n - 1] != 0;
+	if (op == REDIS_GATE) {
+		if (v[0] < GATE_GO || v[0] > GATE_GIVE_UP || v[1] < WAIT_NONE ||
+		    v[1] > WAIT_NOT_BEFORE || v[2] < 0 || v[2] > most ||
+		    (v[0] == GATE_WAIT && v[2] == 0))
+			return false;
+		a->gate = (struct gate_answer){ (enum gate)v[0],
+		    (enum gate_why)v[1], v[2] * 1000 };
+	} else if (op == REDIS_RECORD) {
+		a->record = (struct record_answer){ v[0] != 0, v[1] != 0,
+		    v[2] != 0 };
+		a->tokens = (double)v[3] / 1000;
+	}
+	return true;
+}
+
+int
+redis_decide(struct redis *r, enum redis_op op, const char *name,
+    const struct share_rules *rules, uint64_t me, bool success,
+    int64_t asked, int64_t now_us, struct redis_answer *a, char *err,
+    size_t sz)
+{
+	static const char *const ops[] = { "gate", "record", "leave" };
+	char key[SHARE_NAME_MAX + 16], id[24], max[24], ratio[24], trip[24],
+	    cool[24], lease[24], nb[24], now[24];
+	struct req q;
+	redisReply *rep;
+	int rc = 0;
+
+	key_of(name, key, sizeof(key));
+	snprintf(id, sizeof(id), "%" PRIu64, me);
+	snprintf(max, sizeof(max), "%.0f", rules->max * 1000);
+	snprintf(ratio, sizeof(ratio), "%.0f", rules->ratio * 1000);
+	snprintf(trip, sizeof(trip), "%lu", rules->trip);
+	snprintf(cool, sizeof(cool), "%" PRId64, rules->cooldown / 1000);
+	snprintf(lease, sizeof(lease), "%" PRId64, rules->lease / 1000);
+	snprintf(nb, sizeof(nb), "%" PRId64, asked >= 0 ? asked / 1000 : -1);
+	snprintf(now, sizeof(now), "%" PRId64, now_us);
+	words(&q, 14, "EVALSHA", SHARE_LUA_SHA1, "1", key, ops[op], id, max,
+	    ratio, trip, cool, lease, rules->give_up ? "1" : "0",
+	    success ? "1" : "0", nb);
+	q.argv[q.argc] = now_us >= 0 ? now : "";
+	q.len[q.argc] = strlen(q.argv[q.argc]);
+	q.argc++;
+	r->ending = op == REDIS_LEAVE;
+	rep = command(r, &q, err, sz);
+	if (rep != NULL && rep->type == REDIS_REPLY_ERROR &&
+	    strncmp(rep->str, "NOSCRIPT", 8) == 0) {
+		freeReplyObject(rep);
+		q.argv[0] = "EVAL";
+		q.len[0] = 4;
+		q.argv[1] = share_lua;
+		q.len[1] = sizeof(share_lua);
+		rep = command(r, &q, err, sz);
+	}
+	r->ending = false;
+	if (rep == NULL)
+		return -1;
+	if (rep->type == REDIS_REPLY_ERROR)
+		rc = refused(r, rep, err, sz);
+	else if (!answer(rep, op, rules, a))
+		rc = fault(r, err, sz, "the script's answer is not one of its "
+		    "own");
+	freeReplyObject(rep);
+	return rc;
+}
+
+/* A field of HGETALL's reply, or NULL. */
+static const char *
+field(const redisReply *rep, const char *name)
+{
+	for (size_t i = 0; i + 1 < rep->elements; i += 2)
+		if (rep->element[i]->type == REDIS_REPLY_STRING &&
+		    rep->element[i + 1]->type == REDIS_REPLY_STRING &&
+		    strcmp(rep->element[i]->str, name) == 0)
+			return rep->element[i + 1]->str;
+	return NULL;
+}
+
+/* The hash as the text that share_parse reads, times in ns. */
+static bool
+as_state(const redisReply *rep, struct share_state *s)
+{
+	static const char *const names[] = { "tokens", "failures", "breaker",
+	    "open-until", "probe", "probe-until", "not-before",
+	    "tokens-changed", "failures-changed", "breaker-changed",
+	    "not-before-changed" };
+	const char *v[11];
+	char text[SHARE_TEXT_MAX], us[11][32];
+
+	for (size_t i = 0; i < 11; i++) {
+		if ((v[i] = field(rep, names[i])) == NULL || strlen(v[i]) >
+		    20)
+			return false;
+		/* us to ns: three more digits, "0" stays "0". */
+		snprintf(us[i], sizeof(us[i]), "%s%s", v[i], i < 3 || i == 4 ||
+		    strcmp(v[i], "0") == 0 ? "" : "000");
+	}
+	snprintf(text, sizeof(text), "retry-share 1\ntokens %s\n"
+	    "failures %s\nbreaker %s\nopen-until %s\nprobe %s %s\n"
+	    "not-before %s\nchanged %s %s %s %s\n", v[0], v[1], v[2], us[3],
+	    v[4], us[5], us[6], us[7], us[8], us[9], us[10]);
+	return share_parse(text, strlen(text), s) == NULL;
+}
+
+int
+redis_read(struct redis *r, const char *name, struct share_state *s,
+    char *err, size_t sz)
+{
+	char key[SHARE_NAME_MAX + 16];
+	struct req q;
+	redisReply *rep;
+	int rc = 0;
+
+	key_of(name, key, sizeof(key));
+	words(&q, 2, "HGETALL", key);
+	if ((rep = command(r, &q, err, sz)) == NULL)
+		return -1;
+	if (rep->type == REDIS_REPLY_ERROR)
+		rc = refused(r, rep, err, sz);
+	else if (rep->type != REDIS_REPLY_ARRAY)
+		rc = fault(r, err, sz, "HGETALL: not the answer of a Redis "
+		    "server");
+	else if (rep->elements == 0)
+		rc = 1;
+	else if (!as_state(rep, s))
+		rc = fault(r, err, sz, "%s is not a shared state", key);
+	freeReplyObject(rep);
+	return rc;
+}
+
+int
+redis_reset(struct redis *r, const char *name, char *err, size_t sz)
+{
+	char key[SHARE_NAME_MAX + 16];
+	struct req q;
+	redisReply *rep;
+	int rc = 0;
+
+	key_of(name, key, sizeof(key));
+	words(&q, 2, "DEL", key);
+	if ((rep = command(r, &q, err, sz)) == NULL)
+		return -1;
+	if (rep->type == REDIS_REPLY_ERROR)
+		rc = refused(r, rep, err, sz);
+	else if (rep->type != REDIS_REPLY_INTEGER)
+		rc = fault(r, err, sz, "DEL: not the answer of a Redis "
+		    "server");
+	freeReplyObject(rep);
+	return rc;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of one page of SCAN's keys, added to *names. */
+static bool
+add_names(const redisReply *keys, char ***names, size_t *n)
+{
+	for (size_t i = 0; i < keys->elements; i++) {
+		const redisReply *k = keys->element[i];
+		char **more;
+		size_t len;
+
+		if (k->type != REDIS_REPLY_STRING)
+			return false;
+		len = k->len;
+		if (len <= 12 || len - 12 > SHARE_NAME_MAX)
+			continue;
+		if (*n >= NAMES_MAX || (more = reallocarray(*names, *n + 1,
+		    sizeof(**names))) == NULL)
+			return false;
+		*names = more;
+		if (((*names)[*n] = strndup(k->str + 6, len - 12)) == NULL)
+			return false;
+		if (share_name_check((*names)[*n]) != NULL)
+			free((*names)[*n]);
+		else
+			(*n)++;
+	}
+	return true;
+}
+
+int
+redis_names(struct redis *r, char ***names, size_t *n, char *err, size_t sz)
+{
+	char cursor[32] = "0";
+	struct req q;
+	redisReply *rep;
+	size_t kept = 0, pages = 0;
+	int rc = 0;
+
+	*names = NULL;
+	*n = 0;
+	do {
+		if (++pages > PAGES_MAX) {
+			rc = fault(r, err, sz, "SCAN: more than %d pages",
+			    PAGES_MAX);
+			break;
+		}
+		words(&q, 6, "SCAN", cursor, "MATCH", "retry:*:state", "COUNT",
+		    "1000");
+		if ((rep = command(r, &q, err, sz)) == NULL) {
+			rc = -1;
+			break;
+		}
+		if (rep->type == REDIS_REPLY_ERROR)
+			rc = refused(r, rep, err, sz);
+		else if (rep->type != REDIS_REPLY_ARRAY || rep->elements != 2 ||
+		    rep->element[0]->type != REDIS_REPLY_STRING ||
+		    rep->element[0]->len >= sizeof(cursor) ||
+		    rep->element[1]->type != REDIS_REPLY_ARRAY)
+			rc = fault(r, err, sz, "SCAN: not the answer of a Redis "
+			    "server");
+		else if (!add_names(rep->element[1], names, n))
+			rc = *n >= NAMES_MAX ? fault(r, err, sz, "SCAN: more "
+			    "than %d names", NAMES_MAX) : fault(r, err, sz,
+			    "%s", strerror(ENOMEM));
+		else
+			memcpy(cursor, rep->element[0]->str,
+			    rep->element[0]->len + 1);
+		freeReplyObject(rep);
+	} while (rc == 0 && strcmp(cursor, "0") != 0);
+	/* SCAN may give a key twice. */
+	if (*n > 1)
+		qsort(*names, *n, sizeof(**names), by_name);
+	for (size_t i = 0; i < *n; i++) {
+		if (kept > 0 && strcmp((*names)[kept - 1], (*names)[i]) == 0)
+			free((*names)[i]);
+		else
+			(*names)[kept++] = (*names)[i];
+	}
+	*n = kept;
+	if (rc == -1) {
+		for (size_t i = 0; i < *n; i++)
+			free((*names)[i]);
+		free(*names);
+		*names = NULL;
+		*n = 0;
+	}
+	return rc;
+}

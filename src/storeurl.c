@@ -1,0 +1,228 @@
+/* The spec of a store of shared state. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/un.h>
+
+#include "storeurl.h"
+
+#define REDIS_PORT	"6379"
+#define DB_MAX		1000000	/* Redis has 16 unless told otherwise */
+
+static int
+hexval(char c)
+{
+	if (isdigit((unsigned char)c))
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* s[0..len) with its %XX escapes undone, into out; false when it does
+ * not fit, an escape is bad or one is a NUL. */
+static bool
+unescape(const char *s, size_t len, char *out, size_t sz)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c == '%') {
+			const int hi = i + 2 < len ? hexval(s[i + 1]) : -1;
+			const int lo = hi >= 0 ? hexval(s[i + 2]) : -1;
+
+			if (lo < 0 || (hi | lo) == 0)
+				return false;
+			c = (char)(hi << 4 | lo);
+			i += 2;
+		}
+		if (n + 1 >= sz)
+			return false;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* A db: digits, from 0 to DB_MAX. */
+static bool
+db_parse(const char *s, size_t len, int *out)
+{
+	long v = 0;
+
+	if (len == 0 || len > 7)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (v > DB_MAX)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+/* [[USER]:PASSWORD@] at the start of *s, up to end; *s moves past it. */
+static const char *
+userinfo(const char **s, const char *end, bool secret_ok,
+    struct store_url *u)
+{
+	const char *slash = memchr(*s, '/', (size_t)(end - *s));
+	const char *at = memrchr(*s, '@', (size_t)((slash != NULL ? slash :
+	    end) - *s)), *colon;
+
+	if (at == NULL)
+		return NULL;
+	colon = memchr(*s, ':', (size_t)(at - *s));
+	if (colon == NULL)
+		return "give a password with the user, as USER:PASSWORD@";
+	if (!unescape(*s, (size_t)(colon - *s), u->user, sizeof(u->user)) ||
+	    !unescape(colon + 1, (size_t)(at - colon - 1), u->password,
+	    sizeof(u->password)))
+		return "the user or the password is too long or has a bad "
+		    "%XX escape";
+	if (u->password[0] == '\0')
+		return "the password is empty";
+	for (const char *c = u->user; *c != '\0'; c++)
+		if (iscntrl((unsigned char)*c))
+			return "the user has a control character";
+	if (!secret_ok)
+		return "a password here is seen by every user in ps; give "
+		    "the URL in $RETRY_SHARE_STORE or --share-store-file";
+	u->has_password = true;
+	*s = at + 1;
+	return NULL;
+}
+
+/* HOST[:PORT][/DB] of a redis:// URL, all of [s, end). */
+static const char *
+tcp(const char *s, const char *end, struct store_url *u)
+{
+	const char *host_end, *p;
+	size_t len;
+
+	if (*s == '[') {
+		host_end = memchr(s, ']', (size_t)(end - s));
+		if (host_end == NULL)
+			return "an IPv6 address is missing its ']'";
+		s++;
+		p = host_end + 1;
+		if (strspn(s, "0123456789abcdefABCDEF:.") < (size_t)(host_end -
+		    s))
+			return "not an IPv6 address in [ ]";
+	} else {
+		host_end = s + strcspn(s, ":/");
+		if (host_end > end)
+			host_end = end;
+		p = host_end;
+		for (const char *c = s; c < host_end; c++)
+			if (!isalnum((unsigned char)*c) && *c != '.' &&
+			    *c != '-' && *c != '_')
+				return "the host is not a name or an address";
+	}
+	len = (size_t)(host_end - s);
+	if (len == 0 || len >= sizeof(u->host))
+		return "no host, or too long a one";
+	memcpy(u->host, s, len);
+	u->host[len] = '\0';
+	snprintf(u->port, sizeof(u->port), "%s", REDIS_PORT);
+	if (p < end && *p == ':') {
+		const char *q = ++p;
+		long port = 0;
+
+		while (p < end && isdigit((unsigned char)*p) && port <= 65535)
+			port = port * 10 + (*p++ - '0');
+		if (p == q || port < 1 || port > 65535 || (p < end &&
+		    *p != '/'))
+			return "the port is not a number from 1 to 65535";
+		snprintf(u->port, sizeof(u->port), "%ld", port);
+	}
+	if (p < end && *p == '/') {
+		p++;
+		if (p < end && !db_parse(p, (size_t)(end - p), &u->db))
+			return "the db is not a number from 0 to 1000000";
+		p = end;
+	}
+	if (p != end)
+		return "there is more after the host";
+	return NULL;
+}
+
+/* /PATH[?db=DB] of a unix:// URL, all of [s, end). */
+static const char *
+unix_socket(const char *s, const char *end, struct store_url *u)
+{
+	const char *q = memchr(s, '?', (size_t)(end - s));
+	const size_t len = (size_t)((q != NULL ? q : end) - s);
+
+	if (len == 0 || *s != '/')
+		return "give the socket's absolute path, as unix:///PATH";
+	if (len >= sizeof(((struct sockaddr_un *)NULL)->sun_path))
+		return "the socket's path is too long";
+	memcpy(u->path, s, len);
+	u->path[len] = '\0';
+	if (q != NULL && (strncmp(q, "?db=", 4) != 0 ||
+	    !db_parse(q + 4, (size_t)(end - q - 4), &u->db)))
+		return "give the db as ?db=N, N from 0 to 1000000";
+	return NULL;
+}
+
+const char *
+storeurl_parse(const char *spec, bool secret_ok, struct store_url *u)
+{
+	const size_t len = strlen(spec);
+	const char *s, *end = spec + len, *why;
+
+	memset(u, 0, sizeof(*u));
+	if (len == 0 || len >= STOREURL_MAX)
+		return "empty or too long";
+	if (strncmp(spec, "file:", 5) == 0) {
+		u->kind = STORE_FILE;
+		if (spec[5] == '\0' || len - 5 >= sizeof(u->path))
+			return "no directory, or too long a one";
+		snprintf(u->path, sizeof(u->path), "%s", spec + 5);
+		return NULL;
+	}
+	for (const char *c = spec; c < end; c++)
+		if (iscntrl((unsigned char)*c) || *c == ' ')
+			return "a space or a control character";
+	if (strncmp(spec, "redis://", 8) == 0) {
+		u->kind = STORE_REDIS_TCP;
+		s = spec + 8;
+		if ((why = userinfo(&s, end, secret_ok, u)) != NULL)
+			return why;
+		return tcp(s, end, u);
+	}
+	if (strncmp(spec, "unix://", 7) == 0) {
+		u->kind = STORE_REDIS_UNIX;
+		s = spec + 7;
+		if ((why = userinfo(&s, end, secret_ok, u)) != NULL)
+			return why;
+		return unix_socket(s, end, u);
+	}
+	if (strncmp(spec, "rediss://", 9) == 0)
+		return "TLS is not supported: reach the server through a "
+		    "tunnel (stunnel, ssh -L) and give redis://";
+	return "not a store: give file:DIR, redis://HOST[:PORT][/DB] or "
+	    "unix:///PATH";
+}
+
+void
+storeurl_show(const struct store_url *u, char *buf, size_t sz)
+{
+	const char *auth = u->has_password ? ":***@" : "";
+	const char *user = u->has_password ? u->user : "";
+	const bool v6 = strchr(u->host, ':') != NULL;
+
+	if (u->kind == STORE_FILE)
+		snprintf(buf, sz, "file:%s", u->path);
+	else if (u->kind == STORE_REDIS_UNIX)
+		snprintf(buf, sz, "unix://%s%s%s?db=%d", user, auth, u->path,
+		    u->db);
+	else
+		snprintf(buf, sz, "redis://%s%s%s%s%s:%s/%d", user, auth,
+		    v6 ? "[" : "", u->host, v6 ? "]" : "", u->port, u->db);
+}

@@ -1,0 +1,332 @@
+#!/usr/bin/env bats
+# --share on Redis: a real redis-server on 127.0.0.1 at a free port, one
+# per test, stopped by its pid; runs in two groups stand in for two hosts.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/redis
+
+teardown() {
+	redis_stop
+	[ -z "${GARBAGE_PID:-}" ] || kill "$GARBAGE_PID" 2>/dev/null
+	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
+	[ -z "${FAKE_PID:-}" ] || kill "$FAKE_PID" 2>/dev/null
+	true
+}
+
+calls() {
+	cat "$BATS_TEST_TMPDIR/calls" 2>/dev/null | wc -l
+}
+
+# A field of NAME's state, from retry share status as JSON.
+field() {
+	"$RETRY" share status --log-format json "$1" | jq -r ".$2"
+}
+
+@test "redis: the script keeps the rules of the file store, row for row" {
+	redis_start
+	run -0 "$ROOT/build/redis-replay" "$REDIS_URL/2"
+	assert_output --regexp '^[0-9]+ passed, 0 failed$'
+}
+
+@test "redis: two groups of 25 runs, over TCP and a unix socket, share one budget" {
+	local i d=$BATS_TEST_TMPDIR pids=()
+	redis_start
+	for i in $(seq 25); do
+		RETRY_SHARE_STORE=$REDIS_URL/3 timeout 60 "$RETRY" --share fleet \
+		    --max 5 --immediate -q -- \
+		    sh -c 'echo x >>"$0/calls"; exit 1' "$d" 3>&- &
+		pids+=($!)
+		RETRY_SHARE_STORE="unix://$d/redis/sock?db=3" timeout 60 \
+		    "$RETRY" --share fleet --max 5 --immediate -q -- \
+		    sh -c 'echo x >>"$0/calls"; exit 1' "$d" 3>&- &
+		pids+=($!)
+	done
+	wait "${pids[@]}" || true
+	echo "# 2 x 25 runs, --max 5: $(calls) attempts on Redis; 250 without" >&3
+	# Every first attempt runs; a retry only while more than 5 of the 10
+	# tokens are left: 4 retries at most, whichever group takes them.
+	[ "$(calls)" -ge 50 ]
+	[ "$(calls)" -le 54 ]
+	export RETRY_SHARE_STORE=$REDIS_URL/3
+	assert_equal "$(field fleet tokens)" 0
+	assert_equal "$(field fleet failures)" "$(calls)"
+	# A day without use, and the state is gone.
+	run -0 redis_cli -n 3 TTL retry:fleet:state
+	[ "$output" -gt 86000 ] && [ "$output" -le 86400 ]
+}
+
+@test "redis: the breaker that one host opens holds the other's runs" {
+	local d=$BATS_TEST_TMPDIR
+	redis_start
+	run -1 env RETRY_SHARE_STORE=$REDIS_URL timeout 60 "$RETRY" --share api \
+	    --share-breaker 3:30s --max 3 --immediate -- false
+	assert_output --partial "the circuit of api opened after 3 failures"
+	# The other host: no attempt while it is open.
+	run -75 env RETRY_SHARE_STORE="unix://$d/redis/sock" timeout 60 "$RETRY" \
+	    --share api --share-breaker 3:30s --share-open giveup -- \
+	    sh -c 'echo x >>"$0/calls"' "$d"
+	assert_output --partial "the circuit of api is open (--share-open giveup)"
+	run -75 env RETRY_SHARE_STORE="unix://$d/redis/sock" timeout 60 "$RETRY" \
+	    --share api --share-breaker 3:30s --budget 2s -- \
+	    sh -c 'echo x >>"$0/calls"' "$d"
+	assert_output --partial "waiting for the circuit of api would pass the 2s budget"
+	assert_equal "$(calls)" 0
+}
+
+@test "redis: one round trip a decision, and the script sent once" {
+	redis_start
+	redis_cli SCRIPT FLUSH >/dev/null
+	redis_cli CONFIG RESETSTAT >/dev/null
+	run -1 env RETRY_SHARE_STORE=$REDIS_URL/4 timeout 60 "$RETRY" --share rt --max 3 \
+	    --immediate -q -- false
+	run -0 redis_cli INFO commandstats
+	# 3 attempts: a gate and a record each, 6 decisions; the first
+	# EVALSHA finds no script and is sent again as EVAL; SELECT once.
+	assert_line --partial "cmdstat_evalsha:calls=6,"
+	assert_line --partial "cmdstat_eval:calls=1,"
+	assert_line --partial "cmdstat_select:calls=1,"
+	refute_line --partial "cmdstat_get"
+	run -1 env RETRY_SHARE_STORE=$REDIS_URL/4 timeout 60 "$RETRY" --share rt --max 2 \
+	    --immediate -q -- false
+	run -0 redis_cli INFO commandstats
+	assert_line --partial "cmdstat_evalsha:calls=10,"
+	assert_line --partial "cmdstat_eval:calls=1,"
+}
+
+@test "redis: share status and reset, and --dry-run, read the server's state" {
+	redis_start
+	export RETRY_SHARE_STORE=$REDIS_URL/5
+	run -0 retry share status
+	assert_output ""
+	run -1 retry --share one --max 2 --immediate -q -- false
+	run -1 retry --share two --max 1 -q -- false
+	run -0 retry share status
+	assert_line --index 0 --regexp '^name +part +value +changed$'
+	assert_line --index 1 --regexp '^one +tokens +8 +20[0-9-]+T'
+	assert_line --index 5 --regexp '^two +tokens +9 '
+	assert_equal "$(field one failures)" 2
+	run -0 retry --dry-run --share one -- true
+	assert_output --partial "shared one: 8 of 10 tokens"
+	run -0 retry share reset one
+	run -1 retry share status one
+	assert_output "retry: one: no shared state in redis://127.0.0.1:$REDIS_PORT/5"
+	run -0 redis_cli -n 5 EXISTS retry:one:state
+	assert_output 0
+	run -0 retry share status
+	refute_output --partial "one "
+	# A hash that is not a state: said once, and started afresh.
+	redis_cli -n 5 HSET retry:bad:state tokens lots >/dev/null
+	run -1 retry share status bad
+	assert_output --partial "retry:bad:state is not a shared state"
+	run -1 retry --share bad --max 3 --immediate -- false
+	assert_equal "$(grep -c "was not a shared state; it starts afresh" <<<"$output")" 1
+	assert_equal "$(field bad failures)" 3
+	# A key of another type too.
+	redis_cli -n 5 SET retry:wt:state foo >/dev/null
+	run -0 retry --share wt --share-required -- true
+	assert_output --partial "retry:wt:state in redis://127.0.0.1:$REDIS_PORT/5 was not a shared state; it starts afresh"
+	run -0 redis_cli -n 5 TYPE retry:wt:state
+	assert_output hash
+}
+
+@test "redis: the attempts do not inherit the connection" {
+	local list='ls /proc/$$/fd | sort -n | tr "\n" " "'
+	redis_start
+	run -0 env RETRY_SHARE_STORE=$REDIS_URL timeout 60 "$RETRY" \
+	    --share fd -q -- sh -c "$list"
+	local shared=$output
+	run -0 retry -q -- sh -c "$list"
+	assert_equal "$shared" "$output"
+}
+
+@test "redis: stopped in the middle of a run, then started again: the run goes on alone, then shares again" {
+	local d=$BATS_TEST_TMPDIR t0
+	redis_start
+	export RETRY_SHARE_STORE=$REDIS_URL
+	t0=$(now_ms)
+	timeout 60 "$RETRY" --share mid --fixed 400ms --max 9 --share-budget 100 \
+	    -- sh -c 'echo x >>"$0/calls"; exit 1' "$d" 2>"$d/err" 3>&- &
+	local pid=$!
+	until [ "$(calls)" -ge 2 ]; do sleep 0.05; done
+	redis_stop
+	until [ "$(calls)" -ge 5 ]; do sleep 0.05; done
+	redis_start
+	local rc=0
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 1
+	# 9 attempts, the run's own: 3.2s of delays, and no decision waited.
+	assert_equal "$(calls)" 9
+	[ $(($(now_ms) - t0)) -lt 15000 ]
+	run -0 grep -c "going on without the shared state" "$d/err"
+	assert_output 1
+	run -0 grep -c "answers again" "$d/err"
+	assert_output 1
+	# The attempts after the restart were counted there.
+	run -0 redis_cli HGET retry:mid:state failures
+	[ "$output" -ge 2 ] && [ "$output" -le 5 ]
+}
+
+@test "redis: a server that is down, with --share-required: 75 before any attempt" {
+	local d=$BATS_TEST_TMPDIR
+	run -75 env RETRY_SHARE_STORE=redis://127.0.0.1:$(free_port) timeout 60 "$RETRY" \
+	    --share down --share-required -- sh -c 'echo x >>"$0/calls"' "$d"
+	assert_line --index 0 --regexp "^retry: --share down: redis://127.0.0.1:[0-9]+/0: cannot connect: Connection refused; --share-required: giving up$"
+	assert_line --index 1 "retry: giving up: the store of down does not answer (--share-required)"
+	assert_equal "$(calls)" 0
+	# Without it: the run goes on, unshared.
+	run -0 env RETRY_SHARE_STORE=redis://127.0.0.1:$(free_port) timeout 60 "$RETRY" \
+	    --share down -- sh -c 'echo x >>"$0/calls"' "$d"
+	assert_output --regexp "cannot connect: Connection refused; going on without the shared state until it answers$"
+	assert_equal "$(calls)" 1
+}
+
+@test "redis: the password: from the environment or a file, never the command line, never shown" {
+	local d=$BATS_TEST_TMPDIR
+	redis_start --requirepass 'pa:ss@w/rd'
+	REDIS_AUTH='pa:ss@w/rd'
+	run -125 retry --share-store "redis://:hunter2@127.0.0.1:$REDIS_PORT" \
+	    --share pw -- true
+	assert_usage_error --share-store
+	refute_output --partial hunter2
+	assert_output --partial "seen by every user in ps"
+	# From the environment: percent-escaped, as URLs are.
+	run -1 env RETRY_SHARE_STORE="redis://:pa%3Ass%40w%2Frd@127.0.0.1:$REDIS_PORT/1" \
+	    timeout 60 "$RETRY" --share pw --max 2 --immediate -- false
+	refute_output --partial "going on without"
+	run -0 redis_cli -n 1 HGET retry:pw:state failures
+	assert_output 2
+	# From a file; a wrong one is refused by the server, and not shown.
+	printf 'redis://default:wrong-one@127.0.0.1:%s/1\n' "$REDIS_PORT" >"$d/url"
+	run -1 retry --share-store-file "$d/url" --share pw --max 2 \
+	    --immediate -- false
+	assert_output --partial "redis://default:***@127.0.0.1:$REDIS_PORT/1: the password is refused: WRONGPASS"
+	refute_output --partial wrong-one
+	run -1 retry share status --share-store-file "$d/url" pw
+	assert_output --partial "***@"
+	refute_output --partial wrong-one
+	run -125 retry --share-store-file "$d/missing" --share pw -- true
+	assert_output --partial "--share-store-file $d/missing: No such file or directory"
+	# Through a pipe whose writer is slow.
+	run -1 retry --share-store-file <(sleep 0.3; echo "redis://:pa%3Ass%40w%2Frd@127.0.0.1:$REDIS_PORT/1") \
+	    --share pw --max 1 -- false
+	refute_output --partial "going on without"
+	run -0 redis_cli -n 1 HGET retry:pw:state failures
+	assert_output 3
+	# No password: the server wants one, and says so.
+	run -1 env RETRY_SHARE_STORE=$REDIS_URL timeout 60 "$RETRY" \
+	    --share pw --max 1 -- false
+	assert_output --partial "the server wants a password: give the URL with it in \$RETRY_SHARE_STORE or --share-store-file"
+}
+
+@test "redis: a wrong db, a server that is not Redis, one that never answers: said once, and the run goes on" {
+	local t0
+	redis_start
+	run -1 env RETRY_SHARE_STORE=$REDIS_URL/99 timeout 60 "$RETRY" --share db --max 3 \
+	    --immediate -- false
+	assert_output --partial "redis://127.0.0.1:$REDIS_PORT/99: the db is refused: ERR DB index is out of range"
+	assert_equal "$(grep -c "going on without" <<<"$output")" 1
+	garbage_start
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$GARBAGE_PORT timeout 60 "$RETRY" \
+	    --share junk --max 3 --immediate -- false
+	assert_output --partial ": not a Redis server? (Protocol error"
+	assert_equal "$(grep -c "going on without" <<<"$output")" 1
+	refute_output --partial $'\e'
+	refute_output --partial $'\a'
+	silent_start
+	t0=$(now_ms)
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$SILENT_PORT timeout 60 "$RETRY" \
+	    --share mute --share-timeout 100ms --max 3 --immediate -- false
+	assert_output --partial ": no answer within 100ms; going on without the shared state"
+	assert_equal "$(grep -c "going on without" <<<"$output")" 1
+	assert_output --partial "giving up after 3 attempts"
+	# 6 decisions of at most 100ms each.
+	[ $(($(now_ms) - t0)) -lt 5000 ]
+}
+
+@test "redis: a signal while a decision waits on a silent server ends the run at once" {
+	local t0
+	silent_start
+	t0=$(now_ms)
+	RETRY_SHARE_STORE=redis://127.0.0.1:$SILENT_PORT timeout 60 "$RETRY" \
+	    --share mute --share-timeout 30s -- true 3>&- &
+	local pid=$!
+	sleep 0.5
+	kill -TERM "$pid"
+	local rc=0
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 143
+	[ $(($(now_ms) - t0)) -lt 5000 ]
+}
+
+@test "redis: a killed probe is let go; a cooldown past an hour holds; a closed connection is made again" {
+	local d=$BATS_TEST_TMPDIR pid rc=0
+	redis_start
+	export RETRY_SHARE_STORE=$REDIS_URL
+	run -1 retry --share pl --share-breaker 1:1s --max 1 -- false
+	sleep 1.1
+	timeout 60 "$RETRY" --share pl --share-breaker 1:20s -- \
+	    sh -c 'echo probing >"$0/probe"; exec sleep 30' "$d" 3>&- &
+	pid=$!
+	until [ -s "$d/probe" ]; do sleep 0.05; done
+	kill -TERM "$pid"
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 143
+	# The probe was let go: another run probes at once, not in 20s.
+	run -0 retry --share pl --share-breaker 1:20s --share-open giveup -- true
+	assert_output --partial "the circuit of pl closed: the probe succeeded"
+	# Open for 2 hours: held, as the file store holds it.
+	run -1 retry --share cd --share-breaker 1:2h --max 1 -- false
+	run -75 retry --share cd --share-breaker 1:2h --share-open giveup -- true
+	refute_output --partial "going on without"
+	run -0 redis_cli TTL retry:cd:state
+	[ "$output" -gt 86400 ]
+	# The server drops the connection while the run sleeps: the next
+	# decision connects again, and --share-required has nothing to say.
+	timeout 60 "$RETRY" --share idle --share-required --fixed 1s --max 2 \
+	    -- sh -c 'echo x >>"$0/calls"; exit 1' "$d" 2>"$d/err" 3>&- &
+	pid=$!
+	until [ -s "$d/calls" ]; do sleep 0.05; done
+	sleep 0.3
+	redis_cli CLIENT KILL TYPE normal SKIPME yes >/dev/null
+	rc=0
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 1
+	run -0 cat "$d/err"
+	refute_output --partial "does not answer"
+	refute_output --partial "going on without"
+}
+
+@test "redis: a server's answers cannot make retry grow, hang or leak the password" {
+	local t0
+	fake_start 'b"*2147483647\r\n"'
+	t0=$(now_ms)
+	run -0 env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" --share big --share-timeout 100ms -- true
+	assert_output --partial "an answer of more than 10000 elements"
+	[ $(($(now_ms) - t0)) -lt 5000 ]
+	kill "$FAKE_PID"
+	# A SCAN that never ends: a page of 10000 names, again and again.
+	fake_start 'b"*2\r\n$1\r\n1\r\n*10000\r\n" + b"".join(b"$18\r\nretry:n%05d:state\r\n" % i for i in range(10000))'
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" share status
+	assert_output --partial "SCAN: more than 100000 names"
+	kill "$FAKE_PID"
+	# A server that says back what it was sent.
+	fake_start echo
+	run -1 env RETRY_SHARE_STORE="redis://al:Hunter2Secret@127.0.0.1:$FAKE_PORT" \
+	    timeout 60 "$RETRY" --share echo --max 2 --immediate -- false
+	assert_output --partial "the password is refused: ERR"
+	refute_output --partial Hunter2Secret
+	assert_output --partial "*************"
+}
+
+@test "redis: --budget bounds the wait for the store before an attempt" {
+	local t0
+	silent_start
+	t0=$(now_ms)
+	run -75 env RETRY_SHARE_STORE=redis://127.0.0.1:$SILENT_PORT \
+	    timeout 60 "$RETRY" --share b --share-timeout 5s --budget 1s \
+	    --share-required -- true
+	assert_output --regexp "no answer within (99[0-9]ms|1s) \(what was left of --budget\)"
+	[ $(($(now_ms) - t0)) -lt 3000 ]
+}

@@ -629,28 +629,44 @@ as_state(const redisReply *rep, struct share_state *s)
 	return share_parse(text, strlen(text), s) == NULL;
 }
 
-int
-redis_read(struct redis *r, const char *name, struct share_state *s,
+/* VERB retry:NAME:state, and its reply if it is of the type wanted;
+ * else NULL, with why in err (an error reply is one). */
+static redisReply *
+on_key(struct redis *r, const char *verb, const char *name, int want,
     char *err, size_t sz)
 {
 	char key[SHARE_NAME_MAX + 16];
 	struct req q;
 	redisReply *rep;
-	int rc = 0;
 
 	key_of(name, key, sizeof(key));
-	words(&q, 2, "HGETALL", key);
-	if ((rep = command(r, &q, err, sz)) == NULL)
-		return -1;
+	words(&q, 2, verb, key);
+	if ((rep = command(r, &q, err, sz)) == NULL || rep->type == want)
+		return rep;
 	if (rep->type == REDIS_REPLY_ERROR)
-		rc = refused(r, rep, err, sz);
-	else if (rep->type != REDIS_REPLY_ARRAY)
-		rc = fault(r, err, sz, "HGETALL: not the answer of a Redis "
-		    "server");
-	else if (rep->elements == 0)
+		refused(r, rep, err, sz);
+	else
+		fault(r, err, sz, "%s: not the answer of a Redis server",
+		    verb);
+	freeReplyObject(rep);
+	return NULL;
+}
+
+int
+redis_read(struct redis *r, const char *name, struct share_state *s,
+    char *err, size_t sz)
+{
+	redisReply *rep = on_key(r, "HGETALL", name, REDIS_REPLY_ARRAY, err,
+	    sz);
+	int rc = 0;
+
+	if (rep == NULL)
+		return -1;
+	if (rep->elements == 0)
 		rc = 1;
 	else if (!as_state(rep, s))
-		rc = fault(r, err, sz, "%s is not a shared state", key);
+		rc = fault(r, err, sz, "retry:%s:state is not a shared state",
+		    name);
 	freeReplyObject(rep);
 	return rc;
 }
@@ -658,22 +674,13 @@ redis_read(struct redis *r, const char *name, struct share_state *s,
 int
 redis_reset(struct redis *r, const char *name, char *err, size_t sz)
 {
-	char key[SHARE_NAME_MAX + 16];
-	struct req q;
-	redisReply *rep;
-	int rc = 0;
+	redisReply *rep = on_key(r, "DEL", name, REDIS_REPLY_INTEGER, err,
+	    sz);
 
-	key_of(name, key, sizeof(key));
-	words(&q, 2, "DEL", key);
-	if ((rep = command(r, &q, err, sz)) == NULL)
+	if (rep == NULL)
 		return -1;
-	if (rep->type == REDIS_REPLY_ERROR)
-		rc = refused(r, rep, err, sz);
-	else if (rep->type != REDIS_REPLY_INTEGER)
-		rc = fault(r, err, sz, "DEL: not the answer of a Redis "
-		    "server");
 	freeReplyObject(rep);
-	return rc;
+	return 0;
 }
 
 static int
@@ -684,7 +691,7 @@ by_name(const void *a, const void *b)
 
 /* The names of one page of SCAN's keys, added to *names. */
 static bool
-add_names(const redisReply *keys, char ***names, size_t *n)
+add_names(const redisReply *keys, char ***names, size_t *n, size_t *cap)
 {
 	for (size_t i = 0; i < keys->elements; i++) {
 		const redisReply *k = keys->element[i];
@@ -696,10 +703,15 @@ add_names(const redisReply *keys, char ***names, size_t *n)
 		len = k->len;
 		if (len <= 12 || len - 12 > SHARE_NAME_MAX)
 			continue;
-		if (*n >= NAMES_MAX || (more = reallocarray(*names, *n + 1,
-		    sizeof(**names))) == NULL)
+		if (*n >= NAMES_MAX)
 			return false;
-		*names = more;
+		if (*n == *cap) {
+			if ((more = reallocarray(*names, *cap * 2 + 16,
+			    sizeof(**names))) == NULL)
+				return false;
+			*names = more;
+			*cap = *cap * 2 + 16;
+		}
 		if (((*names)[*n] = strndup(k->str + 6, len - 12)) == NULL)
 			return false;
 		if (share_name_check((*names)[*n]) != NULL)
@@ -714,6 +726,7 @@ int
 redis_names(struct redis *r, char ***names, size_t *n, char *err, size_t sz)
 {
 	char cursor[32] = "0";
+	size_t cap = 0;
 	struct req q;
 	redisReply *rep;
 	size_t kept = 0, pages = 0;
@@ -741,7 +754,7 @@ redis_names(struct redis *r, char ***names, size_t *n, char *err, size_t sz)
 		    rep->element[1]->type != REDIS_REPLY_ARRAY)
 			rc = fault(r, err, sz, "SCAN: not the answer of a Redis "
 			    "server");
-		else if (!add_names(rep->element[1], names, n))
+		else if (!add_names(rep->element[1], names, n, &cap))
 			rc = *n >= NAMES_MAX ? fault(r, err, sz, "SCAN: more "
 			    "than %d names", NAMES_MAX) : fault(r, err, sz,
 			    "%s", strerror(ENOMEM));

@@ -189,19 +189,14 @@ storeurl_parse(const char *spec, bool secret_ok, struct store_url *u)
 	for (const char *c = spec; c < end; c++)
 		if (iscntrl((unsigned char)*c) || *c == ' ')
 			return "a space or a control character";
-	if (strncmp(spec, "redis://", 8) == 0) {
-		u->kind = STORE_REDIS_TCP;
-		s = spec + 8;
+	if (strncmp(spec, "redis://", 8) == 0 ||
+	    strncmp(spec, "unix://", 7) == 0) {
+		u->kind = spec[0] == 'r' ? STORE_REDIS_TCP : STORE_REDIS_UNIX;
+		s = spec + (u->kind == STORE_REDIS_TCP ? 8 : 7);
 		if ((why = userinfo(&s, end, secret_ok, u)) != NULL)
 			return why;
-		return tcp(s, end, u);
-	}
-	if (strncmp(spec, "unix://", 7) == 0) {
-		u->kind = STORE_REDIS_UNIX;
-		s = spec + 7;
-		if ((why = userinfo(&s, end, secret_ok, u)) != NULL)
-			return why;
-		return unix_socket(s, end, u);
+		return u->kind == STORE_REDIS_TCP ? tcp(s, end, u) :
+		    unix_socket(s, end, u);
 	}
 	if (strncmp(spec, "rediss://", 9) == 0)
 		return "TLS is not supported: reach the server through a "

@@ -29,7 +29,8 @@ die(const char *what, const char *why)
 
 /* What a step answered, in the row's words. */
 static void
-step(const struct share_rules *r, const char *tok, char *out, size_t sz)
+step(void *arg, const struct share_rules *r, const char *tok, char *out,
+    size_t sz)
 {
 	static const char *const whys[] = { "", "open", "probe", "nb" };
 	static const enum redis_op ops[] = { ['g'] = REDIS_GATE,
@@ -77,21 +78,13 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(share_rows) / sizeof(share_rows[0]);
 	    i++) {
 		const struct share_row *w = &share_rows[i];
-		const struct share_rules r = { w->max, w->ratio, w->trip,
-		    (int64_t)w->cooldown * S, (int64_t)w->lease * S,
-		    w->give_up };
+		const struct share_rules r = share_row_rules(w);
 		struct share_state st;
-		char steps[256], got[512] = "", one[64], err[1024], *tok, *save;
+		char got[512], err[1024];
 
 		if (redis_reset(&store, NAME, err, sizeof(err)) == -1)
 			die("reset", err);
-		snprintf(steps, sizeof(steps), "%s", w->steps);
-		for (tok = strtok_r(steps, " ", &save); tok != NULL;
-		    tok = strtok_r(NULL, " ", &save)) {
-			step(&r, tok, one, sizeof(one));
-			snprintf(got + strlen(got), sizeof(got) - strlen(got),
-			    "%s%s", got[0] != '\0' ? " " : "", one);
-		}
+		share_row_steps(w, &r, step, NULL, got, sizeof(got));
 		if (redis_read(&store, NAME, &st, err, sizeof(err)) != 0)
 			die("read", err);
 		snprintf(got + strlen(got), sizeof(got) - strlen(got),

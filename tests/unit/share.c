@@ -19,9 +19,10 @@
 
 /* What a step answered, in the row's words. */
 static void
-step(struct share_state *st, const struct share_rules *r, const char *tok,
-    char *out, size_t sz)
+step(void *arg, const struct share_rules *r, const char *tok, char *out,
+    size_t sz)
 {
+	struct share_state *st = arg;
 	char verb = tok[0], *end;
 	const uint64_t me = strtoull(tok + 1, &end, 10);
 	const double t = strtod(end + 1, &end);
@@ -56,20 +57,12 @@ rows_share(void)
 	for (size_t i = 0; i < sizeof(share_rows) / sizeof(share_rows[0]);
 	    i++) {
 		const struct share_row *w = &share_rows[i];
-		const struct share_rules r = { w->max, w->ratio, w->trip,
-		    (int64_t)w->cooldown * S, (int64_t)w->lease * S,
-		    w->give_up };
+		const struct share_rules r = share_row_rules(w);
 		struct share_state st;
-		char steps[256], got[512] = "", one[64], *tok, *save;
+		char got[512];
 
 		share_fresh(&st, &r, 0);
-		snprintf(steps, sizeof(steps), "%s", w->steps);
-		for (tok = strtok_r(steps, " ", &save); tok != NULL;
-		    tok = strtok_r(NULL, " ", &save)) {
-			step(&st, &r, tok, one, sizeof(one));
-			snprintf(got + strlen(got), sizeof(got) - strlen(got),
-			    "%s%s", got[0] != '\0' ? " " : "", one);
-		}
+		share_row_steps(w, &r, step, &st, got, sizeof(got));
 		snprintf(got + strlen(got), sizeof(got) - strlen(got),
 		    "; %g %" PRIu64 " %s", st.tokens, st.failures,
 		    breaker_name(st.breaker));

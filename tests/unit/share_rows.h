@@ -15,6 +15,12 @@
 #define RETRY_SHARE_ROWS_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../src/duration.h"
+#include "../../src/share.h"
 
 static const struct share_row {
 	const char	*name;
@@ -78,5 +84,36 @@ static const struct share_row {
 	{ "open, then not-before", 100, 0.1, 1, 10, 5, false,
 	  "f1@0+20 g2@10", "retry+opened wait-nb@20; 99 1 half-open" },
 };
+
+
+/* What one step ("f1@0+30") answered, in the row's words, into out. */
+typedef void	(*share_step_fn)(void *, const struct share_rules *,
+		    const char *, char *, size_t);
+
+/* The rules of a row. */
+static struct share_rules
+share_row_rules(const struct share_row *w)
+{
+	return (struct share_rules){ w->max, w->ratio, w->trip,
+	    (int64_t)w->cooldown * NS_PER_SEC, (int64_t)w->lease * NS_PER_SEC,
+	    w->give_up };
+}
+
+/* The answers of a row's steps, one after another, into got. */
+static void
+share_row_steps(const struct share_row *w, const struct share_rules *r,
+    share_step_fn step, void *arg, char *got, size_t sz)
+{
+	char steps[256], one[64], *tok, *save;
+
+	got[0] = '\0';
+	snprintf(steps, sizeof(steps), "%s", w->steps);
+	for (tok = strtok_r(steps, " ", &save); tok != NULL;
+	    tok = strtok_r(NULL, " ", &save)) {
+		step(arg, r, tok, one, sizeof(one));
+		snprintf(got + strlen(got), sz - strlen(got), "%s%s",
+		    got[0] != '\0' ? " " : "", one);
+	}
+}
 
 #endif

@@ -168,13 +168,13 @@ field() {
 
 @test "redis: a server that is down, with --share-required: 75 before any attempt" {
 	local d=$BATS_TEST_TMPDIR
-	run -75 env RETRY_SHARE_STORE=redis://127.0.0.1:$(free_port) timeout 60 "$RETRY" \
+	run -75 env RETRY_SHARE_STORE=redis://127.0.0.1:1 timeout 60 "$RETRY" \
 	    --share down --share-required -- sh -c 'echo x >>"$0/calls"' "$d"
 	assert_line --index 0 --regexp "^retry: --share down: redis://127.0.0.1:[0-9]+/0: cannot connect: Connection refused; --share-required: giving up$"
 	assert_line --index 1 "retry: giving up: the store of down does not answer (--share-required)"
 	assert_equal "$(calls)" 0
 	# Without it: the run goes on, unshared.
-	run -0 env RETRY_SHARE_STORE=redis://127.0.0.1:$(free_port) timeout 60 "$RETRY" \
+	run -0 env RETRY_SHARE_STORE=redis://127.0.0.1:1 timeout 60 "$RETRY" \
 	    --share down -- sh -c 'echo x >>"$0/calls"' "$d"
 	assert_output --regexp "cannot connect: Connection refused; going on without the shared state until it answers$"
 	assert_equal "$(calls)" 1

@@ -5,30 +5,34 @@
 # load this.
 # shellcheck disable=SC2034
 
-# A TCP port that nothing listens on now.
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# Starts redis-server with the options given (e.g. --requirepass x); sets
+# Starts redis-server with the options given (e.g. --requirepass x) on
+# $REDIS_PORT, or on a random port, another one if that is taken; sets
 # REDIS_PORT, REDIS_PID, REDIS_URL.  Skips, saying why, without the server.
 redis_start() {
 	command -v redis-server >/dev/null ||
 	    skip "redis-server is not installed (make deps installs it)"
-	local dir=$BATS_TEST_TMPDIR/redis i
+	local dir=$BATS_TEST_TMPDIR/redis given=${REDIS_PORT:-} try i
 	mkdir -p "$dir"
-	REDIS_PORT=${REDIS_PORT:-$(free_port)}
-	redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' \
-	    --appendonly no --dir "$dir" --unixsocket "$dir/sock" \
-	    --unixsocketperm 700 --logfile "$dir/log" "$@" </dev/null \
-	    >/dev/null 2>&1 3>&- &
-	REDIS_PID=$!
-	REDIS_URL=redis://127.0.0.1:$REDIS_PORT
-	for i in $(seq 100); do
-		[ -S "$dir/sock" ] && redis_cli PING 2>/dev/null | grep -q -e PONG -e NOAUTH && return 0
-		sleep 0.05
+	for try in 1 2 3 4 5; do
+		REDIS_PORT=${given:-$((20000 + RANDOM % 40000))}
+		rm -f "$dir/sock"
+		redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' \
+		    --appendonly no --dir "$dir" --unixsocket "$dir/sock" \
+		    --unixsocketperm 700 --logfile "$dir/log" "$@" \
+		    </dev/null >/dev/null 2>&1 3>&- &
+		REDIS_PID=$!
+		REDIS_URL=redis://127.0.0.1:$REDIS_PORT
+		for i in $(seq 250); do
+			# Gone: the port was taken.
+			kill -0 "$REDIS_PID" 2>/dev/null || break
+			[ -S "$dir/sock" ] && redis_cli PING 2>/dev/null |
+			    grep -q -e PONG -e NOAUTH && return 0
+			sleep 0.02
+		done
+		redis_stop
+		[ -z "$given" ] || break
 	done
-	echo "redis-server did not start:" >&2
+	echo "redis-server did not start (try $try):" >&2
 	cat "$dir/log" >&2
 	return 1
 }
@@ -50,13 +54,28 @@ redis_cli() {
 	fi
 }
 
+# python3 running the server program $1 (its arguments after it) on a port
+# of its own choosing, once it listens: prints "PORT PID".
+serve() {
+	local ready=$BATS_TEST_TMPDIR/ready.$RANDOM i
+	python3 -c '
+import re, socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0)); s.listen(64)
+with open(sys.argv[1], "w") as f:
+    f.write(str(s.getsockname()[1]))
+exec(sys.argv[2])
+' "$ready" "$@" </dev/null >/dev/null 2>&1 3>&- &
+	for i in $(seq 250); do
+		[ -s "$ready" ] && { echo "$(cat "$ready") $!"; return 0; }
+		sleep 0.02
+	done
+	return 1
+}
+
 # A server that is not Redis: it answers anything with garbage.
 garbage_start() {
-	GARBAGE_PORT=$(free_port)
-	python3 -c '
-import socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64)
+	read -r GARBAGE_PORT GARBAGE_PID < <(serve '
 while True:
     c, _ = s.accept()
     try:
@@ -64,21 +83,15 @@ while True:
     except OSError:
         pass
     c.close()
-' "$GARBAGE_PORT" </dev/null >/dev/null 2>&1 3>&- &
-	GARBAGE_PID=$!
-	listening "$GARBAGE_PORT"
+')
 }
 
 # A server that answers every request with the bytes of $1 (a Python
-# bytes literal), or, for "echo", with an error that says the request
-# back; then it waits.  Sets FAKE_PORT and FAKE_PID.
+# bytes literal), or, for "echo", with an error that says each command
+# back.  Sets FAKE_PORT and FAKE_PID.
 fake_start() {
-	FAKE_PORT=$(free_port)
-	python3 -c '
-import re, socket, sys, time
-answer = sys.argv[2]
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64)
+	read -r FAKE_PORT FAKE_PID < <(serve '
+answer = sys.argv[3]
 while True:
     c, _ = s.accept()
     try:
@@ -94,32 +107,14 @@ while True:
     except OSError:
         pass
     c.close()
-' "$FAKE_PORT" "$1" </dev/null >/dev/null 2>&1 3>&- &
-	FAKE_PID=$!
-	listening "$FAKE_PORT"
+' "$1")
 }
 
 # A server that accepts and never answers.
 silent_start() {
-	SILENT_PORT=$(free_port)
-	python3 -c '
-import socket, sys, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64)
+	read -r SILENT_PORT SILENT_PID < <(serve '
 held = []
 while True:
     c, _ = s.accept(); held.append(c)
-' "$SILENT_PORT" </dev/null >/dev/null 2>&1 3>&- &
-	SILENT_PID=$!
-	listening "$SILENT_PORT"
-}
-
-# Waits until something listens on 127.0.0.1:PORT.
-listening() {
-	local _
-	for _ in $(seq 100); do
-		python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
+')
 }

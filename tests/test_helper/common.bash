@@ -27,6 +27,18 @@ ROOT=$BATS_TEST_DIRNAME
 while [ ! -f "$ROOT/Makefile" ] && [ -n "$ROOT" ]; do
 	ROOT=${ROOT%/*}
 done
+# Debian's python3 when there is one, for the helpers that are written in
+# it: a version manager's shim (pyenv's) costs most of a second a call.
+# A link on PATH, not a function, so that "python3 ... &" gives $! the
+# server's own pid.
+if [ -x /usr/bin/python3 ] && [ -n "${BATS_RUN_TMPDIR:-}" ]; then
+	[ -e "$BATS_RUN_TMPDIR/python/python3" ] || {
+		mkdir -p "$BATS_RUN_TMPDIR/python" &&
+			ln -sf /usr/bin/python3 "$BATS_RUN_TMPDIR/python/python3"
+	}
+	PATH=$BATS_RUN_TMPDIR/python:$PATH
+fi
+
 RETRY=${RETRY:-$ROOT/retry}
 SHOW=${SHOW:-$ROOT/show-backoff-delays}
 PATH=$ROOT/tests/bin:$PATH

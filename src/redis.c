@@ -1,6 +1,5 @@
 /* The Redis store of shared state. */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -71,7 +70,8 @@ reader_for(struct redis *r)
 	return rd;
 }
 
-/* err = "the store: what", the server's words made plain: -1. */
+/* err = "the store: what", without the password: -1.  The server's
+ * words may hold any byte: whoever prints err makes them visible. */
 static int
 fault(const struct redis *r, char *err, size_t sz, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -89,9 +89,6 @@ fault(const struct redis *r, char *err, size_t sz, const char *fmt, ...)
 	for (char *p; r->url.has_password &&
 	    (p = strstr(what, r->url.password)) != NULL; )
 		memset(p, '*', strlen(r->url.password));
-	for (char *c = what; *c != '\0'; c++)
-		if (*c < 0x20 || *c > 0x7e)
-			*c = '?';
 	storeurl_show(&r->url, shown, sizeof(shown));
 	snprintf(err, sz, "%s: %s", shown, what);
 	return -1;
@@ -431,9 +428,10 @@ command(struct redis *r, const struct req *q, char *err, size_t sz)
 			    r->url.password);
 		else if (r->url.has_password)
 			words(&all[n++], 2, "AUTH", r->url.password);
-		snprintf(db, sizeof(db), "%d", r->url.db);
-		if (r->url.db != 0)
+		if (r->url.db != 0) {
+			snprintf(db, sizeof(db), "%d", r->url.db);
 			words(&all[n++], 2, "SELECT", db);
+		}
 	}
 	all[n++] = *q;
 	for (size_t i = 0; i < n; i++) {

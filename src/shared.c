@@ -26,6 +26,7 @@ spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 	    O_NOCTTY);
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	const char *why = NULL;
+	char late[48];
 	bool line = false;
 	size_t len = 0;
 	ssize_t n;
@@ -38,9 +39,13 @@ spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 			break;
 		else if (errno != EAGAIN && errno != EINTR)
 			why = strerror(errno);
-		else if (signal_stop != 0 || mono_ns() >= by)
-			why = signal_stop != 0 ? "a signal came" : "no line "
-			    "within 2s";
+		else if (signal_stop != 0)
+			why = "a signal came";
+		else if (mono_ns() >= by) {
+			snprintf(late, sizeof(late), "no line within %llds",
+			    (long long)(SPEC_FILE_WAIT / 1000000000LL));
+			why = late;
+		}
 		else
 			(void)signals_wait(&p, 1, by);
 	}

@@ -213,7 +213,7 @@ store_names(const struct store *s, char ***out, size_t *count)
 {
 	struct dirent *e;
 	char **names = NULL, **more;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	DIR *d;
 	int fd;
 
@@ -226,9 +226,12 @@ store_names(const struct store *s, char ***out, size_t *count)
 	while ((e = readdir(d)) != NULL) {
 		if (share_name_check(e->d_name) != NULL)
 			continue;
-		if ((more = realloc(names, (n + 1) * sizeof(*names))) == NULL ||
-		    (more[n] = strdup(e->d_name)) == NULL) {
-			names = more != NULL ? more : names;
+		if (n == cap && (more = reallocarray(names, cap * 2 + 8,
+		    sizeof(*names))) != NULL) {
+			names = more;
+			cap = cap * 2 + 8;
+		}
+		if (n == cap || (names[n] = strdup(e->d_name)) == NULL) {
 			for (size_t i = 0; i < n; i++)
 				free(names[i]);
 			free(names);
@@ -236,7 +239,6 @@ store_names(const struct store *s, char ***out, size_t *count)
 			errno = ENOMEM;
 			return -1;
 		}
-		names = more;
 		n++;
 	}
 	closedir(d);

@@ -1,6 +1,8 @@
 # retry: run a command until it succeeds, with back-off.
 
-VERSION =	0.1.0
+# The one place the version is written: retry --version, the tarball's
+# name and debian/changelog (checked by make deb) all come from it.
+VERSION !=	cat VERSION
 
 PREFIX ?=	/usr/local
 BINDIR ?=	$(PREFIX)/bin
@@ -55,7 +57,7 @@ src/share_lua.h: src/share.lua
 	  od -An -v -tx1 src/share.lua | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  printf '};\n'; } > $@.tmp && mv $@.tmp $@
 
-src/%.o: src/%.c $(HDRS) Makefile
+src/%.o: src/%.c $(HDRS) Makefile VERSION
 	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
 	    -c -o $@ $<
 
@@ -133,7 +135,7 @@ $(ASAN_DIR)/unit: $(UNIT_SRCS) tests/unit/unit.h \
 	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
 	    -o $@ $(UNIT_SRCS) $(PURE:%=$(ASAN_DIR)/%.o) $(RETRY_LDLIBS)
 
-$(ASAN_DIR)/%.o: src/%.c $(HDRS) Makefile
+$(ASAN_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
 	@mkdir -p $(@D)
 	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
 	    -c -o $@ $<
@@ -154,12 +156,12 @@ $(VG_DIR)/retry: $(VG_OBJS)
 $(VG_DIR)/show-backoff-delays: $(VG_DIR)/retry
 	ln -sf retry $@
 
-$(VG_DIR)/%.o: src/%.c $(HDRS) Makefile
+$(VG_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
 	@mkdir -p $(@D)
 	$(CC) $(RETRY_CPPFLAGS) -DRETRY_NO_JIT $(CPPFLAGS) $(RETRY_CFLAGS) \
 	    $(CFLAGS) -gdwarf-4 -c -o $@ $<
 
-$(FUZZ_DIR)/%.o: src/%.c $(HDRS) Makefile
+$(FUZZ_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
 	@mkdir -p $(@D)
 	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
 	    -fsanitize=fuzzer-no-link -c -o $@ $<
@@ -173,13 +175,94 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build
 	FUZZ_SEED=$(FUZZ_SEED) ./fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# One file that runs anywhere Linux does: glibc's, libbsd's, PCRE2's and
+# hiredis's static archives from Debian, stripped, in build/static.  Name
+# lookups (--share-store redis://NAME) read /etc/hosts and ask DNS with
+# glibc's own code; only other NSS sources (LDAP, mDNS) need glibc's
+# shared libraries at run time (GNU ld warns of that for getaddrinfo).
+# With lld, the functions a waiting run executes are laid out together,
+# in the order of src/static.order (make static-order writes it; see
+# tests/package/hot-symbols): the kernel maps text 64 KiB around each
+# page touched, so gathered they cost a few hundred KiB of memory, not a
+# megabyte.  Without lld the binary is the same but for that.
+STATIC_DIR =	build/static
+STATIC_OBJS =	$(SRCS:src/%.c=$(STATIC_DIR)/%.o)
+STATIC_LIBS !=	$(PKG_CONFIG) --static --libs libbsd-overlay libpcre2-8 hiredis \
+		2>/dev/null || echo -lbsd -lmd -lpcre2-8 -lhiredis
+STATIC_LD !=	command -v ld.lld >/dev/null 2>&1 && \
+		echo -fuse-ld=lld -Wl,--symbol-ordering-file=src/static.order \
+		    -Wl,--no-warn-symbol-ordering || true
+
+static: $(STATIC_DIR)/retry $(STATIC_DIR)/show-backoff-delays
+
+$(STATIC_DIR)/retry: $(STATIC_OBJS) src/static.order
+	$(CC) $(RETRY_CFLAGS) $(CFLAGS) -static $(STATIC_LD) \
+	    -Wl,--gc-sections $(LDFLAGS) -o $@.unstripped $(STATIC_OBJS) \
+	    $(STATIC_LIBS) -lm $(LDLIBS)
+	strip -o $@ $@.unstripped
+	@echo "$@: $$(wc -c < $@) bytes"
+
+$(STATIC_DIR)/show-backoff-delays: $(STATIC_DIR)/retry
+	ln -sf retry $@
+
+$(STATIC_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
+	@mkdir -p $(@D)
+	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
+	    -ffunction-sections -fdata-sections -c -o $@ $<
+
+static-order: $(STATIC_DIR)/retry
+	./tests/package/hot-symbols $(STATIC_DIR)/retry.unstripped \
+	    > src/static.order.tmp && mv src/static.order.tmp src/static.order
+
+# The whole suite against the static binary, and what only it promises.
+check-static: static build/unit build/redis-replay
+	RETRY=$(CURDIR)/$(STATIC_DIR)/retry \
+	    SHOW=$(CURDIR)/$(STATIC_DIR)/show-backoff-delays \
+	    ./tests/run --also tests/package/static.bats
+
+# The release tarball: the tracked files, as they are in the work tree,
+# under retry-VERSION/, byte for byte the same for the same tree.
+DIST =		retry-$(VERSION)
+
+dist: $(DIST).tar.gz
+
+$(DIST).tar.gz: FORCE
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+	    { echo "make dist: needs a git work tree" >&2; exit 1; }
+	git ls-files -z | LC_ALL=C tar --null -T - --sort=name \
+	    --transform 's,^,$(DIST)/,' --owner=0 --group=0 --numeric-owner \
+	    --mtime=@$$(git log -1 --format=%ct 2>/dev/null || echo 0) \
+	    -cf - | gzip -9n > $@.tmp && mv $@.tmp $@
+
+# Unpacks the tarball in a temporary directory, away from this tree, and
+# builds, tests, installs and cleans it there.
+distcheck: $(DIST).tar.gz
+	./tests/distcheck $(DIST).tar.gz
+
+# The Debian package, built from the tarball as Debian builds it, in
+# build/deb, then checked by lintian.
+DEB_SOURCE =	retry-backoff
+
+deb: $(DIST).tar.gz
+	./tests/package/build-deb $(DIST).tar.gz $(DEB_SOURCE) $(VERSION)
+
+# Installs that package (apt-get, so as root or through sudo: it takes the
+# place of Debian's retry, which is put back after), runs the suite
+# against /usr/bin/retry, and purges it.
+check-deb:
+	@deb=$$(ls build/deb/$(DEB_SOURCE)_$(VERSION)-*.deb 2>/dev/null | \
+	    tail -n 1); [ -n "$$deb" ] || \
+	    { echo "make check-deb: no package in build/deb; make deb" >&2; \
+	      exit 1; }; \
+	./tests/package/check-installed "$$deb" $(DEB_SOURCE)
+
 deps:
 	./.ci/deps
 
 # Benchmarks (README.md, Performance); not part of CI.
 BENCH_PROGS =	bench/pairtime bench/peakrss bench/spawnloop bench/redisping
 
-bench: all $(BENCH_PROGS)
+bench: all static $(BENCH_PROGS)
 	./bench/run
 
 bench-deps:
@@ -200,7 +283,8 @@ lint:
 	    $(RETRY_CPPFLAGS) -std=c11
 	mandoc -Tlint -Wwarning $(MANPAGES)
 	shellcheck -s bash completions/retry.bash tests/run tests/run-under \
-	    fuzz/run \
+	    fuzz/run tests/distcheck tests/package/build-deb \
+	    tests/package/check-installed tests/package/hot-symbols \
 	    tests/test_helper/*.bash .ci/run
 	shellcheck -s sh tests/bin/* .ci/deps
 
@@ -227,8 +311,11 @@ uninstall:
 	    $(DESTDIR)$(FISHCOMPDIR)/show-backoff-delays.fish
 
 clean:
-	rm -f retry show-backoff-delays $(OBJS) $(BENCH_PROGS) src/share_lua.h
+	rm -f retry show-backoff-delays $(OBJS) $(BENCH_PROGS) src/share_lua.h \
+	    $(DIST).tar.gz $(DIST).tar.gz.tmp
 	rm -rf build
 
 .PHONY: all unit check soak deps bench bench-deps lint install uninstall clean \
-	sanitize sanitize-build valgrind fuzz fuzz-build
+	sanitize sanitize-build valgrind fuzz fuzz-build static check-static \
+	static-order dist distcheck deb check-deb FORCE
+FORCE:

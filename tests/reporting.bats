@@ -99,9 +99,10 @@ load test_helper/core
 	    "err 2"
 }
 
-@test "--version prints the name and the Makefile's version" {
+@test "--version prints the name and the version in VERSION" {
 	local v
-	v=$(sed -n 's/^VERSION[[:space:]]*=[[:space:]]*//p' "$ROOT/Makefile")
+	v=$(cat "$ROOT/VERSION")
+	[ -n "$v" ]
 	run -0 --separate-stderr retry --version
 	assert_output "retry $v"
 	assert_equal "$stderr" ""

@@ -194,8 +194,10 @@ store_update(struct store *s, const struct share_rules *r, int64_t now,
 		if (n >= 0 && n != (ssize_t)len)
 			errno = ENOSPC;
 		rc = failed(err, errsz, s->name, "cannot write it");
-		/* Half a state is no state: the next reader starts afresh. */
-		(void)ftruncate(s->fd, 0);
+		/* Half a state is no state: the next reader starts afresh
+		 * (or, if even this fails, finds it corrupt and does). */
+		if (ftruncate(s->fd, 0) == -1)
+			rc = -1;
 	}
 out:
 	unlock(s);

@@ -21,7 +21,10 @@ setup() {
 
 @test "bash completes an option from the installed completion, loaded on demand" {
 	[ -f /usr/share/bash-completion/bash_completion ] || skip "no bash-completion"
-	run -0 bash -c '
+	# Only the system's directories, not /usr/local's or the user's.
+	mkdir -p "$BATS_TEST_TMPDIR/none"
+	run -0 env XDG_DATA_DIRS=/usr/share \
+	    BASH_COMPLETION_USER_DIR="$BATS_TEST_TMPDIR/none" bash -c '
 		source /usr/share/bash-completion/bash_completion
 		_completion_loader retry
 		COMP_WORDS=(retry --exp); COMP_CWORD=1
@@ -37,7 +40,9 @@ setup() {
 	run -0 dpkg-query -S /usr/share/zsh/vendor-completions/_retry
 	run -0 dpkg-query -S /usr/share/fish/vendor_completions.d/retry.fish
 	command -v fish >/dev/null || skip "no fish"
-	run -0 fish -c 'complete -C "retry --ex"'
+	run -0 env XDG_DATA_DIRS=/usr/share \
+	    XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/config" \
+	    XDG_DATA_HOME="$BATS_TEST_TMPDIR/data" fish -c 'complete -C "retry --ex"'
 	assert_line --regexp '^--exp'
 }
 

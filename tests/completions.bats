@@ -3,22 +3,53 @@
 bats_require_minimum_version 1.5.0
 load test_helper/common
 
-complete_in() {
-	local shell=$1 line=$2
+# complete_lines SHELL LINE...: completes every LINE in one SHELL (starting
+# a shell and loading its completion system is most of what a completion
+# costs); then "offers N" sets output and lines to what it offered for the
+# Nth LINE.
+complete_lines() {
+	local shell=$1 script l ends
+	shift
 	case $shell in
-	bash) timeout 20 bash "$ROOT/tests/test_helper/complete.bash" "$line" ;;
+	bash) timeout 30 bash "$ROOT/tests/test_helper/complete.bash" "$@" ;;
 	zsh) RETRY_ZCOMPDUMP=$BATS_RUN_TMPDIR/zcompdump \
-		timeout 20 zsh "$ROOT/tests/test_helper/complete.zsh" "$line" ;;
-	fish) timeout 20 fish -c "source '$ROOT/completions/retry.fish'
-		complete -C '$line'" | cut -f1 | sort -u ;;
-	esac
+		timeout 30 zsh "$ROOT/tests/test_helper/complete.zsh" "$@" ;;
+	fish)
+		script="source '$ROOT/completions/retry.fish'"
+		for l in "$@"; do
+			script+=$'\n'"complete -C '$l' | cut -f1 | sort -u; echo --end--"
+		done
+		timeout 30 fish -c "$script" ;;
+	esac >"$BATS_TEST_TMPDIR/offers" || {
+		echo "$shell failed to complete $*"
+		return 1
+	}
+	ends=$(grep -c -- '^--end--$' "$BATS_TEST_TMPDIR/offers")
+	[ "$ends" -eq $# ] || {
+		echo "$shell completed $ends of $# lines"
+		return 1
+	}
+}
+
+offers() {
+	local n=$1 i=1 l IFS=$'\n'
+	lines=()
+	while IFS= read -r l; do
+		if [ "$l" = --end-- ]; then
+			i=$((i + 1))
+		elif [ "$i" -eq "$n" ]; then
+			lines+=("$l")
+		fi
+	done <"$BATS_TEST_TMPDIR/offers"
+	output="${lines[*]}"
 }
 
 check_each_shell() {
 	local line=$1 shell
 	shift
 	for shell in bash zsh fish; do
-		run -0 complete_in "$shell" "$line"
+		complete_lines "$shell" "$line"
+		offers 1
 		for want in "$@"; do
 			assert_line "$want" || {
 				echo "$shell did not offer '$want' for '$line'"
@@ -77,21 +108,24 @@ refute_offered() {
 
 @test "an option's value is not taken for the command" {
 	for shell in bash zsh fish; do
-		run -0 complete_in "$shell" 'retry --max 3 --label ech'
+		complete_lines "$shell" 'retry --max 3 --label ech'
+		offers 1
 		refute_offered echo
 	done
 }
 
 @test "options of retry alone are not offered after the subcommand" {
 	for shell in bash zsh fish; do
-		run -0 complete_in "$shell" 'retry show-backoff-delays --time'
+		complete_lines "$shell" 'retry show-backoff-delays --time'
+		offers 1
 		refute_offered --timeout
 	done
 }
 
 @test "after the command, retry's options are not offered" {
 	for shell in bash zsh fish; do
-		run -0 complete_in "$shell" 'retry -n 3 -- ls --jit'
+		complete_lines "$shell" 'retry -n 3 -- ls --jit'
+		offers 1
 		refute_offered --jitter
 	done
 }
@@ -99,16 +133,18 @@ refute_offered() {
 @test "completions: simulate, its options, not retry's" {
 	local shell
 	for shell in bash zsh fish; do
-		run -0 complete_in "$shell" 'retry sim'
+		complete_lines "$shell" 'retry sim' 'retry simulate --cl' \
+		    'retry simulate --format ' 'retry simulate --ti' 'retry --cli'
+		offers 1
 		assert_line simulate
-		run -0 complete_in "$shell" 'retry simulate --cl'
+		offers 2
 		assert_line --clients
-		run -0 complete_in "$shell" 'retry simulate --format '
+		offers 3
 		assert_line csv
 		assert_line json
-		run -0 complete_in "$shell" 'retry simulate --ti'
+		offers 4
 		refute_offered --timeout
-		run -0 complete_in "$shell" 'retry --cli'
+		offers 5
 		refute_offered --clients
 	done
 }
@@ -119,28 +155,33 @@ refute_offered() {
 	retry --share-store "file:$store" --share alpha true
 	retry --share-store "file:$store" --share beta true
 	for shell in bash zsh fish; do
-		run -0 complete_in "$shell" 'retry share '
+		complete_lines "$shell" 'retry share ' 'retry share status --' \
+		    "retry share reset --share-store file:$store a" \
+		    "retry --share-store file:$store --share " \
+		    'retry share --share-timeout 1s '
+		offers 1
 		assert_line status
 		assert_line reset
 		refute_offered echo
-		run -0 complete_in "$shell" 'retry share status --'
+		offers 2
 		assert_line --share-store
 		assert_line --log-format
 		refute_offered --max
-		run -0 complete_in "$shell" "retry share reset --share-store file:$store a"
+		offers 3
 		assert_line alpha
 		refute_offered beta
-		run -0 complete_in "$shell" "retry --share-store file:$store --share "
+		offers 4
 		assert_line alpha
 		assert_line beta
-		run -0 complete_in "$shell" 'retry share --share-timeout 1s '
+		offers 5
 		assert_line status
 		# A Redis store, or one in a file, has no names to offer.
-		RETRY_SHARE_STORE=file:$store run -0 complete_in "$shell" \
-		    'retry share status --share-store redis://192.0.2.1 '
-		refute_offered alpha
-		RETRY_SHARE_STORE=file:$store run -0 complete_in "$shell" \
+		RETRY_SHARE_STORE=file:$store complete_lines "$shell" \
+		    'retry share status --share-store redis://192.0.2.1 ' \
 		    "retry share status --share-store-file $url "
+		offers 1
+		refute_offered alpha
+		offers 2
 		refute_offered alpha
 	done
 }
@@ -150,20 +191,23 @@ refute_offered() {
 	mkdir "$dir"
 	touch "$dir/redis.sock"
 	for shell in bash zsh fish; do
-		run -0 complete_in "$shell" 'retry --share-'
+		complete_lines "$shell" 'retry --share-' \
+		    'retry share status --share-' 'retry --share-store ' \
+		    "retry --share-store unix://$dir/re"
+		offers 1
 		assert_line --share-required
 		assert_line --share-store-file
 		assert_line --share-timeout
-		run -0 complete_in "$shell" 'retry share status --share-'
+		offers 2
 		assert_line --share-store-file
 		assert_line --share-timeout
 		refute_offered --share-required
-		run -0 complete_in "$shell" 'retry --share-store '
+		offers 3
 		assert_line file:
 		assert_line redis://
 		assert_line unix://
 		# Each shell shows the path after unix:// its own way.
-		run -0 complete_in "$shell" "retry --share-store unix://$dir/re"
+		offers 4
 		assert_line --partial redis.sock
 	done
 }

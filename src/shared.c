@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "duration.h"
 #include "shared.h"
 #include "signals.h"
 
@@ -26,7 +27,7 @@ spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 	    O_NOCTTY);
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	const char *why = NULL;
-	char late[48];
+	char late[48], d[DURATION_BUFSZ];
 	bool line = false;
 	size_t len = 0;
 	ssize_t n;
@@ -42,8 +43,8 @@ spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 		else if (signal_stop != 0)
 			why = "a signal came";
 		else if (mono_ns() >= by) {
-			snprintf(late, sizeof(late), "no line within %llds",
-			    (long long)(SPEC_FILE_WAIT / 1000000000LL));
+			snprintf(late, sizeof(late), "no line within %s",
+			    duration_format(SPEC_FILE_WAIT, d, sizeof(d)));
 			why = late;
 		}
 		else

@@ -182,22 +182,31 @@ void
 signals_sentry(void (*hear)(int))
 {
 	static const int quiet[] = { SIGTSTP, SIGTTIN, SIGTTOU };
-	static const int heard[] = { SIGINT, SIGQUIT };
+	static const int heard[] = { SIGINT, SIGQUIT, SIGNALS_FLUSH };
 	struct sigaction sa;
 	sigset_t mask;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
-	sigemptyset(&mask);
 	sa.sa_handler = SIG_IGN;
 	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
 		sigaction(quiet[i], &sa, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (kinds[sig] == K_PASS)
+			sigaction(sig, &sa, NULL);
 	sa.sa_handler = hear;
+	sigemptyset(&mask);
 	for (size_t i = 0; i < sizeof(heard) / sizeof(heard[0]); i++)
-		if (dispositions[heard[i]].sa_handler != SIG_IGN) {
-			sigaction(heard[i], &sa, NULL);
+		if (heard[i] == SIGNALS_FLUSH ||
+		    dispositions[heard[i]].sa_handler != SIG_IGN)
 			sigaddset(&mask, heard[i]);
-		}
+	/* Each handler blocks the others: with two pending, the kernel would
+	 * otherwise start the second inside the first, and it would write
+	 * its byte first. */
+	sa.sa_mask = mask;
+	for (size_t i = 0; i < sizeof(heard) / sizeof(heard[0]); i++)
+		if (sigismember(&mask, heard[i]))
+			sigaction(heard[i], &sa, NULL);
 	sigprocmask(SIG_UNBLOCK, &mask, NULL);
 }
 

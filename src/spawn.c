@@ -360,16 +360,19 @@ end_it(struct wait *w, int64_t now)
 		w->kill_at = sat_add(now, w->o->kill_after);
 }
 
-/* What the sentry heard from the terminal: the attempt heard it too. */
-static void
+/* What the sentry heard from the terminal: the attempt heard it too.
+ * True once it has answered a flush, or can say no more. */
+static bool
 heard(struct wait *w)
 {
+	bool flushed = false;
 	unsigned char c;
-
 	ssize_t n;
 
 	while ((n = read(w->sentry_fd, &c, 1)) == 1)
-		if (w->r->interrupted == 0) {
+		if (c == SIGNALS_FLUSH)
+			flushed = true;
+		else if (w->r->interrupted == 0) {
 			w->r->interrupted = c;
 			w->r->terminal = true;
 		}
@@ -377,7 +380,31 @@ heard(struct wait *w)
 		/* Killed by someone else: no more to hear. */
 		sentry_stop(w->sentry, w->sentry_fd);
 		w->sentry = -1;
+		return true;
 	}
+	return flushed;
+}
+
+/*
+ * After the attempt's end: what the sentry heard with it.  The kernel
+ * queues a group's signal on every member before the attempt's end can
+ * reach retry, but the sentry may not have run its handler yet.  Its
+ * answer to a flush comes after that handler's byte: the lower-numbered
+ * pending signal is taken first, and the handlers block each other.
+ */
+static void
+sentry_flush(struct wait *w)
+{
+	const int64_t until = sat_add(mono_ns(), SENTRY_READY);
+	struct pollfd pfd;
+
+	if (kill(w->sentry, SIGNALS_FLUSH) == -1) {
+		(void)heard(w);
+		return;
+	}
+	pfd = (struct pollfd){ w->sentry_fd, POLLIN, 0 };
+	while (!heard(w) && signal_stop == 0 && mono_ns() < until)
+		signals_wait(&pfd, 1, until);
 }
 
 /* A stop of the attempt: Ctrl-Z, or a read of the terminal. */
@@ -455,7 +482,7 @@ turn(struct wait *w)
 		end_it(w, mono_ns());
 	}
 	if (w->sentry > 0 && pfd[nio].revents != 0)
-		heard(w);
+		(void)heard(w);
 	return true;
 }
 
@@ -504,7 +531,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	/* A signal that came with the attempt's end still ends the run. */
 	forward(&w, mono_ns());
 	if (w.sentry > 0)
-		heard(&w);
+		sentry_flush(&w);
 	/*
 	 * Nothing the attempt started outlives a timeout or a signal. The
 	 * leader is not reaped yet, so its group id cannot have been reused.

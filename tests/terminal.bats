@@ -102,6 +102,41 @@ shell_has_terminal() {
 	assert_gone "$(cat "$D/pids")"
 }
 
+# Prints the pid of the sentry in the group of the attempt whose pid is in
+# $D/pids, from the ps listing in $D/group.
+sentry_pid() {
+	awk -v g="$(cat "$D/pids")" '$2 == g && $3 == "retry" { print $1 }' \
+	    "$D/group"
+}
+
+@test "Ctrl-C is known to come from the terminal when the sentry hears it late" {
+	local s
+	type_line "$RETRY -n 5 -d 0 -- sh -c 'ps -eo pid=,pgid=,comm= >\"$D/group\"; echo \$\$ >>\"$D/pids\"; exec sleep 100'"
+	wait_lines "$D/pids"
+	s=$(sentry_pid)
+	[ -n "$s" ]
+	# The attempt ends before the sentry can run its handler.
+	kill -STOP "$s"
+	keys C-c
+	assert_gone "$(cat "$D/pids")"
+	sleep 0.3
+	# Without the wait for the sentry, retry has ended and killed it.
+	kill -CONT "$s" 2>/dev/null || true
+	wait_screen 'SIGINT from the terminal during attempt 1/5, which ended: killed by SIGINT after .*; stopping'
+	shell_has_terminal back
+}
+
+@test "a USR1 sent on to the attempt's group leaves the sentry listening" {
+	type_line "$RETRY -n 5 -d 0 -- sh -c 'ps -eo pid=,pgid=,comm= >\"$D/group\"; trap \"echo usr1 >>\\\"$D/got\\\"\" USR1; echo \$\$ >>\"$D/pids\"; while :; do sleep 0.05; done'"
+	wait_lines "$D/pids"
+	kill -USR1 $(ps -o ppid= -p "$(cat "$D/pids")")
+	wait_lines "$D/got"
+	kill -0 "$(sentry_pid)"
+	keys C-c
+	wait_screen 'SIGINT from the terminal during attempt 1/5'
+	shell_has_terminal back
+}
+
 @test "Ctrl-C during a back-off sleep ends it and the loop at once" {
 	local t0 t1
 	type_line "for i in 1 2; do $RETRY -n 5 -d 30 -- sh -c 'echo run >>\"$D/runs\"; exit 1'; echo \"after \$i\" >>'$D/log'; done; echo loop-ended >'$D/log'"

@@ -559,6 +559,8 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 	policy_init(&run.pol, &c->backoff, &c->limits, &c->verdict, rng);
 	if (c->share != NULL &&
 	    shared_open(&run.sh, c, rep, true, why, sizeof(why)) == -1) {
+		if (signal_stop != 0)
+			ended_by(&run, signal_stop, NULL, 0);
 		report_error(run.rep, "--share %s: %s", c->share, why);
 		return run_end(&run, 125);
 	}

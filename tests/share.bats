@@ -148,6 +148,27 @@ field() {
 	assert_line --index 0 "retry: --share-store: 'ftp://localhost': not a store: give file:DIR, redis://HOST[:PORT][/DB] or unix:///PATH"
 }
 
+@test "share: --share-store-file whose writer never ends a line: 2s at most, and a signal at once" {
+	local d=$BATS_TEST_TMPDIR t0 pid st
+	mkfifo "$d/fifo"
+	# A writer that holds the pipe open and writes nothing.
+	exec 4<>"$d/fifo"
+	t0=$(now_ms)
+	run -125 retry --share x --share-store-file "$d/fifo" -- true
+	assert_output "retry: --share x: --share-store-file $d/fifo: no line within 2s"
+	(($(now_ms) - t0 < 10000))
+	# A signal ends the wait, and retry dies of it as anywhere else.
+	"$RETRY" --share x --share-store-file "$d/fifo" -- true 2>"$d/err" &
+	pid=$!
+	sleep 0.3
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	exec 4>&-
+	assert_equal "$st" 143
+	assert_equal "$(cat "$d/err")" "retry: SIGTERM before the first attempt; stopping"
+}
+
 @test "share: a directory of another user's is refused" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to give a directory away"
 	mkdir -m 700 "$BATS_TEST_TMPDIR/theirs"

@@ -237,8 +237,8 @@ $(DIST).tar.gz: FORCE
 	@git rev-parse --verify -q HEAD >/dev/null 2>&1 || \
 	    { echo "make dist: needs a git checkout (it packs HEAD)" >&2; \
 	      exit 1; }
-	@git diff-index --quiet HEAD -- 2>/dev/null || \
-	    echo "make dist: changes not committed are left out" >&2
+	@n=$$(git status --porcelain 2>/dev/null | wc -l); [ "$$n" -eq 0 ] || \
+	    echo "make dist: $$n files changed or new are not committed and are left out (git status lists them)" >&2
 	git -c tar.umask=0022 archive --format=tar.gz -9 --prefix=$(DIST)/ -o $@.tmp HEAD
 	mv $@.tmp $@
 

@@ -30,3 +30,25 @@ load test_helper/common
 	[ -f "$d/opt/m/man1/retry.1" ]
 	[ -f "$d/opt/c/retry" ]
 }
+
+@test "make dist packs the commit checked out and counts what it leaves out" {
+	git -C "$ROOT" rev-parse --verify -q HEAD >/dev/null ||
+	    skip "not a git checkout"
+	local c=$BATS_TEST_TMPDIR/clone v
+	v=$(cat "$ROOT/VERSION")
+	git clone -q "$ROOT" "$c"
+	# A file touched but not changed is not a change.
+	touch "$c/Makefile"
+	run -0 --separate-stderr make -s -C "$c" dist
+	assert_equal "$stderr" ""
+	# A change and a new file are left out, and counted.
+	echo changed >>"$c/README.md"
+	echo new >"$c/src/new.c"
+	run -0 --separate-stderr make -s -C "$c" dist
+	assert_equal "$stderr" "make dist: 2 files changed or new are not committed and are left out (git status lists them)"
+	run -0 tar -tzf "$c/retry-$v.tar.gz"
+	refute_line "retry-$v/src/new.c"
+	assert_line "retry-$v/README.md"
+	run -0 tar -xzOf "$c/retry-$v.tar.gz" "retry-$v/README.md"
+	refute_line changed
+}

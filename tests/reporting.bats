@@ -99,7 +99,7 @@ load test_helper/core
 	    "err 2"
 }
 
-@test "--version prints the name and the version in VERSION" {
+@test "--version and the manuals give the name and the version in VERSION" {
 	local v
 	v=$(cat "$ROOT/VERSION")
 	[ -n "$v" ]
@@ -108,6 +108,10 @@ load test_helper/core
 	assert_equal "$stderr" ""
 	run -0 show --version
 	assert_output "show-backoff-delays $v"
+	# The manuals' footers name it too.
+	run -0 grep -x "\.Os retry $v" "$ROOT/man/retry.1" \
+	    "$ROOT/man/show-backoff-delays.1"
+	assert_equal "${#lines[@]}" 2
 }
 
 @test "--help goes to stdout, exits 0 and fits 80 columns" {

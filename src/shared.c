@@ -80,8 +80,11 @@ resolve_spec(struct shared *sh, const struct config *c, char *err,
 	} else if (c->share_store_file != NULL) {
 		from = "--share-store-file";
 		if (spec_file(c->share_store_file, spec, sizeof(spec), err,
-		    errsz) == -1)
+		    errsz) == -1) {
+			/* A missing file is no missing store directory. */
+			errno = EINVAL;
 			return -1;
+		}
 	} else if (env != NULL && env[0] != '\0') {
 		from = "$RETRY_SHARE_STORE";
 		snprintf(spec, sizeof(spec), "%s", env);

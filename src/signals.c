@@ -179,7 +179,7 @@ signals_reset(void)
 }
 
 void
-signals_sentry(void (*hear)(int))
+signals_sentry(void (*hear)(int, siginfo_t *, void *))
 {
 	static const int quiet[] = { SIGTSTP, SIGTTIN, SIGTTOU };
 	static const int heard[] = { SIGINT, SIGQUIT, SIGNALS_FLUSH };
@@ -194,7 +194,8 @@ signals_sentry(void (*hear)(int))
 	for (int sig = 1; sig < NSIG; sig++)
 		if (kinds[sig] == K_PASS)
 			sigaction(sig, &sa, NULL);
-	sa.sa_handler = hear;
+	sa.sa_sigaction = hear;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&mask);
 	for (size_t i = 0; i < sizeof(heard) / sizeof(heard[0]); i++)
 		if (heard[i] == SIGNALS_FLUSH ||

@@ -135,12 +135,21 @@ static int sentry_fd = -1;
  * stops the run, but it is not known to have come from the terminal. */
 #define SENTRY_READY	(2 * NS_PER_SEC)
 
+/*
+ * The terminal's Ctrl-C and Ctrl-\ come from the kernel; the same signal
+ * from a process (retry's own --signal INT, a script's kill) is not the
+ * terminal's.  A flush counts only from retry, so that no stale answer
+ * can be waiting in the pipe.
+ */
 static void
-sentry_hears(int sig)
+sentry_hears(int sig, siginfo_t *si, void *uc)
 {
 	const unsigned char c = (unsigned char)sig;
 
-	(void)!write(sentry_fd, &c, 1);
+	(void)uc;
+	if (sig == SIGNALS_FLUSH ? si->si_code == SI_USER && si->si_pid == self :
+	    si->si_code == SI_KERNEL)
+		(void)!write(sentry_fd, &c, 1);
 }
 
 static void
@@ -152,7 +161,7 @@ sentry(void *arg)
 		return;
 	signals_sentry(sentry_hears);
 	/* Ready: a 0, which no signal is. */
-	sentry_hears(0);
+	(void)!write(sentry_fd, "", 1);
 	for (;;)
 		pause();
 }
@@ -389,8 +398,9 @@ heard(struct wait *w)
  * After the attempt's end: what the sentry heard with it.  The kernel
  * queues a group's signal on every member before the attempt's end can
  * reach retry, but the sentry may not have run its handler yet.  Its
- * answer to a flush comes after that handler's byte: the lower-numbered
- * pending signal is taken first, and the handlers block each other.
+ * answer to a flush comes after that handler's byte: Linux takes the
+ * lower-numbered of two pending signals first (both sent to the process,
+ * by kill, not to a thread), and the handlers block each other.
  */
 static void
 sentry_flush(struct wait *w)
@@ -402,6 +412,8 @@ sentry_flush(struct wait *w)
 		(void)heard(w);
 		return;
 	}
+	/* A sentry that someone stopped would answer only when continued. */
+	kill(w->sentry, SIGCONT);
 	pfd = (struct pollfd){ w->sentry_fd, POLLIN, 0 };
 	while (!heard(w) && signal_stop == 0 && mono_ns() < until)
 		signals_wait(&pfd, 1, until);

@@ -148,8 +148,8 @@ field() {
 	assert_line --index 0 "retry: --share-store: 'ftp://localhost': not a store: give file:DIR, redis://HOST[:PORT][/DB] or unix:///PATH"
 }
 
-@test "share: --share-store-file whose writer never ends a line: 2s at most, and a signal at once" {
-	local d=$BATS_TEST_TMPDIR t0 pid st
+@test "share: --share-store-file: a writer that never ends a line holds a run 2s, a signal not at all; a missing file is an error" {
+	local d=$BATS_TEST_TMPDIR t0 pid st i
 	mkfifo "$d/fifo"
 	# A writer that holds the pipe open and writes nothing.
 	exec 4<>"$d/fifo"
@@ -158,15 +158,25 @@ field() {
 	assert_output "retry: --share x: --share-store-file $d/fifo: no line within 2s"
 	(($(now_ms) - t0 < 10000))
 	# A signal ends the wait, and retry dies of it as anywhere else.
-	"$RETRY" --share x --share-store-file "$d/fifo" -- true 2>"$d/err" &
+	"$RETRY" --share x --share-store-file "$d/fifo" -- true 2>"$d/err" 3>&- 4>&- &
 	pid=$!
-	sleep 0.3
+	# Once it reads the pipe, its handlers are in place.
+	for ((i = 0; i < 250; i++)); do
+		readlink "/proc/$pid"/fd/* 2>/dev/null | grep -qxF "$d/fifo" &&
+		    break
+		sleep 0.02
+	done
 	kill -TERM "$pid"
 	st=0
 	wait "$pid" || st=$?
 	exec 4>&-
 	assert_equal "$st" 143
 	assert_equal "$(cat "$d/err")" "retry: SIGTERM before the first attempt; stopping"
+	# A missing file is no missing store: retry share says so too.
+	run -125 retry share reset --share-store-file "$d/missing" x
+	assert_output "retry: --share-store-file $d/missing: No such file or directory"
+	run -125 retry share status --share-store-file "$d/missing"
+	assert_output "retry: --share-store-file $d/missing: No such file or directory"
 }
 
 @test "share: a directory of another user's is refused" {

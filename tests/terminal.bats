@@ -102,16 +102,15 @@ shell_has_terminal() {
 	assert_gone "$(cat "$D/pids")"
 }
 
-# Prints the pid of the sentry in the group of the attempt whose pid is in
-# $D/pids, from the ps listing in $D/group.
+# Prints the pid of the sentry of the attempt whose pid is in $D/pids:
+# retry's other child, which has retry's name.
 sentry_pid() {
-	awk -v g="$(cat "$D/pids")" '$2 == g && $3 == "retry" { print $1 }' \
-	    "$D/group"
+	pgrep -x -P "$(ps -o ppid= -p "$(cat "$D/pids")")" retry
 }
 
 @test "Ctrl-C is known to come from the terminal when the sentry hears it late" {
 	local s
-	type_line "$RETRY -n 5 -d 0 -- sh -c 'ps -eo pid=,pgid=,comm= >\"$D/group\"; echo \$\$ >>\"$D/pids\"; exec sleep 100'"
+	type_line "$RETRY -n 5 -d 0 -- sh -c 'echo \$\$ >>\"$D/pids\"; exec sleep 100'"
 	wait_lines "$D/pids"
 	s=$(sentry_pid)
 	[ -n "$s" ]
@@ -127,13 +126,22 @@ sentry_pid() {
 }
 
 @test "a USR1 sent on to the attempt's group leaves the sentry listening" {
-	type_line "$RETRY -n 5 -d 0 -- sh -c 'ps -eo pid=,pgid=,comm= >\"$D/group\"; trap \"echo usr1 >>\\\"$D/got\\\"\" USR1; echo \$\$ >>\"$D/pids\"; while :; do sleep 0.05; done'"
+	type_line "$RETRY -n 5 -d 0 -- sh -c 'trap \"echo usr1 >>\\\"$D/got\\\"\" USR1; echo \$\$ >>\"$D/pids\"; while :; do sleep 0.05; done'"
 	wait_lines "$D/pids"
 	kill -USR1 $(ps -o ppid= -p "$(cat "$D/pids")")
 	wait_lines "$D/got"
 	kill -0 "$(sentry_pid)"
 	keys C-c
 	wait_screen 'SIGINT from the terminal during attempt 1/5'
+	shell_has_terminal back
+}
+
+@test "a timeout's --signal INT is not taken for a Ctrl-C: the attempt is retried" {
+	type_line "$RETRY -n 2 -d 0 -T 200ms --signal INT -- sh -c 'echo \$\$ >>\"$D/pids\"; exec sleep 100'; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 124"
+	assert_equal "$(wc -l <"$D/pids")" 2
+	wait_screen 'giving up after 2 attempts'
 	shell_has_terminal back
 }
 

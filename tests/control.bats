@@ -222,15 +222,22 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 	needs_root "to run as a user with a process limit"
 	skip_under_asan_limits "LeakSanitizer needs a process of its own"
 	command -v setpriv >/dev/null || skip "setpriv is not installed"
-	setpriv --reuid=65534 --regid=65534 --clear-groups true ||
-		skip "cannot act as uid 65534"
+	# A uid of its own, with no process anywhere: the limit counts every
+	# process of the user's, those of nobody's daemons and of another
+	# run of the suite too.
+	local u
+	for ((u = 40000 + $$ % 20000; u < 65000; u++)); do
+		pgrep -U "$u" >/dev/null || break
+	done
+	setpriv --reuid="$u" --regid="$u" --clear-groups true ||
+		skip "cannot act as uid $u"
 	# A process of the user's that it does not have to reap holds the
 	# one place there is for a second, while the first attempt starts.
-	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+	run --separate-stderr setpriv --reuid="$u" --regid="$u" --clear-groups \
 	    bash -c '(sleep 1 &); ulimit -u 2; exec "$1" --fixed 2s --max 3 -- true' _ "$RETRY"
 	assert_equal "$status" 0
 	assert_regex "${stderr_lines[0]}" "^retry: attempt 1/3 failed: could not start: Resource temporarily unavailable; next attempt in 2s\$"
-	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+	run --separate-stderr setpriv --reuid="$u" --regid="$u" --clear-groups \
 	    bash -c 'ulimit -u 1; exec "$1" --immediate --max 2 --on-giveup true -- true' _ "$RETRY"
 	assert_equal "$status" 125
 	assert_regex "${stderr_lines[1]}" "^retry: giving up after 2 attempts in .*: could not start: Resource temporarily unavailable\$"

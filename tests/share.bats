@@ -160,10 +160,12 @@ field() {
 	# A signal ends the wait, and retry dies of it as anywhere else.
 	"$RETRY" --share x --share-store-file "$d/fifo" -- true 2>"$d/err" 3>&- 4>&- &
 	pid=$!
-	# Once it reads the pipe, its handlers are in place.
+	# Once retry, not the shell that forks it and still holds fd 4,
+	# has the pipe open, its handlers are in place.
 	for ((i = 0; i < 250; i++)); do
-		readlink "/proc/$pid"/fd/* 2>/dev/null | grep -qxF "$d/fifo" &&
-		    break
+		[ "$(readlink "/proc/$pid/exe")" = "$(realpath "$RETRY")" ] &&
+		    readlink "/proc/$pid"/fd/* 2>/dev/null |
+		    grep -qxF "$d/fifo" && break
 		sleep 0.02
 	done
 	kill -TERM "$pid"

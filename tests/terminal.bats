@@ -105,7 +105,9 @@ shell_has_terminal() {
 # Prints the pid of the sentry of the attempt whose pid is in $D/pids:
 # retry's other child, which has retry's name.
 sentry_pid() {
-	pgrep -x -P "$(ps -o ppid= -p "$(cat "$D/pids")")" retry
+	local retry
+	retry=$(ps -o ppid= -p "$(cat "$D/pids")")
+	pgrep -x -P "${retry// /}" retry
 }
 
 @test "Ctrl-C is known to come from the terminal when the sentry hears it late" {

@@ -102,12 +102,18 @@ shell_has_terminal() {
 	assert_gone "$(cat "$D/pids")"
 }
 
-# Prints the pid of the sentry of the attempt whose pid is in $D/pids:
-# retry's other child, which has retry's name.
+# Prints the pid of the retry that runs the attempt whose pid is in
+# $D/pids (ps pads it with spaces, which pgrep refuses).
+retry_pid() {
+	local p
+	p=$(ps -o ppid= -p "$(cat "$D/pids")")
+	echo "${p// /}"
+}
+
+# Prints the pid of that retry's sentry: its other child, which has
+# retry's name.
 sentry_pid() {
-	local retry
-	retry=$(ps -o ppid= -p "$(cat "$D/pids")")
-	pgrep -x -P "${retry// /}" retry
+	pgrep -x -P "$(retry_pid)" retry
 }
 
 @test "Ctrl-C is known to come from the terminal when the sentry hears it late" {
@@ -130,7 +136,7 @@ sentry_pid() {
 @test "a USR1 sent on to the attempt's group leaves the sentry listening" {
 	type_line "$RETRY -n 5 -d 0 -- sh -c 'trap \"echo usr1 >>\\\"$D/got\\\"\" USR1; echo \$\$ >>\"$D/pids\"; while :; do sleep 0.05; done'"
 	wait_lines "$D/pids"
-	kill -USR1 $(ps -o ppid= -p "$(cat "$D/pids")")
+	kill -USR1 "$(retry_pid)"
 	wait_lines "$D/got"
 	kill -0 "$(sentry_pid)"
 	keys C-c

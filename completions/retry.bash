@@ -13,7 +13,7 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --ignore-case --stdin --hold-stdout --delay-from-output --forever
 --reset-after --log-format --log-file --syslog --on-retry --on-giveup
 --quiet --verbose --label --message --dry-run --share --share-budget
---share-breaker --share-open --share-store --share-store-file
+--share-window --share-breaker --share-open --share-store --share-store-file
 --share-timeout --share-required --count --help --version'
 
 _retry_show_options='--max --max-attempts --budget --max-actual-duration
@@ -32,7 +32,8 @@ _retry_simulate_options='--max --max-attempts --max-actual-duration --exp
 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
 --consider-actual-delay --jitter --seed --clients --failure-rate --runs
---share-budget --share-breaker --format --chart --ascii --help --version'
+--share-budget --share-window --share-breaker --format --chart --ascii
+--help --version'
 
 _retry_share_options='--share-store --share-store-file --share-timeout
 --log-format --help --version'
@@ -54,8 +55,9 @@ _retry_takes_value() {
 	--until-output | --fail-if-output | --retry-if-output | \
 	--stop-if-output | --match | --stdin | --delay-from-output | \
 	--reset-after | --log-format | --log-file | --on-retry | --on-giveup | \
-	--share | --share-budget | --share-breaker | --share-open | \
-	--share-store | --share-store-file | --share-timeout | --format | \
+	--share | --share-budget | --share-window | --share-breaker | \
+	--share-open | --share-store | --share-store-file | --share-timeout | \
+	--format | \
 	--unit | --samples | --clients | --failure-rate | --runs)
 		return 0 ;;
 	esac

@@ -15,7 +15,7 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     --retry-if-output --stop-if-output \
     --match --stdin --delay-from-output --reset-after --log-format \
     --log-file --on-retry --on-giveup \
-    -m --label --message --share --share-budget --share-breaker \
+    -m --label --message --share --share-budget --share-window --share-breaker \
     --share-open --share-store --share-store-file --share-timeout --count \
     --format --unit --samples
 
@@ -184,6 +184,7 @@ for c in retry show-backoff-delays
     complete -c $c -n $simulate -l failure-rate -x -d 'The load model: calls fail with each probability'
     complete -c $c -n $simulate -l runs -x -d 'Runs to average over'
     complete -c $c -n $simulate -l share-budget -x -d 'The load model: the shared budget, N[:R]'
+    complete -c $c -n $simulate -l share-window -x -d 'The load model: N tokens come back every DUR'
     complete -c $c -n $simulate -l share-breaker -x -d 'The load model: the shared breaker, N:DUR'
     complete -c $c -n $show -x -a '0 1' -d 'Status: 0 failure, 1 success'
 end
@@ -221,12 +222,13 @@ complete -c retry -n $opts -s m -l label -x -d 'Prefix reports with retry[LABEL]
 complete -c retry -n $opts -l message -x -d 'Prefix reports with retry[LABEL]'
 complete -c retry -n $opts -l dry-run -d 'Print the schedule of an all-failing run'
 complete -c retry -n $opts -l share -x -a '(__fish_retry_share_names)' -d 'Join a shared state: its budget, breaker and delay'
-complete -c retry -n $opts -l share-budget -x -d 'N tokens; a failure takes 1, a success gives R'
+complete -c retry -n $opts -l share-budget -x -d 'N tokens; a retry takes 1, a success gives R'
+complete -c retry -n $opts -l share-window -x -d 'N tokens come back every DUR'
 complete -c retry -n $opts -l share-breaker -x -d 'N failures in a row open it for DUR'
 complete -c retry -n $opts -l share-open -x -a 'wait giveup' -d 'What a run does while the breaker is open'
 complete -c retry -n $opts -l share-store -x -a '(__fish_retry_store)' -d 'Where the shared states live'
 complete -c retry -n $opts -l share-store-file -r -F -d "The store from FILE's first line"
-complete -c retry -n $opts -l share-timeout -x -d 'Redis: give up connecting, and each exchange, after DUR'
+complete -c retry -n $opts -l share-timeout -x -d 'Give up on the store after DUR'
 complete -c retry -n $opts -l share-required -d 'End with 75 when the store does not answer'
 
 # retry share: its options, status or reset, then names.

@@ -12,8 +12,9 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct share_rules r = { 10, 0.1, 3, 1000000000, 1000000000,
-	    false };
+	const struct share_rules r = { .max = 10, .ratio = 0.2, .trip = 3,
+	    .cooldown = 1000000000, .lease = 1000000000,
+	    .window = 60000000000 };
 	struct share_state s, back;
 	struct gate_answer g;
 	struct record_answer a;
@@ -34,10 +35,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    back.breaker == s.breaker && back.probe == s.probe);
 		g = share_gate(&s, &r, 7, 1700000000000000000);
 		CHECK(g.what != GATE_WAIT || g.until > 1700000000000000000);
-		a = share_record(&s, &r, 7, size % 2 == 0, 0,
+		a = share_record(&s, &r, 7, size % 2 == 0, size % 3 == 0, 0,
 		    1700000000000000000);
 		CHECK(s.tokens >= 0 && s.tokens <= r.max);
-		CHECK(!a.retry || s.tokens > r.max / 2);
+		CHECK(!a.retry || s.tokens <= r.max - 1);
 	}
 	if (share_name_check(str) == NULL)
 		CHECK(strlen(str) >= 1 && strlen(str) <= SHARE_NAME_MAX &&

@@ -504,7 +504,8 @@ recorded(struct run *run, const struct observed *o, struct next x)
 		asked = -1;
 	if (asked > (b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX))
 		asked = b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX;
-	switch (shared_record(&run->sh, success, asked, &a, &run->tokens)) {
+	switch (shared_record(&run->sh, success, x.what == NEXT_SLEEP &&
+	    !success, asked, &a, &run->tokens)) {
 	case SHARED_UNSHARED:
 		return x;
 	case SHARED_DOWN:
@@ -558,11 +559,17 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 	run.piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
 	policy_init(&run.pol, &c->backoff, &c->limits, &c->verdict, rng);
 	if (c->share != NULL &&
-	    shared_open(&run.sh, c, rep, true, why, sizeof(why)) == -1) {
+	    (status = shared_open(&run.sh, c, rep, true, why, sizeof(why))) !=
+	    0) {
 		if (signal_stop != 0)
 			ended_by(&run, signal_stop, NULL, 0);
-		report_error(run.rep, "--share %s: %s", c->share, why);
-		return run_end(&run, 125);
+		if (status == -1) {
+			report_error(run.rep, "--share %s: %s", c->share, why);
+			return run_end(&run, 125);
+		}
+		report_error(run.rep, "--share %s: %s; %s", c->share, why,
+		    c->share_required ? "--share-required: giving up" :
+		    "going on without the shared state");
 	}
 	if (c->limits.budget >= 0)
 		run.sh.end = run.t0 + c->limits.budget;

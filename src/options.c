@@ -31,8 +31,8 @@ enum id {
 	O_LOG_FILE, O_SYSLOG, O_ON_RETRY, O_ON_GIVEUP,
 	O_MATCH, O_FIXED_STRINGS, O_IGNORE_CASE, O_STDIN, O_HOLD_STDOUT,
 	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
-	O_SHARE, O_SHARE_BUDGET, O_SHARE_BREAKER, O_SHARE_OPEN, O_SHARE_STORE,
-	O_SHARE_STORE_FILE, O_SHARE_TIMEOUT, O_SHARE_REQUIRED,
+	O_SHARE, O_SHARE_BUDGET, O_SHARE_WINDOW, O_SHARE_BREAKER, O_SHARE_OPEN,
+	O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT, O_SHARE_REQUIRED,
 	O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
 	O_CLIENTS, O_RUNS, O_FAILURE_RATE,
 	O_HELP, O_VERSION,
@@ -367,9 +367,15 @@ static const struct opt {
 	{ "share-budget", 0, O_SHARE_BUDGET, "N[:R]", G_SHARE, RETRY | SIM,
 	  0, 0,
 	  OTHER,
-	  "N tokens (default 10); a failure takes 1, a\n"
-	  "success gives R (default 0.1); a retry runs\n"
-	  "only while more than N/2 are left" },
+	  "N tokens (default 10); a retry runs only if\n"
+	  "it can take one, a success gives R back\n"
+	  "(default 0.2)" },
+	{ "share-window", 0, O_SHARE_WINDOW, "DUR", G_SHARE, RETRY | SIM,
+	  0, 0,
+	  OTHER,
+	  "N tokens come back every DUR, so a spent\n"
+	  "budget is whole after DUR (default 60s,\n"
+	  "1s to 1d); a state unused that long is dropped" },
 	{ "share-breaker", 0, O_SHARE_BREAKER, "N:DUR", G_SHARE, RETRY | SIM,
 	  0, 0,
 	  OTHER,
@@ -392,8 +398,10 @@ static const struct opt {
 	{ "share-timeout", 0, O_SHARE_TIMEOUT, "DUR", G_SHARE, RETRY | SHR,
 	  0, 0,
 	  OTHER,
-	  "Redis: give up connecting, and each exchange,\n"
-	  "after DUR (default 200ms)" },
+	  "give up on the store (a lock, a connection,\n"
+	  "an answer) after DUR, or before an attempt\n"
+	  "half of what is left of --budget if less\n"
+	  "(default 200ms)" },
 	{ "share-required", 0, O_SHARE_REQUIRED, NULL, G_SHARE, RETRY, 0, 0,
 	  FLAG(share_required),
 	  "end with 75 when the store does not answer\n"
@@ -662,6 +670,13 @@ special(struct parse *p, const struct opt *o, char *arg)
 		    &c->share_rules.ratio)) != NULL)
 			return fail(p, o, "'%s': %s", arg, why);
 		return 0;
+	case O_SHARE_WINDOW:
+		if ((why = duration_parse(arg, &c->share_rules.window)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		if (c->share_rules.window < SHARE_WINDOW_MIN ||
+		    c->share_rules.window > SHARE_WINDOW_MAX)
+			return fail(p, o, "'%s': give 1s to 1d", arg);
+		return 0;
 	case O_SHARE_BREAKER:
 		if ((why = share_breaker_parse(arg, &c->share_rules.trip,
 		    &c->share_rules.cooldown)) != NULL)
@@ -929,7 +944,8 @@ validate_share(struct parse *p)
 static int
 validate_shared(struct parse *p)
 {
-	static const enum id with[] = { O_SHARE_BUDGET, O_SHARE_BREAKER,
+	static const enum id with[] = { O_SHARE_BUDGET, O_SHARE_WINDOW,
+	    O_SHARE_BREAKER,
 	    O_SHARE_OPEN, O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT,
 	    O_SHARE_REQUIRED };
 	struct config *c = p->cfg;
@@ -1111,7 +1127,8 @@ defaults(struct config *c, enum mode mode)
 	c->kill_after = 5 * NS_PER_SEC;
 	c->signal = 15;			/* SIGTERM */
 	codes_add(&c->verdict.success_on, 0);
-	c->share_rules = (struct share_rules){ .max = 10, .ratio = 0.1 };
+	c->share_rules = (struct share_rules){ .max = 10, .ratio = SHARE_RATIO,
+	    .window = SHARE_WINDOW };
 	c->share_timeout = 200 * NS_PER_MS;
 	c->count = 10;
 	c->limits.reset_after = -1;

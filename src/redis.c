@@ -323,8 +323,8 @@ exchange(struct redis *r, const char *out, size_t len, size_t n,
 		if (mono_ns() >= by) {
 			fault(r, err, sz, "no answer within %s%s",
 			    duration_format(duration_round(by - start), d,
-			    sizeof(d)), by - start < r->timeout ? " (what was "
-			    "left of --budget)" : "");
+			    sizeof(d)), by - start < r->timeout ? " (half of "
+			    "what was left of --budget)" : "");
 			goto fail;
 		}
 		if (signals_wait(&p, 1, by) <= 0)
@@ -372,8 +372,8 @@ closed(const struct redis *r)
 /* A command to send: its words. */
 struct req {
 	int		 argc;
-	const char	*argv[16];
-	size_t		 len[16];
+	const char	*argv[18];
+	size_t		 len[18];
 };
 
 static void
@@ -540,13 +540,13 @@ answer(const redisReply *rep, enum redis_op op,
 
 int
 redis_decide(struct redis *r, enum redis_op op, const char *name,
-    const struct share_rules *rules, uint64_t me, bool success,
+    const struct share_rules *rules, uint64_t me, bool success, bool retry,
     int64_t asked, int64_t now_us, struct redis_answer *a, char *err,
     size_t sz)
 {
 	static const char *const ops[] = { "gate", "record", "leave" };
 	char key[SHARE_NAME_MAX + 16], id[24], max[24], ratio[24], trip[24],
-	    cool[24], lease[24], nb[24], now[24];
+	    cool[24], lease[24], nb[24], now[24], window[24];
 	struct req q;
 	redisReply *rep;
 	int rc = 0;
@@ -560,12 +560,15 @@ redis_decide(struct redis *r, enum redis_op op, const char *name,
 	snprintf(lease, sizeof(lease), "%" PRId64, rules->lease / 1000);
 	snprintf(nb, sizeof(nb), "%" PRId64, asked >= 0 ? asked / 1000 : -1);
 	snprintf(now, sizeof(now), "%" PRId64, now_us);
+	snprintf(window, sizeof(window), "%" PRId64, rules->window / 1000);
 	words(&q, 14, "EVALSHA", SHARE_LUA_SHA1, "1", key, ops[op], id, max,
 	    ratio, trip, cool, lease, rules->give_up ? "1" : "0",
 	    success ? "1" : "0", nb);
 	q.argv[q.argc] = now_us >= 0 ? now : "";
-	q.len[q.argc] = strlen(q.argv[q.argc]);
-	q.argc++;
+	q.argv[q.argc + 1] = retry ? "1" : "0";
+	q.argv[q.argc + 2] = window;
+	for (int i = 0; i < 3; i++, q.argc++)
+		q.len[q.argc] = strlen(q.argv[q.argc]);
 	r->ending = op == REDIS_LEAVE;
 	rep = command(r, &q, err, sz);
 	if (rep != NULL && rep->type == REDIS_REPLY_ERROR &&
@@ -613,8 +616,9 @@ as_state(const redisReply *rep, struct share_state *s)
 	char text[SHARE_TEXT_MAX], us[11][32];
 
 	for (size_t i = 0; i < 11; i++) {
+		/* A double's %.17g, or a time in us. */
 		if ((v[i] = field(rep, names[i])) == NULL || strlen(v[i]) >
-		    20)
+		    24)
 			return false;
 		/* us to ns: three more digits, "0" stays "0". */
 		snprintf(us[i], sizeof(us[i]), "%s%s", v[i], i < 3 || i == 4 ||

@@ -46,14 +46,16 @@ void		 redis_open(struct redis *, const struct store_url *,
 		    int64_t timeout);
 void		 redis_close(struct redis *);
 /*
- * One decision of member me on name's state; for REDIS_RECORD, success
- * and asked (ns from now that the output asked for, or -1).  -1 with why
+ * One decision of member me on name's state; for REDIS_RECORD, success,
+ * retry (the run would retry) and asked (ns from now that the output
+ * asked for, or -1).  -1 with why
  * in err when the server cannot be reached or refuses.  now_us >= 0
  * stands in for the server's clock (for tests).
  */
 int		 redis_decide(struct redis *, enum redis_op, const char *name,
 		    const struct share_rules *, uint64_t me, bool success,
-		    int64_t asked, int64_t now_us, struct redis_answer *,
+		    bool retry, int64_t asked, int64_t now_us,
+		    struct redis_answer *,
 		    char *err, size_t);
 /* The state of a name: 0, 1 when it has none, -1 with why in err (a
  * hash that is not a state is one). */

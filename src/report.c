@@ -328,8 +328,8 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		else if (e->give_up == GIVE_UP_SHARED) {
 			add(l, "; the retry budget of ");
 			add_visible(l, c->share, strlen(c->share));
-			add(l, " is spent (%.3g of %g tokens left)", e->tokens,
-			    c->share_rules->max);
+			add(l, " is spent (%.6g of %g tokens left)",
+			    share_shown(e->tokens), c->share_rules->max);
 		} else if (e->give_up == GIVE_UP_STORE)
 			add(l, "; the store of %s does not answer "
 			    "(--share-required)", c->share);
@@ -356,8 +356,14 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		add(l, "; stopping");
 		return;
 	case EV_STOP:
-		add(l, "stopping: ");
-		add_status(l, e);
+		/* Between attempts (a wait on the shared state) there is no
+		 * attempt to speak of. */
+		if (e->result == NULL && e->cause == NULL)
+			add(l, "stopping before attempt %lu", e->attempt);
+		else {
+			add(l, "stopping: ");
+			add_status(l, e);
+		}
 		if (e->reason == WHY_READER_GONE)
 			add(l, "; the reader of its output has gone");
 		else if (e->reason == WHY_STOP_ON)
@@ -504,7 +510,7 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 		if ((e->event == EV_SHARE && (e->shared == SE_OPENED ||
 		    e->shared == SE_REOPENED || e->shared == SE_CLOSED)) ||
 		    (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SHARED))
-			add(l, ",\"tokens\":%.6g", e->tokens);
+			add(l, ",\"tokens\":%.6g", share_shown(e->tokens));
 		if (e->event == EV_SHARE && e->wait >= 0)
 			add(l, ",\"wait_ms\":%lld",
 			    (long long)(e->wait / NS_PER_MS));

@@ -39,14 +39,6 @@ set_breaker(struct share_state *s, enum breaker b, int64_t now)
 	s->changed[PART_BREAKER] = now;
 }
 
-/* Tokens as gRPC counts them, in thousandths, so that sums of R stay
- * exact. */
-static double
-thousandths(double t)
-{
-	return round(t * 1000) / 1000;
-}
-
 static void
 hold(int64_t *t, int64_t now, int64_t most)
 {
@@ -74,12 +66,65 @@ breaker_gate(struct share_state *s, const struct share_rules *r, uint64_t me,
 	return (struct gate_answer){ GATE_GO, WAIT_NONE, 0 };
 }
 
+/* A state whose every part is a window old, with nothing ahead of it, is
+ * dropped. */
+static void
+expire(struct share_state *s, const struct share_rules *r, int64_t now)
+{
+	int64_t last = s->open_until;
+
+	for (int i = 0; i < PART_COUNT; i++)
+		if (s->changed[i] > last)
+			last = s->changed[i];
+	if (s->probe_until > last)
+		last = s->probe_until;
+	if (s->not_before > last)
+		last = s->not_before;
+	if (now - last >= r->window)
+		share_fresh(s, r, now);
+}
+
+/*
+ * Tokens are counted in millionths, whole numbers in a double, so that
+ * sums of R stay exact and what comes back in a millisecond is not lost;
+ * share.lua does the same operations in the same order, so both stores
+ * come to the same tokens.
+ */
+static double
+millionths(double t)
+{
+	return floor(t * 1e6 + 0.5);
+}
+
+double
+share_tokens(const struct share_state *s, const struct share_rules *r,
+    int64_t now)
+{
+	const int64_t since = now - s->changed[PART_TOKENS];
+	const double max = millionths(r->max),
+	    t = fmin(millionths(s->tokens), max);
+
+	if (since <= 0)
+		return t / 1e6;
+	if (since >= r->window)
+		return r->max;
+	return fmin(max, t + floor(max * ((double)since /
+	    (double)r->window))) / 1e6;
+}
+
+double
+share_shown(double tokens)
+{
+	return floor(millionths(tokens) / 1000) / 1000;
+}
+
 struct gate_answer
 share_gate(struct share_state *s, const struct share_rules *r, uint64_t me,
     int64_t now)
 {
 	struct gate_answer a;
 
+	expire(s, r, now);
 	hold(&s->not_before, now, SHARE_NOT_BEFORE_MAX);
 	if (r->trip > 0) {
 		hold(&s->open_until, now, r->cooldown);
@@ -101,17 +146,22 @@ share_gate(struct share_state *s, const struct share_rules *r, uint64_t me,
 
 struct record_answer
 share_record(struct share_state *s, const struct share_rules *r, uint64_t me,
-    bool success, int64_t not_before, int64_t now)
+    bool success, bool retry, int64_t not_before, int64_t now)
 {
 	struct record_answer a = { false, false, false };
-	const bool probe = s->breaker == BREAKER_HALF_OPEN && s->probe == me;
+	bool probe;
 
+	expire(s, r, now);
+	probe = s->breaker == BREAKER_HALF_OPEN && s->probe == me;
 	/* Runs that give the name another N meet in [0, N]. */
-	s->tokens = fmin(s->tokens, r->max);
+	s->tokens = share_tokens(s, r, now);
 	if (success)
-		s->tokens = thousandths(fmin(r->max, s->tokens + r->ratio));
-	else
-		s->tokens = thousandths(fmax(0, s->tokens - 1));
+		s->tokens = fmin(millionths(r->max), millionths(s->tokens) +
+		    millionths(r->ratio)) / 1e6;
+	else if (retry && millionths(s->tokens) >= 1e6) {
+		s->tokens = (millionths(s->tokens) - 1e6) / 1e6;
+		a.retry = true;
+	}
 	s->changed[PART_TOKENS] = now;
 	if (success)
 		s->failures = 0;
@@ -131,7 +181,6 @@ share_record(struct share_state *s, const struct share_rules *r, uint64_t me,
 		s->not_before = not_before;
 		s->changed[PART_NOT_BEFORE] = now;
 	}
-	a.retry = !success && s->tokens > r->max / 2;
 	return a;
 }
 
@@ -308,16 +357,16 @@ const char *
 share_budget_parse(const char *s, double *max, double *ratio)
 {
 	const char *colon = strchr(s, ':');
-	double n, r = 0.1;
+	double n, r = SHARE_RATIO;
 
 	if (!number(s, colon != NULL ? (size_t)(colon - s) : strlen(s), 1, 1e6,
 	    &n))
 		return "N must be a number of tokens from 1 to 1000000";
 	if (colon != NULL && !number(colon + 1, strlen(colon + 1), 0, n, &r))
 		return "R must be a number from 0 to N";
-	/* In thousandths, as the tokens: so every store counts alike. */
-	*max = thousandths(n);
-	*ratio = thousandths(r);
+	/* In thousandths: so every store counts alike. */
+	*max = round(n * 1000) / 1000;
+	*ratio = round(r * 1000) / 1000;
 	return NULL;
 }
 

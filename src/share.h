@@ -2,9 +2,12 @@
  * Shared state: what runs that name the same NAME (--share) share, so that
  * many invocations back off as one well-mannered client.
  *
- *   - A retry budget, as gRPC's retry throttling (proposal A6): tokens
- *     start at max and stay within [0, max]; a failed attempt takes 1, a
- *     successful one gives ratio; a retry runs only while tokens > max / 2.
+ *   - A retry budget that comes back with time, as Finagle's RetryBudget
+ *     does for a client with steady traffic, here for sparse and bursty
+ *     runs: tokens start at max and stay within [0, max]; a retry takes 1
+ *     and runs only if there is 1 to take; a successful attempt gives
+ *     ratio back; and max come back every window, continuously, so that a
+ *     budget that an outage spent is whole again a window later.
  *   - A circuit breaker, off unless trip > 0: trip failed attempts in a
  *     row, across all members, open it for cooldown; then one member at a
  *     time probes it (half-open) under a lease that expires, so that a
@@ -12,6 +15,9 @@
  *     closes it, its failure opens it again.
  *   - A not-before time: a delay that one member learns from its command's
  *     output holds for every member.
+ *
+ * A state whose every part is a window old, with nothing ahead of it (an
+ * open circuit, a probe, a not-before), is dropped: it starts afresh.
  *
  * Pure: a store reads the state, under a lock, and writes it back; times
  * are passed in, as ns of the time of day (shared by every process).
@@ -51,12 +57,19 @@ struct share_rules {
 	int64_t		 cooldown;	/* ns it stays open */
 	int64_t		 lease;		/* ns a probe holds the breaker */
 	bool		 give_up;	/* --share-open giveup: no waiting */
+	int64_t		 window;	/* ns in which max come back */
 };
 
 /* A member waiting on a probe that another holds looks again this often. */
 #define SHARE_POLL	(250 * 1000000LL)
 /* A not-before is at most this far ahead, whatever the state says. */
 #define SHARE_NOT_BEFORE_MAX	(3600 * 1000000000LL)
+/* --share-budget's R by default: a retry for every 5 successes. */
+#define SHARE_RATIO		0.2
+/* --share-window: by default, and its bounds. */
+#define SHARE_WINDOW		(60 * 1000000000LL)
+#define SHARE_WINDOW_MIN	(1000000000LL)
+#define SHARE_WINDOW_MAX	(86400 * 1000000000LL)
 
 /* Before an attempt: go, probe, wait until, or give up (75).  A member
  * without a breaker (trip 0) ignores one; times that the state puts
@@ -74,7 +87,8 @@ struct gate_answer {
 
 /* After an attempt: whether a retry may follow, and what it changed. */
 struct record_answer {
-	bool		 retry;		/* the budget allows a retry */
+	bool		 retry;		/* the retry it asked for may run: it
+					 * took a token */
 	bool		 opened;	/* this failure opened the breaker */
 	bool		 closed;	/* this probe's success closed it */
 };
@@ -86,11 +100,12 @@ void		 share_fresh(struct share_state *, const struct share_rules *,
  * probe. */
 struct gate_answer share_gate(struct share_state *,
 		    const struct share_rules *, uint64_t me, int64_t now);
-/* Member me's attempt ended at now; not_before: when the next attempt may
- * start by what its output asked, or 0. */
+/* Member me's attempt ended at now, and it would retry (retry) if the
+ * budget lets it; not_before: when the next attempt may start by what its
+ * output asked, or 0. */
 struct record_answer share_record(struct share_state *,
 		    const struct share_rules *, uint64_t me, bool success,
-		    int64_t not_before, int64_t now);
+		    bool retry, int64_t not_before, int64_t now);
 /* Member me ends its run: a probe it holds is let go. */
 void		 share_leave(struct share_state *, uint64_t me, int64_t now);
 
@@ -100,6 +115,12 @@ const char	*share_parse(const char *, size_t, struct share_state *);
 /* NAME: letters, digits, '.', '_' and '-', 1 to SHARE_NAME_MAX; NULL or
  * why not. */
 const char	*share_name_check(const char *);
+/* The tokens at now: what was left, and what came back since. */
+double		 share_tokens(const struct share_state *,
+		    const struct share_rules *, int64_t now);
+/* Tokens as people see them: down to a thousandth, so that what came
+ * back in the last milliseconds does not fill the line. */
+double		 share_shown(double tokens);
 /* "N" or "N:R" (--share-budget), "N:DUR" (--share-breaker). */
 const char	*share_budget_parse(const char *, double *max, double *ratio);
 const char	*share_breaker_parse(const char *, unsigned long *trip,

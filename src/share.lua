@@ -1,14 +1,17 @@
 -- retry's shared state on Redis: the rules of share.c, decision for
 -- decision, run atomically by the server.  One hash per name, KEYS[1] =
--- retry:NAME:state, that expires a day after its last use (or after the
--- breaker's cooldown and a day).  Tokens are kept in thousandths, times
--- in microseconds of the server's clock.
+-- retry:NAME:state, that expires a window after its last use or after
+-- what it holds ahead (an open circuit, a probe, a not-before).  Tokens
+-- are counted in millionths with share.c's operations in share.c's
+-- order, so that both come to the same; times are in microseconds of the
+-- server's clock.
 --
 -- ARGV: op ("gate", "record" or "leave"), the member, the budget's N and
 -- R in thousandths, the breaker's trip (0: none), cooldown and lease (us),
 -- give up while open (1) or wait (0), success (1 or 0), the not-before
--- the attempt's output asked for (us from now, or -1), and the time (us;
--- empty: the server's TIME).
+-- the attempt's output asked for (us from now, or -1), the time (us;
+-- empty: the server's TIME), whether the run would retry (1 or 0), and
+-- the budget's window (us).
 --
 -- Answers: gate {what, why, wait in us, corrupt}; record {retry, opened,
 -- closed, tokens in thousandths, corrupt}; leave {corrupt}.  what: 0 go,
@@ -17,12 +20,13 @@
 -- afresh.
 
 local key, op, me = KEYS[1], ARGV[1], ARGV[2]
-local max, ratio, trip = tonumber(ARGV[3]), tonumber(ARGV[4]),
-    tonumber(ARGV[5])
+local max, ratio, trip = tonumber(ARGV[3]) / 1000,
+    tonumber(ARGV[4]) / 1000, tonumber(ARGV[5])
 local cooldown, lease = tonumber(ARGV[6]), tonumber(ARGV[7])
 local give_up, success = ARGV[8] == '1', ARGV[9] == '1'
 local asked, now = tonumber(ARGV[10]), tonumber(ARGV[11])
-local POLL, NOT_BEFORE_MAX, DAY = 250000, 3600000000, 86400
+local want, window = ARGV[12] == '1', tonumber(ARGV[13])
+local POLL, NOT_BEFORE_MAX = 250000, 3600000000
 
 if not now then
 	local t = redis.call('TIME')
@@ -58,7 +62,6 @@ local function read(h)
 			if v == nil or v < 0 or v ~= v or v == math.huge then
 				return nil
 			end
-			if f == 'tokens' then v = math.floor(v * 1000 + 0.5) end
 			s[f] = v
 		end
 	end
@@ -82,7 +85,7 @@ local function write()
 	for _, f in ipairs(FIELDS) do
 		local v = s[f]
 		if f == 'tokens' then
-			v = string.format('%.3f', v / 1000)
+			v = string.format('%.17g', v)
 		elseif type(v) == 'number' then
 			v = string.format('%.0f', v)
 		end
@@ -90,11 +93,36 @@ local function write()
 		args[#args + 1] = v
 	end
 	redis.call('HSET', key, unpack(args))
-	local hold = 0
-	if trip > 0 then
-		hold = math.ceil(math.max(cooldown, lease) / 1000000)
+	local ahead = math.max(0, s['open-until'] - now,
+	    s['probe-until'] - now, s['not-before'] - now)
+	redis.call('PEXPIRE', key, math.ceil((ahead + window) / 1000))
+end
+
+-- A state whose every part is a window old, with nothing ahead of it, is
+-- dropped.
+local function expire()
+	local last = s['open-until']
+	for _, f in ipairs({ 'tokens-changed', 'failures-changed',
+	    'breaker-changed', 'not-before-changed', 'probe-until',
+	    'not-before' }) do
+		if s[f] > last then last = s[f] end
 	end
-	redis.call('EXPIRE', key, DAY + hold)
+	if now - last >= window then s = fresh() end
+end
+
+-- Tokens are counted in millionths, as share.c counts them.
+local function millionths(t)
+	return math.floor(t * 1e6 + 0.5)
+end
+
+-- The tokens now: what was left, and what came back since.
+local function tokens()
+	local since = now - s['tokens-changed']
+	local m = millionths(max)
+	local t = math.min(millionths(s.tokens), m)
+	if since <= 0 then return t / 1e6 end
+	if since >= window then return max end
+	return math.min(m, t + math.floor(m * (since / window))) / 1e6
 end
 
 local function hold(f, most)
@@ -122,6 +150,7 @@ local function breaker_gate()
 end
 
 local function gate()
+	expire()
 	hold('not-before', NOT_BEFORE_MAX)
 	if trip > 0 then
 		hold('open-until', cooldown)
@@ -141,16 +170,21 @@ local function gate()
 end
 
 local function record()
+	expire()
 	local probe = s.breaker == 'half-open' and s.probe == me
 	local opened, closed, retry = 0, 0, 0
 
 	-- Runs that give the name another N meet in [0, N].
-	s.tokens = math.min(s.tokens, max)
+	s.tokens = tokens()
 	if success then
-		s.tokens = math.min(max, s.tokens + ratio)
+		s.tokens = math.min(millionths(max), millionths(s.tokens) +
+		    millionths(ratio)) / 1e6
 		s.failures = 0
 	else
-		s.tokens = math.max(0, s.tokens - 1000)
+		if want and millionths(s.tokens) >= 1e6 then
+			s.tokens = (millionths(s.tokens) - 1e6) / 1e6
+			retry = 1
+		end
 		s.failures = s.failures + 1
 	end
 	s['tokens-changed'], s['failures-changed'] = now, now
@@ -167,8 +201,7 @@ local function record()
 		s['not-before'] = now + asked
 		s['not-before-changed'] = now
 	end
-	if not success and s.tokens * 2 > max then retry = 1 end
-	return { retry, opened, closed, s.tokens }
+	return { retry, opened, closed, math.floor(s.tokens * 1000 + 0.5) }
 end
 
 local a

@@ -38,8 +38,8 @@ print_table(const char *name, int w, const struct share_state *s)
 		printf("%-*s  %-11s %-41s %s\n", w, "name", "part", "value",
 		    "changed");
 	headed = true;
-	printf("%-*s  tokens      %-41.6g %s\n", w, name, s->tokens,
-	    stamp(s->changed[PART_TOKENS], a, sizeof(a)));
+	printf("%-*s  tokens      %-41.6g %s\n", w, name,
+	    share_shown(s->tokens), stamp(s->changed[PART_TOKENS], a, sizeof(a)));
 	printf("%-*s  failures    %-41" PRIu64 " %s\n", w, name, s->failures,
 	    stamp(s->changed[PART_FAILURES], a, sizeof(a)));
 	if (s->breaker == BREAKER_OPEN)
@@ -72,7 +72,8 @@ json_time(const char *key, int64_t ns)
 static void
 print_json(const char *name, const struct share_state *s)
 {
-	printf("{\"name\":\"%s\",\"tokens\":%.6g", name, s->tokens);
+	printf("{\"name\":\"%s\",\"tokens\":%.6g", name,
+	    share_shown(s->tokens));
 	json_time("tokens_changed", s->changed[PART_TOKENS]);
 	printf(",\"failures\":%" PRIu64, s->failures);
 	json_time("failures_changed", s->changed[PART_FAILURES]);

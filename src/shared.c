@@ -10,9 +10,8 @@
 #include "shared.h"
 #include "signals.h"
 
-/* A file store that failed is left alone this long: each try can cost up
- * to STORE_LOCK_WAIT.  Redis is asked again at the next decision: each
- * try costs at most --share-timeout. */
+/* A file store that failed is left alone this long; Redis is asked again
+ * at the next decision.  Each try costs at most --share-timeout. */
 #define FAULT_PAUSE	(10 * 1000000000LL)
 #define SPEC_FILE_WAIT	(2 * 1000000000LL)
 
@@ -106,6 +105,18 @@ resolve_spec(struct shared *sh, const struct config *c, char *err,
 	return 0;
 }
 
+/* A store that cannot be used now, for a run: it goes on without, with
+ * --share-required ends as when the store is down, and asks no more. */
+static int
+unusable(struct shared *sh, bool create)
+{
+	if (!create || errno == EPERM)
+		return -1;
+	sh->on = sh->faulty = true;
+	sh->retry_at = INT64_MAX;
+	return -2;
+}
+
 int
 shared_open(struct shared *sh, const struct config *c,
     const struct reporter *rep, bool create, char *err, size_t errsz)
@@ -115,6 +126,7 @@ shared_open(struct shared *sh, const struct config *c,
 	sh->rep = rep;
 	sh->name = c->share;
 	sh->required = c->share_required;
+	sh->timeout = c->share_timeout;
 	sh->end = -1;
 	sh->file.dirfd = sh->file.fd = -1;
 	while (sh->me == 0)
@@ -128,12 +140,12 @@ shared_open(struct shared *sh, const struct config *c,
 	}
 	if (store_open(&sh->file, sh->default_dir ? NULL : sh->url.path,
 	    create, err, errsz) == -1)
-		return -1;
+		return unusable(sh, create);
 	snprintf(sh->shown, sizeof(sh->shown), "%s", sh->file.dir);
 	if (create && c->share != NULL && store_name(&sh->file, c->share,
 	    true, err, errsz) == -1) {
 		store_close(&sh->file);
-		return -1;
+		return unusable(sh, create);
 	}
 	sh->on = true;
 	return 0;
@@ -155,6 +167,7 @@ struct decision {
 	enum redis_op	 op;
 	const struct shared *sh;
 	bool		 success;
+	bool		 retry;
 	int64_t		 asked;
 	struct redis_answer a;
 };
@@ -172,10 +185,37 @@ decide_file(struct share_state *s, int64_t now, void *p)
 			    d->a.gate.until - now : 0;
 	} else if (d->op == REDIS_RECORD) {
 		d->a.record = share_record(s, r, d->sh->me, d->success,
-		    d->asked >= 0 ? now + d->asked : 0, now);
+		    d->retry, d->asked >= 0 ? now + d->asked : 0, now);
 		d->a.tokens = s->tokens;
 	} else
 		share_leave(s, d->sh->me, now);
+}
+
+/*
+ * A store answers within --share-timeout, and before an attempt within
+ * half of what is left of --budget when that is less (then: when, in
+ * CLOCK_MONOTONIC ns; else -1), so that the attempt keeps the other half
+ * whatever the store does.  The decisions after an attempt are the run's
+ * last words: they may end it up to --share-timeout past --budget.
+ */
+static int64_t
+budget_by(const struct shared *sh, enum redis_op op)
+{
+	const int64_t now = mono_ns();
+
+	if (op == REDIS_GATE && sh->end >= 0 && (sh->end - now) / 2 <
+	    sh->timeout)
+		return now + (sh->end - now) / 2;
+	return -1;
+}
+
+/* The file store's deadline for its lock. */
+static int64_t
+lock_by(const struct shared *sh, enum redis_op op)
+{
+	const int64_t by = budget_by(sh, op);
+
+	return by >= 0 ? by : mono_ns() + sh->timeout;
 }
 
 /* One decision in the store; a fault, a recovery or a corrupt state said
@@ -188,15 +228,15 @@ decide(struct shared *sh, struct decision *d)
 
 	if (sh->faulty && mono_ns() < sh->retry_at)
 		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
-	if (sh->url.kind == STORE_FILE)
+	if (sh->url.kind == STORE_FILE) {
+		sh->file.by = lock_by(sh, d->op);
+		sh->file.ending = d->op == REDIS_LEAVE;
 		rc = store_update(&sh->file, sh->rules, wall_ns(), decide_file,
 		    d, true, &d->a.corrupt, err, sizeof(err));
-	else {
-		/* What is left of --budget bounds the wait before an
-		 * attempt; the others are the run's last words. */
-		sh->redis.by = d->op == REDIS_GATE ? sh->end : -1;
+	} else {
+		sh->redis.by = budget_by(sh, d->op);
 		rc = redis_decide(&sh->redis, d->op, sh->name, sh->rules,
-		    sh->me, d->success, d->asked, -1, &d->a, err,
+		    sh->me, d->success, d->retry, d->asked, -1, &d->a, err,
 		    sizeof(err));
 	}
 	if (rc == -1) {
@@ -242,11 +282,11 @@ shared_gate(struct shared *sh, struct gate_answer *g)
 }
 
 enum shared_said
-shared_record(struct shared *sh, bool success, int64_t asked,
+shared_record(struct shared *sh, bool success, bool retry, int64_t asked,
     struct record_answer *a, double *tokens)
 {
 	struct decision d = { .op = REDIS_RECORD, .sh = sh,
-	    .success = success, .asked = asked };
+	    .success = success, .retry = retry, .asked = asked };
 	enum shared_said said;
 
 	if (!sh->on)
@@ -290,6 +330,7 @@ shared_read(struct shared *sh, const char *name, struct share_state *s,
 		return redis_read(&sh->redis, name, s, err, errsz);
 	if (store_name(&sh->file, name, false, err, errsz) == -1)
 		return errno == ENOENT ? 1 : -1;
+	sh->file.by = lock_by(sh, REDIS_LEAVE);
 	rc = store_read(&sh->file, s, err, errsz);
 	store_unname(&sh->file);
 	return rc;
@@ -304,6 +345,7 @@ shared_reset(struct shared *sh, const char *name, char *err, size_t errsz)
 		return redis_reset(&sh->redis, name, err, errsz);
 	if (store_name(&sh->file, name, false, err, errsz) == -1)
 		return errno == ENOENT ? 0 : -1;
+	sh->file.by = lock_by(sh, REDIS_LEAVE);
 	rc = store_reset(&sh->file, err, errsz);
 	store_unname(&sh->file);
 	return rc;

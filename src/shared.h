@@ -32,6 +32,7 @@ struct shared {
 	uint64_t	 me;		/* this run among the members */
 	bool		 on;		/* --share given, the store opened */
 	bool		 required;	/* --share-required */
+	int64_t		 timeout;	/* --share-timeout */
 	bool		 faulty;	/* the last decision failed: said */
 	int64_t		 retry_at;	/* a faulty store is asked again from
 					 * then on (CLOCK_MONOTONIC ns) */
@@ -51,8 +52,10 @@ enum shared_said {
  * The store that --share-store, --share-store-file, $RETRY_SHARE_STORE
  * or the default names, opened: for a run (create: the directory and the
  * name's file made if missing), or for `retry share` and --dry-run.  No
- * connection is made yet.  -1 with why in err (errno ENOENT: the file
- * store's directory is missing).
+ * connection is made yet.  -1 with why in err when it is refused (errno
+ * ENOENT: the file store's directory is missing); for a run, -2 with why
+ * in err when it cannot be used now (a directory that cannot be made):
+ * the run goes on without it, as when a store does not answer.
  */
 int		 shared_open(struct shared *, const struct config *,
 		    const struct reporter *, bool create, char *err, size_t);
@@ -60,10 +63,11 @@ void		 shared_close(struct shared *);
 
 /* Before an attempt: go, probe, or wait (until: ns from now). */
 enum shared_said shared_gate(struct shared *, struct gate_answer *);
-/* After an attempt; asked: ns from now that its output asked the others
- * to wait, or -1.  tokens: what is left after it. */
-enum shared_said shared_record(struct shared *, bool success, int64_t asked,
-		    struct record_answer *, double *tokens);
+/* After an attempt, which the run would follow with a retry (retry) if the
+ * budget lets it; asked: ns from now that its output asked the others to
+ * wait, or -1.  tokens: what is left after it. */
+enum shared_said shared_record(struct shared *, bool success, bool retry,
+		    int64_t asked, struct record_answer *, double *tokens);
 /* A probe this run holds is let go: the run ends without its result. */
 void		 shared_leave(struct shared *);
 

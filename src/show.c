@@ -626,6 +626,7 @@ dry_run_shared(const struct config *c)
 	struct shared sh;
 	char why[1024], d[DURATION_BUFSZ];
 	const int64_t now = wall_ns();
+	double tokens;
 	int got = 1;
 
 	if (shared_open(&sh, c, NULL, false, why, sizeof(why)) == -1) {
@@ -643,12 +644,11 @@ dry_run_shared(const struct config *c)
 	}
 	if (got == 1)
 		share_fresh(&st, r, now);
+	tokens = share_tokens(&st, r, now);
 	printf("shared %s: %s%.6g of %g tokens: a retry %s; %" PRIu64
 	    " failures in a row\n", c->share, got == 1 ? "no state yet, " :
-	    "", fmin(st.tokens, r->max), r->max,
-	    fmin(st.tokens, r->max) - 1 > r->max / 2 ?
-	    "after a failure would run" : "would not run (the budget is "
-	    "spent)", st.failures);
+	    "", share_shown(tokens), r->max, tokens >= 1 ? "after a failure would run" :
+	    "would not run (the budget is spent)", st.failures);
 	g = share_gate(&st, r, 1, now);
 	if (g.what == GATE_GO)
 		printf("an attempt would start now\n");

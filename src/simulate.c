@@ -567,8 +567,8 @@ load_run(enum load_kind k, double p, const struct share_rules *r,
 				break;
 			calls++;
 			if (k == L_BUDGET || k == L_BREAKER)
-				a = share_record(&st, r, i + 1, success, 0,
-				    now);
+				a = share_record(&st, r, i + 1, success,
+				    try < LOAD_RETRIES, 0, now);
 			if (success) {
 				ok++;
 				break;
@@ -599,11 +599,14 @@ load_simulate(const struct config *c, double p, unsigned long clients,
 {
 	/* The budget as --share-budget says, or gRPC's default; the breaker
 	 * as --share-breaker says, or 20 failures for 1s; it never waits. */
-	const struct share_rules budget = { c->share_rules.max,
-	    c->share_rules.ratio, 0, 0, 0, true };
-	const struct share_rules breaker = { 1e6, 0, c->share_rules.trip > 0 ?
-	    c->share_rules.trip : 20, c->share_rules.trip > 0 ?
-	    c->share_rules.cooldown : NS_PER_SEC, NS_PER_SEC, true };
+	const struct share_rules budget = { .max = c->share_rules.max,
+	    .ratio = c->share_rules.ratio, .give_up = true,
+	    .window = c->share_rules.window };
+	const struct share_rules breaker = { .max = 1e6,
+	    .trip = c->share_rules.trip > 0 ? c->share_rules.trip : 20,
+	    .cooldown = c->share_rules.trip > 0 ? c->share_rules.cooldown :
+	    NS_PER_SEC, .lease = NS_PER_SEC, .give_up = true,
+	    .window = c->share_rules.window };
 	const size_t cap = (size_t)((double)clients * LOAD_RATE *
 	    LOAD_SECONDS * 2 + 100);
 	struct rng rng;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "duration.h"
 #include "signals.h"
 #include "store.h"
 
@@ -58,6 +59,7 @@ store_open(struct store *s, const char *dir, bool create, char *err,
 
 	memset(s, 0, sizeof(*s));
 	s->dirfd = s->fd = -1;
+	s->by = -1;
 	if (dir != NULL && strlen(dir) >= sizeof(s->dir)) {
 		snprintf(err, errsz, "%s: too long a directory", dir);
 		return -1;
@@ -83,7 +85,7 @@ store_open(struct store *s, const char *dir, bool create, char *err,
 			    "or a file is refused)", s->dir);
 		else
 			failed(err, errsz, s->dir, NULL);
-		errno = e;
+		errno = e == ELOOP || e == ENOTDIR ? EPERM : e;
 		return -1;
 	}
 	if (fstat(s->dirfd, &st) == -1) {
@@ -96,6 +98,7 @@ store_open(struct store *s, const char *dir, bool create, char *err,
 		    st.st_uid != getuid() ? "it belongs to another user" :
 		    "others may write in it (chmod 700 it)");
 		store_close(s);
+		errno = EPERM;
 		return -1;
 	}
 	return 0;
@@ -110,8 +113,11 @@ store_name(struct store *s, const char *name, bool create, char *err,
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	if ((s->fd = openat(s->dirfd, name, O_RDWR | (create ? O_CREAT : 0) |
 	    O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600)) == -1) {
+		const int e = errno;
+
 		snprintf(err, errsz, "%s/%s: %s", s->dir, name,
-		    errno == ELOOP ? "a symlink is refused" : strerror(errno));
+		    e == ELOOP ? "a symlink is refused" : strerror(e));
+		errno = e == ELOOP ? EPERM : e;
 		return -1;
 	}
 	if (fstat(s->fd, &st) == -1 || !S_ISREG(st.st_mode) ||
@@ -120,30 +126,42 @@ store_name(struct store *s, const char *name, bool create, char *err,
 		    "user's own", s->dir, name);
 		close(s->fd);
 		s->fd = -1;
+		errno = EPERM;
 		return -1;
 	}
 	return 0;
 }
 
 /* The lock on the whole file, tried again inside the wait until it comes,
- * a signal ends the run, or STORE_LOCK_WAIT passes. */
+ * a signal ends the run (unless these are its last words), or the
+ * store's deadline passes. */
 static int
 lock(const struct store *s, short type, char *err, size_t errsz)
 {
-	const int64_t give_up = mono_ns() + STORE_LOCK_WAIT;
 	struct flock fl = { .l_type = type, .l_whence = SEEK_SET };
+	const int64_t start = mono_ns();
 	int64_t pause = 100000;		/* 0.1ms, doubling to 10ms */
+	char d[DURATION_BUFSZ];
 
 	while (fcntl(s->fd, F_OFD_SETLK, &fl) == -1) {
+		const int64_t now = mono_ns();
+
 		if (errno != EAGAIN && errno != EACCES)
 			return failed(err, errsz, s->name, "cannot lock it");
-		if (signal_stop != 0 || mono_ns() >= give_up) {
-			snprintf(err, errsz, "%s/%s: %s", s->dir, s->name,
-			    signal_stop != 0 ? "interrupted" : "another "
-			    "process holds its lock");
+		if (signal_stop != 0 && !s->ending) {
+			snprintf(err, errsz, "%s/%s: interrupted", s->dir,
+			    s->name);
 			return -1;
 		}
-		(void)signals_wait(NULL, 0, mono_ns() + pause);
+		if (now >= s->by) {
+			snprintf(err, errsz, "%s/%s: another process has held "
+			    "its lock for %s", s->dir, s->name,
+			    duration_format(duration_round(now - start), d,
+			    sizeof(d)));
+			return -1;
+		}
+		(void)signals_wait(NULL, 0, now + pause < s->by ? now + pause :
+		    s->by);
 		pause = pause < 10000000 ? 2 * pause : pause;
 	}
 	return 0;

@@ -4,7 +4,7 @@
  * file:DIR), each read, changed and written back under an fcntl lock that
  * is held only for that: never while an attempt runs or retry sleeps.
  * Taking the lock does not block: it is tried again inside the one wait,
- * for at most STORE_LOCK_WAIT, so that a stopped process that holds it
+ * until the store's deadline (by), so that a stopped process that holds it
  * cannot hold retry.
  */
 #ifndef RETRY_STORE_H
@@ -16,11 +16,13 @@
 
 #include "share.h"
 
-#define STORE_LOCK_WAIT	(2 * 1000000000LL)	/* ns */
-
 struct store {
 	int		 dirfd;
 	int		 fd;		/* the name's file, or -1 */
+	int64_t		 by;		/* the lock is waited for until then
+					 * (CLOCK_MONOTONIC ns) */
+	bool		 ending;	/* the run's last words: a signal does
+					 * not end the wait */
 	char		 dir[PATH_MAX];
 	char		 name[SHARE_NAME_MAX + 1];
 };
@@ -31,11 +33,11 @@ typedef void	(*store_fn)(struct share_state *, int64_t now, void *);
 /* The directory: DIR, or NULL for the default; it is made
  * 0700 if missing and create, and refused unless it is a directory of the
  * user's own that no one else may write.  -1 with why in err (errno
- * ENOENT: it is missing). */
+ * ENOENT: it is missing; EPERM: it is refused). */
 int		 store_open(struct store *, const char *dir, bool create,
 		    char *err, size_t);
 /* The name's file, made 0600 if missing and create; -1 with why in err
- * (errno ENOENT: there is none). */
+ * (errno ENOENT: there is none; EPERM: it is refused). */
 int		 store_name(struct store *, const char *name, bool create,
 		    char *err, size_t);
 /*

@@ -29,32 +29,81 @@ field() {
 	wait
 	# On the TAP stream, whether the test passes or not.
 	echo "# 50 runs, --max 5: $(calls) attempts with --share; 250 without" >&3
-	# Every first attempt runs; a retry only while more than 5 of the
-	# 10 tokens are left, and each failure takes one: 4 retries at most.
+	# Every first attempt runs; a retry takes one of the 10 tokens, and
+	# the few that come back in the seconds the test takes (10 a minute)
+	# make no whole one: 10 retries at most.
 	[ "$(calls)" -ge 50 ]
-	[ "$(calls)" -le 54 ]
-	assert_equal "$(field fleet tokens)" 0
+	[ "$(calls)" -le 60 ]
+	[ "$(field fleet tokens | cut -d. -f1)" -eq 0 ]
 	assert_equal "$(field fleet failures)" "$(calls)"
 }
 
 @test "share: a spent budget ends the run at once with the attempt's status" {
-	run -1 retry --share b --share-budget 4 --immediate -n 5 -- false
-	assert_line --index 0 --partial "attempt 1/5 failed: exit 1"
-	assert_line --index 1 --regexp "giving up after 2 attempts in .*: exit 1; the retry budget of b is spent \(2 of 4 tokens left\)$"
-	run -3 retry --share b --share-budget 4 --immediate -n 5 -- sh -c 'exit 3'
+	run -1 retry --share b --share-budget 2 --immediate -n 5 -- false
+	assert_line --index 1 --partial "attempt 2/5 failed: exit 1"
+	assert_line --index 2 --regexp "giving up after 3 attempts in .*: exit 1; the retry budget of b is spent \(0 of 2 tokens left\)$"
+	run -3 retry --share b --share-budget 2 --immediate -n 5 -- sh -c 'exit 3'
 	assert_output --regexp "giving up after 1 attempt in .*: exit 3; the retry budget of b is spent"
 }
 
-@test "share: a failure takes a token, a success gives R back, within [0, N]" {
-	retry --share t --share-budget 10:0.25 -n 1 -- false || true
-	assert_equal "$(field t tokens)" 9
-	retry --share t --share-budget 10:0.25 -- true
-	assert_equal "$(field t tokens)" 9.25
-	retry --share t --share-budget 10:0.25 -- true
-	retry --share t --share-budget 10:0.25 -- true
-	retry --share t --share-budget 10:0.25 -- true
+@test "share: a retry takes a token, a success gives R back, within [0, N]" {
+	# A day's window: what comes back in the test's milliseconds is
+	# less than a thousandth.
+	local w='--share-window 1d'
+	# The last attempt's failure asks for no retry, and takes nothing.
+	retry --share t --share-budget 10:0.25 $w -n 3 --immediate -- false || true
+	assert_equal "$(field t tokens)" 8
+	retry --share t --share-budget 10:0.25 $w -- true
+	assert_equal "$(field t tokens)" 8.25
+	retry --share t --share-budget 10:0.25 $w -- true
+	retry --share t --share-budget 10:0.25 $w -- true
+	retry --share t --share-budget 10:0.25 $w -- true
+	retry --share t --share-budget 10:0.25 $w -- true
+	retry --share t --share-budget 10:0.25 $w -- true
+	retry --share t --share-budget 10:0.25 $w -- true
+	retry --share t --share-budget 10:0.25 $w -- true
 	assert_equal "$(field t tokens)" 10
 	assert_equal "$(field t failures)" 0
+}
+
+@test "share: a budget an outage spent comes back with time, without a success" {
+	local d=$BATS_TEST_TMPDIR
+	# The outage: the budget is spent.
+	retry -q --share o --share-window 2s --immediate -n 20 -- false || true
+	run -1 retry --share o --share-window 2s --immediate -n 3 -- false
+	assert_output --partial "the retry budget of o is spent"
+	# Quiet for the window: a run with one failure retries as if
+	# unshared, no success needed.
+	sleep 2.1
+	run -0 retry --share o --share-window 2s --immediate -n 3 -- \
+	    "$ROOT/tests/bin/flaky" 1 1 "$d/state"
+	assert_line --partial "attempt 1/3 failed"
+	refute_output --partial "spent"
+	# Half a window gives half the tokens back.
+	retry -q --share o --share-window 2s --immediate -n 20 -- false || true
+	sleep 1.1
+	run -1 retry --share o --share-window 2s --immediate -n 20 --log-format json -- false
+	[ "$(grep -c '"event":"failure"' <<<"$output")" -ge 5 ]
+	[ "$(grep -c '"event":"failure"' <<<"$output")" -le 7 ]
+}
+
+@test "share: ordinary flakiness: runs that share a budget succeed as lone runs do" {
+	local i d=$BATS_TEST_TMPDIR
+	# The budget of an earlier outage a window ago does not hold them.
+	retry -q --share flaky --share-window 1s --immediate -n 20 -- false || true
+	sleep 1.1
+	# 40 runs at once, one in ten of whose attempts fails (every 10th
+	# run's first): each gets its retry.
+	for i in $(seq 40); do
+		timeout 60 "$RETRY" -q --share flaky --share-window 1s \
+		    --immediate -n 4 -- sh -c '
+			if [ $(($1 % 10)) -eq 0 ] && [ "$RETRY_ATTEMPT" -eq 1 ]; then
+				exit 1
+			fi
+			echo ok >>"$0/ok"' "$d" "$i" 3>&- &
+	done
+	wait
+	assert_equal "$(wc -l <"$d/ok")" 40
 }
 
 @test "share: the breaker opens after N failures in a row; --share-open giveup exits 75 at once" {
@@ -191,10 +240,10 @@ field() {
 
 @test "share: a corrupt state is said once and started afresh" {
 	printf 'retry-share 1\ntokens lots\n' >"$STORE/c"
-	run -1 retry --share c --immediate -n 3 -- false
+	run -1 retry --share c --share-window 1d --immediate -n 3 -- false
 	assert_line --index 0 "retry: --share c: $STORE/c was not a shared state; it starts afresh"
 	assert_equal "$(grep -c 'not a shared state' <<<"$output")" 1
-	assert_equal "$(field c tokens)" 7
+	assert_equal "$(field c tokens)" 8
 	head -c 3000 /dev/urandom >"$STORE/c"
 	run -0 retry --share c -- true
 }
@@ -248,19 +297,23 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	run -0 retry --dry-run --share d --count 2
 	assert_line "shared d: no state yet, 10 of 10 tokens: a retry after a failure would run; 0 failures in a row"
 	assert_line "an attempt would start now"
-	retry --share d --share-breaker 2:1h --immediate -n 2 -- false || true
-	run -0 retry --dry-run --share d --share-breaker 2:1h --count 2
-	assert_line "shared d: 8 of 10 tokens: a retry after a failure would run; 2 failures in a row"
+	retry --share d --share-breaker 2:1h --share-window 1d --immediate -n 2 -- false || true
+	run -0 retry --dry-run --share d --share-breaker 2:1h --share-window 1d --count 2
+	assert_line "shared d: 9 of 10 tokens: a retry after a failure would run; 2 failures in a row"
 	assert_line "an attempt would wait 1h: the circuit is open"
 	run -0 retry --dry-run --share d --share-breaker 2:1h --share-open giveup --count 2
 	assert_line "the circuit is open: the run would give up (75)"
 	run -0 "$RETRY" share status --log-format json d
-	assert_output --partial '"tokens":8,'
+	assert_output --partial '"tokens":9,'
+	# Spent: the dry run says a retry would not run.
+	retry -q --share d --share-budget 1 --share-window 1d -n 3 --immediate -- false || true
+	run -0 retry --dry-run --share d --share-budget 1 --share-window 1d --count 2
+	assert_line "shared d: 0 of 1 tokens: a retry would not run (the budget is spent); 4 failures in a row"
 }
 
 @test "share: JSON events name the state and what it did" {
 	run -1 retry --log-format json --share j --share-breaker 1:1h -n 1 -- false
-	assert_line --index 1 --regexp '"event":"share".*"share":"j","what":"opened","tokens":9'
+	assert_line --index 1 --regexp '"event":"share".*"share":"j","what":"opened","tokens":10'
 }
 
 @test "share: bad values and lone --share options exit 125" {
@@ -271,6 +324,11 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	assert_usage_error --share-budget
 	run -125 retry --share a --share-budget 0 -- true
 	run -125 retry --share a --share-budget 10:11 -- true
+	run -125 retry --share a --share-window 0.5s -- true
+	assert_usage_error --share-window
+	run -125 retry --share a --share-window 2d -- true
+	run -125 retry --share a --share-window soon -- true
+	run -125 retry --share-window 1m -- true
 	run -125 retry --share a --share-breaker 5 -- true
 	run -125 retry --share a --share-breaker 0:1s -- true
 	run -125 retry --share a --share-open sometimes -- true
@@ -316,4 +374,91 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	retry --share ig --share-breaker 1:1h -n 1 -- false || true
 	run -0 retry --share ig -- true
 	assert_output ""
+}
+
+# Holds the lock of FILE (an fcntl lock, as another run's) for SECONDS,
+# in the background; returns once it holds it.
+hold_lock() {
+	local file=$1 seconds=$2 ready=$BATS_TEST_TMPDIR/locked.$RANDOM
+	python3 -c '
+import fcntl, sys, time
+f = open(sys.argv[1], "r+")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
+	LOCKER=$!
+	for _ in $(seq 200); do [ -e "$ready" ] && return 0; sleep 0.02; done
+	return 1
+}
+
+@test "share: a store whose lock another process holds costs --share-timeout, and the command runs within --budget" {
+	local t0
+	retry --share x -- true
+	hold_lock "$STORE/x" 20
+	t0=$(now_ms)
+	run -0 retry --share x --budget 1s --timeout 5s -- sh -c 'echo ran'
+	kill "$LOCKER"
+	assert_line "ran"
+	assert_line --index 0 --regexp "^retry: --share x: $STORE/x: another process has held its lock for [0-9.]+ms; going on without the shared state until it answers$"
+	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
+	(($(now_ms) - t0 < 900))
+	# Half of what is left of --budget, when that is less.
+	hold_lock "$STORE/x" 20
+	run -0 retry --share x --budget 100ms --share-timeout 10s -- sh -c 'echo ran'
+	kill "$LOCKER"
+	assert_line "ran"
+	assert_line --index 0 --regexp "held its lock for [0-9.]+ms;"
+	# --share-required keeps its meaning: no attempt without the store.
+	hold_lock "$STORE/x" 20
+	run -75 retry --share x --share-required --share-timeout 50ms -- sh -c 'echo ran'
+	kill "$LOCKER"
+	refute_line "ran"
+	assert_line --index 0 --partial "--share-required: giving up"
+}
+
+@test "share: a store that cannot be made: said once, and the command runs unshared" {
+	run -0 env -u RETRY_SHARE_STORE XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/none/run" \
+	    "$RETRY" --share m --immediate -n 3 -- "$ROOT/tests/bin/flaky" 1
+	assert_line --index 0 "retry: --share m: $BATS_TEST_TMPDIR/none/run/retry: cannot make it: No such file or directory; going on without the shared state"
+	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
+	assert_line "run 2"
+	run -1 retry --share m --share-store "file:$BATS_TEST_TMPDIR/none/dir" \
+	    --immediate -n 2 -- false
+	assert_line --index 0 --partial "cannot make it"
+	assert_line --partial "giving up after 2 attempts"
+	run -75 retry --share m --share-store "file:$BATS_TEST_TMPDIR/none/dir" \
+	    --share-required -- sh -c 'echo ran'
+	refute_line "ran"
+	assert_line --index 0 --partial "; --share-required: giving up"
+}
+
+@test "share: a probe ended by a signal while another process holds the lock is still let go" {
+	local pid
+	retry --share pl --share-breaker 1:1s -n 1 -- false || true
+	sleep 1.1
+	timeout 60 "$RETRY" --share pl --share-breaker 1:30s -T 60s -- \
+	    sleep 30 2>/dev/null 3>&- &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(field pl breaker)" = half-open ] && break
+		sleep 0.05
+	done
+	hold_lock "$STORE/pl" 0.1
+	kill -TERM "$pid"
+	wait "$pid" || true
+	wait "$LOCKER"
+	# Its lease was a minute: a run that had to wait it out gives up.
+	run -0 retry --share pl --share-breaker 1:30s --budget 5s -- true
+	assert_output --partial "probes it"
+}
+
+@test "share: the reader of the output going away while a run waits on the shared state ends it as a pipeline" {
+	retry --share g --share-breaker 1:5s -n 1 -- false || true
+	run -0 bash -c '"$RETRY" --share g --share-breaker 1:5s --max 1 \
+	    -- echo hi 2>"$0/err" | (sleep 0.3); echo "${PIPESTATUS[0]}"' \
+	    "$BATS_TEST_TMPDIR"
+	assert_output 141
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_line --index 0 --partial "waits"
+	assert_line --index 1 "retry: stopping before attempt 1; the reader of its output has gone"
 }

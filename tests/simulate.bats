@@ -327,16 +327,26 @@ for r in json.loads(sys.argv[1]):
 }
 
 @test "--failure-rate: the shared budget and the breaker cut the load of 3 retries" {
-	run -0 retry simulate --failure-rate 0.5,0.9 --runs 10 --format json
+	run -0 retry simulate --failure-rate 0.1,0.5,0.9,1 --runs 10 --format json
 	local p
 	for p in 0.5 0.9; do
 		jq -e --argjson p "$p" '
 		    [.[] | select(.failure_rate == $p)] as $r
 		    | ($r[] | select(.strategy == "3 retries") | .load) as $all
 		    | ($r[] | select(.strategy == "3 retries + budget") | .load) < $all - 0.5
-		    and ($r[] | select(.strategy == "3 retries + budget") | .load) < 1.1' \
+		    and ($r[] | select(.strategy == "3 retries + budget") | .load) < 1.15' \
 		    <<<"$output" >/dev/null || fail "the budget saves nothing at $p"
 	done
+	# Ordinary flakiness costs nothing: the budget's success is that of 3
+	# retries; an outage: at most 1.1 calls a first try.
+	jq -e '[.[] | select(.failure_rate == 0.1)]
+	    | (map(select(.strategy == "3 retries"))[0].success)
+	      - (map(select(.strategy == "3 retries + budget"))[0].success)
+	    | fabs < 0.01' <<<"$output" >/dev/null ||
+	    fail "the budget costs success at 0.1"
+	jq -e '[.[] | select(.failure_rate == 1)]
+	    | map(select(.strategy == "3 retries + budget"))[0].load <= 1.1' \
+	    <<<"$output" >/dev/null || fail "the budget lets an outage through"
 	jq -e '[.[] | select(.failure_rate == 0.9)]
 	    | (map(select(.strategy == "3 retries + breaker"))[0].load)
 	    < (map(select(.strategy == "3 retries"))[0].load) / 2' <<<"$output" >/dev/null

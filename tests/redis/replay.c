@@ -34,7 +34,8 @@ step(void *arg, const struct share_rules *r, const char *tok, char *out,
 {
 	static const char *const whys[] = { "", "open", "probe", "nb" };
 	static const enum redis_op ops[] = { ['g'] = REDIS_GATE,
-	    ['f'] = REDIS_RECORD, ['s'] = REDIS_RECORD, ['l'] = REDIS_LEAVE };
+	    ['f'] = REDIS_RECORD, ['F'] = REDIS_RECORD, ['s'] = REDIS_RECORD,
+	    ['l'] = REDIS_LEAVE };
 	const char verb = tok[0];
 	char *end, err[1024];
 	const uint64_t me = strtoull(tok + 1, &end, 10);
@@ -44,7 +45,8 @@ step(void *arg, const struct share_rules *r, const char *tok, char *out,
 	struct redis_answer a;
 
 	if (redis_decide(&store, ops[(unsigned char)verb], NAME, r, me,
-	    verb == 's', more > 0 ? llround(more * S) : -1, now / 1000, &a,
+	    verb == 's', verb == 'f', more > 0 ? llround(more * S) : -1,
+	    now / 1000, &a,
 	    err, sizeof(err)) == -1)
 		die(tok, err);
 	if (verb == 'g' && a.gate.what == GATE_WAIT)

@@ -44,7 +44,7 @@ step(void *arg, const struct share_rules *r, const char *tok, char *out,
 		share_leave(st, me, now);
 		snprintf(out, sz, "-");
 	} else {
-		a = share_record(st, r, me, verb == 's',
+		a = share_record(st, r, me, verb == 's', verb == 'f',
 		    more > 0 ? now + llround(more * S) : 0, now);
 		snprintf(out, sz, "%s%s", a.retry ? "retry" : "stop",
 		    a.opened ? "+opened" : a.closed ? "+closed" : "");
@@ -75,9 +75,10 @@ rows_share(void)
 static void
 rows_bounds(void)
 {
-	const struct share_rules none = { 10, 0.1, 0, 0, 0, false };
-	const struct share_rules breaker = { 10, 0.1, 3, 10 * S, 5 * S,
-	    false };
+	const struct share_rules none = { .max = 10, .ratio = 0.1,
+	    .window = 60 * S };
+	const struct share_rules breaker = { .max = 10, .ratio = 0.1,
+	    .trip = 3, .cooldown = 10 * S, .lease = 5 * S, .window = 60 * S };
 	struct share_state st;
 	struct gate_answer g;
 
@@ -202,7 +203,7 @@ rows_values(void)
 		    == NULL) == breakers[i].ok, "share", "--share-breaker",
 		    "'%s'", breakers[i].s);
 	unit_row(share_budget_parse("20", &max, &ratio) == NULL && max == 20 &&
-	    ratio == 0.1, "share", "--share-budget N: R is 0.1", "%g:%g",
+	    ratio == 0.2, "share", "--share-budget N: R is 0.2", "%g:%g",
 	    max, ratio);
 }
 

@@ -277,6 +277,11 @@ bench: all $(BENCH_PROGS)
 bench-deps:
 	./bench/deps
 
+# A fleet of real retry processes, with and without --share, against a
+# flaky local HTTP service, beside retry simulate's model (bench/README.md).
+fleet: all
+	RETRY='$(or $(RETRY),$(CURDIR)/retry)' ./bench/fleet
+
 $(BENCH_PROGS): bench/%: bench/%.c Makefile
 	$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
 	    -o $@ $< $(if $(filter bench/redisping,$@),$(HIREDIS_LIBS)) $(LDLIBS)
@@ -326,5 +331,5 @@ clean:
 
 .PHONY: all unit check soak deps bench bench-deps lint install uninstall clean \
 	sanitize sanitize-build valgrind fuzz fuzz-build static check-static \
-	static-order dist distcheck deb check-deb FORCE
+	static-order dist distcheck deb check-deb fleet FORCE
 FORCE:

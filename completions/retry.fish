@@ -207,7 +207,7 @@ complete -c retry -n $opts -l match -x -a 'stdout stderr both' -d 'Which output 
 complete -c retry -n $opts -s F -l fixed-strings -d 'Take each pattern as a plain string'
 complete -c retry -n $opts -s i -l ignore-case -d 'Match without regard to case'
 complete -c retry -n $opts -l stdin -x -a 'inherit replay null' -d 'What each attempt reads'
-complete -c retry -n $opts -l hold-stdout -d "Only the last attempt's stdout reaches stdout"
+complete -c retry -n $opts -l hold-stdout -d "Only a successful attempt's stdout reaches stdout"
 complete -c retry -n $opts -l delay-from-output -x -d 'Take the next delay from the output'
 complete -c retry -n $opts -l forever -d 'Run again after a success too'
 complete -c retry -n $opts -l reset-after -x -d 'An attempt this long starts the count over'

@@ -7,7 +7,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #ifdef __linux__
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#else
+#include <errno.h>
 #endif
 
 #include "compat.h"
@@ -45,6 +48,18 @@ compat_close_range(unsigned lo, unsigned hi)
 		max = rl.rlim_cur < INT_MAX ? (unsigned)rl.rlim_cur : INT_MAX;
 	for (unsigned fd = lo; fd <= hi && fd < max; fd++)
 		close((int)fd);
+}
+
+int
+compat_memfd(const char *name)
+{
+#ifdef __linux__
+	return memfd_create(name, MFD_CLOEXEC);
+#else
+	(void)name;
+	errno = ENOSYS;
+	return -1;
+#endif
 }
 
 void

@@ -38,6 +38,9 @@ void		 compat_set_timer_slack(unsigned long ns);
  * elsewhere poll(2), to the millisecond, rounded up (a signal still ends
  * the wait at once: its handler writes to a pipe in fds). */
 int		 compat_wait(struct pollfd *, nfds_t, const struct timespec *);
+/* An anonymous file in memory, close-on-exec (memfd_create); elsewhere -1
+ * (ENOSYS): the caller makes one in a directory. */
+int		 compat_memfd(const char *name);
 /* No core file of this process (PR_SET_DUMPABLE); elsewhere RLIMIT_CORE
  * 0. */
 void		 compat_no_core(void);

@@ -205,11 +205,13 @@ settle(struct run *run, bool out)
 	return 0;
 }
 
-/* The end of the run: the held stdout goes out, then the status. */
+/* The end of the run: the held stdout goes out (to stdout after a
+ * success, else to stderr: a run that never succeeds gives a pipeline
+ * nothing), then the status. */
 static int
-run_end(struct run *run, int status)
+run_end(struct run *run, int status, bool succeeded)
 {
-	if (settle(run, true) == -1) {
+	if (settle(run, succeeded) == -1) {
 		report_error(run->rep, "%s", run->st.err);
 		status = 125;
 	}
@@ -226,7 +228,7 @@ die(struct run *run, int sig)
 {
 	if (run->probing)
 		shared_leave(&run->sh);
-	(void)streams_settle(&run->st, true);
+	(void)streams_settle(&run->st, false);
 	signals_die(sig);
 }
 
@@ -363,7 +365,7 @@ attempt(struct run *run, struct attempt_result *r, struct observed *o,
 	*o = (struct observed){ .status = r->status, .signal = r->signal,
 	    .start = start, .end = mono_ns() - run->t0 };
 	if (r->exec_errno != 0) {
-		*exit = run_end(run, cannot_run(run, r->exec_errno));
+		*exit = run_end(run, cannot_run(run, r->exec_errno), false);
 		return -1;
 	}
 	if (r->interrupted != 0)
@@ -371,7 +373,7 @@ attempt(struct run *run, struct attempt_result *r, struct observed *o,
 	if (run->st.err[0] != '\0') {
 		/* The output could not be passed on or kept. */
 		report_error(run->rep, "%s", run->st.err);
-		*exit = run_end(run, 125);
+		*exit = run_end(run, 125, false);
 		return -1;
 	}
 	limited(run);
@@ -405,7 +407,7 @@ static int
 given_up(struct run *run, const struct attempt_result *r, int status)
 {
 	hook(run, "--on-giveup", run->c->on_giveup, r, -1);
-	return run_end(run, status);
+	return run_end(run, status, false);
 }
 
 /*
@@ -553,7 +555,7 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 		if (signal_stop != 0)
 			ended_by(&run, signal_stop, NULL, 0);
 		report_error(run.rep, "%s", run.st.err);
-		return run_end(&run, 125);
+		return run_end(&run, 125, false);
 	}
 	run.ao.tty = terminal(&run.ao.hand_over);
 	run.piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
@@ -565,7 +567,7 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 			ended_by(&run, signal_stop, NULL, 0);
 		if (status == -1) {
 			report_error(run.rep, "--share %s: %s", c->share, why);
-			return run_end(&run, 125);
+			return run_end(&run, 125, false);
 		}
 		report_error(run.rep, "--share %s: %s; %s", c->share, why,
 		    c->share_required ? "--share-required: giving up" :
@@ -600,6 +602,12 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 			report(run.rep, &ev);
 			die(&run, x.status);
 		}
+		/* Held stdout: a success's goes to stdout, a failure's to
+		 * stderr, before what is said of the attempt. */
+		if (settle(&run, x.outcome.verdict == V_SUCCESS) == -1) {
+			report_error(run.rep, "%s", run.st.err);
+			return run_end(&run, 125, false);
+		}
 		if (x.what == NEXT_EXIT) {
 			ev.event = x.give_up != GIVE_UP_NONE ? EV_GIVE_UP :
 			    x.outcome.verdict == V_STOP ? EV_STOP :
@@ -607,14 +615,8 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 			report(run.rep, &ev);
 			report_after(&run);
 			return x.outcome.verdict == V_SUCCESS ?
-			    run_end(&run, x.status) :
+			    run_end(&run, x.status, true) :
 			    given_up(&run, &r, x.status);
-		}
-		/* Held stdout: a success's goes to stdout, a failure's to
-		 * stderr, and the last attempt's to stdout. */
-		if (settle(&run, x.outcome.verdict == V_SUCCESS) == -1) {
-			report_error(run.rep, "%s", run.st.err);
-			return run_end(&run, 125);
 		}
 		ev.event = x.outcome.verdict == V_SUCCESS ? EV_SUCCEEDED :
 		    EV_FAILED;

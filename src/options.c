@@ -324,9 +324,8 @@ static const struct opt {
 	  "every attempt (a file is read again), or null" },
 	{ "hold-stdout", 0, O_HOLD_STDOUT, NULL, G_STREAMS, RETRY, 0, 0,
 	  FLAG(hold_stdout),
-	  "only the last attempt's stdout reaches stdout;\n"
-	  "earlier attempts' goes to stderr (--forever:\n"
-	  "a success's to stdout)" },
+	  "only a successful attempt's stdout reaches\n"
+	  "stdout; a failed one's goes to stderr" },
 
 	{ "log-format", 0, O_LOG_FORMAT, "FMT", G_REPORT, RETRY | SHR, 0, 0,
 	  CHOICE(log_format, log_formats),

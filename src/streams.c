@@ -1,8 +1,10 @@
 /*
- * Streams.  Temporary files are unlinked as soon as they are made, so no
- * exit path, a signal's included, leaves one behind; they live in $TMPDIR,
- * and memory stays bounded whatever the size of the data: a stream holds
- * at most one buffer that its destination has not taken yet, and reads no
+ * Streams.  The spools of --hold-stdout and --stdin replay are anonymous
+ * files in memory (memfd), or where there is no such thing, files in
+ * $TMPDIR unlinked as soon as they are made: no exit path, a signal's
+ * included, leaves one behind, and no directory need exist.  retry's own
+ * memory stays bounded whatever the size of the data: a stream holds at
+ * most one buffer that its destination has not taken yet, and reads no
  * more until it has.
  */
 #include <errno.h>
@@ -46,12 +48,23 @@ failed(struct streams *s, const char *fmt, ...)
 	return -1;
 }
 
+/* A spool: in memory, else in $TMPDIR, with no name (O_TMPFILE) or with
+ * one unlinked at once; s->where says which. */
 static int
 tempfile(struct streams *s)
 {
 	char path[PATH_MAX];
 	int fd;
 
+	if ((fd = compat_memfd("retry")) != -1) {
+		s->where = "memory";
+		return fd;
+	}
+	s->where = s->tmpdir;
+#ifdef O_TMPFILE
+	if ((fd = open(s->tmpdir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) != -1)
+		return fd;
+#endif
 	if (snprintf(path, sizeof(path), "%s/retry.XXXXXX", s->tmpdir) >=
 	    (int)sizeof(path)) {
 		errno = ENAMETOOLONG;
@@ -106,10 +119,11 @@ spool_stdin(struct streams *s)
 	struct pollfd p;
 	off_t kept = 0;
 	ssize_t n;
+	size_t w;
 
 	if ((s->replay = tempfile(s)) == -1)
-		return failed(s, "--stdin replay: cannot make a file in %s",
-		    s->tmpdir);
+		return failed(s, "--stdin replay: cannot make a spool in "
+		    "memory or in %s", s->tmpdir);
 	for (;;) {
 		p = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
 		if (signals_wait(&p, 1, -1) <= 0) {
@@ -124,10 +138,11 @@ spool_stdin(struct streams *s)
 				continue;
 			return failed(s, "--stdin replay: cannot read stdin");
 		}
-		if (write_file(s->replay, buf, (size_t)n) < (size_t)n)
+		w = write_file(s->replay, buf, (size_t)n);
+		kept += (off_t)w;
+		if (w < (size_t)n)
 			return failed(s, "--stdin replay: cannot keep stdin in "
-			    "%s after %lld bytes", s->tmpdir, (long long)kept);
-		kept += n;
+			    "%s after %lld bytes", s->where, (long long)kept);
 	}
 }
 
@@ -209,8 +224,8 @@ streams_init(struct streams *s, const struct config *c, const bool closed[3],
 	    (s->null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		return failed(s, "--stdin null: /dev/null");
 	if (c->hold_stdout && !closed[1] && (s->hold = tempfile(s)) == -1)
-		return failed(s, "--hold-stdout: cannot make a file in %s",
-		    s->tmpdir);
+		return failed(s, "--hold-stdout: cannot make a spool in memory "
+		    "or in %s", s->tmpdir);
 	return 0;
 }
 
@@ -254,8 +269,8 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 	memset(&s->result, 0, sizeof(s->result));
 	if (s->hold != -1 && (ftruncate(s->hold, 0) == -1 ||
 	    lseek(s->hold, 0, SEEK_SET) == -1))
-		return failed(s, "--hold-stdout: cannot empty its file in %s",
-		    s->tmpdir);
+		return failed(s, "--hold-stdout: cannot empty its spool in %s",
+		    s->where);
 	for (int i = 0; i < 3; i++)
 		ao->stdio[i] = s->closed[i] ? STDIO_CLOSED : STDIO_INHERIT;
 	for (int i = 0; i < s->n; i++) {
@@ -335,7 +350,7 @@ release(struct streams *s, const struct out *out)
 static void
 hold_broken(struct streams *s, struct stream *st)
 {
-	failed(s, "--hold-stdout: cannot keep the output in %s", s->tmpdir);
+	failed(s, "--hold-stdout: cannot keep the output in %s", s->where);
 	st->held = false;
 	(void)release(s, out_std(STDOUT_FILENO));
 	close(s->hold);

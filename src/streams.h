@@ -39,7 +39,8 @@ struct streams {
 	int		 replay;	/* the spooled stdin, or -1 */
 	off_t		 replay_at;	/* a seekable stdin's start, or -1 */
 	int		 null;		/* /dev/null for --stdin null, or -1 */
-	char		 tmpdir[256];	/* where spools are made */
+	char		 tmpdir[256];	/* where spools are made without memfd */
+	const char	*where;		/* "memory", or tmpdir */
 	const char	*name;		/* the command's, for ps */
 	struct attempt_io io;
 	int		 polled[ATTEMPT_IO_MAX];	/* stream, + 2 for output */

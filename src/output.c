@@ -108,6 +108,30 @@ out_std(int fd)
 	return &std[fd];
 }
 
+static bool open_line[3];
+
+void
+out_passed(int fd, const void *buf, size_t n)
+{
+	if (n > 0)
+		open_line[fd] = ((const char *)buf)[n - 1] != '\n';
+}
+
+void
+out_newline(void)
+{
+	static int same = -1;
+	struct stat a, b;
+
+	if (same == -1)
+		same = fstat(STDOUT_FILENO, &a) == 0 &&
+		    fstat(STDERR_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino && a.st_rdev == b.st_rdev;
+	if (open_line[2] || (same && open_line[1]))
+		(void)out_all(out_std(STDERR_FILENO), "\n", 1);
+	open_line[1] = open_line[2] = false;
+}
+
 bool
 out_piped(int fd)
 {

@@ -28,6 +28,13 @@ int	 out_all(const struct out *, const void *, size_t);
 /* The writer of retry's own stdout (1) or stderr (2), set up on first
  * use. */
 const struct out *out_std(int fd);
+/* What retry passed on to its stdout (1) or stderr (2) ended with:
+ * whether a line is left open there. */
+void	 out_passed(int fd, const void *, size_t);
+/* Before retry's own words on stderr: a newline, when what it passed on
+ * to stderr (or to stdout, when both are one file) left a line open, so
+ * that a report never sticks to the command's last words. */
+void	 out_newline(void);
 /* Whether fd is a pipe, a FIFO or a socket. */
 bool	 out_piped(int fd);
 /* Whether fd is a pipe, FIFO or socket whose reader has gone. */

@@ -559,8 +559,10 @@ emit(const struct reporter *c, struct line *l, size_t body, bool shown,
 		if (c->syslog)
 			syslog(priority, "%.*s", (int)(l->len - body - 1),
 			    l->buf + body);
-		if (shown)
+		if (shown) {
+			out_newline();
 			(void)out_all(out_std(STDERR_FILENO), l->buf, l->len);
+		}
 		if (c->logging && c->json)
 			(void)out_all(&c->log, l->buf, l->len);
 		else if (c->logging) {
@@ -670,9 +672,13 @@ report(const struct reporter *c, const struct report *e)
 	};
 	struct line l = { 0 };
 	size_t body = 0;
-	const bool shown = c->verbosity == VERBOSE ||
+	/* A pipeline whose reader has gone says nothing on a terminal: its
+	 * 141 says it.  JSON, a log file and syslog still hear of it. */
+	const bool said = c->json || e->event != EV_STOP ||
+	    e->reason != WHY_READER_GONE;
+	const bool shown = said && (c->verbosity == VERBOSE ||
 	    (c->verbosity == NORMAL && (e->event != EV_START &&
-	    (e->event != EV_SUCCEEDED || c->forever)));
+	    (e->event != EV_SUCCEEDED || c->forever))));
 
 	if (!shown && !c->logging && !c->syslog)
 		return;
@@ -723,6 +729,7 @@ countdown_show(const struct reporter *c, int64_t left)
 	struct line l = { 0 };
 	char d[DURATION_BUFSZ];
 
+	out_newline();
 	add(&l, "\r");
 	prefix(&l, c);
 	add(&l, "next attempt in %s\033[K", duration_format(

@@ -329,17 +329,19 @@ close_src(struct streams *s, struct stream *st)
 	scan_done(s, st);
 }
 
-/* Releases the held file to out; -1 on an error (errno set). */
+/* Releases the held file to retry's fd (1 or 2); -1 on an error (errno
+ * set). */
 static int
-release(struct streams *s, const struct out *out)
+release(struct streams *s, int fd)
 {
 	static char buf[64 * 1024];
 	off_t off = 0;
 	ssize_t n;
 
 	while ((n = pread(s->hold, buf, sizeof(buf), off)) > 0) {
-		if (out_all(out, buf, (size_t)n) == -1)
+		if (out_all(out_std(fd), buf, (size_t)n) == -1)
 			return -1;
+		out_passed(fd, buf, (size_t)n);
 		off += n;
 	}
 	return n == -1 ? -1 : 0;
@@ -352,7 +354,7 @@ hold_broken(struct streams *s, struct stream *st)
 {
 	failed(s, "--hold-stdout: cannot keep the output in %s", s->where);
 	st->held = false;
-	(void)release(s, out_std(STDOUT_FILENO));
+	(void)release(s, STDOUT_FILENO);
 	close(s->hold);
 	s->hold = -1;
 }
@@ -377,6 +379,7 @@ push(struct streams *s, struct stream *st)
 		}
 		if ((w = out_try(out_std(st->fd), st->buf + st->off,
 		    st->len - st->off)) >= 0) {
+			out_passed(st->fd, st->buf + st->off, (size_t)w);
 			st->off += (size_t)w;
 			continue;
 		}
@@ -589,8 +592,7 @@ streams_settle(struct streams *s, bool out)
 	pid_t pid;
 
 	if (s->hold != -1) {
-		if (release(s, out_std(out ? STDOUT_FILENO : STDERR_FILENO)) ==
-		    -1) {
+		if (release(s, out ? STDOUT_FILENO : STDERR_FILENO) == -1) {
 			if (errno == EPIPE)
 				s->gone[out ? 0 : 1] = true;
 			else if (errno != EINTR)

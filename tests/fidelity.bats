@@ -41,6 +41,20 @@ left_of_head() {
 	((secs < 3))
 }
 
+@test "a reader that goes away: retry says nothing, as the pipeline would; JSON and the log still hear of it" {
+	run -0 bash -c '"$RETRY" -- yes 2>"$1/err" | head -n 1' _ "$D"
+	assert_output y
+	assert_equal "$(cat "$D/err")" ""
+	run -0 bash -c '"$RETRY" --log-file "$1/log" -- yes 2>"$1/err" | head -n 1' _ "$D"
+	assert_equal "$(cat "$D/err")" ""
+	run cat "$D/log"
+	assert_output --partial "stopping: killed by SIGPIPE; the reader of its output has gone"
+	run -0 bash -c '"$RETRY" --log-format json -- yes 2>"$1/err" | head -n 1' _ "$D"
+	run cat "$D/err"
+	assert_output --partial '"event":"stop"'
+	assert_output --partial '"reason":"reader_gone"'
+}
+
 @test "an attempt that exits 141 ends the run once the reader has gone" {
 	left_of_head "\"\$RETRY\" --fixed 2s -- sh -c 'echo x; sleep 0.2; exit 141'"
 	assert_equal "$status" 141

@@ -460,5 +460,10 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 	assert_output 141
 	run cat "$BATS_TEST_TMPDIR/err"
 	assert_line --index 0 --partial "waits"
-	assert_line --index 1 "retry: stopping before attempt 1; the reader of its output has gone"
+	refute_line --partial "stopping"
+	run -0 bash -c '"$RETRY" --share g --share-breaker 1:5s --max 1 \
+	    --log-format json -- echo hi 2>"$0/err" | (sleep 0.3)' \
+	    "$BATS_TEST_TMPDIR"
+	run cat "$BATS_TEST_TMPDIR/err"
+	assert_line --index 1 --regexp '"event":"stop",.*"status":null,.*"reason":"reader_gone"'
 }

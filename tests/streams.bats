@@ -323,3 +323,21 @@ fd_target() {
 	# Two in a row, as in .*?, are fine.
 	run -0 retry -q --max 1 --until-output 'a.*?b' -- echo axb
 }
+
+@test "a report starts a line of its own after output that ended mid-line" {
+	run -1 bash -c '"$RETRY" -n 2 --immediate --until-output zzz -- sh -c "printf Pending; exit 1" 2>&1'
+	assert_line --index 0 "Pending"
+	assert_line --index 1 --partial "retry: attempt 1/2 failed"
+	assert_line --index 2 "Pending"
+	assert_line --index 3 --partial "retry: giving up after 2 attempts"
+	run -1 --separate-stderr retry -n 1 --until-output zzz -- sh -c 'printf Pending >&2; exit 1'
+	assert_equal "${stderr_lines[0]}" "Pending"
+	assert_equal "${#stderr_lines[@]}" 2
+	# Held output given to stderr, too; a whole line is left as it is.
+	run -1 --separate-stderr retry -n 2 --immediate --hold-stdout -- sh -c 'printf page; exit 1'
+	assert_equal "${stderr_lines[0]}" "page"
+	assert_equal "${stderr_lines[2]}" "page"
+	run -1 --separate-stderr retry -n 1 --until-output zzz -- sh -c 'echo whole >&2; exit 1'
+	assert_equal "${stderr_lines[0]}" "whole"
+	assert_equal "${#stderr_lines[@]}" 2
+}

@@ -623,6 +623,10 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 		ev.delay = x.delay.ns;
 		report(run.rep, &ev);
 		report_after(&run);
+		if (x.outcome.verdict != V_SUCCESS && streams_stdin_used(&run.st))
+			report_error(run.rep, "attempt %lu read stdin: the next "
+			    "attempt will not see that input again (--stdin "
+			    "replay gives every attempt all of it)", x.attempt);
 		if (x.outcome.verdict != V_SUCCESS)
 			hook(&run, "--on-retry", c->on_retry, &r, x.delay.ns);
 		title(&run, x.attempt, x.outcome.verdict == V_SUCCESS ?

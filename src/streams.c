@@ -163,6 +163,43 @@ replay_init(struct streams *s)
 	return spool_stdin(s);
 }
 
+/* Whether stdin is a pipe or FIFO whose writers have gone and that holds
+ * nothing more. */
+static bool
+pipe_ended(void)
+{
+	struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+	int avail;
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP) != 0 &&
+	    ioctl(STDIN_FILENO, FIONREAD, &avail) == 0 && avail == 0;
+}
+
+/* Where the stdin that attempts share stands before the first. */
+static void
+stdin_note(struct streams *s)
+{
+	struct stat st;
+
+	if (fstat(STDIN_FILENO, &st) == -1)
+		return;
+	if (S_ISREG(st.st_mode))
+		s->stdin_at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+	else if (S_ISFIFO(st.st_mode))
+		s->stdin_pipe = !pipe_ended();
+}
+
+bool
+streams_stdin_used(struct streams *s)
+{
+	if (s->stdin_said || !((s->stdin_at != -1 &&
+	    lseek(STDIN_FILENO, 0, SEEK_CUR) != s->stdin_at) ||
+	    (s->stdin_pipe && pipe_ended())))
+		return false;
+	s->stdin_said = true;
+	return true;
+}
+
 static int
 stream_init(struct streams *s, struct stream *st, int fd, bool scan,
     bool held)
@@ -220,6 +257,9 @@ streams_init(struct streams *s, const struct config *c, const bool closed[3],
 	if (c->stdin_mode == STDIN_REPLAY && !closed[0] &&
 	    replay_init(s) == -1)
 		return -1;
+	s->stdin_at = -1;
+	if (c->stdin_mode == STDIN_INHERIT && !closed[0])
+		stdin_note(s);
 	if (c->stdin_mode == STDIN_NULL &&
 	    (s->null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		return failed(s, "--stdin null: /dev/null");

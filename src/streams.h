@@ -39,6 +39,9 @@ struct streams {
 	int		 replay;	/* the spooled stdin, or -1 */
 	off_t		 replay_at;	/* a seekable stdin's start, or -1 */
 	int		 null;		/* /dev/null for --stdin null, or -1 */
+	off_t		 stdin_at;	/* an inherited file's offset, or -1 */
+	bool		 stdin_pipe;	/* an inherited pipe with input to come */
+	bool		 stdin_said;	/* that an attempt used it up, said */
 	char		 tmpdir[256];	/* where spools are made without memfd */
 	const char	*where;		/* "memory", or tmpdir */
 	const char	*name;		/* the command's, for ps */
@@ -65,5 +68,9 @@ void	 streams_after(struct streams *);
  * output could not be written (err says why, or gone[] is set). */
 int	 streams_settle(struct streams *, bool out);
 void	 streams_free(struct streams *);
+/* Once, after an attempt: whether the stdin that attempts share (the
+ * default) was read, so that the next attempt will not see that input
+ * again: a file's offset has moved, or a pipe is at its end. */
+bool	 streams_stdin_used(struct streams *);
 
 #endif

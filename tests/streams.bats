@@ -341,3 +341,26 @@ fd_target() {
 	assert_equal "${stderr_lines[0]}" "whole"
 	assert_equal "${#stderr_lines[@]}" 2
 }
+
+@test "an attempt that used up the stdin that attempts share is said once, naming --stdin replay" {
+	local said="attempt 1 read stdin: the next attempt will not see that input again (--stdin replay gives every attempt all of it)"
+	# A pipe read to its end.
+	run -1 bash -c 'printf "a\nb\n" | "$RETRY" -n 3 --immediate -- sh -c "cat >/dev/null; exit 1"'
+	assert_line --index 1 "retry: $said"
+	assert_equal "$(grep -c 'read stdin' <<<"$output")" 1
+	# A file whose offset moved.
+	printf 'a\nb\n' >"$BATS_TEST_TMPDIR/in"
+	run -1 retry -n 2 --immediate -- sh -c 'read x; exit 1' <"$BATS_TEST_TMPDIR/in"
+	assert_line --index 1 "retry: $said"
+	# Nothing read, an empty pipe, /dev/null, --stdin replay, a success: nothing said.
+	run -1 retry -n 2 --immediate -- false <"$BATS_TEST_TMPDIR/in"
+	refute_output --partial "read stdin"
+	run -1 bash -c 'true | "$RETRY" -n 2 --immediate -- sh -c "cat; exit 1"'
+	refute_output --partial "read stdin"
+	run -1 retry -n 2 --immediate -- sh -c 'cat; exit 1' </dev/null
+	refute_output --partial "read stdin"
+	run -1 retry -n 2 --immediate --stdin replay -- sh -c 'cat >/dev/null; exit 1' <"$BATS_TEST_TMPDIR/in"
+	refute_output --partial "read stdin"
+	run -0 bash -c 'printf "a\n" | "$RETRY" -n 2 -- sh -c "cat >/dev/null"'
+	refute_output --partial "read stdin"
+}

@@ -36,10 +36,10 @@ void		 signals_child(void);
  * mask, set one by one. */
 void		 signals_reset(void);
 /* In the sentry, a process of retry's in the attempt's group: hear is
- * called for INT and QUIT (unless retry found them ignored) and for
- * SIGNALS_FLUSH, one at a time and, on Linux, the lowest number first, so
- * that the answer to a SIGNALS_FLUSH comes after what was already
- * pending.  Ctrl-Z does not stop it, and what retry passes on to the
+ * called for INT and QUIT (unless retry found them ignored), for WINCH
+ * and for SIGNALS_FLUSH, one at a time and, on Linux, the lowest number
+ * first, so that the answer to a SIGNALS_FLUSH comes after what was
+ * already pending.  Ctrl-Z does not stop it, and what retry passes on to the
  * attempt's group does not end it. */
 void		 signals_sentry(void (*)(int, siginfo_t *, void *));
 #define SIGNALS_FLUSH	SIGURG	/* never sent on; above INT and QUIT */

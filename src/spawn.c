@@ -136,10 +136,10 @@ static int sentry_fd = -1;
 #define SENTRY_READY	(2 * NS_PER_SEC)
 
 /*
- * The terminal's Ctrl-C and Ctrl-\ come from the kernel; the same signal
- * from a process (retry's own --signal INT, a script's kill) is not the
- * terminal's.  A flush counts only from retry, so that no stale answer
- * can be waiting in the pipe.
+ * The terminal's Ctrl-C and Ctrl-\, and its new size, come from the
+ * kernel; the same signal from a process (retry's own --signal INT, a
+ * script's kill) is not the terminal's.  A flush counts only from retry,
+ * so that no stale answer can be waiting in the pipe.
  */
 static void
 sentry_hears(int sig, siginfo_t *si, void *uc)
@@ -344,6 +344,8 @@ forward(struct wait *w, int64_t now)
 		if (w->gone)
 			continue;
 		if (!signals_ends(sig)) {
+			if (sig == SIGWINCH && w->o->io != NULL)
+				w->o->io->resize(w->o->io->ctx);
 			kill(-w->pid, sig);
 			continue;
 		}
@@ -381,7 +383,10 @@ heard(struct wait *w)
 	while ((n = read(w->sentry_fd, &c, 1)) == 1)
 		if (c == SIGNALS_FLUSH)
 			flushed = true;
-		else if (w->r->interrupted == 0) {
+		else if (c == SIGWINCH) {
+			if (w->o->io != NULL)
+				w->o->io->resize(w->o->io->ctx);
+		} else if (w->r->interrupted == 0) {
 			w->r->interrupted = c;
 			w->r->terminal = true;
 		}

@@ -29,6 +29,9 @@ struct attempt_io {
 	/* The attempt's time is up: what its destination has not taken is
 	 * dropped, as the command would have been killed while blocked. */
 	void	(*drop)(void *);
+	/* The terminal's size changed (SIGWINCH): before the attempt hears
+	 * of it, or as it does. */
+	void	(*resize)(void *);
 };
 
 struct attempt_opts {

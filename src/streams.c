@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pty.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "compat.h"
@@ -205,7 +207,7 @@ stream_init(struct streams *s, struct stream *st, int fd, bool scan,
     bool held)
 {
 	*st = (struct stream){ .src = -1, .fd = fd, .held = held,
-	    .scan = scan };
+	    .scan = scan, .tty = isatty(fd) == 1 };
 	if ((st->buf = malloc(BUFSZ)) == NULL ||
 	    (scan && (st->scanner = calloc(1, sizeof(*st->scanner))) == NULL))
 		return failed(s, "out of memory");
@@ -218,6 +220,7 @@ static int	 io_serve(void *, const struct pollfd *, nfds_t);
 static void	 io_end(void *);
 static bool	 io_busy(void *);
 static void	 io_drop(void *);
+static void	 io_resize(void *);
 
 int
 streams_init(struct streams *s, const struct config *c, const bool closed[3],
@@ -233,18 +236,25 @@ streams_init(struct streams *s, const struct config *c, const bool closed[3],
 	s->rules = r;
 	s->name = name;
 	s->io = (struct attempt_io){ s, io_watch, io_serve, io_end, io_busy,
-	    io_drop };
+	    io_drop, io_resize };
 	memcpy(s->closed, closed, sizeof(s->closed));
 	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s",
 	    dir != NULL && *dir != '\0' ? dir : "/tmp");
+	const bool one = !closed[1] && !closed[2] &&
+	    same_file(STDOUT_FILENO, STDERR_FILENO);
+
 	scan[0] = rules_any(r) && c->match != MATCH_STDERR && !closed[1];
 	scan[1] = rules_any(r) && c->match != MATCH_STDOUT && !closed[2];
 	pipe[0] = (scan[0] || c->hold_stdout) && !closed[1];
 	pipe[1] = scan[1];
 	/* Written to one file, stdout and stderr go through one pipe, so
-	 * that their order is the command's. */
-	s->merged = !c->hold_stdout && (pipe[0] || pipe[1]) && !closed[1] &&
-	    !closed[2] && same_file(STDOUT_FILENO, STDERR_FILENO);
+	 * that their order is the command's; unless --match names one, which
+	 * only two can tell apart: both then pass through retry, in the
+	 * order it reads them. */
+	s->merged = !c->hold_stdout && (pipe[0] || pipe[1]) && one &&
+	    c->match == MATCH_BOTH;
+	if (one && !s->merged && rules_any(r))
+		pipe[0] = pipe[1] = true;
 	if (s->merged) {
 		if (stream_init(s, &s->s[0], STDOUT_FILENO, scan[0] || scan[1],
 		    false) == -1)
@@ -300,6 +310,33 @@ stdin_for(struct streams *s, int *fd)
 	return 0;
 }
 
+/*
+ * A pseudo-terminal for output that goes to the terminal fd: the command
+ * sees a terminal (colours, line-buffered output) of the same size and
+ * modes, but for output processing, so that the bytes reach the real
+ * terminal as the command wrote them.  Its master in p[0], its terminal
+ * in p[1], opened without becoming anyone's controlling terminal: the
+ * real one stays the command's, with Ctrl-C, Ctrl-Z and its input.
+ */
+static int
+open_pty(int fd, int p[2])
+{
+	struct termios tio, *t = &tio;
+	struct winsize ws, *w = &ws;
+
+	if (tcgetattr(fd, &tio) == -1)
+		t = NULL;
+	else
+		tio.c_oflag &= ~(tcflag_t)OPOST;
+	if (ioctl(fd, TIOCGWINSZ, &ws) == -1)
+		w = NULL;
+	if (openpty(&p[0], &p[1], NULL, t, w) == -1)
+		return -1;
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
 int
 streams_attempt(struct streams *s, struct attempt_opts *ao)
 {
@@ -323,13 +360,17 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 			st->scanner->len = 0;
 			st->scanner->midline = false;
 		}
-		if (compat_pipe(p, false) == -1) {
+		/* Where no pseudo-terminal can be had (no /dev/pts in a
+		 * bare root), a pipe. */
+		st->pty = st->tty && open_pty(st->fd, p) == 0;
+		if (!st->pty && compat_pipe(p, false) == -1) {
 			failed(s, "cannot make a pipe");
 			goto fail;
 		}
 		/* Fewer, larger reads: a bigger pipe where the kernel allows;
 		 * retry reads only what ppoll said was there. */
-		compat_pipe_size(p[0], 1024 * 1024);
+		if (!st->pty)
+			compat_pipe_size(p[0], 1024 * 1024);
 		fcntl(p[0], F_SETFL, O_NONBLOCK);
 		st->src = p[0];
 		ao->stdio[st->fd] = p[1];
@@ -554,6 +595,19 @@ io_drop(void *ctx)
 		s->s[i].off = s->s[i].len = s->s[i].left = 0;
 		scan_done(s, &s->s[i]);
 	}
+}
+
+/* The terminal has a new size: so have the attempt's pseudo-terminals. */
+static void
+io_resize(void *ctx)
+{
+	const struct streams *s = ctx;
+	struct winsize ws;
+
+	for (int i = 0; i < s->n; i++)
+		if (s->s[i].pty && s->s[i].src != -1 &&
+		    ioctl(s->s[i].fd, TIOCGWINSZ, &ws) == 0)
+			(void)ioctl(s->s[i].src, TIOCSWINSZ, &ws);
 }
 
 void

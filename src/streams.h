@@ -1,8 +1,8 @@
 /* The attempt's standard streams: stdin replayed (a seekable stdin read
  * again from where it began, anything else kept in a spool file) or
  * /dev/null, stdout held in a file, and the output that rules read passed
- * through pipes, scanned as it flows and passed on without ever blocking
- * retry. */
+ * through pipes, or pseudo-terminals where it goes to a terminal, scanned
+ * as it flows and passed on without ever blocking retry. */
 #ifndef RETRY_STREAMS_H
 #define RETRY_STREAMS_H
 
@@ -21,6 +21,10 @@ struct stream {
 	int		 fd;		/* retry's fd it goes to: 1 or 2 */
 	bool		 held;		/* it goes to the held file */
 	bool		 scan;		/* rules read it */
+	bool		 tty;		/* fd is a terminal */
+	bool		 pty;		/* src is the master of a pseudo-
+					 * terminal (where one can be had for
+					 * a terminal), not a pipe */
 	struct scanner	*scanner;
 	char		*buf;		/* read, not yet written: [off, len) */
 	size_t		 off, len;

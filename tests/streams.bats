@@ -61,9 +61,11 @@ assert_no_temp_files() {
 	run -0 --separate-stderr retry -q --max 1 --match stderr --until-output ok -- sh -c 'echo ok >&2'
 }
 
-@test "stdout and stderr written to one file go through one pipe, read by the rules as one" {
-	run -0 retry -q --max 1 --match stdout --until-output ok -- sh -c 'echo ok >&2'
-	run -0 retry -q --max 1 --match stderr --until-output ok -- sh -c 'echo ok'
+@test "stdout and stderr written to one file: both read by the rules, unless --match names one" {
+	run -0 retry -q --max 1 --until-output ok -- sh -c 'echo ok >&2'
+	run -0 retry -q --max 1 --match both --until-output ok -- sh -c 'echo ok'
+	run -1 retry -q --max 1 --match stdout --until-output ok -- sh -c 'echo ok >&2'
+	run -1 retry -q --max 1 --match stderr --until-output ok -- sh -c 'echo ok'
 }
 
 @test "-i matches any case; without it case counts" {
@@ -363,4 +365,17 @@ fd_target() {
 	refute_output --partial "read stdin"
 	run -0 bash -c 'printf "a\n" | "$RETRY" -n 2 -- sh -c "cat >/dev/null"'
 	refute_output --partial "read stdin"
+}
+
+@test "--match stdout or stderr holds when both streams go to one place" {
+	run -0 bash -c '"$RETRY" -n 1 --fail-if-output ERROR --match stdout -- sh -c "echo ERROR >&2" 2>&1'
+	assert_output "ERROR"
+	run -1 bash -c '"$RETRY" -n 1 --fail-if-output ERROR --match stdout -- sh -c "echo ERROR" 2>&1'
+	assert_line --index 0 "ERROR"
+	run -0 bash -c '"$RETRY" -n 1 --fail-if-output ERROR --match stderr -- echo ERROR 2>&1'
+	run -0 bash -c '"$RETRY" -n 1 --fail-if-output ERROR --match stdout -- sh -c "echo ERROR >&2" >/dev/null 2>&1'
+	# Both streams still arrive, whole, in the order of lines written
+	# apart in time.
+	run -0 bash -c '"$RETRY" -n 1 --until-output b --match stdout -- sh -c "echo a >&2; sleep 0.1; echo b; sleep 0.1; echo c >&2" 2>&1'
+	assert_output "$(printf 'a\nb\nc')"
 }

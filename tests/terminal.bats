@@ -287,3 +287,37 @@ except KeyboardInterrupt:
 	wait_lines "$D/status"
 	assert_equal "$(cat "$D/status")" "status 130"
 }
+
+@test "an output rule keeps a terminal a terminal: the command sees one, its lines come live, its size follows" {
+	type_line "$RETRY -n 1 --until-output zzz -- python3 -c '
+import os, signal, sys, time
+def size(*_):
+    time.sleep(0.3)
+    c, r = os.get_terminal_size(1)
+    print(\"size\", c, r)
+signal.signal(signal.SIGWINCH, size)
+print(\"out\", sys.stdout.isatty(), \"err\", sys.stderr.isatty())
+size()
+print(\"first\")
+time.sleep(30)
+'"
+	# Line-buffered, as on a terminal: seen while the command sleeps.
+	wait_screen '^first$'
+	wait_screen '^out True err True$'
+	wait_screen '^size 200 50$'
+	tmux -S "$SOCK" resize-window -x 120 -y 40
+	wait_screen '^size 120 40$'
+	# The real terminal is still the command's: Ctrl-C ends it, and
+	# retry knows it came from the terminal.
+	keys C-c
+	wait_screen 'SIGINT from the terminal during attempt 1/1'
+}
+
+@test "--match stdout holds at a terminal, where stdout and stderr are one" {
+	type_line "$RETRY -n 1 --fail-if-output ERROR --match stdout -- sh -c 'echo ERROR >&2'; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	type_line "$RETRY -n 1 --fail-if-output ERROR --match stderr -- sh -c 'echo ERROR >&2'; echo \"status \$?\" >'$D/status2'"
+	wait_lines "$D/status2"
+	assert_equal "$(cat "$D/status2")" "status 1"
+}

@@ -9,8 +9,8 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --delay-increment-on-success --delay-multiple-on-failure
 --delay-multiple-on-success --jitter-factor --consider-actual-delay --jitter
 --seed --success-on --retry-on --stop-on --until --while --until-output
---fail-if-output --retry-if-output --stop-if-output --match --fixed-strings
---ignore-case --stdin --hold-stdout --delay-from-output --forever
+--exit-on-match --fail-if-output --retry-if-output --stop-if-output --match
+--fixed-strings --ignore-case --stdin --hold-stdout --delay-from-output --forever
 --reset-after --log-format --log-file --syslog --on-retry --on-giveup
 --quiet --verbose --label --message --dry-run --share --share-budget
 --share-window --share-breaker --share-open --share-store --share-store-file

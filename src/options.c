@@ -35,6 +35,7 @@ enum id {
 	O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT, O_SHARE_REQUIRED,
 	O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
 	O_CLIENTS, O_RUNS, O_FAILURE_RATE,
+	O_EXIT_ON_MATCH,
 	O_HELP, O_VERSION,
 };
 
@@ -294,6 +295,11 @@ static const struct opt {
 	{ "until-output", 0, O_UNTIL_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
 	  TEXT(patterns[RULE_UNTIL], NULL),
 	  "a failure unless a line of output matches RE" },
+	{ "exit-on-match", 0, O_EXIT_ON_MATCH, NULL, G_VERDICT, RETRY, 0, 0,
+	  FLAG(verdict.exit_on_match),
+	  "at the first line that matches --until-output,\n"
+	  "stop the command's group as --timeout does: a\n"
+	  "success (exit 0)" },
 	{ "fail-if-output", 0, O_FAIL_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
 	  TEXT(patterns[RULE_FAIL], NULL),
 	  "a failure if a line of output matches RE" },
@@ -1029,6 +1035,9 @@ validate_retry(struct parse *p)
 		    c->fixed_strings, c->ignore_case, why, sizeof(why)) != 0)
 			return fail(p, find(0, names[k]), "'%s': %s", re, why);
 	}
+	if (c->verdict.exit_on_match && c->patterns[RULE_UNTIL] == NULL)
+		return fail(p, find(0, "exit-on-match"), "goes with "
+		    "--until-output, whose match it waits for");
 	if (!rules_any(&c->verdict.output)) {
 		const char *lone = p->given[O_MATCH - O_MAX] ? "match" :
 		    p->given[O_FIXED_STRINGS - O_MAX] ? "fixed-strings" :

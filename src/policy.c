@@ -126,7 +126,8 @@ policy_next(struct policy *p, const struct observed *o)
 		return x;
 	}
 	if (x.outcome.verdict == V_SUCCESS && !l->forever) {
-		x.status = p->rules->criteria ? o->status : 0;
+		x.status = p->rules->criteria &&
+		    x.outcome.reason != WHY_MATCHED ? o->status : 0;
 		return x;
 	}
 	if (x.outcome.verdict != V_SUCCESS && !l->forever &&

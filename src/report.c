@@ -301,6 +301,9 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		}
 		add(l, " after %s", duration_format(
 		    duration_round(e->duration), d, sizeof(d)));
+		if (e->reason == WHY_MATCHED)
+			add(l, ": a line matched --until-output "
+			    "(--exit-on-match)");
 		if (e->delay >= 0)
 			add_next(l, e);
 		return;
@@ -413,6 +416,7 @@ reason_name(const struct report *e)
 		[WHY_NOT_RETRY_ON] = "not_retried",
 		[WHY_READER_GONE] = "reader_gone",
 		[WHY_SIGNALLED] = "signalled",
+		[WHY_MATCHED] = "matched",
 	};
 
 	if (e->event == EV_SIGNAL)

@@ -295,6 +295,11 @@ ended(int st, struct attempt_result *r)
 		r->status = 124;
 		return;
 	}
+	/* Ended on its match, as it asked: not a death by signal either. */
+	if (r->matched) {
+		r->status = 0;
+		return;
+	}
 	if (WIFSIGNALED(st)) {
 		r->signal = WTERMSIG(st);
 		r->status = 128 + r->signal;
@@ -443,6 +448,15 @@ stopped_by(struct wait *w, int sig)
 		    w->sentry_fd, w->pid);
 }
 
+/* Whether the attempt's output says it is done. */
+static bool
+done(const struct wait *w)
+{
+	const struct attempt_io *io = w->o->io;
+
+	return io != NULL && io->done != NULL && io->done(io->ctx);
+}
+
 /* Waits for the command's end and its output's; one turn of the loop. */
 static bool
 turn(struct wait *w)
@@ -456,7 +470,7 @@ turn(struct wait *w)
 
 	if (!w->gone && (w->gone = exited(w->pid))) {
 		if (w->r->timed_out || w->r->forwarded || w->r->terminal ||
-		    w->r->aborted)
+		    w->r->aborted || w->r->matched)
 			/* So that its pipes close too. */
 			signal_group(w->pid, SIGKILL);
 		w->kill_at = -1;
@@ -496,6 +510,12 @@ turn(struct wait *w)
 	if (nio > 0 && io->serve(io->ctx, pfd, nio) == -1 && !w->r->aborted &&
 	    !w->gone) {
 		w->r->aborted = true;
+		end_it(w, mono_ns());
+	}
+	/* Done by its output, unless its end came first. */
+	if (!w->gone && !w->r->timed_out && !w->r->aborted &&
+	    !w->r->forwarded && !w->r->matched && done(w)) {
+		w->r->matched = true;
 		end_it(w, mono_ns());
 	}
 	if (w->sentry > 0 && pfd[nio].revents != 0)
@@ -553,7 +573,8 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	 * Nothing the attempt started outlives a timeout or a signal. The
 	 * leader is not reaped yet, so its group id cannot have been reused.
 	 */
-	if (r->timed_out || r->forwarded || r->terminal || r->aborted)
+	if (r->timed_out || r->forwarded || r->terminal || r->aborted ||
+	    done(&w))
 		signal_group(w.pid, SIGKILL);
 	sentry_stop(w.sentry, w.sentry_fd);
 	while (waitpid(w.pid, &st, 0) == -1 && errno == EINTR)

@@ -32,6 +32,10 @@ struct attempt_io {
 	/* The terminal's size changed (SIGWINCH): before the attempt hears
 	 * of it, or as it does. */
 	void	(*resize)(void *);
+	/* Its output says the attempt is done (--exit-on-match): it is
+	 * ended as on a timeout, and what it writes until then is passed
+	 * on.  NULL: never. */
+	bool	(*done)(void *);
 };
 
 struct attempt_opts {
@@ -54,6 +58,8 @@ struct attempt_result {
 	bool		 timed_out;
 	bool		 aborted;	/* ended because its output had nowhere
 					 * to go */
+	bool		 matched;	/* ended by retry because its output
+					 * said it was done: status 0 */
 	int		 interrupted;	/* a signal that ends the run, or 0 */
 	bool		 forwarded;	/* retry sent it on to the attempt */
 	bool		 terminal;	/* it came from the terminal (Ctrl-C) */

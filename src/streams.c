@@ -221,6 +221,7 @@ static void	 io_end(void *);
 static bool	 io_busy(void *);
 static void	 io_drop(void *);
 static void	 io_resize(void *);
+static bool	 io_done(void *);
 
 int
 streams_init(struct streams *s, const struct config *c, const bool closed[3],
@@ -236,7 +237,8 @@ streams_init(struct streams *s, const struct config *c, const bool closed[3],
 	s->rules = r;
 	s->name = name;
 	s->io = (struct attempt_io){ s, io_watch, io_serve, io_end, io_busy,
-	    io_drop, io_resize };
+	    io_drop, io_resize, io_done };
+	s->exit_on_match = c->verdict.exit_on_match;
 	memcpy(s->closed, closed, sizeof(s->closed));
 	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s",
 	    dir != NULL && *dir != '\0' ? dir : "/tmp");
@@ -396,7 +398,7 @@ fail:
 static void
 scan_done(struct streams *s, struct stream *st)
 {
-	if (st->scan && !st->ended)
+	if (st->scan && !st->ended && !io_done(s))
 		scan_end(s->rules, st->scanner, &s->result);
 	st->ended = true;
 }
@@ -484,6 +486,27 @@ push(struct streams *s, struct stream *st)
 	return 0;
 }
 
+/*
+ * The rules read the chunk just read; with --exit-on-match, line by line
+ * up to the line that matches --until-output, and no further: what
+ * follows it is passed on, not read.
+ */
+static void
+scan(struct streams *s, struct stream *st, size_t n)
+{
+	const char *p = st->buf, *nl;
+	size_t k;
+
+	if (!s->exit_on_match) {
+		scan_chunk(s->rules, st->scanner, p, n, &s->result);
+		return;
+	}
+	for (; n > 0 && !io_done(s); p += k, n -= k) {
+		k = (nl = memchr(p, '\n', n)) != NULL ? (size_t)(nl - p) + 1 : n;
+		scan_chunk(s->rules, st->scanner, p, k, &s->result);
+	}
+}
+
 /* Reads what the pipe has, scans it and passes it on. */
 static int
 pull(struct streams *s, struct stream *st)
@@ -501,8 +524,7 @@ pull(struct streams *s, struct stream *st)
 	if (st->left != SIZE_MAX)
 		st->left -= (size_t)n;
 	if (st->scan)
-		scan_chunk(s->rules, st->scanner, st->buf, (size_t)n,
-		    &s->result);
+		scan(s, st, (size_t)n);
 	if (st->left == 0)
 		scan_done(s, st);
 	st->off = 0;
@@ -608,6 +630,15 @@ io_resize(void *ctx)
 		if (s->s[i].pty && s->s[i].src != -1 &&
 		    ioctl(s->s[i].fd, TIOCGWINSZ, &ws) == 0)
 			(void)ioctl(s->s[i].src, TIOCSWINSZ, &ws);
+}
+
+/* --until-output matched, and --exit-on-match ends the attempt there. */
+static bool
+io_done(void *ctx)
+{
+	const struct streams *s = ctx;
+
+	return s->exit_on_match && s->result.matched[RULE_UNTIL];
 }
 
 void

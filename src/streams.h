@@ -38,6 +38,8 @@ struct streams {
 	struct stream	 s[2];		/* stdout (or both, merged), stderr */
 	int		 n;		/* streams in use */
 	bool		 merged;	/* one pipe for stdout and stderr */
+	bool		 exit_on_match;	/* no rule reads past --until-output's
+					 * match, which ends the attempt */
 	bool		 closed[3];	/* retry's fds 0-2 were closed */
 	int		 hold;		/* the held stdout, or -1 */
 	int		 replay;	/* the spooled stdin, or -1 */

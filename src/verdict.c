@@ -21,6 +21,12 @@ verdict(const struct verdict_rules *r, int status, int sig,
 	/* The user asked to stop: Ctrl-C or Ctrl-\ reached the command. */
 	if (sig == SIGINT || sig == SIGQUIT)
 		return (struct outcome){ V_STOP, WHY_INTERRUPTED };
+	/* --exit-on-match: the status is retry's stop of the attempt, or
+	 * what a race with it left; the match counts, unless a line before
+	 * it matched --fail-if-output. */
+	if (r->exit_on_match && matched[RULE_UNTIL] &&
+	    !(given[RULE_FAIL] && matched[RULE_FAIL]))
+		return (struct outcome){ V_SUCCESS, WHY_MATCHED };
 	if (r->criteria && sig != 0)
 		return (struct outcome){ V_STOP, WHY_SIGNALLED };
 	if (given[RULE_FAIL] && matched[RULE_FAIL])

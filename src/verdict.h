@@ -19,6 +19,8 @@ enum reason {
 	WHY_NOT_RETRY_ON,	/* a failure that no retry rule covers */
 	WHY_READER_GONE,	/* the reader of retry's output has gone */
 	WHY_SIGNALLED,		/* death by a signal, under --until/--while */
+	WHY_MATCHED,		/* success: --until-output matched, and
+				 * --exit-on-match ended the attempt there */
 };
 
 /* What decides a verdict: statuses, and rules on the output. */
@@ -28,6 +30,9 @@ struct verdict_rules {
 	/* --until or --while, as in Debian's retry: the run ends with the
 	 * last attempt's own status, and at once on a death by signal. */
 	bool		 criteria;
+	/* --exit-on-match: a line that matches --until-output ends the
+	 * attempt as a success, whatever status it then ends with. */
+	bool		 exit_on_match;
 };
 
 struct outcome {

@@ -63,8 +63,20 @@ setup() {
 	stub make 'exit 0'
 	# A tunnel that runs until it is told to stop: the test stops retry.
 	stub ssh 'echo tunnel up >>tunnel; kill -TERM $PPID; exec sleep 1'
-	stub start-server.sh '(sleep 2; echo served) & echo "listening on port 8080"'
-	mv "$D/bin/start-server.sh" "$D/work/"
+	# A real server, in the background: it says where it listens once
+	# it does, a moment after it starts, and runs until the test ends.
+	cat >"$D/work/server" <<-'PY'
+	#!/usr/bin/env python3
+	import http.server, os, time
+	time.sleep(0.3)
+	s = http.server.HTTPServer(("127.0.0.1", 0),
+	                           http.server.SimpleHTTPRequestHandler)
+	with open("server.pid", "w") as f:
+	    f.write(f"{os.getpid()}\n")
+	print(f"listening on port {s.server_address[1]}", flush=True)
+	s.serve_forever()
+	PY
+	chmod +x "$D/work/server"
 	stub sync.sh 'exit 0'
 	mv "$D/bin/sync.sh" "$D/work/"
 	stub deploy.sh 'exit 0'
@@ -73,6 +85,22 @@ setup() {
 	curl -fsS "http://127.0.0.1:$PORT/reset" >/dev/null
 	# retry and show-backoff-delays as the suite builds them.
 	PATH=$D/bin:$(dirname "$RETRY"):$(dirname "$SHOW"):$PATH
+}
+
+teardown() {
+	[ -f "$D/work/server.pid" ] &&
+		kill "$(cat "$D/work/server.pid")" 2>/dev/null
+	return 0
+}
+
+# The server that the log example started answers on the port its log
+# gave once retry has exited 0; then it is stopped.
+assert_server_answers() {
+	local port
+	port=$(grep -oE 'listening on port [0-9]+' "$D/work/server.log")
+	[ -n "$port" ] || fail "no port in server.log: $(cat "$D/work/server.log")"
+	run -0 curl -fsS -o /dev/null "http://127.0.0.1:${port##* }/"
+	kill "$(cat "$D/work/server.pid")"
 }
 
 # Runs each example that extract.py finds in $1 ($2: man or readme),
@@ -112,6 +140,7 @@ $want"
 	command -v jq >/dev/null || skip "jq is not installed"
 	mandoc -Tascii "$ROOT/man/retry.1" | col -bx >"$D/retry.txt"
 	run_examples "$D/retry.txt" man
+	assert_server_answers
 	# The Retry-After example waited what the server asked.
 	[ -s "$D/work/page.html" ]
 	[ -s "$D/work/sync.json" ]
@@ -127,6 +156,7 @@ $want"
 @test "every example in README.md runs as printed" {
 	command -v jq >/dev/null || skip "jq is not installed"
 	run_examples "$ROOT/README.md" readme
+	assert_server_answers
 }
 
 @test "the manual's examples render with every quote and space" {

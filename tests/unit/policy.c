@@ -210,6 +210,34 @@ static const struct row {
 	{ "--forever --delay-on-success", "--forever --delay-on-success 30s",
 	  "0 0", "sleep 30s; sleep 30s" },
 
+	/* --exit-on-match: retry stopped the attempt on the match (0), or
+	 * the attempt's own end raced it. */
+	{ "--exit-on-match: the match is a success", "--until-output ok "
+	  "--exit-on-match -n 2 -d 0", "1 0=u", "sleep 0s; exit 0" },
+	{ "--exit-on-match: a match wins over the status it raced",
+	  "--until-output ok --exit-on-match -n 2", "TERM=u", "exit 0" },
+	{ "--exit-on-match: a match wins over --success-on",
+	  "--until-output ok --exit-on-match --success-on 3", "1=u",
+	  "exit 0" },
+	{ "--exit-on-match: no match is a failure, timed out or not",
+	  "--until-output ok --exit-on-match -n 3 -d 0", "124 0 0",
+	  "sleep 0s; sleep 0s; exit 1 max" },
+	{ "--exit-on-match: --fail-if-output before the match wins",
+	  "--until-output ok --fail-if-output err --exit-on-match -n 2 -d 0",
+	  "0=uf 0=u", "sleep 0s; exit 0" },
+	{ "--exit-on-match: --stop-if-output before the match wins",
+	  "--until-output ok --stop-if-output no --exit-on-match", "0=us",
+	  "exit 1 stop_output" },
+	{ "--exit-on-match: Ctrl-C still stops the run",
+	  "--until-output ok --exit-on-match", "INT=u", "die 2 interrupted" },
+	{ "--exit-on-match with --until: exit 0 all the same",
+	  "-t 3 -d 0 -u 3 --until-output ok --exit-on-match", "0 1=u",
+	  "sleep 0s; exit 0" },
+	{ "--exit-on-match --forever: each match a success, and again",
+	  "--forever -n 2 -d 1s --until-output ok --exit-on-match",
+	  "0=u 0 TERM=u 1 0", "sleep 0s; sleep 1s; sleep 0s; sleep 1s; "
+	  "exit 1 max" },
+
 	/* --reset-after. */
 	{ "--reset-after: the delays start over, --max still counts",
 	  "-n 3 --exp 1s --reset-after 10s", "1 1+10s 1",

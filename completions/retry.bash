@@ -36,7 +36,7 @@ _retry_simulate_options='--max --max-attempts --max-actual-duration --exp
 --help --version'
 
 _retry_share_options='--share-store --share-store-file --share-timeout
---log-format --help --version'
+--share-window --log-format --help --version'
 
 # Options that take a value in the next word.
 _retry_takes_value() {

@@ -237,7 +237,8 @@ set -l sharecmd "__fish_retry_share"
 complete -c retry -n $sharecmd -f
 complete -c retry -n $sharecmd -l share-store -x -a '(__fish_retry_store)' -d 'Where the shared states live'
 complete -c retry -n $sharecmd -l share-store-file -r -F -d "The store from FILE's first line"
-complete -c retry -n $sharecmd -l share-timeout -x -d 'Redis: give up connecting, and each exchange, after DUR'
+complete -c retry -n $sharecmd -l share-timeout -x -d 'Give up on the store after DUR'
+complete -c retry -n $sharecmd -l share-window -x -d 'A state unused for DUR is none'
 complete -c retry -n $sharecmd -l log-format -x -a 'text json' -d 'Report as text or JSON Lines'
 complete -c retry -n $sharecmd -s h -l help -d 'Show the help and exit'
 complete -c retry -n $sharecmd -s v -s V -l version -d 'Show the version and exit'

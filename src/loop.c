@@ -527,7 +527,8 @@ recorded(struct run *run, const struct observed *o, struct next x)
 	run->probing = false;
 	if (x.what == NEXT_SLEEP && !success && !a.retry)
 		x = policy_denied(&run->pol, x, o, GIVE_UP_SHARED);
-	return x;
+	/* The store's time counts against --budget too. */
+	return policy_late(&run->pol, x, o, mono_ns() - run->t0);
 }
 
 

@@ -134,6 +134,13 @@ number_format(double v, char *buf, size_t size)
 	return r > 0 ? (size_t)r : 0;
 }
 
+const char *
+number_text(double v, char *buf)
+{
+	(void)number_format(v, buf, NUMBER_BUFSZ);
+	return buf;
+}
+
 bool
 number_parse(const char *s, size_t len, double *out)
 {

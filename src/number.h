@@ -15,6 +15,8 @@
  * size - 1 bytes when longer.
  */
 size_t		 number_format(double, char *, size_t);
+/* The same into buf, which has NUMBER_BUFSZ bytes; buf. */
+const char	*number_text(double, char *buf);
 
 /*
  * Reads a decimal number that is all of s[0..len): an optional sign,

@@ -375,7 +375,7 @@ static const struct opt {
 	  "N tokens (default 10); a retry runs only if\n"
 	  "it can take one, a success gives R back\n"
 	  "(default 0.2)" },
-	{ "share-window", 0, O_SHARE_WINDOW, "DUR", G_SHARE, RETRY | SIM,
+	{ "share-window", 0, O_SHARE_WINDOW, "DUR", G_SHARE, RETRY | SIM | SHR,
 	  0, 0,
 	  OTHER,
 	  "N tokens come back every DUR, so a spent\n"
@@ -1232,7 +1232,9 @@ options_help(enum mode mode)
 		    "Show the state that runs with --share NAME share (all "
 		    "names when none is\ngiven): the retry budget's tokens, "
 		    "the breaker, failures in a row, the\nnot-before time, "
-		    "and when each last changed; or start NAME afresh.\n", f);
+		    "and when each last changed; or start NAME afresh.  A state "
+		    "unused for\n--share-window (60s) is none: runs drop it.\n",
+		    f);
 	else if (mode == MODE_SIMULATE)
 		fputs("Usage: retry simulate [OPTION]...\n"
 		    "Simulate the AWS Architecture Blog's \"Exponential Backoff "

@@ -92,6 +92,18 @@ policy_denied(const struct policy *p, struct next x, const struct observed *o,
 }
 
 struct next
+policy_late(const struct policy *p, struct next x, const struct observed *o,
+    int64_t now)
+{
+	const int64_t at = sat_add(o->end, x.delay.ns);
+
+	if (x.what == NEXT_SLEEP && p->l->budget >= 0 &&
+	    (now > at ? now : at) > p->l->budget)
+		return ends(x, p->rules, o, GIVE_UP_BUDGET);
+	return x;
+}
+
+struct next
 policy_next(struct policy *p, const struct observed *o)
 {
 	const struct backoff *b = p->e.b;

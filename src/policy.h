@@ -93,6 +93,11 @@ struct next	 policy_next(struct policy *, const struct observed *);
  * --share-required: EXIT_SHARED). */
 struct next	 policy_denied(const struct policy *, struct next x,
 		    const struct observed *, enum give_up why);
+/* x, an answer to attempt p->n, once the shared state has been asked at
+ * now (ns since the run started): a next attempt that would now start
+ * past --budget ends the run as the budget does. */
+struct next	 policy_late(const struct policy *, struct next x,
+		    const struct observed *, int64_t now);
 /* The exit status when the command cannot be run: errno e. */
 int		 policy_cannot_run(int e);
 

@@ -19,6 +19,7 @@
 #include "compat.h"
 #include "codes.h"
 #include "duration.h"
+#include "number.h"
 #include "output.h"
 #include "report.h"
 
@@ -223,9 +224,10 @@ share_text(struct line *l, const struct reporter *c, const struct report *e)
 
 	switch (e->shared) {
 	case SE_OPENED:
-		add(l, "the circuit of %s opened after %lu failures in a row: "
-		    "no run starts an attempt for %s", c->share,
-		    c->share_rules->trip, duration_format(
+		add(l, "the circuit of %s opened after %lu failure%s in a "
+		    "row: no run starts an attempt for %s", c->share,
+		    c->share_rules->trip, c->share_rules->trip == 1 ? "" : "s",
+		    duration_format(
 		    c->share_rules->cooldown, d, sizeof(d)));
 		return;
 	case SE_REOPENED:
@@ -284,7 +286,7 @@ share_text(struct line *l, const struct reporter *c, const struct report *e)
 static void
 text(struct line *l, const struct reporter *c, const struct report *e)
 {
-	char d[DURATION_BUFSZ];
+	char d[DURATION_BUFSZ], t[2][NUMBER_BUFSZ];
 
 	switch (e->event) {
 	case EV_START:
@@ -331,8 +333,9 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		else if (e->give_up == GIVE_UP_SHARED) {
 			add(l, "; the retry budget of ");
 			add_visible(l, c->share, strlen(c->share));
-			add(l, " is spent (%.6g of %g tokens left)",
-			    share_shown(e->tokens), c->share_rules->max);
+			add(l, " is spent (%s of %s tokens left)",
+			    number_text(share_shown(e->tokens), t[0]),
+			    number_text(c->share_rules->max, t[1]));
 		} else if (e->give_up == GIVE_UP_STORE)
 			add(l, "; the store of %s does not answer "
 			    "(--share-required)", c->share);
@@ -475,6 +478,7 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 {
 	const struct attempt_result *r = e->result;
 	const char *why = reason_name(e), *sig;
+	char t[1][NUMBER_BUFSZ];
 
 	add_head(l, c, event_names[e->event]);
 	add(l, ",\"attempt\":%lu,\"max_attempts\":%lu", e->attempt,
@@ -514,7 +518,8 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 		if ((e->event == EV_SHARE && (e->shared == SE_OPENED ||
 		    e->shared == SE_REOPENED || e->shared == SE_CLOSED)) ||
 		    (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SHARED))
-			add(l, ",\"tokens\":%.6g", share_shown(e->tokens));
+			add(l, ",\"tokens\":%s", number_text(
+			    share_shown(e->tokens), t[0]));
 		if (e->event == EV_SHARE && e->wait >= 0)
 			add(l, ",\"wait_ms\":%lld",
 			    (long long)(e->wait / NS_PER_MS));

@@ -66,29 +66,45 @@ breaker_gate(struct share_state *s, const struct share_rules *r, uint64_t me,
 	return (struct gate_answer){ GATE_GO, WAIT_NONE, 0 };
 }
 
-/* A state whose every part is a window old, with nothing ahead of it, is
- * dropped. */
-static void
-expire(struct share_state *s, const struct share_rules *r, int64_t now)
+static int64_t
+later(int64_t a, int64_t b)
 {
-	int64_t last = s->open_until;
-
-	for (int i = 0; i < PART_COUNT; i++)
-		if (s->changed[i] > last)
-			last = s->changed[i];
-	if (s->probe_until > last)
-		last = s->probe_until;
-	if (s->not_before > last)
-		last = s->not_before;
-	if (now - last >= r->window)
-		share_fresh(s, r, now);
+	return a > b ? a : b;
 }
 
 /*
- * Tokens are counted in millionths, whole numbers in a double, so that
- * sums of R stay exact and what comes back in a millisecond is not lost;
- * share.lua does the same operations in the same order, so both stores
- * come to the same tokens.
+ * A state whose every part is a window old, with nothing ahead of it, is
+ * dropped.  A change time past now (a clock set back) counts as now, and
+ * is kept so; what lies ahead counts only as far as the member's own
+ * rules allow.
+ */
+bool
+share_expire(struct share_state *s, const struct share_rules *r, int64_t now)
+{
+	int64_t last = 0;
+
+	for (int i = 0; i < PART_COUNT; i++) {
+		if (s->changed[i] > now)
+			s->changed[i] = now;
+		last = later(last, s->changed[i]);
+	}
+	hold(&s->not_before, now, SHARE_NOT_BEFORE_MAX);
+	last = later(last, s->not_before);
+	if (r->trip > 0) {
+		hold(&s->open_until, now, r->cooldown);
+		hold(&s->probe_until, now, r->lease);
+	}
+	last = later(last, later(s->open_until, s->probe_until));
+	if (now - last < r->window)
+		return false;
+	share_fresh(s, r, now);
+	return true;
+}
+
+/*
+ * Tokens come back continuously and are compared to a millionth, so that
+ * sums of R such as five 0.2s make a whole token; share.lua does the same
+ * operations in the same order, so both stores come to the same double.
  */
 static double
 millionths(double t)
@@ -101,15 +117,19 @@ share_tokens(const struct share_state *s, const struct share_rules *r,
     int64_t now)
 {
 	const int64_t since = now - s->changed[PART_TOKENS];
-	const double max = millionths(r->max),
-	    t = fmin(millionths(s->tokens), max);
+	const double t = fmin(s->tokens, r->max);
 
 	if (since <= 0)
-		return t / 1e6;
+		return t;
 	if (since >= r->window)
 		return r->max;
-	return fmin(max, t + floor(max * ((double)since /
-	    (double)r->window))) / 1e6;
+	return fmin(r->max, t + r->max * ((double)since / (double)r->window));
+}
+
+bool
+share_whole(double tokens)
+{
+	return millionths(tokens) >= 1e6;
 }
 
 double
@@ -124,14 +144,10 @@ share_gate(struct share_state *s, const struct share_rules *r, uint64_t me,
 {
 	struct gate_answer a;
 
-	expire(s, r, now);
-	hold(&s->not_before, now, SHARE_NOT_BEFORE_MAX);
-	if (r->trip > 0) {
-		hold(&s->open_until, now, r->cooldown);
-		hold(&s->probe_until, now, r->lease);
-		if ((a = breaker_gate(s, r, me, now)).what != GATE_GO)
-			return a;
-	}
+	/* Times held to the member's rules too. */
+	(void)share_expire(s, r, now);
+	if (r->trip > 0 && (a = breaker_gate(s, r, me, now)).what != GATE_GO)
+		return a;
 	if (now < s->not_before)
 		return (struct gate_answer){ GATE_WAIT, WAIT_NOT_BEFORE,
 		    s->not_before };
@@ -151,15 +167,14 @@ share_record(struct share_state *s, const struct share_rules *r, uint64_t me,
 	struct record_answer a = { false, false, false };
 	bool probe;
 
-	expire(s, r, now);
+	(void)share_expire(s, r, now);
 	probe = s->breaker == BREAKER_HALF_OPEN && s->probe == me;
 	/* Runs that give the name another N meet in [0, N]. */
 	s->tokens = share_tokens(s, r, now);
 	if (success)
-		s->tokens = fmin(millionths(r->max), millionths(s->tokens) +
-		    millionths(r->ratio)) / 1e6;
-	else if (retry && millionths(s->tokens) >= 1e6) {
-		s->tokens = (millionths(s->tokens) - 1e6) / 1e6;
+		s->tokens = fmin(r->max, s->tokens + r->ratio);
+	else if (retry && share_whole(s->tokens)) {
+		s->tokens = fmax(0, s->tokens - 1);
 		a.retry = true;
 	}
 	s->changed[PART_TOKENS] = now;

@@ -115,9 +115,17 @@ const char	*share_parse(const char *, size_t, struct share_state *);
 /* NAME: letters, digits, '.', '_' and '-', 1 to SHARE_NAME_MAX; NULL or
  * why not. */
 const char	*share_name_check(const char *);
+/* Holds the state's times to now (a change time past it counts as now)
+ * and what lies ahead to the member's rules; drops a state whose every
+ * part is a window old, with nothing ahead: true when it did.  Every
+ * decision starts with it. */
+bool		 share_expire(struct share_state *, const struct share_rules *,
+		    int64_t now);
 /* The tokens at now: what was left, and what came back since. */
 double		 share_tokens(const struct share_state *,
 		    const struct share_rules *, int64_t now);
+/* Whether a retry can take a token: there is one, to a millionth. */
+bool		 share_whole(double tokens);
 /* Tokens as people see them: down to a thousandth, so that what came
  * back in the last milliseconds does not fill the line. */
 double		 share_shown(double tokens);

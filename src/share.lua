@@ -2,8 +2,8 @@
 -- decision, run atomically by the server.  One hash per name, KEYS[1] =
 -- retry:NAME:state, that expires a window after its last use or after
 -- what it holds ahead (an open circuit, a probe, a not-before).  Tokens
--- are counted in millionths with share.c's operations in share.c's
--- order, so that both come to the same; times are in microseconds of the
+-- are computed with share.c's operations in share.c's order, so that
+-- both come to the same double; times are in microseconds of the
 -- server's clock.
 --
 -- ARGV: op ("gate", "record" or "leave"), the member, the budget's N and
@@ -58,8 +58,10 @@ local function read(h)
 		elseif f == 'probe' then
 			if not string.match(v, '^%d+$') then return nil end
 		else
+			-- Past 2^53 a number is no longer exact, nor a
+			-- time that EXPIRE takes (share.c refuses it too).
 			v = tonumber(v)
-			if v == nil or v < 0 or v ~= v or v == math.huge then
+			if v == nil or v < 0 or v ~= v or v > 9007199254740992 then
 				return nil
 			end
 			s[f] = v
@@ -98,35 +100,42 @@ local function write()
 	redis.call('PEXPIRE', key, math.ceil((ahead + window) / 1000))
 end
 
+local function hold(f, most)
+	if s[f] > now and s[f] - now > most then s[f] = now + most end
+end
+
 -- A state whose every part is a window old, with nothing ahead of it, is
--- dropped.
+-- dropped.  A change time past now (a clock set back) counts as now, and
+-- is kept so; what lies ahead counts only as far as the member's own
+-- rules allow.
 local function expire()
-	local last = s['open-until']
+	local last = 0
 	for _, f in ipairs({ 'tokens-changed', 'failures-changed',
-	    'breaker-changed', 'not-before-changed', 'probe-until',
-	    'not-before' }) do
-		if s[f] > last then last = s[f] end
+	    'breaker-changed', 'not-before-changed' }) do
+		if s[f] > now then s[f] = now end
+		last = math.max(last, s[f])
 	end
+	hold('not-before', NOT_BEFORE_MAX)
+	last = math.max(last, s['not-before'])
+	if trip > 0 then
+		hold('open-until', cooldown)
+		hold('probe-until', lease)
+	end
+	last = math.max(last, s['open-until'], s['probe-until'])
 	if now - last >= window then s = fresh() end
 end
 
--- Tokens are counted in millionths, as share.c counts them.
+-- A token is taken to a millionth, as share.c takes it.
 local function millionths(t)
 	return math.floor(t * 1e6 + 0.5)
 end
 
 -- The tokens now: what was left, and what came back since.
 local function tokens()
-	local since = now - s['tokens-changed']
-	local m = millionths(max)
-	local t = math.min(millionths(s.tokens), m)
-	if since <= 0 then return t / 1e6 end
+	local since, t = now - s['tokens-changed'], math.min(s.tokens, max)
+	if since <= 0 then return t end
 	if since >= window then return max end
-	return math.min(m, t + math.floor(m * (since / window))) / 1e6
-end
-
-local function hold(f, most)
-	if s[f] > now and s[f] - now > most then s[f] = now + most end
+	return math.min(max, t + max * (since / window))
 end
 
 local function set_breaker(b)
@@ -150,11 +159,9 @@ local function breaker_gate()
 end
 
 local function gate()
+	-- Times held to the member's rules too.
 	expire()
-	hold('not-before', NOT_BEFORE_MAX)
 	if trip > 0 then
-		hold('open-until', cooldown)
-		hold('probe-until', lease)
 		local a = breaker_gate()
 		if a then return a end
 	end
@@ -177,12 +184,11 @@ local function record()
 	-- Runs that give the name another N meet in [0, N].
 	s.tokens = tokens()
 	if success then
-		s.tokens = math.min(millionths(max), millionths(s.tokens) +
-		    millionths(ratio)) / 1e6
+		s.tokens = math.min(max, s.tokens + ratio)
 		s.failures = 0
 	else
 		if want and millionths(s.tokens) >= 1e6 then
-			s.tokens = (millionths(s.tokens) - 1e6) / 1e6
+			s.tokens = math.max(0, s.tokens - 1)
 			retry = 1
 		end
 		s.failures = s.failures + 1
@@ -201,7 +207,9 @@ local function record()
 		s['not-before'] = now + asked
 		s['not-before-changed'] = now
 	end
-	return { retry, opened, closed, math.floor(s.tokens * 1000 + 0.5) }
+	-- Thousandths, down, as share_shown shows them.
+	return { retry, opened, closed,
+	    math.floor(millionths(s.tokens) / 1000) }
 end
 
 local a

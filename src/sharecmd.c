@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "number.h"
 #include "shared.h"
 #include "sharecmd.h"
 
@@ -32,14 +33,15 @@ static void
 print_table(const char *name, int w, const struct share_state *s)
 {
 	static bool headed;
-	char v[64], a[32], b[32];
+	char v[64], a[32], b[32], t[NUMBER_BUFSZ];
 
 	if (!headed)
 		printf("%-*s  %-11s %-41s %s\n", w, "name", "part", "value",
 		    "changed");
 	headed = true;
-	printf("%-*s  tokens      %-41.6g %s\n", w, name,
-	    share_shown(s->tokens), stamp(s->changed[PART_TOKENS], a, sizeof(a)));
+	printf("%-*s  tokens      %-41s %s\n", w, name,
+	    number_text(share_shown(s->tokens), t),
+	    stamp(s->changed[PART_TOKENS], a, sizeof(a)));
 	printf("%-*s  failures    %-41" PRIu64 " %s\n", w, name, s->failures,
 	    stamp(s->changed[PART_FAILURES], a, sizeof(a)));
 	if (s->breaker == BREAKER_OPEN)
@@ -72,8 +74,10 @@ json_time(const char *key, int64_t ns)
 static void
 print_json(const char *name, const struct share_state *s)
 {
-	printf("{\"name\":\"%s\",\"tokens\":%.6g", name,
-	    share_shown(s->tokens));
+	char t[NUMBER_BUFSZ];
+
+	printf("{\"name\":\"%s\",\"tokens\":%s", name,
+	    number_text(share_shown(s->tokens), t));
 	json_time("tokens_changed", s->changed[PART_TOKENS]);
 	printf(",\"failures\":%" PRIu64, s->failures);
 	json_time("failures_changed", s->changed[PART_FAILURES]);
@@ -94,19 +98,27 @@ static int
 one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
     int w)
 {
-	struct share_state s;
+	struct share_state s, later;
 	char why[1024];
 	int rc;
 
 	if (reset)
 		rc = shared_reset(sh, name, why, sizeof(why));
-	else if ((rc = shared_read(sh, name, &s, why, sizeof(why))) == 1) {
+	else if ((rc = shared_read(sh, name, &s, why, sizeof(why))) == 0) {
+		/* A window old: as good as gone, as Redis has dropped it. */
+		later = s;
+		if (share_expire(&later, sh->rules, wall_ns()))
+			rc = 1;
+	}
+	if (!reset && rc == 1) {
 		if (!listed)
-			warnx("%s: no shared state in %s", name, report_plain(sh->shown));
+			warnx("%s: no shared state in %s", name,
+			    report_plain(sh->shown));
 		return listed ? 0 : 1;
-	} else if (rc == 0 && json)
+	}
+	if (!reset && rc == 0 && json)
 		print_json(name, &s);
-	else if (rc == 0)
+	else if (!reset && rc == 0)
 		print_table(name, w, &s);
 	if (rc == -1)
 		warnx("%s", report_plain(why));

@@ -10,9 +10,8 @@
 #include "shared.h"
 #include "signals.h"
 
-/* A file store that failed is left alone this long; Redis is asked again
- * at the next decision.  Each try costs at most --share-timeout. */
-#define FAULT_PAUSE	(10 * 1000000000LL)
+/* A run that a signal ends waits no longer for its last words. */
+#define LAST_WORDS	(1000000000LL)
 #define SPEC_FILE_WAIT	(2 * 1000000000LL)
 
 /* The first line of --share-store-file FILE, into spec: read without
@@ -108,12 +107,11 @@ resolve_spec(struct shared *sh, const struct config *c, char *err,
 /* A store that cannot be used now, for a run: it goes on without, with
  * --share-required ends as when the store is down, and asks no more. */
 static int
-unusable(struct shared *sh, bool create)
+cannot_use(struct shared *sh, bool create)
 {
 	if (!create || errno == EPERM)
 		return -1;
-	sh->on = sh->faulty = true;
-	sh->retry_at = INT64_MAX;
+	sh->on = sh->faulty = sh->unusable = true;
 	return -2;
 }
 
@@ -140,12 +138,12 @@ shared_open(struct shared *sh, const struct config *c,
 	}
 	if (store_open(&sh->file, sh->default_dir ? NULL : sh->url.path,
 	    create, err, errsz) == -1)
-		return unusable(sh, create);
+		return cannot_use(sh, create);
 	snprintf(sh->shown, sizeof(sh->shown), "%s", sh->file.dir);
 	if (create && c->share != NULL && store_name(&sh->file, c->share,
 	    true, err, errsz) == -1) {
 		store_close(&sh->file);
-		return unusable(sh, create);
+		return cannot_use(sh, create);
 	}
 	sh->on = true;
 	return 0;
@@ -192,28 +190,32 @@ decide_file(struct share_state *s, int64_t now, void *p)
 }
 
 /*
- * A store answers within --share-timeout, and before an attempt within
- * half of what is left of --budget when that is less (then: when, in
- * CLOCK_MONOTONIC ns; else -1), so that the attempt keeps the other half
- * whatever the store does.  The decisions after an attempt are the run's
- * last words: they may end it up to --share-timeout past --budget.
+ * A store answers within --share-timeout, and before an attempt (the
+ * gate, and the decision that grants a retry) within half of what is
+ * left of --budget when that is less (then: when, in CLOCK_MONOTONIC ns;
+ * else -1), so that the attempt keeps the other half whatever the store
+ * does.  A run's last words (the decision after its last attempt, a probe
+ * let go) may end it up to --share-timeout past --budget, and after a
+ * signal a second at most.
  */
 static int64_t
-budget_by(const struct shared *sh, enum redis_op op)
+budget_by(const struct shared *sh, const struct decision *d)
 {
 	const int64_t now = mono_ns();
 
-	if (op == REDIS_GATE && sh->end >= 0 && (sh->end - now) / 2 <
-	    sh->timeout)
+	if ((d->op == REDIS_GATE || d->retry) && sh->end >= 0 &&
+	    (sh->end - now) / 2 < sh->timeout)
 		return now + (sh->end - now) / 2;
+	if (signal_stop != 0 && sh->timeout > LAST_WORDS)
+		return now + LAST_WORDS;
 	return -1;
 }
 
 /* The file store's deadline for its lock. */
 static int64_t
-lock_by(const struct shared *sh, enum redis_op op)
+lock_by(const struct shared *sh, const struct decision *d)
 {
-	const int64_t by = budget_by(sh, op);
+	const int64_t by = budget_by(sh, d);
 
 	return by >= 0 ? by : mono_ns() + sh->timeout;
 }
@@ -226,15 +228,18 @@ decide(struct shared *sh, struct decision *d)
 	char err[1024];
 	int rc;
 
-	if (sh->faulty && mono_ns() < sh->retry_at)
+	/* A store that failed is asked again at the next decision (each try
+	 * costs --share-timeout at most), but for one that could not be
+	 * made. */
+	if (sh->unusable)
 		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
 	if (sh->url.kind == STORE_FILE) {
-		sh->file.by = lock_by(sh, d->op);
+		sh->file.by = lock_by(sh, d);
 		sh->file.ending = d->op == REDIS_LEAVE;
 		rc = store_update(&sh->file, sh->rules, wall_ns(), decide_file,
 		    d, true, &d->a.corrupt, err, sizeof(err));
 	} else {
-		sh->redis.by = budget_by(sh, d->op);
+		sh->redis.by = budget_by(sh, d);
 		rc = redis_decide(&sh->redis, d->op, sh->name, sh->rules,
 		    sh->me, d->success, d->retry, d->asked, -1, &d->a, err,
 		    sizeof(err));
@@ -245,12 +250,11 @@ decide(struct shared *sh, struct decision *d)
 			return SHARED_UNSHARED;
 		if (!sh->faulty)
 			report_error(sh->rep, "--share %s: %s; %s", sh->name,
-			    err, sh->required ? "--share-required: giving up"
-			    : "going on without the shared state until it "
-			    "answers");
+			    err, !sh->required ? "going on without the shared "
+			    "state until it answers" : d->op == REDIS_RECORD &&
+			    d->success ? "--share-required: the success stands; "
+			    "the run ends" : "--share-required: giving up");
 		sh->faulty = true;
-		sh->retry_at = mono_ns() + (sh->url.kind == STORE_FILE ?
-		    FAULT_PAUSE : 0);
 		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
 	}
 	if (sh->faulty)
@@ -330,7 +334,7 @@ shared_read(struct shared *sh, const char *name, struct share_state *s,
 		return redis_read(&sh->redis, name, s, err, errsz);
 	if (store_name(&sh->file, name, false, err, errsz) == -1)
 		return errno == ENOENT ? 1 : -1;
-	sh->file.by = lock_by(sh, REDIS_LEAVE);
+	sh->file.by = lock_by(sh, &(struct decision){ .op = REDIS_LEAVE });
 	rc = store_read(&sh->file, s, err, errsz);
 	store_unname(&sh->file);
 	return rc;
@@ -345,7 +349,7 @@ shared_reset(struct shared *sh, const char *name, char *err, size_t errsz)
 		return redis_reset(&sh->redis, name, err, errsz);
 	if (store_name(&sh->file, name, false, err, errsz) == -1)
 		return errno == ENOENT ? 0 : -1;
-	sh->file.by = lock_by(sh, REDIS_LEAVE);
+	sh->file.by = lock_by(sh, &(struct decision){ .op = REDIS_LEAVE });
 	rc = store_reset(&sh->file, err, errsz);
 	store_unname(&sh->file);
 	return rc;

@@ -34,8 +34,7 @@ struct shared {
 	bool		 required;	/* --share-required */
 	int64_t		 timeout;	/* --share-timeout */
 	bool		 faulty;	/* the last decision failed: said */
-	int64_t		 retry_at;	/* a faulty store is asked again from
-					 * then on (CLOCK_MONOTONIC ns) */
+	bool		 unusable;	/* it could not be made: not asked */
 	bool		 said_corrupt;
 	int64_t		 end;		/* the run's --budget ends then
 					 * (CLOCK_MONOTONIC ns), or -1 */

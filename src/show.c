@@ -626,6 +626,7 @@ dry_run_shared(const struct config *c)
 	struct shared sh;
 	char why[1024], d[DURATION_BUFSZ];
 	const int64_t now = wall_ns();
+	char t[2][NUMBER_BUFSZ];
 	double tokens;
 	int got = 1;
 
@@ -642,13 +643,18 @@ dry_run_shared(const struct config *c)
 			return;
 		}
 	}
+	/* A window old: a run would find it dropped. */
+	if (got == 0 && share_expire(&st, r, now))
+		got = 1;
 	if (got == 1)
 		share_fresh(&st, r, now);
 	tokens = share_tokens(&st, r, now);
-	printf("shared %s: %s%.6g of %g tokens: a retry %s; %" PRIu64
-	    " failures in a row\n", c->share, got == 1 ? "no state yet, " :
-	    "", share_shown(tokens), r->max, tokens >= 1 ? "after a failure would run" :
-	    "would not run (the budget is spent)", st.failures);
+	printf("shared %s: %s%s of %s tokens: a retry %s; %" PRIu64
+	    " failure%s in a row\n", c->share, got == 1 ? "no state yet, " :
+	    "", number_text(share_shown(tokens), t[0]),
+	    number_text(r->max, t[1]), share_whole(tokens) ?
+	    "after a failure would run" : "would not run (the budget is "
+	    "spent)", st.failures, st.failures == 1 ? "" : "s");
 	g = share_gate(&st, r, 1, now);
 	if (g.what == GATE_GO)
 		printf("an attempt would start now\n");

@@ -378,13 +378,6 @@ print_header(const struct plan *p)
 }
 
 /* %.15g, as show-backoff-delays prints numbers; buf is NUMBER_BUFSZ. */
-static const char *
-num(char *buf, double v)
-{
-	(void)number_format(v, buf, NUMBER_BUFSZ);
-	return buf;
-}
-
 static void
 print_row(const struct plan *p, const char *name,
     const struct sim_result *r, bool first)
@@ -403,13 +396,15 @@ print_row(const struct plan *p, const char *name,
 		break;
 	case FORMAT_CSV:
 		printf("%lu,%s,%lu,%s,%s,%s\n", r->clients, name, r->runs,
-		    num(t, ms), num(c, r->calls), num(g, r->gave_up));
+		    number_text(ms, t), number_text(r->calls, c),
+		    number_text(r->gave_up, g));
 		break;
 	case FORMAT_JSON:
 		printf("%s  {\"clients\": %lu, \"strategy\": \"%s\", "
 		    "\"runs\": %lu, \"time_ms\": %s, \"calls\": %s, "
 		    "\"gave_up\": %s}", first ? "" : ",\n", r->clients, name,
-		    r->runs, num(t, ms), num(c, r->calls), num(g, r->gave_up));
+		    r->runs, number_text(ms, t), number_text(r->calls, c),
+		    number_text(r->gave_up, g));
 		break;
 	}
 }
@@ -653,20 +648,23 @@ load_print(const struct config *c, double p, const struct load_result *r,
 			putchar('\n');
 			break;
 		case FORMAT_CSV:
-			printf("%s,%s,%s,%s,%s,%s\n", num(a, p), load_names[k],
-			    num(b, r[k].success), num(e, r[k].load),
-			    closed ? num(f, x.success) : "",
-			    closed ? num(g, x.load) : "");
+			printf("%s,%s,%s,%s,%s,%s\n", number_text(p, a),
+			    load_names[k], number_text(r[k].success, b),
+			    number_text(r[k].load, e),
+			    closed ? number_text(x.success, f) : "",
+			    closed ? number_text(x.load, g) : "");
 			break;
 		case FORMAT_JSON:
 			printf("%s  {\"failure_rate\": %s, \"strategy\": \"%s\", "
 			    "\"success\": %s, \"load\": %s", first && k == 0 ?
-			    "" : ",\n", num(a, p), load_names[k],
-			    num(b, r[k].success), num(e, r[k].load));
+			    "" : ",\n", number_text(p, a), load_names[k],
+			    number_text(r[k].success, b),
+			    number_text(r[k].load, e));
 			if (closed)
 				printf(", \"closed_success\": %s, "
-				    "\"closed_load\": %s", num(f, x.success),
-				    num(g, x.load));
+				    "\"closed_load\": %s",
+				    number_text(x.success, f),
+				    number_text(x.load, g));
 			putchar('}');
 			break;
 		}

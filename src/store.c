@@ -34,6 +34,16 @@ failed(char *err, size_t sz, const char *path, const char *doing)
 	return -1;
 }
 
+/* The same for the name's file, as DIR/NAME. */
+static int
+failed_file(const struct store *s, char *err, size_t sz, const char *doing)
+{
+	char path[PATH_MAX + SHARE_NAME_MAX + 2];
+
+	snprintf(path, sizeof(path), "%s/%s", s->dir, s->name);
+	return failed(err, sz, path, doing);
+}
+
 /* The default directory, made if missing: $XDG_RUNTIME_DIR/retry, else
  * /tmp/retry-UID. */
 static int
@@ -68,6 +78,7 @@ store_open(struct store *s, const char *dir, bool create, char *err,
 		snprintf(s->dir, sizeof(s->dir), "%s", dir);
 	else if (default_dir(s->dir, sizeof(s->dir)) == -1) {
 		snprintf(err, errsz, "$XDG_RUNTIME_DIR is too long");
+		errno = ENAMETOOLONG;
 		return -1;
 	}
 	/* DIR/ would follow a symlink that DIR does not. */
@@ -140,14 +151,14 @@ lock(const struct store *s, short type, char *err, size_t errsz)
 {
 	struct flock fl = { .l_type = type, .l_whence = SEEK_SET };
 	const int64_t start = mono_ns();
-	int64_t pause = 100000;		/* 0.1ms, doubling to 10ms */
+	int64_t pause = 100000;		/* 0.1ms, doubling to 1.6ms */
 	char d[DURATION_BUFSZ];
 
 	while (fcntl(s->fd, F_OFD_SETLK, &fl) == -1) {
 		const int64_t now = mono_ns();
 
 		if (errno != EAGAIN && errno != EACCES)
-			return failed(err, errsz, s->name, "cannot lock it");
+			return failed_file(s, err, errsz, "cannot lock it");
 		if (signal_stop != 0 && !s->ending) {
 			snprintf(err, errsz, "%s/%s: interrupted", s->dir,
 			    s->name);
@@ -162,7 +173,7 @@ lock(const struct store *s, short type, char *err, size_t errsz)
 		}
 		(void)signals_wait(NULL, 0, now + pause < s->by ? now + pause :
 		    s->by);
-		pause = pause < 10000000 ? 2 * pause : pause;
+		pause = pause < 1600000 ? 2 * pause : pause;
 	}
 	return 0;
 }
@@ -190,7 +201,7 @@ store_update(struct store *s, const struct share_rules *r, int64_t now,
 	if (lock(s, write ? F_WRLCK : F_RDLCK, err, errsz) == -1)
 		return -1;
 	if ((n = pread(s->fd, buf, sizeof(buf), 0)) == -1) {
-		rc = failed(err, errsz, s->name, "cannot read it");
+		rc = failed_file(s, err, errsz, "cannot read it");
 		goto out;
 	}
 	if (n == 0)
@@ -211,7 +222,7 @@ store_update(struct store *s, const struct share_rules *r, int64_t now,
 	    ftruncate(s->fd, (off_t)len) == -1) {
 		if (n >= 0 && n != (ssize_t)len)
 			errno = ENOSPC;
-		rc = failed(err, errsz, s->name, "cannot write it");
+		rc = failed_file(s, err, errsz, "cannot write it");
 		/* Half a state is no state: the next reader starts afresh
 		 * (or, if even this fails, finds it corrupt and does). */
 		if (ftruncate(s->fd, 0) == -1)
@@ -277,7 +288,7 @@ store_reset(struct store *s, char *err, size_t errsz)
 	if (lock(s, F_WRLCK, err, errsz) == -1)
 		return -1;
 	if (ftruncate(s->fd, 0) == -1)
-		rc = failed(err, errsz, s->name, "cannot empty it");
+		rc = failed_file(s, err, errsz, "cannot empty it");
 	unlock(s);
 	return rc;
 }
@@ -293,7 +304,7 @@ store_read(struct store *s, struct share_state *st, char *err, size_t errsz)
 	if (lock(s, F_RDLCK, err, errsz) == -1)
 		return -1;
 	if ((n = pread(s->fd, buf, sizeof(buf), 0)) == -1)
-		rc = failed(err, errsz, s->name, "cannot read it");
+		rc = failed_file(s, err, errsz, "cannot read it");
 	else if (n == 0)
 		rc = 1;
 	else if ((why = share_parse(buf, (size_t)n, st)) != NULL) {

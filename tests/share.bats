@@ -256,31 +256,31 @@ field() {
 	dd if=/dev/zero of="$m/filler" bs=4k count=100 2>/dev/null || true
 	run -1 retry --share f --share-store "file:$m" --immediate -n 3 -- false
 	umount "$m"
-	assert_line --index 0 --regexp "^retry: --share f: f: cannot write it: No space left on device; going on without the shared state until it answers$"
+	assert_line --index 0 --regexp "^retry: --share f: $m/f: cannot write it: No space left on device; going on without the shared state until it answers$"
 	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
 	assert_line --partial "giving up after 3 attempts"
 }
 
 @test "share: retry share status and reset, as a table and as JSON" {
 	printf '%s\n' 'retry-share 1' 'tokens 4.5' 'failures 7' 'breaker open' \
-	    'open-until 1795500000000000000' 'probe 0 0' 'not-before 0' \
+	    'open-until 1900000000000000000' 'probe 0 0' 'not-before 0' \
 	    'changed 1795499990123000000 1795499990123000000 1795499990000000000 1700000000000000000' \
 	    >"$STORE/deploy-api"
 	printf '%s\n' 'retry-share 1' 'tokens 10' 'failures 0' 'breaker closed' \
-	    'open-until 0' 'probe 0 0' 'not-before 1795500000500000000' \
+	    'open-until 0' 'probe 0 0' 'not-before 1900000000500000000' \
 	    'changed 1 2 3 1795499999000000000' >"$STORE/cron"
 	run -0 "$RETRY" share status
 	assert_output "name        part        value                                     changed
 cron        tokens      10                                        1970-01-01T00:00:00.000Z
 cron        failures    0                                         1970-01-01T00:00:00.000Z
 cron        breaker     closed                                    1970-01-01T00:00:00.000Z
-cron        not-before  2026-11-24T06:00:00.500Z                  2026-11-24T05:59:59.000Z
+cron        not-before  2030-03-17T17:46:40.500Z                  2026-11-24T05:59:59.000Z
 deploy-api  tokens      4.5                                       2026-11-24T05:59:50.123Z
 deploy-api  failures    7                                         2026-11-24T05:59:50.123Z
-deploy-api  breaker     open until 2026-11-24T06:00:00.000Z       2026-11-24T05:59:50.000Z
+deploy-api  breaker     open until 2030-03-17T17:46:40.000Z       2026-11-24T05:59:50.000Z
 deploy-api  not-before  -                                         2023-11-14T22:13:20.000Z"
 	run -0 "$RETRY" share status --log-format json deploy-api
-	assert_output '{"name":"deploy-api","tokens":4.5,"tokens_changed":"2026-11-24T05:59:50.123Z","failures":7,"failures_changed":"2026-11-24T05:59:50.123Z","breaker":"open","open_until":"2026-11-24T06:00:00.000Z","probe_until":null,"breaker_changed":"2026-11-24T05:59:50.000Z","not_before":null,"not_before_changed":"2023-11-14T22:13:20.000Z"}'
+	assert_output '{"name":"deploy-api","tokens":4.5,"tokens_changed":"2026-11-24T05:59:50.123Z","failures":7,"failures_changed":"2026-11-24T05:59:50.123Z","breaker":"open","open_until":"2030-03-17T17:46:40.000Z","probe_until":null,"breaker_changed":"2026-11-24T05:59:50.000Z","not_before":null,"not_before_changed":"2023-11-14T22:13:20.000Z"}'
 	run -0 "$RETRY" share reset deploy-api
 	assert_output ""
 	run -1 "$RETRY" share status deploy-api
@@ -466,4 +466,70 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 	    "$BATS_TEST_TMPDIR"
 	run cat "$BATS_TEST_TMPDIR/err"
 	assert_line --index 1 --regexp '"event":"stop",.*"status":null,.*"reason":"reader_gone"'
+}
+
+@test "share: a state a window old is none for share status and --dry-run, as for a run" {
+	printf '%s\n' 'retry-share 1' 'tokens 0.5' 'failures 20' 'breaker closed' \
+	    'open-until 0' 'probe 0 0' 'not-before 0' \
+	    'changed 1700000000000000000 1700000000000000000 1700000000000000000 1700000000000000000' \
+	    >"$STORE/old"
+	run -1 "$RETRY" share status old
+	assert_output "retry: old: no shared state in $STORE"
+	run -0 "$RETRY" share status
+	assert_output ""
+	run -0 retry --dry-run --share old --count 1
+	assert_line "shared old: no state yet, 10 of 10 tokens: a retry after a failure would run; 0 failures in a row"
+	# A day's window keeps what a minute's drops.
+	retry -q --share young --share-window 1d -n 2 --immediate -- false || true
+	run -0 "$RETRY" share status --share-window 1d young
+	assert_line --partial "failures    2"
+}
+
+@test "share: numbers as people write them, and one failure is one" {
+	run -0 retry --dry-run --share big --share-budget 1000000 --count 1
+	assert_line --partial "1000000 of 1000000 tokens"
+	run -1 retry --share one --share-breaker 1:1h -n 1 -- false
+	assert_line --partial "opened after 1 failure in a row"
+	retry -q --share one1 -n 1 -- false || true
+	run -0 retry --dry-run --share one1 --count 1
+	assert_line --partial "; 1 failure in a row"
+}
+
+@test "share: the store's time counts against --budget: no attempt starts past it" {
+	local d=$BATS_TEST_TMPDIR
+	retry --share late -- true
+	# Attempt 1 has another process take the lock for 3s; the decision
+	# after it may wait half of what is left of --budget, no more, and
+	# the next attempt starts within --budget or not at all.
+	run -1 retry --share late --share-timeout 2s --budget 400ms --exp 10ms --max 5 -- \
+	    sh -c 'echo $(($(date +%s%N) / 1000000)) >>"$1/starts"
+	    [ -e "$1/held" ] || { touch "$1/held"
+	    python3 -c "import fcntl, sys, time
+f = open(sys.argv[1], \"r+\"); fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(3)" "$2" 3>&- & sleep 0.2; }
+	    exit 1' _ "$d" "$STORE/late"
+	local first last
+	first=$(head -n 1 "$d/starts")
+	last=$(tail -n 1 "$d/starts")
+	((last - first < 500))
+	assert_output --partial "giving up"
+	pkill -f "fcntl.lockf" || true
+}
+
+@test "share: after a signal, a probe's last words wait a second at most, whatever --share-timeout" {
+	local pid t0
+	retry --share ps --share-breaker 1:1s -n 1 -- false || true
+	sleep 1.1
+	timeout 60 "$RETRY" --share ps --share-breaker 1:30s --share-timeout 20s \
+	    -- sleep 30 2>/dev/null 3>&- &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(field ps breaker)" = half-open ] && break
+		sleep 0.05
+	done
+	hold_lock "$STORE/ps" 10
+	t0=$(now_ms)
+	kill -TERM "$pid"
+	wait "$pid" || true
+	kill "$LOCKER"
+	(($(now_ms) - t0 < 2500))
 }

@@ -71,6 +71,41 @@ rows_share(void)
 	}
 }
 
+/* What comes back with time is kept however often runs decide; a clock
+ * set back neither freezes the budget nor keeps the state for good. */
+static void
+rows_time(void)
+{
+	const struct share_rules r = { .max = 10, .ratio = 0.2,
+	    .window = 3600 * S };
+	struct share_state st;
+	struct record_answer a;
+	int64_t now = 0;
+
+	/* 0.83 millionths come back between two decisions 0.3ms apart. */
+	share_fresh(&st, &r, 0);
+	st.tokens = 0;
+	for (int i = 0; i < 100000; i++)
+		(void)share_record(&st, &r, 1, false, false, 0,
+		    now += 300000);
+	unit_row(fabs(st.tokens - 10.0 * 30 / 3600) < 1e-9, "share",
+	    "what comes back is kept, whatever the decisions' pace",
+	    "tokens %.9g after 30s", st.tokens);
+	share_fresh(&st, &r, 0);
+	st.tokens = 0;
+	for (int i = 0; i < PART_COUNT; i++)
+		st.changed[i] = 365 * 86400 * S;
+	a = share_record(&st, &r, 1, false, true, 0, S);
+	unit_row(!a.retry && st.changed[PART_BREAKER] == S, "share",
+	    "a change time past now counts as now, and is kept so",
+	    "retry %d, breaker changed %lld", a.retry,
+	    (long long)st.changed[PART_BREAKER]);
+	a = share_record(&st, &r, 1, false, true, 0, S + r.window);
+	unit_row(a.retry && st.tokens == 9 && st.failures == 1, "share",
+	    "then a window of quiet drops it", "retry %d, tokens %g, "
+	    "failures %" PRIu64, a.retry, st.tokens, st.failures);
+}
+
 /* What a state says is held to what the member's own rules allow. */
 static void
 rows_bounds(void)
@@ -314,6 +349,7 @@ unit_share(void)
 	rows_stores();
 	rows_share();
 	rows_bounds();
+	rows_time();
 	rows_text();
 	rows_values();
 }

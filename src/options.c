@@ -145,7 +145,9 @@ static const struct opt {
 } opts[] = {
 	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000),
-	  "at most N attempts (default 5; 0: no limit)" },
+	  "at most N attempts (default 5; 0: no limit;\n"
+	  "without it, --budget or --max-actual-duration\n"
+	  "alone limit by time)" },
 	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000), NULL },
 	{ "times", 't', O_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
@@ -1089,8 +1091,13 @@ validate(struct parse *p)
 	}
 	if (p->delay != NULL && resolve_delay(p, algo) != 0)
 		return -1;
-	/* Algorithm::Backoff's own default, and --forever's: no limit. */
-	if ((algo || c->limits.forever) && !p->given[O_MAX - O_MAX])
+	/* No limit on attempts: --forever's default; a time limit alone
+	 * (--budget, --max-actual-duration), as tenacity's stop_after_delay;
+	 * and show-backoff-delays -a, Algorithm::Backoff's own default. */
+	if (!p->given[O_MAX - O_MAX] && (c->limits.forever ||
+	    p->given[O_BUDGET - O_MAX] ||
+	    p->given[O_MAX_ACTUAL_DURATION - O_MAX] ||
+	    (algo && c->mode == MODE_SHOW)))
 		b->max_attempts = 0;
 	/* A strategy that grows, in a run without a limit, waits at most
 	 * UNLIMITED_CAP unless --max-delay says otherwise. */

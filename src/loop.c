@@ -76,6 +76,7 @@ struct run {
 	bool		 piped;		/* stdout is a pipe, FIFO or socket, and
 					 * SIGPIPE ends a pipeline */
 	unsigned long	 judged;	/* the last attempt the policy judged */
+	unsigned long	 made;		/* attempts made, never started over */
 	struct shared	 sh;		/* --share */
 	double		 tokens;	/* the shared budget's, when it ended
 					 * the run */
@@ -344,8 +345,11 @@ attempt(struct run *run, struct attempt_result *r, struct observed *o,
 {
 	const struct config *c = run->c;
 	const int64_t start = mono_ns() - run->t0;
-	struct report ev = { .event = EV_START, .attempt = run->pol.n };
+	struct report ev = { .event = EV_START, .attempt = run->pol.n,
+	    .elapsed = start, .delay = -1 };
 	char why[256];
+
+	run->made++;
 
 	setenv_u("RETRY_ATTEMPT", run->pol.n);
 	setenv_u("RETRY_ELAPSED_MS", (uint64_t)start / 1000000);
@@ -588,7 +592,8 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 		if (x.unusable != NULL)
 			report_error(run.rep, "--delay-from-output: '%s': %s",
 			    o.capture, x.unusable);
-		ev = (struct report){ .attempt = x.attempt, .result = &r,
+		ev = (struct report){ .attempt = x.attempt, .made = run.made,
+		    .result = &r,
 		    .duration = o.end - o.start, .elapsed = o.end,
 		    .delay = -1, .reason = x.outcome.reason,
 		    .give_up = x.give_up, .asked = x.asked,
@@ -601,8 +606,11 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 			die(&run, x.status);
 		}
 		if (x.what == NEXT_EXIT) {
-			ev.event = x.give_up != GIVE_UP_NONE ? EV_GIVE_UP :
-			    x.outcome.verdict == V_STOP ? EV_STOP :
+			/* A --forever run that --budget ends after a
+			 * success ends as any successful run. */
+			ev.event = x.outcome.verdict == V_SUCCESS ?
+			    EV_SUCCEEDED : x.give_up != GIVE_UP_NONE ?
+			    EV_GIVE_UP : x.outcome.verdict == V_STOP ? EV_STOP :
 			    EV_SUCCEEDED;
 			report(run.rep, &ev);
 			report_after(&run);

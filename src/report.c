@@ -285,6 +285,7 @@ static void
 text(struct line *l, const struct reporter *c, const struct report *e)
 {
 	char d[DURATION_BUFSZ];
+	unsigned long n;
 
 	switch (e->event) {
 	case EV_START:
@@ -303,6 +304,11 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		    duration_round(e->duration), d, sizeof(d)));
 		if (e->delay >= 0)
 			add_next(l, e);
+		else if (e->give_up == GIVE_UP_BUDGET)
+			/* --forever: the run ends on a success. */
+			add(l, "; ending: the next attempt would start past "
+			    "the %s budget", duration_format(c->budget, d,
+			    sizeof(d)));
 		return;
 	case EV_FAILED:
 		add_attempt(l, c, e->attempt);
@@ -315,8 +321,9 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		add_next(l, e);
 		return;
 	case EV_GIVE_UP:
-		add(l, "giving up after %lu attempt%s in %s: ", e->attempt,
-		    e->attempt == 1 ? "" : "s", duration_format(
+		n = e->made > e->attempt ? e->made : e->attempt;
+		add(l, "giving up after %lu attempt%s in %s: ", n,
+		    n == 1 ? "" : "s", duration_format(
 		    duration_round(e->elapsed), d, sizeof(d)));
 		add_status(l, e);
 		add(l, "%s", output_failure(e->reason));
@@ -420,7 +427,9 @@ reason_name(const struct report *e)
 	if (e->cause != NULL && e->event != EV_START)
 		return "not_started";
 
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_BUDGET)
+	/* A --forever run ends on a success too. */
+	if ((e->event == EV_GIVE_UP || e->event == EV_SUCCEEDED) &&
+	    e->give_up == GIVE_UP_BUDGET)
 		return "budget";
 	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_DURATION)
 		return "max_actual_duration";

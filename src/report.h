@@ -32,6 +32,9 @@ enum share_event {
 struct report {
 	enum event	 event;
 	unsigned long	 attempt;
+	unsigned long	 made;		/* the attempts the run made, a
+					 * --forever --reset-after's before
+					 * its count started over too */
 	const struct attempt_result *result;
 	int64_t		 duration;	/* of the attempt, ns */
 	int64_t		 elapsed;	/* since retry started, ns */

@@ -67,7 +67,16 @@ for line in sys.stdin:
 	# slow enough to start them late (the policy's rows in make unit say
 	# exactly where a budget ends a run).
 	run -0 --separate-stderr retry --forever --delay-on-success 100ms --budget 350ms -- true
-	[[ ${stderr_lines[-1]} =~ ^retry:\ giving\ up\ after\ [34]\ attempts\ in\ .*:\ exit\ 0\;\ the\ next\ attempt\ would\ start\ past\ the\ 350ms\ budget$ ]]
+	[[ ${stderr_lines[-1]} =~ ^retry:\ attempt\ [34]\ succeeded\ after\ .*\;\ ending:\ the\ next\ attempt\ would\ start\ past\ the\ 350ms\ budget$ ]]
+	refute_output --partial "giving up"
+	# In JSON, the last event is a success, with the reason.
+	run -0 --separate-stderr retry --forever --delay-on-success 100ms --budget 350ms \
+	    --log-format json -- true
+	run -0 python3 -c '
+import json, sys
+e = json.loads(sys.argv[1].splitlines()[-1])
+print(e["event"], e["status"], e["reason"], e["delay_ms"])' "$stderr"
+	assert_output "success 0 budget None"
 }
 
 @test "--forever --reset-after: a long attempt starts the count and the back-off over" {
@@ -80,7 +89,20 @@ for line in sys.stdin:
 	[[ ${stderr_lines[1]} == "retry: attempt 2 failed: exit 1 after "*"; next attempt in 20ms" ]]
 	[[ ${stderr_lines[2]} == "retry: attempt 1 failed: exit 1 after "*"; next attempt in 10ms" ]]
 	[[ ${stderr_lines[3]} == "retry: attempt 2 failed: exit 1 after "*"; next attempt in 20ms" ]]
-	[[ ${stderr_lines[4]} == "retry: giving up after 3 attempts in "*": exit 1" ]]
+	# The closing line counts every attempt made.
+	[[ ${stderr_lines[4]} == "retry: giving up after 5 attempts in "*": exit 1" ]]
+}
+
+@test "JSON Lines: a start's elapsed_ms is the time since the run began" {
+	run -1 --separate-stderr retry --verbose --fixed 200ms --max 3 \
+	    --log-format json -- false
+	run -0 python3 -c '
+import json, sys
+for l in sys.argv[1].splitlines():
+    e = json.loads(l)
+    if e["event"] == "start":
+        print(e["attempt"], e["elapsed_ms"] >= 200 * (e["attempt"] - 1))' "$stderr"
+	assert_output $'1 True\n2 True\n3 True'
 }
 
 @test "JSON Lines: valid JSON with every field, for a hostile command and label" {

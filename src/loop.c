@@ -85,25 +85,29 @@ struct run {
 						 * NULL */
 	struct report	 after;		/* said after the attempt's report:
 					 * what it did to the breaker */
-	char		*command;	/* its words, for ps */
+	char		*command;	/* retry's command line, for ps */
 	char		 cause[256];	/* why the attempt could not start */
 };
 
-/* The command's words, joined, for ps: pgrep -f finds a run by them. */
+/*
+ * retry's command line, its options and the command, joined, for ps:
+ * pgrep -f finds a run by it, as before the first title.  Taken before
+ * the first title, which writes over argv[0].
+ */
 static char *
 joined(const struct config *c)
 {
 	size_t len = 1;
 	char *s;
 
-	for (int i = 0; i < c->nargs; i++)
-		len += strlen(c->args[i]) + 1;
+	for (int i = 0; i < c->nwords; i++)
+		len += strlen(c->words[i]) + 1;
 	if ((s = calloc(1, len)) == NULL)
 		return NULL;
-	for (int i = 0; i < c->nargs; i++) {
+	for (int i = 0; i < c->nwords; i++) {
 		if (i > 0)
 			strlcat(s, " ", len);
-		strlcat(s, c->args[i], len);
+		strlcat(s, c->words[i], len);
 	}
 	return s;
 }
@@ -122,8 +126,9 @@ title(const struct run *run, unsigned long attempt, const char *what,
 	if (delay >= 0)
 		snprintf(next, sizeof(next), ", next in %s",
 		    duration_format(delay, d, sizeof(d)));
-	setproctitle("attempt %s %s%s: %s", n, what, next,
-	    run->command != NULL ? run->command : run->c->args[0]);
+	/* '-': no "retry: " first; the command line is retry's own. */
+	setproctitle("-%s [attempt %s %s%s]", run->command != NULL ?
+	    run->command : run->c->args[0], n, what, next);
 }
 
 /* Whether the reader of retry's stdout or stderr (a pipe, a FIFO or a

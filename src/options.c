@@ -1194,6 +1194,8 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	}
 	c->args = argv + optind;
 	c->nargs = argc - optind;
+	c->words = argv;
+	c->nwords = argc;
 	if (c->help || c->version)
 		return 0;
 	return validate(&p);

@@ -238,7 +238,7 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	done
 	kill -TERM "$pid"
 	wait "$pid" || true
-	assert_equal "${title%%: sh -c*}" "retry: attempt 1/2 failed, next in 5s"
+	assert_equal "${title##* -- sh -c * sh $D/runs }" "[attempt 1/2 failed, next in 5s]"
 }
 
 @test "a countdown on the terminal, cleared before the next attempt" {

@@ -751,6 +751,12 @@ countdown_end(const struct reporter *c)
 void
 usage_error(const char *prog, const char *why)
 {
+	run_error(prog, why, true);
+}
+
+void
+run_error(const char *prog, const char *why, bool try_help)
+{
 	struct line l = { 0 };
 
 	add(&l, "%s: ", prog);
@@ -766,7 +772,9 @@ usage_error(const char *prog, const char *why)
 			add(&l, "\\%03o", *p);
 		else
 			add(&l, "%c", *p);
-	add(&l, "\nTry '%s --help'.\n", prog);
+	add(&l, "\n");
+	if (try_help)
+		add(&l, "Try '%s --help'.\n", prog);
 	if (!l.failed)
 		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
 	free(l.buf);

@@ -91,5 +91,9 @@ char	*report_plain(char *);
 /* A usage error, wherever it is found: "PROG: WHY" on one line, with
  * controls made visible, then "Try 'PROG --help'." */
 void	usage_error(const char *prog, const char *why);
+/* The same for an error of the run's set-up that is no usage error (a log
+ * file that cannot be opened): without the pointer to --help when
+ * try_help is false. */
+void	run_error(const char *prog, const char *why, bool try_help);
 
 #endif

@@ -104,7 +104,7 @@ small_disk() {
 @test "--log-file: a FIFO that nobody reads is an error, not a hang" {
 	mkfifo "$D/fifo"
 	run -125 timeout 10 "$RETRY" --log-file "$D/fifo" -- true
-	assert_usage_error --log-file
+	assert_setup_error --log-file
 	assert_line --index 0 --partial "a FIFO that no process reads"
 }
 
@@ -126,7 +126,7 @@ small_disk() {
 	    ln -s "$D/private" "$SHARED/log" ||
 		skip "cannot act as uid 65534"
 	run -125 retry --log-file "$SHARED/log" -- true
-	assert_usage_error --log-file
+	assert_setup_error --log-file
 	assert_line --index 0 --partial "another user (uid 65534)"
 	assert_equal "$(cat "$D/private")" secret
 	# One's own symlink there is followed.

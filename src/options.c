@@ -730,6 +730,37 @@ special(struct parse *p, const struct opt *o, char *arg)
 	}
 }
 
+/*
+ * getopt takes the word after an option for its value, whatever it is:
+ * in "--exp -- true", '--'.  A value that is '--', or that looks like an
+ * option where only a number or a duration can stand, says what was
+ * missing.  Text (a pattern, a label, a command) may be anything.
+ */
+static int
+missing(struct parse *p, const struct opt *o, const char *arg)
+{
+	const bool text = o->kind == K_TEXT || o->id == O_LABEL;
+	const bool numeric = o->kind == K_DURATION || o->kind == K_SPAN ||
+	    o->kind == K_SECONDS || o->kind == K_COUNT || o->kind == K_REAL ||
+	    o->kind == K_STRATEGY || o->id == O_TIMES || o->id == O_DELAYS ||
+	    o->id == O_DELAY || o->id == O_SEED;
+	const char *m = o->metavar;
+
+	if (arg == NULL || text || (strcmp(arg, "--") != 0 && !(numeric &&
+	    arg[0] == '-' && (isalpha((unsigned char)arg[1]) ||
+	    arg[1] == '-'))))
+		return 0;
+	if (strcmp(m, "DUR") == 0)
+		return fail(p, o, "needs a duration (as in --%s 1s), not '%s'",
+		    o->name, arg);
+	if (strcmp(m, "N") == 0)
+		return fail(p, o, "needs a number (as in --%s 3), not '%s'",
+		    o->name, arg);
+	if (strcmp(m, "S") == 0 || strcmp(m, "F") == 0)
+		return fail(p, o, "needs a number, not '%s'", arg);
+	return fail(p, o, "needs a value (%s), not '%s'", m, arg);
+}
+
 /* Takes an option's value as its row says. */
 static int
 apply(struct parse *p, const struct opt *o, char *arg)
@@ -738,6 +769,8 @@ apply(struct parse *p, const struct opt *o, char *arg)
 	const char *why = NULL;
 	long long v = 0;
 
+	if (missing(p, o, arg) != 0)
+		return -1;
 	switch (o->kind) {
 	case K_FLAG:
 		*(bool *)to = true;

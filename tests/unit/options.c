@@ -338,6 +338,18 @@ static const struct suggested {
 	{ M_RETRY, { "--jiter", "full", NULL }, "(did you mean --jitter?)" },
 	{ M_RETRY, { "--bogus", NULL }, "unknown option '--bogus'" },
 	{ M_SHOW, { "--cout", "3", NULL }, "(did you mean --count?)" },
+	/* getopt took the next word for the value. */
+	{ M_RETRY, { "--exp", "--", NULL }, "--exp: needs a duration (as in "
+	  "--exp 1s), not '--'" },
+	{ M_RETRY, { "-x", "--", NULL }, "--exp: needs a duration" },
+	{ M_RETRY, { "--fixed", "--max", "3", NULL }, "--fixed: needs a "
+	  "duration (as in --fixed 1s), not '--max'" },
+	{ M_RETRY, { "--max", "-q", NULL }, "--max: needs a number (as in "
+	  "--max 3), not '-q'" },
+	{ M_RETRY, { "--match", "--", NULL }, "--match: needs a value "
+	  "(STREAM), not '--'" },
+	{ M_SHOW, { "--initial-delay", "-a", NULL }, "--initial-delay: needs "
+	  "a number, not '-a'" },
 };
 
 static const char *const strategies[] = {

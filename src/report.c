@@ -210,9 +210,18 @@ add_next(struct line *l, const struct report *e)
 {
 	char d[DURATION_BUFSZ];
 
-	add(l, "; next attempt in %s%s",
-	    duration_format(e->delay, d, sizeof(d)),
-	    e->asked ? ", as the command's output asked" : "");
+	add(l, "; next attempt in %s", duration_format(e->delay, d,
+	    sizeof(d)));
+	if (!e->asked)
+		return;
+	if (e->wanted == e->delay) {
+		add(l, ", as the command's output asked");
+		return;
+	}
+	/* Held within --min-delay and --max-delay: said, with the hint. */
+	add(l, ", %s: the command's output asked for %s",
+	    e->wanted > e->delay ? "capped" : "raised to --min-delay",
+	    duration_format(e->wanted, d, sizeof(d)));
 }
 
 /* EV_SHARE's text. */

@@ -80,10 +80,10 @@ small_disk() {
 @test "a delay from output is held within --min-delay and --max-delay" {
 	run -1 --separate-stderr retry --max 2 --min-delay 200ms \
 	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'echo "Retry-After: 0"; exit 1'
-	assert_regex "${stderr_lines[0]}" "next attempt in 200ms, as the command's output asked\$"
+	assert_regex "${stderr_lines[0]}" "next attempt in 200ms, raised to --min-delay: the command's output asked for 0s\$"
 	run -1 --separate-stderr retry --max 2 --max-delay 50ms \
 	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'echo "Retry-After: 3"; exit 1'
-	assert_regex "${stderr_lines[0]}" "next attempt in 50ms, as the command's output asked\$"
+	assert_regex "${stderr_lines[0]}" "next attempt in 50ms, capped: the command's output asked for 3s\$"
 }
 
 @test "a delay from output is at most 1h, a date or a number" {
@@ -98,7 +98,7 @@ small_disk() {
 	    sh -c 'echo "Retry-After: Fri, 31 Dec 9999 23:59:59 GMT"; exit 1'
 	wait_match "$D/err" "next attempt"
 	kill "$RETRY_PID"
-	assert_regex "$(cat "$D/err")" "next attempt in 1h, as the command's output asked"
+	assert_regex "$(cat "$D/err")" "next attempt in 1h, capped: the command's output asked for [0-9]+d"
 }
 
 @test "--log-file: a FIFO that nobody reads is an error, not a hang" {

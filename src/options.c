@@ -1074,6 +1074,9 @@ validate_retry(struct parse *p)
 			return fail(p, find(0, lone), "goes with an output "
 			    "rule such as --until-output");
 	}
+	if (p->given[O_COUNT - O_MAX] && !c->dry_run)
+		return fail(p, find(0, "count"), "goes with --dry-run (a run "
+		    "is limited by --max)");
 	if (c->nargs == 0 && !c->dry_run)
 		return fail(p, NULL, "no command given (as in: retry -- "
 		    "curl -fsS URL)");
@@ -1296,8 +1299,11 @@ options_help(enum mode mode)
 
 		for (size_t i = 0; i < NOPTS; i++) {
 			const struct opt *o = &opts[i];
+			/* retry's --count is --dry-run's, a report. */
+			const enum group og = mode == MODE_RETRY &&
+			    o->id == O_COUNT ? G_REPORT : o->group;
 
-			if (o->group != (enum group)g || o->help == NULL ||
+			if (og != (enum group)g || o->help == NULL ||
 			    !(o->modes & (1u << mode)))
 				continue;
 			if (!title) {

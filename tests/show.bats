@@ -442,6 +442,14 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 	assert_show "1 1 1 1 1 1 1" -a Constant --delay 1 --count 7
 }
 
+@test "--count is --dry-run's: listed beside it, refused for a run" {
+	run -0 retry --help
+	assert_output --regexp $'--dry-run [^\n]*\n +--count N '
+	run -125 retry --count 3 -- true
+	assert_usage_error --count
+	assert_line --index 0 "retry: --count: goes with --dry-run (a run is limited by --max)"
+}
+
 @test "--dry-run: --count attempts at most" {
 	run -0 retry --dry-run -n 0 --count 3 --fixed 2s
 	assert_delays "attempt  delay      starts at" "1        -          0s" \

@@ -34,6 +34,7 @@ static const struct refused {
 	{ M_RETRY, "--max: a plus sign", "--max", { "--max", "+3", NULL } },
 	{ M_RETRY, "--max-attempts: negative", "--max-attempts", { "--max-attempts", "-5", NULL } },
 	{ M_RETRY, "--count: a leading space", "--count", { "--dry-run", "--count", " 5", NULL } },
+	{ M_RETRY, "--count: without --dry-run", "--count", { "--count", "5", NULL } },
 	{ M_RETRY, "--budget: empty", "--budget", { "--budget", "", NULL } },
 	{ M_RETRY, "--budget: a space", "--budget", { "--budget", " ", NULL } },
 	{ M_RETRY, "--budget: negative", "--budget", { "--budget", "-1s", NULL } },

@@ -453,7 +453,16 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 @test "--dry-run: --count attempts at most" {
 	run -0 retry --dry-run -n 0 --count 3 --fixed 2s
 	assert_delays "attempt  delay      starts at" "1        -          0s" \
-	    "2        2s         2s" "3        2s         4s"
+	    "2        2s         2s" "3        2s         4s" \
+	    "and so on: the run goes on past attempt 3 (--count shows more)"
 	run -0 retry --dry-run -n 0 --count 1
-	assert_delays "attempt  delay      starts at" "1        -          0s"
+	assert_delays "attempt  delay      starts at" "1        -          0s" \
+	    "and so on: the run goes on past attempt 1 (--count shows more)"
+	# A run that ends within --count says nothing more.
+	run -0 retry --dry-run -n 3 --count 3 --fixed 2s
+	assert_delays "attempt  delay      starts at" "1        -          0s" \
+	    "2        2s         2s" "3        2s         4s"
+	run -0 retry --dry-run --max 0
+	assert_equal "${#lines[@]}" 12
+	assert_equal "${lines[11]}" "and so on: the run goes on past attempt 10 (--count shows more)"
 }

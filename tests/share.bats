@@ -261,6 +261,18 @@ field() {
 	assert_line --partial "giving up after 3 attempts"
 }
 
+@test "share: retry share status with no state says so on stderr, and exits 0" {
+	run -0 --separate-stderr "$RETRY" share status
+	assert_equal "$output" ""
+	assert_equal "$stderr" "retry: no shared state in $STORE"
+	run -0 --separate-stderr "$RETRY" share status --log-format json
+	assert_equal "$output" ""
+	assert_equal "$stderr" "retry: no shared state in $STORE"
+	run -0 --separate-stderr "$RETRY" share status \
+	    --share-store "file:$BATS_TEST_TMPDIR/none"
+	assert_equal "$stderr" "retry: no shared state yet"
+}
+
 @test "share: retry share status and reset, as a table and as JSON" {
 	printf '%s\n' 'retry-share 1' 'tokens 4.5' 'failures 7' 'breaker open' \
 	    'open-until 1795500000000000000' 'probe 0 0' 'not-before 0' \

@@ -64,6 +64,14 @@ _retry_takes_value() {
 	return 1
 }
 
+# The signal names retry takes: bash's, without its traps (EXIT, DEBUG,
+# ERR, RETURN), the real-time ones and SIGJUNK(N); SIGIO by glibc's name,
+# POLL. With SIG when $1 is SIG.
+_retry_signals() {
+	compgen -A signal | sed -n 's/^SIGIO$/SIGPOLL/; s/^SIG\([A-Z0-9]*\)$/\1/p' |
+	    grep -v '^RTM' | sed "s/^/${1-}/"
+}
+
 # COMPREPLY from compgen's words, one per line.
 _retry_reply() {
 	mapfile -t COMPREPLY < <(compgen "$@")
@@ -189,12 +197,10 @@ _retry() {
 		__ltrim_colon_completions "$cur"
 		return ;;
 	--signal)
-		_retry_reply -W "$(compgen -A signal | sed 's/^SIG//')" \
-		    -- "${cur#SIG}"
+		_retry_reply -W "$(_retry_signals)" -- "${cur#SIG}"
 		return ;;
 	--success-on | --retry-on | --stop-on)
-		_retry_reply -W "0 1 2 124 $(compgen -A signal)" \
-		    -- "$cur"
+		_retry_reply -W "0 1 2 124 $(_retry_signals SIG)" -- "$cur"
 		return ;;
 	-u | --until | -w | --while)
 		# A comma list: complete its last item.

@@ -76,6 +76,7 @@ struct run {
 	bool		 piped;		/* stdout is a pipe, FIFO or socket, and
 					 * SIGPIPE ends a pipeline */
 	unsigned long	 judged;	/* the last attempt the policy judged */
+	unsigned long	 made;		/* attempts made, never started over */
 	struct shared	 sh;		/* --share */
 	double		 tokens;	/* the shared budget's, when it ended
 					 * the run */
@@ -84,25 +85,29 @@ struct run {
 						 * NULL */
 	struct report	 after;		/* said after the attempt's report:
 					 * what it did to the breaker */
-	char		*command;	/* its words, for ps */
+	char		*command;	/* retry's command line, for ps */
 	char		 cause[256];	/* why the attempt could not start */
 };
 
-/* The command's words, joined, for ps: pgrep -f finds a run by them. */
+/*
+ * retry's command line, its options and the command, joined, for ps:
+ * pgrep -f finds a run by it, as before the first title.  Taken before
+ * the first title, which writes over argv[0].
+ */
 static char *
 joined(const struct config *c)
 {
 	size_t len = 1;
 	char *s;
 
-	for (int i = 0; i < c->nargs; i++)
-		len += strlen(c->args[i]) + 1;
+	for (int i = 0; i < c->nwords; i++)
+		len += strlen(c->words[i]) + 1;
 	if ((s = calloc(1, len)) == NULL)
 		return NULL;
-	for (int i = 0; i < c->nargs; i++) {
+	for (int i = 0; i < c->nwords; i++) {
 		if (i > 0)
 			strlcat(s, " ", len);
-		strlcat(s, c->args[i], len);
+		strlcat(s, c->words[i], len);
 	}
 	return s;
 }
@@ -121,8 +126,9 @@ title(const struct run *run, unsigned long attempt, const char *what,
 	if (delay >= 0)
 		snprintf(next, sizeof(next), ", next in %s",
 		    duration_format(delay, d, sizeof(d)));
-	setproctitle("attempt %s %s%s: %s", n, what, next,
-	    run->command != NULL ? run->command : run->c->args[0]);
+	/* '-': no "retry: " first; the command line is retry's own. */
+	setproctitle("-%s [attempt %s %s%s]", run->command != NULL ?
+	    run->command : run->c->args[0], n, what, next);
 }
 
 /* Whether the reader of retry's stdout or stderr (a pipe, a FIFO or a
@@ -346,8 +352,11 @@ attempt(struct run *run, struct attempt_result *r, struct observed *o,
 {
 	const struct config *c = run->c;
 	const int64_t start = mono_ns() - run->t0;
-	struct report ev = { .event = EV_START, .attempt = run->pol.n };
+	struct report ev = { .event = EV_START, .attempt = run->pol.n,
+	    .elapsed = start, .delay = -1 };
 	char why[256];
+
+	run->made++;
 
 	setenv_u("RETRY_ATTEMPT", run->pol.n);
 	setenv_u("RETRY_ELAPSED_MS", (uint64_t)start / 1000000);
@@ -591,10 +600,12 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 		if (x.unusable != NULL)
 			report_error(run.rep, "--delay-from-output: '%s': %s",
 			    o.capture, x.unusable);
-		ev = (struct report){ .attempt = x.attempt, .result = &r,
+		ev = (struct report){ .attempt = x.attempt, .made = run.made,
+		    .result = &r,
 		    .duration = o.end - o.start, .elapsed = o.end,
 		    .delay = -1, .reason = x.outcome.reason,
 		    .give_up = x.give_up, .asked = x.asked,
+		    .wanted = x.wanted,
 		    .tokens = run.tokens,
 		    .cause = run.cause[0] != '\0' ? run.cause : NULL };
 		if (x.what == NEXT_DIE) {
@@ -610,8 +621,11 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 			return run_end(&run, 125, false);
 		}
 		if (x.what == NEXT_EXIT) {
-			ev.event = x.give_up != GIVE_UP_NONE ? EV_GIVE_UP :
-			    x.outcome.verdict == V_STOP ? EV_STOP :
+			/* A --forever run that --budget ends after a
+			 * success ends as any successful run. */
+			ev.event = x.outcome.verdict == V_SUCCESS ?
+			    EV_SUCCEEDED : x.give_up != GIVE_UP_NONE ?
+			    EV_GIVE_UP : x.outcome.verdict == V_STOP ? EV_STOP :
 			    EV_SUCCEEDED;
 			report(run.rep, &ev);
 			report_after(&run);

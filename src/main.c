@@ -101,8 +101,8 @@ main(int argc, char *argv[])
 	else if (cfg.dry_run)
 		status = dry_run(&cfg, &rng);
 	else if (reporter_open(&rep, &cfg, why, sizeof(why)) == -1) {
-		/* A bad option value, said as the others are. */
-		usage_error(getprogname(), why);
+		/* The options were right: no pointer to --help. */
+		run_error(getprogname(), why, false);
 		status = 125;
 	} else {
 		/* Back-off sleeps should end when asked, not 50us later. */

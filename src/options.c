@@ -146,7 +146,9 @@ static const struct opt {
 } opts[] = {
 	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000),
-	  "at most N attempts (default 5; 0: no limit)" },
+	  "at most N attempts (default 5; 0: no limit;\n"
+	  "without it, --budget or --max-actual-duration\n"
+	  "alone limit by time)" },
 	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000), NULL },
 	{ "times", 't', O_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
@@ -733,6 +735,37 @@ special(struct parse *p, const struct opt *o, char *arg)
 	}
 }
 
+/*
+ * getopt takes the word after an option for its value, whatever it is:
+ * in "--exp -- true", '--'.  A value that is '--', or that looks like an
+ * option where only a number or a duration can stand, says what was
+ * missing.  Text (a pattern, a label, a command) may be anything.
+ */
+static int
+missing(struct parse *p, const struct opt *o, const char *arg)
+{
+	const bool text = o->kind == K_TEXT || o->id == O_LABEL;
+	const bool numeric = o->kind == K_DURATION || o->kind == K_SPAN ||
+	    o->kind == K_SECONDS || o->kind == K_COUNT || o->kind == K_REAL ||
+	    o->kind == K_STRATEGY || o->id == O_TIMES || o->id == O_DELAYS ||
+	    o->id == O_DELAY || o->id == O_SEED;
+	const char *m = o->metavar;
+
+	if (arg == NULL || text || (strcmp(arg, "--") != 0 && !(numeric &&
+	    arg[0] == '-' && (isalpha((unsigned char)arg[1]) ||
+	    arg[1] == '-'))))
+		return 0;
+	if (strcmp(m, "DUR") == 0)
+		return fail(p, o, "needs a duration (as in --%s 1s), not '%s'",
+		    o->name, arg);
+	if (strcmp(m, "N") == 0)
+		return fail(p, o, "needs a number (as in --%s 3), not '%s'",
+		    o->name, arg);
+	if (strcmp(m, "S") == 0 || strcmp(m, "F") == 0)
+		return fail(p, o, "needs a number, not '%s'", arg);
+	return fail(p, o, "needs a value (%s), not '%s'", m, arg);
+}
+
 /* Takes an option's value as its row says. */
 static int
 apply(struct parse *p, const struct opt *o, char *arg)
@@ -741,6 +774,8 @@ apply(struct parse *p, const struct opt *o, char *arg)
 	const char *why = NULL;
 	long long v = 0;
 
+	if (missing(p, o, arg) != 0)
+		return -1;
 	switch (o->kind) {
 	case K_FLAG:
 		*(bool *)to = true;
@@ -1047,6 +1082,9 @@ validate_retry(struct parse *p)
 			return fail(p, find(0, lone), "goes with an output "
 			    "rule such as --until-output");
 	}
+	if (p->given[O_COUNT - O_MAX] && !c->dry_run)
+		return fail(p, find(0, "count"), "goes with --dry-run (a run "
+		    "is limited by --max)");
 	if (c->nargs == 0 && !c->dry_run)
 		return fail(p, NULL, "no command given (as in: retry -- "
 		    "curl -fsS URL)");
@@ -1097,8 +1135,13 @@ validate(struct parse *p)
 	}
 	if (p->delay != NULL && resolve_delay(p, algo) != 0)
 		return -1;
-	/* Algorithm::Backoff's own default, and --forever's: no limit. */
-	if ((algo || c->limits.forever) && !p->given[O_MAX - O_MAX])
+	/* No limit on attempts: --forever's default; a time limit alone
+	 * (--budget, --max-actual-duration), as tenacity's stop_after_delay;
+	 * and show-backoff-delays -a, Algorithm::Backoff's own default. */
+	if (!p->given[O_MAX - O_MAX] && (c->limits.forever ||
+	    p->given[O_BUDGET - O_MAX] ||
+	    p->given[O_MAX_ACTUAL_DURATION - O_MAX] ||
+	    (algo && c->mode == MODE_SHOW)))
 		b->max_attempts = 0;
 	/* A strategy that grows, in a run without a limit, waits at most
 	 * UNLIMITED_CAP unless --max-delay says otherwise. */
@@ -1195,6 +1238,8 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	}
 	c->args = argv + optind;
 	c->nargs = argc - optind;
+	c->words = argv;
+	c->nwords = argc;
 	if (c->help || c->version)
 		return 0;
 	return validate(&p);
@@ -1264,8 +1309,11 @@ options_help(enum mode mode)
 
 		for (size_t i = 0; i < NOPTS; i++) {
 			const struct opt *o = &opts[i];
+			/* retry's --count is --dry-run's, a report. */
+			const enum group og = mode == MODE_RETRY &&
+			    o->id == O_COUNT ? G_REPORT : o->group;
 
-			if (o->group != (enum group)g || o->help == NULL ||
+			if (og != (enum group)g || o->help == NULL ||
 			    !(o->modes & (1u << mode)))
 				continue;
 			if (!title) {

@@ -68,6 +68,9 @@ struct config {
 	/* The command (retry) or the STATUS arguments (show). */
 	char *const	*args;
 	int		 nargs;
+	/* The whole command line, retry's name first: ps shows it. */
+	char *const	*words;
+	int		 nwords;
 };
 
 /* 0, or -1 with one line naming the option and the problem in err. */

@@ -59,6 +59,7 @@ asked(struct next *x, const struct backoff *b, const struct observed *o)
 
 	if ((x->unusable = delay_parse(o->capture, o->wall, &ns)) != NULL)
 		return;
+	x->wanted = ns;
 	if (ns > max)
 		ns = max;
 	if (ns < b->min_delay.ns)

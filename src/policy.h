@@ -59,6 +59,8 @@ struct next {
 	enum give_up	 give_up;	/* the back-off ended: why */
 	struct delay	 delay;		/* NEXT_SLEEP: how long */
 	bool		 asked;		/* the delay is what the output asked */
+	int64_t		 wanted;	/* asked: what the output asked for,
+					 * before --min-delay and --max-delay */
 	const char	*unusable;	/* why the capture is no delay, or
 					 * NULL */
 	int		 status;	/* NEXT_EXIT: the exit status;

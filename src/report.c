@@ -211,9 +211,18 @@ add_next(struct line *l, const struct report *e)
 {
 	char d[DURATION_BUFSZ];
 
-	add(l, "; next attempt in %s%s",
-	    duration_format(e->delay, d, sizeof(d)),
-	    e->asked ? ", as the command's output asked" : "");
+	add(l, "; next attempt in %s", duration_format(e->delay, d,
+	    sizeof(d)));
+	if (!e->asked)
+		return;
+	if (e->wanted == e->delay) {
+		add(l, ", as the command's output asked");
+		return;
+	}
+	/* Held within --min-delay and --max-delay: said, with the hint. */
+	add(l, ", %s: the command's output asked for %s",
+	    e->wanted > e->delay ? "capped" : "raised to --min-delay",
+	    duration_format(e->wanted, d, sizeof(d)));
 }
 
 /* EV_SHARE's text. */
@@ -287,6 +296,7 @@ static void
 text(struct line *l, const struct reporter *c, const struct report *e)
 {
 	char d[DURATION_BUFSZ], t[2][NUMBER_BUFSZ];
+	unsigned long n;
 
 	switch (e->event) {
 	case EV_START:
@@ -308,6 +318,11 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			    "(--exit-on-match)");
 		if (e->delay >= 0)
 			add_next(l, e);
+		else if (e->give_up == GIVE_UP_BUDGET)
+			/* --forever: the run ends on a success. */
+			add(l, "; ending: the next attempt would start past "
+			    "the %s budget", duration_format(c->budget, d,
+			    sizeof(d)));
 		return;
 	case EV_FAILED:
 		add_attempt(l, c, e->attempt);
@@ -320,8 +335,9 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		add_next(l, e);
 		return;
 	case EV_GIVE_UP:
-		add(l, "giving up after %lu attempt%s in %s: ", e->attempt,
-		    e->attempt == 1 ? "" : "s", duration_format(
+		n = e->made > e->attempt ? e->made : e->attempt;
+		add(l, "giving up after %lu attempt%s in %s: ", n,
+		    n == 1 ? "" : "s", duration_format(
 		    duration_round(e->elapsed), d, sizeof(d)));
 		add_status(l, e);
 		add(l, "%s", output_failure(e->reason));
@@ -427,7 +443,9 @@ reason_name(const struct report *e)
 	if (e->cause != NULL && e->event != EV_START)
 		return "not_started";
 
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_BUDGET)
+	/* A --forever run ends on a success too. */
+	if ((e->event == EV_GIVE_UP || e->event == EV_SUCCEEDED) &&
+	    e->give_up == GIVE_UP_BUDGET)
 		return "budget";
 	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_DURATION)
 		return "max_actual_duration";
@@ -758,6 +776,12 @@ countdown_end(const struct reporter *c)
 void
 usage_error(const char *prog, const char *why)
 {
+	run_error(prog, why, true);
+}
+
+void
+run_error(const char *prog, const char *why, bool try_help)
+{
 	struct line l = { 0 };
 
 	add(&l, "%s: ", prog);
@@ -773,7 +797,9 @@ usage_error(const char *prog, const char *why)
 			add(&l, "\\%03o", *p);
 		else
 			add(&l, "%c", *p);
-	add(&l, "\nTry '%s --help'.\n", prog);
+	add(&l, "\n");
+	if (try_help)
+		add(&l, "Try '%s --help'.\n", prog);
 	if (!l.failed)
 		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
 	free(l.buf);

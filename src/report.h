@@ -32,11 +32,15 @@ enum share_event {
 struct report {
 	enum event	 event;
 	unsigned long	 attempt;
+	unsigned long	 made;		/* the attempts the run made, a
+					 * --forever --reset-after's before
+					 * its count started over too */
 	const struct attempt_result *result;
 	int64_t		 duration;	/* of the attempt, ns */
 	int64_t		 elapsed;	/* since retry started, ns */
 	int64_t		 delay;		/* the next delay, ns, or -1 */
 	bool		 asked;		/* the delay came from the output */
+	int64_t		 wanted;	/* asked: what the output asked for */
 	enum reason	 reason;	/* why it stopped or failed */
 	enum give_up	 give_up;	/* EV_GIVE_UP */
 	const char	*cause;		/* the attempt could not start: why */
@@ -88,5 +92,9 @@ char	*report_plain(char *);
 /* A usage error, wherever it is found: "PROG: WHY" on one line, with
  * controls made visible, then "Try 'PROG --help'." */
 void	usage_error(const char *prog, const char *why);
+/* The same for an error of the run's set-up that is no usage error (a log
+ * file that cannot be opened): without the pointer to --help when
+ * try_help is false. */
+void	run_error(const char *prog, const char *why, bool try_help);
 
 #endif

@@ -93,10 +93,11 @@ print_json(const char *name, const struct share_state *s)
 }
 
 /* One name: 0, or 1 with a line on stderr (a listed name without a
- * state, as after a reset of the file store, is left out). */
+ * state, as after a reset of the file store, is left out); *shown counts
+ * the states printed. */
 static int
 one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
-    int w)
+    int w, size_t *shown)
 {
 	struct share_state s, later;
 	char why[1024];
@@ -120,6 +121,8 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
 		print_json(name, &s);
 	else if (!reset && rc == 0)
 		print_table(name, w, &s);
+	if (rc == 0 && !reset)
+		(*shown)++;
 	if (rc == -1)
 		warnx("%s", report_plain(why));
 	return rc == 0 ? 0 : 1;
@@ -131,14 +134,17 @@ share_main(const struct config *c)
 	const bool reset = strcmp(c->args[0], "reset") == 0;
 	const bool json = c->log_format == LOG_JSON;
 	char **names = NULL, why[1024];
-	size_t n = 0;
+	size_t n = 0, shown = 0;
 	struct shared sh;
 	int rc = 0, w = 4;
 
 	if (shared_open(&sh, c, NULL, false, why, sizeof(why)) == -1) {
 		/* No directory: no state yet, nothing to reset. */
-		if (errno == ENOENT && (reset || c->nargs == 1))
+		if (errno == ENOENT && (reset || c->nargs == 1)) {
+			if (!reset)
+				warnx("no shared state yet");
 			return 0;
+		}
 		warnx("%s", errno == ENOENT ? "no shared state yet" :
 		    report_plain(why));
 		return errno == ENOENT ? 1 : 125;
@@ -154,12 +160,15 @@ share_main(const struct config *c)
 	for (int i = 1; i < c->nargs; i++)
 		w = (int)strlen(c->args[i]) > w ? (int)strlen(c->args[i]) : w;
 	for (size_t i = 0; i < n; i++) {
-		rc |= one(&sh, names[i], false, true, json, w);
+		rc |= one(&sh, names[i], false, true, json, w, &shown);
 		free(names[i]);
 	}
 	free(names);
 	for (int i = 1; i < c->nargs; i++)
-		rc |= one(&sh, c->args[i], reset, false, json, w);
+		rc |= one(&sh, c->args[i], reset, false, json, w, &shown);
+	/* All names asked for, and none has a state: said, not an error. */
+	if (c->nargs == 1 && shown == 0 && rc == 0)
+		warnx("no shared state in %s", report_plain(sh.shown));
 	shared_close(&sh);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");

@@ -680,10 +680,16 @@ dry_run(const struct config *c, struct rng *rng)
 	struct replay r;
 	int64_t at = 0;
 
-	replay_init(&r, c, rng, c->count - 1);
+	/* One step past --count: whether the run would go on. */
+	replay_init(&r, c, rng, c->count);
 	printf("%-8s %-10s %s\n", "attempt", "delay", "starts at");
 	printf("%-8d %-10s %s\n", 1, "-", "0s");
 	while (replay_step(&r, &s) && s.d.ns >= 0) {
+		if (s.n >= c->count) {
+			printf("and so on: the run goes on past attempt %lu "
+			    "(--count shows more)\n", c->count);
+			break;
+		}
 		at = sat_add(at, s.d.ns);
 		printf("%-8lu %-10s %s\n", s.n + 1,
 		    duration_format(s.d.ns, d, sizeof(d)),

@@ -261,17 +261,20 @@ foreground(int tty)
 
 /*
  * The command stopped (Ctrl-Z, or a read of the terminal from the
- * background): stop with it, and resume it with us.  It gets the terminal
- * again only if the shell gave it back to retry (fg, not bg); SIGTTOU is
- * blocked, so nothing else would stop retry from taking it.  Returns
- * whether the attempt has the terminal.
+ * background): stop with it, and resume it with us.  SIGTSTP, as Ctrl-Z
+ * stops the command alone, so that the shell says "Stopped" and $? is
+ * 148; and the kernel drops it in an orphaned process group, where no
+ * shell is left to continue retry.  It gets the terminal again only if
+ * the shell gave it back to retry (fg, not bg); SIGTTOU is blocked, so
+ * nothing else would stop retry from taking it.  Returns whether the
+ * attempt has the terminal.
  */
 static bool
 suspend(int tty, pid_t pid, bool handed)
 {
 	if (handed)
 		tcsetpgrp(tty, getpgrp());
-	raise(SIGSTOP);
+	raise(SIGTSTP);
 	if ((handed = foreground(tty)))
 		tcsetpgrp(tty, pid);
 	kill(-pid, SIGCONT);

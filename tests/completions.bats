@@ -98,6 +98,26 @@ check_each_shell() {
 	check_each_shell 'retry --signal KI' KILL
 }
 
+@test "bash: --signal and --stop-on offer only the signal names retry takes" {
+	local name
+	complete_lines bash 'retry --signal ' 'retry --stop-on SIG'
+	offers 1
+	assert_line TERM
+	for name in "${lines[@]}"; do
+		retry --signal "$name" --dry-run >/dev/null ||
+			fail "offered --signal $name, which retry refuses"
+	done
+	for name in EXIT DEBUG ERR RETURN; do
+		refute_offered "$name"
+	done
+	offers 2
+	assert_line SIGTERM
+	for name in "${lines[@]}"; do
+		retry --stop-on "$name" --dry-run >/dev/null ||
+			fail "offered --stop-on $name, which retry refuses"
+	done
+}
+
 # Fails when the last run's output has the line.
 refute_offered() {
 	[[ $'\n'$output$'\n' != *$'\n'"$1"$'\n'* ]] || {

@@ -70,10 +70,10 @@ needs_root() {
 @test "a delay from output is held within --min-delay and --max-delay" {
 	run -1 --separate-stderr retry --max 2 --min-delay 200ms \
 	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'echo "Retry-After: 0"; exit 1'
-	assert_regex "${stderr_lines[0]}" "next attempt in 200ms, as the command's output asked\$"
+	assert_regex "${stderr_lines[0]}" "next attempt in 200ms, raised to --min-delay: the command's output asked for 0s\$"
 	run -1 --separate-stderr retry --max 2 --max-delay 50ms \
 	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'echo "Retry-After: 3"; exit 1'
-	assert_regex "${stderr_lines[0]}" "next attempt in 50ms, as the command's output asked\$"
+	assert_regex "${stderr_lines[0]}" "next attempt in 50ms, capped: the command's output asked for 3s\$"
 }
 
 @test "a delay from output is at most 1h, a date or a number" {
@@ -88,13 +88,13 @@ needs_root() {
 	    sh -c 'echo "Retry-After: Fri, 31 Dec 9999 23:59:59 GMT"; exit 1'
 	wait_match "$D/err" "next attempt"
 	kill "$RETRY_PID"
-	assert_regex "$(cat "$D/err")" "next attempt in 1h, as the command's output asked"
+	assert_regex "$(cat "$D/err")" "next attempt in 1h, capped: the command's output asked for [0-9]+d"
 }
 
 @test "--log-file: a FIFO that nobody reads is an error, not a hang" {
 	mkfifo "$D/fifo"
 	run -125 timeout 10 "$RETRY" --log-file "$D/fifo" -- true
-	assert_usage_error --log-file
+	assert_setup_error --log-file
 	assert_line --index 0 --partial "a FIFO that no process reads"
 }
 
@@ -116,7 +116,7 @@ needs_root() {
 	    ln -s "$D/private" "$SHARED/log" ||
 		skip "cannot act as uid 65534"
 	run -125 retry --log-file "$SHARED/log" -- true
-	assert_usage_error --log-file
+	assert_setup_error --log-file
 	assert_line --index 0 --partial "another user (uid 65534)"
 	assert_equal "$(cat "$D/private")" secret
 	# One's own symlink there is followed.

@@ -272,15 +272,17 @@ matches() {
 	done
 }
 
-@test "ps shows the whole command, for pgrep -f" {
-	start_retry --fixed 30s -- sh -c 'exit 1' sh tunnel-to-db
+@test "ps shows retry's whole command line, then the state, for pgrep -f" {
+	start_retry --label db --fixed 30s -- sh -c 'exit 1' sh tunnel-to-db
 	local i
 	for ((i = 0; i < 100; i++)); do
-		pgrep -f 'retry.*tunnel-to-db' | grep -qx "$RETRY_PID" && break
+		[[ $(ps -o args= -p "$RETRY_PID") == *failed* ]] && break
 		sleep 0.05
 	done
 	run -0 ps -o args= -p "$RETRY_PID"
-	assert_output --regexp '^retry: attempt 1/5 failed, next in 30s: sh -c exit 1 sh tunnel-to-db'
+	assert_output "$RETRY --label db --fixed 30s -- sh -c exit 1 sh tunnel-to-db [attempt 1/5 failed, next in 30s]"
+	run -0 pgrep -f 'retry --label db --fixed'
+	assert_line "$RETRY_PID"
 	kill "$RETRY_PID"
 }
 

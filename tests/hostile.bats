@@ -21,6 +21,17 @@ bad() {
 	assert_equal "$(flaky_runs)" 0
 }
 
+# bad_setup OPTION ARG...: the same for what is no usage error (a log file
+# that cannot be opened): one line, without the pointer to --help.
+bad_setup() {
+	local option=$1
+	shift
+	run -125 retry "$@" flaky 0
+	assert_setup_error "$option"
+	assert_line --index 0 --regexp "^retry: ${option}[:= ]"
+	assert_equal "$(flaky_runs)" 0
+}
+
 # bad_show OPTION ARG...: the same for show-backoff-delays ARG...
 bad_show() {
 	local option=$1
@@ -77,12 +88,12 @@ assert_no_negative() {
 	bad --stdin --stdin ''
 	# --- reporting ----------------------------------------------------------------
 	# hostile --log-file: a directory, not a file
-	bad --log-file --log-file /
+	bad_setup --log-file --log-file /
 	# hostile --delay-from-output: a plus after a plus after a plus
 	bad --delay-from-output --delay-from-output \
 	    "-$(printf '+%.0s' {1..60})"
 	# hostile --log-file: a directory that does not exist
-	bad --log-file --log-file "$BATS_TEST_TMPDIR/no/such/dir/log"
+	bad_setup --log-file --log-file "$BATS_TEST_TMPDIR/no/such/dir/log"
 	# hostile --log-file: empty
 	bad --log-file --log-file ''
 	# hostile --log-format: an unknown format

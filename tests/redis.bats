@@ -100,8 +100,9 @@ field() {
 @test "redis: share status and reset, and --dry-run, read the server's state" {
 	redis_start
 	export RETRY_SHARE_STORE=$REDIS_URL/5
-	run -0 retry share status
+	run -0 --separate-stderr retry share status
 	assert_output ""
+	assert_equal "$stderr" "retry: no shared state in $REDIS_URL/5"
 	run -1 retry --share one --max 2 --immediate -q -- false
 	run -1 retry --share two --max 1 -q -- false
 	run -0 retry share status

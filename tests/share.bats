@@ -141,7 +141,7 @@ field() {
 	    sh -c 'sleep 1; exit 1' 2>"$d/probe" 3>&- &
 	sleep 0.3
 	run -75 retry --share q --share-breaker 1:1s --budget 1.5s -- true
-	assert_line --index 0 "retry: attempt 1/5 waits: another run probes the circuit of q"
+	assert_line --index 0 "retry: attempt 1 waits: another run probes the circuit of q"
 	assert_line --index 1 --regexp "^retry: giving up: waiting for the (probe|circuit) of q would pass the 1.5s budget$"
 	wait
 	run cat "$d/probe"
@@ -259,6 +259,18 @@ field() {
 	assert_line --index 0 --regexp "^retry: --share f: $m/f: cannot write it: No space left on device; going on without the shared state until it answers$"
 	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
 	assert_line --partial "giving up after 3 attempts"
+}
+
+@test "share: retry share status with no state says so on stderr, and exits 0" {
+	run -0 --separate-stderr "$RETRY" share status
+	assert_equal "$output" ""
+	assert_equal "$stderr" "retry: no shared state in $STORE"
+	run -0 --separate-stderr "$RETRY" share status --log-format json
+	assert_equal "$output" ""
+	assert_equal "$stderr" "retry: no shared state in $STORE"
+	run -0 --separate-stderr "$RETRY" share status \
+	    --share-store "file:$BATS_TEST_TMPDIR/none"
+	assert_equal "$stderr" "retry: no shared state yet"
 }
 
 @test "share: retry share status and reset, as a table and as JSON" {
@@ -476,7 +488,7 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 	run -1 "$RETRY" share status old
 	assert_output "retry: old: no shared state in $STORE"
 	run -0 "$RETRY" share status
-	assert_output ""
+	assert_output "retry: no shared state in $STORE"
 	run -0 retry --dry-run --share old --count 1
 	assert_line "shared old: no state yet, 10 of 10 tokens: a retry after a failure would run; 0 failures in a row"
 	# A day's window keeps what a minute's drops.

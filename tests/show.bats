@@ -416,10 +416,53 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 	assert_show "1 2 4 -1" --budget 10s
 }
 
+@test "--dry-run: --budget or --max-actual-duration without --max limits by time alone" {
+	run -0 retry --dry-run --fixed 2s --budget 9s
+	assert_delays "attempt  delay      starts at" "1        -          0s" \
+	    "2        2s         2s" "3        2s         4s" \
+	    "4        2s         6s" "5        2s         8s" \
+	    "then gives up: the next attempt would start past the 9s budget"
+	run -0 retry --dry-run --fixed 2s --budget 5m --count 200
+	assert_equal "${#lines[@]}" 153
+	assert_equal "${lines[151]}" "151      2s         5m"
+	run -0 retry --dry-run --fixed 1s --max-actual-duration 7 --count 20
+	assert_equal "${lines[-1]}" "8        1s         7s"
+	# --max still wins when given.
+	run -0 retry --dry-run --fixed 2s --budget 5m --max 3
+	assert_equal "${#lines[@]}" 4
+}
+
+@test "-a without --max runs 5 attempts, as every strategy; show keeps Perl's no limit" {
+	run -0 retry --dry-run -a Constant --delay 1
+	assert_equal "${#lines[@]}" 6
+	assert_equal "${lines[5]}" "5        1s         4s"
+	run -1 timeout 10 "$RETRY" -q -a Constant --delay 0 -- \
+	    sh -c 'echo x >>"$1"; exit 1' sh "$BATS_TEST_TMPDIR/runs"
+	assert_equal "$(wc -l <"$BATS_TEST_TMPDIR/runs")" 5
+	assert_show "1 1 1 1 1 1 1" -a Constant --delay 1 --count 7
+}
+
+@test "--count is --dry-run's: listed beside it, refused for a run" {
+	run -0 retry --help
+	assert_output --regexp $'--dry-run [^\n]*\n +--count N '
+	run -125 retry --count 3 -- true
+	assert_usage_error --count
+	assert_line --index 0 "retry: --count: goes with --dry-run (a run is limited by --max)"
+}
+
 @test "--dry-run: --count attempts at most" {
 	run -0 retry --dry-run -n 0 --count 3 --fixed 2s
 	assert_delays "attempt  delay      starts at" "1        -          0s" \
-	    "2        2s         2s" "3        2s         4s"
+	    "2        2s         2s" "3        2s         4s" \
+	    "and so on: the run goes on past attempt 3 (--count shows more)"
 	run -0 retry --dry-run -n 0 --count 1
-	assert_delays "attempt  delay      starts at" "1        -          0s"
+	assert_delays "attempt  delay      starts at" "1        -          0s" \
+	    "and so on: the run goes on past attempt 1 (--count shows more)"
+	# A run that ends within --count says nothing more.
+	run -0 retry --dry-run -n 3 --count 3 --fixed 2s
+	assert_delays "attempt  delay      starts at" "1        -          0s" \
+	    "2        2s         2s" "3        2s         4s"
+	run -0 retry --dry-run --max 0
+	assert_equal "${#lines[@]}" 12
+	assert_equal "${lines[11]}" "and so on: the run goes on past attempt 10 (--count shows more)"
 }

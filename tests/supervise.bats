@@ -67,7 +67,16 @@ for line in sys.stdin:
 	# slow enough to start them late (the policy's rows in make unit say
 	# exactly where a budget ends a run).
 	run -0 --separate-stderr retry --forever --delay-on-success 100ms --budget 350ms -- true
-	[[ ${stderr_lines[-1]} =~ ^retry:\ giving\ up\ after\ [34]\ attempts\ in\ .*:\ exit\ 0\;\ the\ next\ attempt\ would\ start\ past\ the\ 350ms\ budget$ ]]
+	[[ ${stderr_lines[-1]} =~ ^retry:\ attempt\ [34]\ succeeded\ after\ .*\;\ ending:\ the\ next\ attempt\ would\ start\ past\ the\ 350ms\ budget$ ]]
+	refute_output --partial "giving up"
+	# In JSON, the last event is a success, with the reason.
+	run -0 --separate-stderr retry --forever --delay-on-success 100ms --budget 350ms \
+	    --log-format json -- true
+	run -0 python3 -c '
+import json, sys
+e = json.loads(sys.argv[1].splitlines()[-1])
+print(e["event"], e["status"], e["reason"], e["delay_ms"])' "$stderr"
+	assert_output "success 0 budget None"
 }
 
 @test "--forever --reset-after: a long attempt starts the count and the back-off over" {
@@ -80,7 +89,20 @@ for line in sys.stdin:
 	[[ ${stderr_lines[1]} == "retry: attempt 2 failed: exit 1 after "*"; next attempt in 20ms" ]]
 	[[ ${stderr_lines[2]} == "retry: attempt 1 failed: exit 1 after "*"; next attempt in 10ms" ]]
 	[[ ${stderr_lines[3]} == "retry: attempt 2 failed: exit 1 after "*"; next attempt in 20ms" ]]
-	[[ ${stderr_lines[4]} == "retry: giving up after 3 attempts in "*": exit 1" ]]
+	# The closing line counts every attempt made.
+	[[ ${stderr_lines[4]} == "retry: giving up after 5 attempts in "*": exit 1" ]]
+}
+
+@test "JSON Lines: a start's elapsed_ms is the time since the run began" {
+	run -1 --separate-stderr retry --verbose --fixed 200ms --max 3 \
+	    --log-format json -- false
+	run -0 python3 -c '
+import json, sys
+for l in sys.argv[1].splitlines():
+    e = json.loads(l)
+    if e["event"] == "start":
+        print(e["attempt"], e["elapsed_ms"] >= 200 * (e["attempt"] - 1))' "$stderr"
+	assert_output $'1 True\n2 True\n3 True'
 }
 
 @test "JSON Lines: valid JSON with every field, for a hostile command and label" {
@@ -135,7 +157,8 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 
 @test "--log-file that cannot be opened: one line naming it, exit 125, nothing run" {
 	run -125 --separate-stderr retry --log-file /nonexistent/dir/log -- touch "$D/ran"
-	assert_equal "$stderr" "$(printf '%s\n' "retry: --log-file: /nonexistent/dir/log: No such file or directory" "Try 'retry --help'.")"
+	# No usage error: no pointer to --help.
+	assert_equal "$stderr" "retry: --log-file: /nonexistent/dir/log: No such file or directory"
 	[ ! -e "$D/ran" ]
 }
 
@@ -191,7 +214,14 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 @test "--delay-from-output: an HTTP-date, the cap, and a value that is no delay" {
 	run -1 --separate-stderr retry --fixed 5s --max 2 --max-delay 300ms \
 	    --delay-from-output 'wait ([^ ]+)' -- sh -c 'echo wait 10m; exit 1'
-	[[ ${stderr_lines[0]} == *"; next attempt in 300ms, as the command's output asked" ]]
+	assert_regex "${stderr_lines[0]}" "; next attempt in 300ms, capped: the command's output asked for 10m\$"
+	# Retry-After: 3600 under --max-delay 2s, and one below --min-delay.
+	run -1 --separate-stderr retry --max 2 --max-delay 200ms \
+	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'echo "Retry-After: 3600"; exit 1'
+	assert_regex "${stderr_lines[0]}" "; next attempt in 200ms, capped: the command's output asked for 1h\$"
+	run -1 --separate-stderr retry --max 2 --min-delay 100ms \
+	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'echo "Retry-After: 0"; exit 1'
+	assert_regex "${stderr_lines[0]}" "; next attempt in 100ms, raised to --min-delay: the command's output asked for 0s\$"
 	date=$(LC_ALL=C date -u -d '@'$(($(date +%s) - 100)) '+%a, %d %b %Y %H:%M:%S GMT')
 	run -1 --separate-stderr retry --fixed 5s --max 2 \
 	    --delay-from-output '^Retry-After: (.*)$' -- sh -c "echo 'Retry-After: $date'; exit 1"
@@ -216,7 +246,7 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	done
 	kill -TERM "$pid"
 	wait "$pid" || true
-	assert_equal "${title%%: sh -c*}" "retry: attempt 1/2 failed, next in 5s"
+	assert_equal "${title##* -- sh -c * sh $D/runs }" "[attempt 1/2 failed, next in 5s]"
 }
 
 @test "a countdown on the terminal, cleared before the next attempt" {

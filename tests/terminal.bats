@@ -195,6 +195,35 @@ sentry_pid() {
 	assert_equal "$(cat "$D/status")" "status 0"
 }
 
+@test "Ctrl-Z: the shell sees retry stopped by SIGTSTP, as the command alone (148)" {
+	local rpid
+	type_line "$RETRY -n 1 -- sh -c 'echo \$\$ >\"$D/leader\"; sleep 30'"
+	wait_lines "$D/leader"
+	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
+	keys C-z
+	wait_stopped "$rpid"
+	type_line "echo \"status \$?\" >'$D/status'; jobs >'$D/jobs'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 148"
+	run -0 cat "$D/jobs"
+	assert_output --regexp 'Stopped +'
+	refute_output --partial "(signal)"
+	kill -KILL "$(cat "$D/leader")" "$rpid"
+}
+
+@test "Ctrl-Z in an orphaned process group: retry is not stopped for good, the attempt goes on" {
+	local rpid
+	# bash -c ends at once: retry's group, the one it left, has no
+	# parent in the session that could continue it.
+	type_line "bash -c '$RETRY -n 1 -- sh -c \"echo \\\$\\\$ >$D/leader; sleep 1; echo done >$D/out\" </dev/tty &'"
+	wait_lines "$D/leader"
+	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
+	kill -TSTP "$(cat "$D/leader")"
+	wait_lines "$D/out"
+	assert_equal "$(cat "$D/out")" done
+	assert_gone "$rpid"
+}
+
 @test "Ctrl-Z then bg: retry does not take the terminal from the shell" {
 	local rpid
 	type_line "$RETRY -n 1 -- sh -c 'echo \$\$ >\"$D/leader\"; sleep 1; echo done >\"$D/out\"'"

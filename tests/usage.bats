@@ -153,6 +153,16 @@ UNITS='unknown unit (use ns, us, ms, s, m, h or d)'
 	assert_line --index 0 "retry: --fixed: needs a value"
 }
 
+@test "usage: an option whose value getopt took from the next word says what it needs" {
+	run -125 retry --exp -- true
+	assert_usage_error --exp
+	assert_line --index 0 "retry: --exp: needs a duration (as in --exp 1s), not '--'"
+	run -125 retry --fixed --max 3 -- true
+	assert_line --index 0 "retry: --fixed: needs a duration (as in --fixed 1s), not '--max'"
+	# A pattern may be anything.
+	run -0 retry --max 1 --until-output -- sh -c 'echo --'
+}
+
 @test "usage: a short option without its value" {
 	run -125 retry -n
 	assert_usage_error -n

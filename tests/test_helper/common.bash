@@ -70,6 +70,14 @@ assert_usage_error() {
 	assert_line --index 1 --regexp "^Try '(retry|show-backoff-delays) --help'\.$"
 }
 
+# An error of the run's set-up that is no usage error (a log file that
+# cannot be opened): status 125, one line naming the option, no --help.
+assert_setup_error() {
+	assert_equal "$status" 125
+	assert_equal "${#lines[@]}" 1
+	assert_line --index 0 --regexp "^retry: $1"
+}
+
 # Skips a test whose subject valgrind itself changes (tests/run-under
 # valgrind sets RETRY_UNDER): its own files in TMPDIR, its name in ps, its
 # pace, and vfork run as fork, so a failed exec cannot be told apart.

@@ -34,6 +34,7 @@ static const struct refused {
 	{ M_RETRY, "--max: a plus sign", "--max", { "--max", "+3", NULL } },
 	{ M_RETRY, "--max-attempts: negative", "--max-attempts", { "--max-attempts", "-5", NULL } },
 	{ M_RETRY, "--count: a leading space", "--count", { "--dry-run", "--count", " 5", NULL } },
+	{ M_RETRY, "--count: without --dry-run", "--count", { "--count", "5", NULL } },
 	{ M_RETRY, "--budget: empty", "--budget", { "--budget", "", NULL } },
 	{ M_RETRY, "--budget: a space", "--budget", { "--budget", " ", NULL } },
 	{ M_RETRY, "--budget: negative", "--budget", { "--budget", "-1s", NULL } },
@@ -274,7 +275,17 @@ static const struct accepted {
 	  "max_delay=1h" },
 	{ M_RETRY, { "--forever", NULL }, "max=0 forever=1 max_delay=5m" },
 	{ M_RETRY, { "--forever", "-n", "3", NULL }, "max=3 forever=1" },
-	{ M_RETRY, { "-a", "Constant", "--delay", "1", NULL }, "max=0" },
+	{ M_RETRY, { "-a", "Constant", "--delay", "1", NULL }, "max=5" },
+	{ M_RETRY, { "-a", "Constant", "--delay", "1", "--dry-run", NULL },
+	  "max=5" },
+	{ M_SHOW, { "-a", "Constant", "--delay", "1", NULL }, "max=0" },
+	{ M_RETRY, { "--budget", "5m", NULL }, "max=0 budget=5m" },
+	{ M_RETRY, { "--fixed", "2s", "--budget", "5m", NULL },
+	  "max=0 max_delay=none" },
+	{ M_RETRY, { "--budget", "5m", "--max", "3", NULL }, "max=3" },
+	{ M_RETRY, { "-t", "3", "--budget", "5m", NULL }, "max=3" },
+	{ M_RETRY, { "--max-actual-duration", "60", NULL }, "max=0" },
+	{ M_SHOW, { "--budget", "1m", NULL }, "max=0" },
 	{ M_RETRY, { "--max-attempts", "7", NULL }, "max=7" },
 	{ M_RETRY, { "--budget", "1m30s", "--timeout", "10", NULL },
 	  "budget=1m30s timeout=10s" },
@@ -330,6 +341,18 @@ static const struct suggested {
 	{ M_RETRY, { "--jiter", "full", NULL }, "(did you mean --jitter?)" },
 	{ M_RETRY, { "--bogus", NULL }, "unknown option '--bogus'" },
 	{ M_SHOW, { "--cout", "3", NULL }, "(did you mean --count?)" },
+	/* getopt took the next word for the value. */
+	{ M_RETRY, { "--exp", "--", NULL }, "--exp: needs a duration (as in "
+	  "--exp 1s), not '--'" },
+	{ M_RETRY, { "-x", "--", NULL }, "--exp: needs a duration" },
+	{ M_RETRY, { "--fixed", "--max", "3", NULL }, "--fixed: needs a "
+	  "duration (as in --fixed 1s), not '--max'" },
+	{ M_RETRY, { "--max", "-q", NULL }, "--max: needs a number (as in "
+	  "--max 3), not '-q'" },
+	{ M_RETRY, { "--match", "--", NULL }, "--match: needs a value "
+	  "(STREAM), not '--'" },
+	{ M_SHOW, { "--initial-delay", "-a", NULL }, "--initial-delay: needs "
+	  "a number, not '-a'" },
 };
 
 static const char *const strategies[] = {

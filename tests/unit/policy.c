@@ -256,12 +256,13 @@ static const struct row {
 	  "1~1 1 1", "sleep 1s asked; sleep 5s; exit 1 max" },
 	{ "a delay asked for, below --min-delay",
 	  "--delay-from-output (.+) --min-delay 2s -d 5s", "1~0",
-	  "sleep 2s asked" },
+	  "sleep 2s asked (0s)" },
 	{ "a delay asked for, above --max-delay",
 	  "--delay-from-output (.+) --max-delay 10s -d 5s", "1~99",
-	  "sleep 10s asked" },
+	  "sleep 10s asked (1m39s)" },
 	{ "a delay asked for: at most an hour",
-	  "--delay-from-output (.+) -d 5s", "1~99999", "sleep 1h asked" },
+	  "--delay-from-output (.+) -d 5s", "1~99999",
+	  "sleep 1h asked (1d3h46m39s)" },
 	{ "a delay asked for as a duration",
 	  "--delay-from-output (.+) -d 5s", "1~1m30s", "sleep 1m30s asked" },
 	{ "a delay asked for as an HTTP-date",
@@ -371,7 +372,8 @@ replay(const struct row *r, const struct config *c, struct rng *rng,
 	struct policy pol;
 	struct observed o;
 	struct next x;
-	char buf[1024], d[DURATION_BUFSZ], capture[CAPTURE_MAX], *tok, *save;
+	char buf[1024], d[DURATION_BUFSZ], w[DURATION_BUFSZ];
+	char capture[CAPTURE_MAX], *tok, *save;
 	const char *why;
 	int64_t t = 0, ran;
 	size_t len = 0;
@@ -393,7 +395,14 @@ replay(const struct row *r, const struct config *c, struct rng *rng,
 		o.end_s = (double)o.end / 1e9;
 		x = policy_next(&pol, &o);
 		place++;
-		if (x.what == NEXT_SLEEP)
+		/* Held within --min-delay and --max-delay: "(what was
+		 * asked)". */
+		if (x.what == NEXT_SLEEP && x.asked && x.wanted != x.delay.ns)
+			len += (size_t)snprintf(got + len, gotsz - len,
+			    "sleep %s asked (%s)", duration_format(x.delay.ns,
+			    d, sizeof(d)), duration_format(x.wanted, w,
+			    sizeof(w)));
+		else if (x.what == NEXT_SLEEP)
 			len += (size_t)snprintf(got + len, gotsz - len,
 			    "sleep %s%s%s", duration_format(x.delay.ns, d,
 			    sizeof(d)), x.asked ? " asked" : "",

@@ -10,26 +10,27 @@ bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
 
-# bad OPTION ARG...: retry ARG... flaky 0 is a usage error whose line names
-# OPTION right after "retry: " (or after "retry: status" for a STATUS).
-bad() {
-	local option=$1
-	shift
+# refused CHECK OPTION ARG...: retry ARG... flaky 0 exits 125 without
+# running, its line naming OPTION right after "retry: " (or after "retry:
+# status" for a STATUS), as CHECK wants it.
+refused() {
+	local check=$1 option=$2
+	shift 2
 	run -125 retry "$@" flaky 0
-	assert_usage_error "$option"
+	"$check" "$option"
 	assert_line --index 0 --regexp "^retry: ${option}[:= ]"
 	assert_equal "$(flaky_runs)" 0
 }
 
-# bad_setup OPTION ARG...: the same for what is no usage error (a log file
-# that cannot be opened): one line, without the pointer to --help.
+# bad OPTION ARG...: a usage error.
+bad() {
+	refused assert_usage_error "$@"
+}
+
+# bad_setup OPTION ARG...: what is no usage error (a log file that cannot
+# be opened): one line, without the pointer to --help.
 bad_setup() {
-	local option=$1
-	shift
-	run -125 retry "$@" flaky 0
-	assert_setup_error "$option"
-	assert_line --index 0 --regexp "^retry: ${option}[:= ]"
-	assert_equal "$(flaky_runs)" 0
+	refused assert_setup_error "$@"
 }
 
 # bad_show OPTION ARG...: the same for show-backoff-delays ARG...

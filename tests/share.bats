@@ -20,6 +20,23 @@ field() {
 	"$RETRY" share status --log-format json "$1" | jq -r ".$2"
 }
 
+# Opens NAME's circuit, waits until it half-opens, and starts a run that
+# probes it with sleep 30 in the background (more of its options in $@),
+# whose pid is PROBE; returns once it holds the probe.
+start_probe() {
+	local name=$1
+	shift
+	retry --share "$name" --share-breaker 1:1s -n 1 -- false || true
+	sleep 1.1
+	timeout 60 "$RETRY" --share "$name" --share-breaker 1:30s "$@" -- \
+	    sleep 30 2>/dev/null 3>&- &
+	PROBE=$!
+	for _ in $(seq 100); do
+		[ "$(field "$name" breaker)" = half-open ] && break
+		sleep 0.05
+	done
+}
+
 @test "share: 50 runs of an always-failing command together: the budget holds the retries" {
 	local i d=$BATS_TEST_TMPDIR
 	for i in $(seq 50); do
@@ -349,15 +366,8 @@ deploy-api  not-before  -                                         2023-11-14T22:
 
 @test "share: a probe ended by a signal lets the probe go at once" {
 	local pid t0
-	retry --share pt --share-breaker 1:1s -n 1 -- false || true
-	sleep 1.1
-	timeout 60 "$RETRY" --share pt --share-breaker 1:30s -T 60s -- \
-	    sleep 30 2>/dev/null 3>&- &
-	pid=$!
-	for _ in $(seq 100); do
-		[ "$(field pt breaker)" = half-open ] && break
-		sleep 0.05
-	done
+	start_probe pt -T 60s
+	pid=$PROBE
 	kill -TERM "$pid"
 	wait "$pid" || true
 	t0=$(now_ms)
@@ -446,15 +456,8 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 
 @test "share: a probe ended by a signal while another process holds the lock is still let go" {
 	local pid
-	retry --share pl --share-breaker 1:1s -n 1 -- false || true
-	sleep 1.1
-	timeout 60 "$RETRY" --share pl --share-breaker 1:30s -T 60s -- \
-	    sleep 30 2>/dev/null 3>&- &
-	pid=$!
-	for _ in $(seq 100); do
-		[ "$(field pl breaker)" = half-open ] && break
-		sleep 0.05
-	done
+	start_probe pl -T 60s
+	pid=$PROBE
 	hold_lock "$STORE/pl" 0.1
 	kill -TERM "$pid"
 	wait "$pid" || true
@@ -529,15 +532,8 @@ f = open(sys.argv[1], \"r+\"); fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(3)" "$2
 
 @test "share: after a signal, a probe's last words wait a second at most, whatever --share-timeout" {
 	local pid t0
-	retry --share ps --share-breaker 1:1s -n 1 -- false || true
-	sleep 1.1
-	timeout 60 "$RETRY" --share ps --share-breaker 1:30s --share-timeout 20s \
-	    -- sleep 30 2>/dev/null 3>&- &
-	pid=$!
-	for _ in $(seq 100); do
-		[ "$(field ps breaker)" = half-open ] && break
-		sleep 0.05
-	done
+	start_probe ps --share-timeout 20s
+	pid=$PROBE
 	hold_lock "$STORE/ps" 10
 	t0=$(now_ms)
 	kill -TERM "$pid"

@@ -601,11 +601,9 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 			report_error(run.rep, "--delay-from-output: '%s': %s",
 			    o.capture, x.unusable);
 		ev = (struct report){ .attempt = x.attempt, .made = run.made,
-		    .result = &r,
-		    .duration = o.end - o.start, .elapsed = o.end,
-		    .delay = -1, .reason = x.outcome.reason,
-		    .give_up = x.give_up, .asked = x.asked,
-		    .wanted = x.wanted,
+		    .result = &r, .duration = o.end - o.start,
+		    .elapsed = o.end, .delay = -1, .reason = x.outcome.reason,
+		    .give_up = x.give_up, .asked = x.asked, .wanted = x.wanted,
 		    .tokens = run.tokens,
 		    .cause = run.cause[0] != '\0' ? run.cause : NULL };
 		if (x.what == NEXT_DIE) {

@@ -58,6 +58,17 @@ wait_stopped() {
 	fail "process $1 did not stop"
 }
 
+# Waits, up to about 5 s, until process $1's group has the terminal.
+wait_foreground() {
+	local i f
+	for ((i = 0; i < 100; i++)); do
+		read -ra f <"/proc/$1/stat"
+		[ "${f[7]}" = "${f[4]}" ] && return 0
+		sleep 0.05
+	done
+	fail "the group of $1 did not get the terminal"
+}
+
 # Has the shell report, with builtins only, whether the terminal is back
 # in its hands, and waits for the answer in $D/$1.
 shell_has_terminal() {
@@ -187,6 +198,10 @@ sentry_pid() {
 	wait_stopped "$rpid"
 	shell_has_terminal stopped
 	type_line fg
+	# Typed only once the attempt has the terminal again: bash puts back
+	# the modes a job had when Ctrl-Z stopped it, and a line typed before
+	# that, under readline's, would not end a read.
+	wait_foreground "$(cat "$D/leader")"
 	type_line hello
 	wait_lines "$D/out"
 	assert_equal "$(cat "$D/out")" "read hello"
@@ -301,6 +316,7 @@ except KeyboardInterrupt:
 	wait_lines "$D/leader"
 	wait_stopped "$(cat "$D/leader")"
 	type_line fg
+	wait_foreground "$(cat "$D/leader")"
 	type_line hello
 	wait_lines "$D/out"
 	assert_equal "$(cat "$D/out")" "got hello"

@@ -104,12 +104,17 @@ resolve_spec(struct shared *sh, const struct config *c, char *err,
 	return 0;
 }
 
-/* A store that cannot be used now, for a run: it goes on without, with
- * --share-required ends as when the store is down, and asks no more. */
+/*
+ * A store that cannot be used now, for a run: it goes on without, with
+ * --share-required ends as when the store is down, and asks no more.  A
+ * refused store that the run named is a mistake to correct (-1); the
+ * default one, refused, is what another user can plant in /tmp, and must
+ * not deny a run its command.
+ */
 static int
 cannot_use(struct shared *sh, bool create)
 {
-	if (!create || errno == EPERM)
+	if (!create || (errno == EPERM && !sh->default_dir))
 		return -1;
 	sh->on = sh->faulty = sh->unusable = true;
 	return -2;

@@ -53,8 +53,9 @@ enum shared_said {
  * name's file made if missing), or for `retry share` and --dry-run.  No
  * connection is made yet.  -1 with why in err when it is refused (errno
  * ENOENT: the file store's directory is missing); for a run, -2 with why
- * in err when it cannot be used now (a directory that cannot be made):
- * the run goes on without it, as when a store does not answer.
+ * in err when it cannot be used now (a directory that cannot be made, or
+ * a default directory that is refused): the run goes on without it, as
+ * when a store does not answer.
  */
 int		 shared_open(struct shared *, const struct config *,
 		    const struct reporter *, bool create, char *err, size_t);

@@ -541,3 +541,41 @@ f = open(sys.argv[1], \"r+\"); fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(3)" "$2
 	kill "$LOCKER"
 	(($(now_ms) - t0 < 2500))
 }
+
+@test "share: a default store that another user planted is never used, and denies no run its command" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to be another user"
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	local uid dir
+	# A uid of its own, whose default store is /tmp/retry-UID.
+	uid=$((420000 + RANDOM))
+	dir=/tmp/retry-$uid
+	rm -rf "$dir"
+	as_user() {
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+		    env -u XDG_RUNTIME_DIR -u RETRY_SHARE_STORE "$RETRY" "$@"
+	}
+	# Made first, by another user (root here), for all to read.
+	mkdir -m 755 "$dir"
+	run -0 as_user --share x -- echo ran
+	assert_line --index 0 "retry: --share x: $dir: refused: it belongs to another user; going on without the shared state"
+	assert_line --index 1 ran
+	assert_equal "${#lines[@]}" 2
+	run -75 as_user --share x --share-required -- echo ran
+	refute_line ran
+	assert_line --index 0 --partial "--share-required: giving up"
+	# A symlink, or the user's own directory open to others: the same.
+	rmdir "$dir"
+	ln -s /etc "$dir"
+	run -0 as_user --share x -- echo ran
+	assert_line --index 0 "retry: --share x: $dir: not a directory (a symlink or a file is refused); going on without the shared state"
+	assert_line --index 1 ran
+	rm "$dir"
+	mkdir -m 777 "$dir"
+	chown "$uid" "$dir"
+	run -0 as_user --share x -- echo ran
+	assert_line --index 0 --partial "others may write in it (chmod 700 it); going on without the shared state"
+	rmdir "$dir"
+	# Named on the command line, a refused store is a mistake: 125.
+	mkdir -m 777 "$BATS_TEST_TMPDIR/open"
+	run -125 retry --share x --share-store "file:$BATS_TEST_TMPDIR/open" -- true
+}

@@ -103,7 +103,7 @@ field() {
 	run -0 --separate-stderr retry share status
 	assert_output ""
 	assert_equal "$stderr" "retry: no shared state in $REDIS_URL/5"
-	run -1 retry --share one --max 2 --immediate -q -- false
+	run -1 retry --share one --share-window 1d --max 2 --immediate -q -- false
 	run -1 retry --share two --max 1 -q -- false
 	run -0 retry share status
 	assert_line --index 0 --regexp '^name +part +value +changed$'

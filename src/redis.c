@@ -469,6 +469,19 @@ words(struct req *q, int argc, ...)
 	va_end(ap);
 }
 
+/* An error reply, with what it means when the server wants a password
+ * (too long a command, unauthenticated, is refused before NOAUTH). */
+static int
+refused(const struct redis *r, const redisReply *rep, char *err, size_t sz)
+{
+	if (strncmp(rep->str, "NOAUTH", 6) == 0 ||
+	    strstr(rep->str, "unauthenticated") != NULL)
+		return fault(r, err, sz, "the server wants a password: give "
+		    "the URL with it in $RETRY_SHARE_STORE or "
+		    "--share-store-file (%s)", rep->str);
+	return fault(r, err, sz, "%s", rep->str);
+}
+
 /* The kind of an error reply: its first word, when that is a code such as
  * WRONGPASS, NOAUTH or ERR; else "". */
 static const char *
@@ -502,7 +515,9 @@ setup_ok(struct redis *r, const redisReply *rep, bool auth, char *err,
 		    "an error", strncmp(rep->str, "ERR unknown command", 19) ==
 		    0 ? " (the server has no AUTH command)" : "");
 	if (!auth && rep->type == REDIS_REPLY_ERROR)
-		return fault(r, err, sz, "the db is refused: %s", rep->str);
+		return strncmp(rep->str, "NOAUTH", 6) == 0 ? refused(r, rep,
+		    err, sz) : fault(r, err, sz, "the db is refused: %s",
+		    rep->str);
 	return fault(r, err, sz, "%s: not the answer of a Redis server",
 	    auth ? "AUTH" : "SELECT");
 }
@@ -573,19 +588,6 @@ command(struct redis *r, const struct req *q, char *err, size_t sz)
 		return NULL;
 	}
 	return got[n - 1];
-}
-
-/* An error reply, with what it means when the server wants a password
- * (too long a command, unauthenticated, is refused before NOAUTH). */
-static int
-refused(const struct redis *r, const redisReply *rep, char *err, size_t sz)
-{
-	if (strncmp(rep->str, "NOAUTH", 6) == 0 ||
-	    strstr(rep->str, "unauthenticated") != NULL)
-		return fault(r, err, sz, "the server wants a password: give "
-		    "the URL with it in $RETRY_SHARE_STORE or "
-		    "--share-store-file (%s)", rep->str);
-	return fault(r, err, sz, "%s", rep->str);
 }
 
 /* The key of a name's state. */

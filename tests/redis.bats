@@ -395,6 +395,18 @@ field() {
 	done
 }
 
+@test "redis: a server that wants a password, given none, says so on every db" {
+	local d=$BATS_TEST_TMPDIR db
+	printf 'requirepass %s\n' "$LONG_PW" >"$d/conf"
+	redis_start "$d/conf"
+	for db in 0 3; do
+		run -1 env RETRY_SHARE_STORE="$REDIS_URL/$db" timeout 60 "$RETRY" \
+		    --share np --max 1 -- false
+		assert_output --partial "redis://127.0.0.1:$REDIS_PORT/$db: the server wants a password: give the URL with it in \$RETRY_SHARE_STORE or --share-store-file"
+		refute_output --partial "the db is refused"
+	done
+}
+
 @test "redis: --budget bounds the wait for the store before an attempt" {
 	local t0
 	silent_start

@@ -70,8 +70,80 @@ reader_for(struct redis *r)
 	return rd;
 }
 
-/* err = "the store: what", without the password: -1.  The server's
- * words may hold any byte: whoever prints err makes them visible. */
+/* The longest report of a store's fault: a server's words are cut there,
+ * once the password is out of them. */
+#define WHAT_MAX	512
+#define PASSWORD_MAX	sizeof(((struct store_url *)0)->password)
+
+static int
+by_value(const void *a, const void *b)
+{
+	const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The w bytes at p as one number. */
+static uint32_t
+gram(const char *p, size_t w)
+{
+	uint32_t v = 0;
+
+	for (size_t i = 0; i < w; i++)
+		v = v << 8 | (unsigned char)p[i];
+	return v;
+}
+
+/*
+ * text into out (cut to sz), with every run of it that is made of pieces
+ * of 4 bytes of pw (all of pw, when shorter) as "***".  A server may say
+ * back any part of what it was sent, cut where it likes (Redis cuts an
+ * unknown command's arguments to about 128 bytes), with its line breaks
+ * as spaces: the pieces of both are looked for, in the whole text, before
+ * anything is cut.
+ */
+static void
+masked(const char *text, const char *pw, char *out, size_t sz)
+{
+	const size_t n = strlen(text), p = strlen(pw), w = p < 4 ? p : 4;
+	uint32_t grams[2 * PASSWORD_MAX] = { 0 };
+	char spaced[PASSWORD_MAX];
+	size_t ng = 0, o = 0, until = 0;
+	bool hidden = false;
+
+	memcpy(spaced, pw, p + 1);
+	for (char *c = spaced; *c != '\0'; c++)
+		if (*c == '\r' || *c == '\n')
+			*c = ' ';
+	for (size_t i = 0; w > 0 && i + w <= p; i++) {
+		grams[ng++] = gram(pw + i, w);
+		grams[ng++] = gram(spaced + i, w);
+	}
+	qsort(grams, ng, sizeof(*grams), by_value);
+	for (size_t i = 0; i < n && o + 1 < sz; i++) {
+		const uint32_t g = i + w <= n ? gram(text + i, w) : 0;
+
+		if (i + w <= n && bsearch(&g, grams, ng, sizeof(*grams),
+		    by_value) != NULL)
+			until = i + w;
+		if (i >= until) {
+			out[o++] = text[i];
+			hidden = false;
+		} else if (!hidden) {
+			for (const char *c = "***"; *c != '\0' && o + 1 < sz;
+			    c++)
+				out[o++] = *c;
+			hidden = true;
+		}
+	}
+	out[o] = '\0';
+	explicit_bzero(spaced, sizeof(spaced));
+	explicit_bzero(grams, sizeof(grams));
+}
+
+/* err = "the store: what", without any piece of the password: -1.  The
+ * server's words may hold any byte: whoever prints err makes them
+ * visible. */
 static int
 fault(const struct redis *r, char *err, size_t sz, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -79,16 +151,23 @@ fault(const struct redis *r, char *err, size_t sz, const char *fmt, ...)
 static int
 fault(const struct redis *r, char *err, size_t sz, const char *fmt, ...)
 {
-	char shown[STOREURL_MAX + 64], what[512];
+	char shown[STOREURL_MAX + 64], what[WHAT_MAX], *all = NULL;
 	va_list ap;
+	int k;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	k = vasprintf(&all, fmt, ap);
 	va_end(ap);
-	/* A server may say back what it was sent. */
-	for (char *p; r->url.has_password &&
-	    (p = strstr(what, r->url.password)) != NULL; )
-		memset(p, '*', strlen(r->url.password));
+	if (k < 0)
+		snprintf(what, sizeof(what), "%s", strerror(ENOMEM));
+	else if (r->url.has_password)
+		masked(all, r->url.password, what, sizeof(what));
+	else
+		snprintf(what, sizeof(what), "%s", all);
+	if (k >= 0) {
+		explicit_bzero(all, (size_t)k);
+		free(all);
+	}
 	storeurl_show(&r->url, shown, sizeof(shown));
 	snprintf(err, sz, "%s: %s", shown, what);
 	return -1;
@@ -390,17 +469,57 @@ words(struct req *q, int argc, ...)
 	va_end(ap);
 }
 
-/* The reply to AUTH or SELECT: 0 when it is +OK. */
+/* An error reply, with what it means when the server wants a password
+ * (too long a command, unauthenticated, is refused before NOAUTH). */
 static int
-setup_ok(struct redis *r, const redisReply *rep, const char *what, char *err,
+refused(const struct redis *r, const redisReply *rep, char *err, size_t sz)
+{
+	if (strncmp(rep->str, "NOAUTH", 6) == 0 ||
+	    strstr(rep->str, "unauthenticated") != NULL)
+		return fault(r, err, sz, "the server wants a password: give "
+		    "the URL with it in $RETRY_SHARE_STORE or "
+		    "--share-store-file (%s)", rep->str);
+	return fault(r, err, sz, "%s", rep->str);
+}
+
+/* The kind of an error reply: its first word, when that is a code such as
+ * WRONGPASS, NOAUTH or ERR; else "". */
+static const char *
+kind(const char *str, char *buf, size_t sz)
+{
+	const size_t n = strspn(str, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+
+	if (n == 0 || n >= sz || (str[n] != ' ' && str[n] != '\0'))
+		return "";
+	memcpy(buf, str, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The reply to AUTH or SELECT: 0 when it is +OK.  AUTH's is never shown,
+ * only its kind: a server may say the password back in it, whole or cut
+ * (Redis does, of a command it does not know).
+ */
+static int
+setup_ok(struct redis *r, const redisReply *rep, bool auth, char *err,
     size_t sz)
 {
+	char code[32];
+
 	if (rep->type == REDIS_REPLY_STATUS && strcmp(rep->str, "OK") == 0)
 		return 0;
-	if (rep->type == REDIS_REPLY_ERROR || rep->type == REDIS_REPLY_STATUS)
-		return fault(r, err, sz, "%s: %s", what, rep->str);
+	if (auth && rep->type == REDIS_REPLY_ERROR)
+		return fault(r, err, sz, "the password is refused: %s%s",
+		    *kind(rep->str, code, sizeof(code)) != '\0' ? code :
+		    "an error", strncmp(rep->str, "ERR unknown command", 19) ==
+		    0 ? " (the server has no AUTH command)" : "");
+	if (!auth && rep->type == REDIS_REPLY_ERROR)
+		return strncmp(rep->str, "NOAUTH", 6) == 0 ? refused(r, rep,
+		    err, sz) : fault(r, err, sz, "the db is refused: %s",
+		    rep->str);
 	return fault(r, err, sz, "%s: not the answer of a Redis server",
-	    what);
+	    auth ? "AUTH" : "SELECT");
 }
 
 /*
@@ -458,8 +577,8 @@ command(struct redis *r, const struct req *q, char *err, size_t sz)
 	if (k == -1)
 		return NULL;
 	for (size_t i = 0; i + 1 < n && k == 0; i++)
-		k = setup_ok(r, got[i], strcmp(all[i].argv[0], "AUTH") == 0 ?
-		    "the password is refused" : "the db is refused", err, sz);
+		k = setup_ok(r, got[i], strcmp(all[i].argv[0], "AUTH") == 0,
+		    err, sz);
 	for (size_t i = 0; i + 1 < n; i++)
 		freeReplyObject(got[i]);
 	if (k == -1 || got[n - 1] == NULL) {
@@ -469,19 +588,6 @@ command(struct redis *r, const struct req *q, char *err, size_t sz)
 		return NULL;
 	}
 	return got[n - 1];
-}
-
-/* An error reply, with what it means when the server wants a password
- * (too long a command, unauthenticated, is refused before NOAUTH). */
-static int
-refused(const struct redis *r, const redisReply *rep, char *err, size_t sz)
-{
-	if (strncmp(rep->str, "NOAUTH", 6) == 0 ||
-	    strstr(rep->str, "unauthenticated") != NULL)
-		return fault(r, err, sz, "the server wants a password: give "
-		    "the URL with it in $RETRY_SHARE_STORE or "
-		    "--share-store-file (%s)", rep->str);
-	return fault(r, err, sz, "%s", rep->str);
 }
 
 /* The key of a name's state. */

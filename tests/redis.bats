@@ -21,6 +21,23 @@ calls() {
 	echo "$n"
 }
 
+# A password of 128 characters whose pieces of 4 are found in no report
+# but where it leaks: no 4 digits, no word.
+LONG_PW=Y6vJ3xV7vK8zJ5yX3wW2yK2yV4kJ4xW6qX4yZ6qZ2yZ7wX6yY7qK4vZ9kQ5zJ9xK7qW7xV6xV9yV3qV5yX2qK5vX2wW9qZ7qJ5wJ7wX7qZ3xV5zY9xJ7vQ9zV9jW6jZ7
+
+# Fails, saying which, when any 4 characters in a row of $LONG_PW are in
+# the files named.
+refute_pieces() {
+	local f text i
+	for f in "$@"; do
+		text=$(<"$f")
+		for ((i = 0; i + 4 <= ${#LONG_PW}; i++)); do
+			[[ $text != *"${LONG_PW:i:4}"* ]] ||
+				fail "${LONG_PW:i:4}, of the password, is in $f: $text"
+		done
+	done
+}
+
 # A field of NAME's state, from retry share status as JSON.
 field() {
 	"$RETRY" share status --log-format json "$1" | jq -r ".$2"
@@ -325,7 +342,69 @@ field() {
 	    timeout 60 "$RETRY" --share echo --max 2 --immediate -- false
 	assert_output --partial "the password is refused: ERR"
 	refute_output --partial Hunter2Secret
-	assert_output --partial "*************"
+	refute_output --partial "AUTH"
+}
+
+@test "redis: a real server that says back a cut password: no piece of it in any report" {
+	local d=$BATS_TEST_TMPDIR fmt
+	# AUTH renamed away: the server says back its arguments, cut to
+	# about 128 characters, the user's included.
+	printf 'requirepass %s\nrename-command AUTH ""\n' "$LONG_PW" >"$d/conf"
+	redis_start "$d/conf"
+	printf 'redis://default:%s@127.0.0.1:%s/3\n' "$LONG_PW" "$REDIS_PORT" \
+	    >"$d/url"
+	for fmt in text json; do
+		run -1 --separate-stderr retry --share-store-file "$d/url" \
+		    --share cut --max 2 --immediate --log-format "$fmt" \
+		    --log-file "$d/log.$fmt" -- false
+		printf '%s' "$stderr" >"$d/err.$fmt"
+		grep -q "the password is refused: ERR (the server has no AUTH command)" "$d/err.$fmt"
+		grep -q "the password is refused: ERR" "$d/log.$fmt"
+		refute_pieces "$d/err.$fmt" "$d/log.$fmt"
+	done
+	# No user: the whole password is said back.
+	run -1 --separate-stderr env \
+	    RETRY_SHARE_STORE="redis://:$LONG_PW@127.0.0.1:$REDIS_PORT" \
+	    timeout 60 "$RETRY" --share cut --max 1 --log-file "$d/log" -- false
+	printf '%s' "$stderr" >"$d/err"
+	grep -q "the password is refused: ERR" "$d/err"
+	refute_pieces "$d/err" "$d/log"
+}
+
+@test "redis: a server that says back parts of what it was sent, cut anywhere: no piece of the password in any report" {
+	local d=$BATS_TEST_TMPDIR answer fmt n=0
+	# AUTH's answer, the password in it cut by the server; an answer
+	# whose first word is the password's; AUTH taken and the command's
+	# error holding the password across retry's own cut of 512 bytes.
+	for answer in \
+	    '(b"-ERR " + got[:100].replace(b"\r\n", b" ") + b"\r\n") * n' \
+	    '(b"-" + got[got.find(b"$128\r\n") + 6:][:60] + b" no\r\n") * n' \
+	    'b"+OK\r\n-ERR " + b"x" * 440 + got.replace(b"\r\n", b" ") + b"\r\n"'; do
+		fake_start "$answer"
+		for fmt in text json; do
+			n=$((n + 1))
+			run -1 --separate-stderr env \
+			    RETRY_SHARE_STORE="redis://al:$LONG_PW@127.0.0.1:$FAKE_PORT" \
+			    timeout 60 "$RETRY" --share echo --max 2 --immediate \
+			    --log-format "$fmt" --log-file "$d/log.$n" -- false
+			printf '%s' "$stderr" >"$d/err.$n"
+			grep -q "going on without" "$d/err.$n"
+			refute_pieces "$d/err.$n" "$d/log.$n"
+		done
+		kill "$FAKE_PID"
+	done
+}
+
+@test "redis: a server that wants a password, given none, says so on every db" {
+	local d=$BATS_TEST_TMPDIR db
+	printf 'requirepass %s\n' "$LONG_PW" >"$d/conf"
+	redis_start "$d/conf"
+	for db in 0 3; do
+		run -1 env RETRY_SHARE_STORE="$REDIS_URL/$db" timeout 60 "$RETRY" \
+		    --share np --max 1 -- false
+		assert_output --partial "redis://127.0.0.1:$REDIS_PORT/$db: the server wants a password: give the URL with it in \$RETRY_SHARE_STORE or --share-store-file"
+		refute_output --partial "the db is refused"
+	done
 }
 
 @test "redis: --budget bounds the wait for the store before an attempt" {

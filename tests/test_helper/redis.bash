@@ -5,19 +5,24 @@
 # load this.
 # shellcheck disable=SC2034
 
-# Starts redis-server with the options given (e.g. --requirepass x) on
-# $REDIS_PORT, or on a random port, another one if that is taken; sets
-# REDIS_PORT, REDIS_PID, REDIS_URL.  Skips, saying why, without the server.
+# Starts redis-server with the options given (e.g. --requirepass x; a
+# config file first, that a password stays out of ps) on $REDIS_PORT, or
+# on a random port, another one if that is taken; sets REDIS_PORT,
+# REDIS_PID, REDIS_URL.  Skips, saying why, without the server.
 redis_start() {
 	command -v redis-server >/dev/null ||
 	    skip "redis-server is not installed (make deps installs it)"
-	local dir=$BATS_TEST_TMPDIR/redis given=${REDIS_PORT:-} try i
+	local dir=$BATS_TEST_TMPDIR/redis given=${REDIS_PORT:-} try i conf=()
+	if [ -n "${1:-}" ] && [ "${1#--}" = "$1" ]; then
+		conf=("$1")
+		shift
+	fi
 	mkdir -p "$dir"
 	for try in 1 2 3 4 5; do
 		REDIS_PORT=${given:-$((20000 + RANDOM % 40000))}
 		rm -f "$dir/sock"
-		redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' \
-		    --appendonly no --dir "$dir" --unixsocket "$dir/sock" \
+		redis-server "${conf[@]}" --port "$REDIS_PORT" --bind 127.0.0.1 \
+		    --save '' --appendonly no --dir "$dir" --unixsocket "$dir/sock" \
 		    --unixsocketperm 700 --logfile "$dir/log" "$@" \
 		    </dev/null >/dev/null 2>&1 3>&- &
 		REDIS_PID=$!
@@ -89,7 +94,8 @@ while True:
 }
 
 # A server that answers every request with the bytes of $1 (a Python
-# bytes literal), or, for "echo", with an error that says each command
+# expression of bytes, which may use got, what was received, and n, the
+# commands in it), or, for "echo", with an error that says each command
 # back.  Sets FAKE_PORT and FAKE_PID.
 fake_start() {
 	read -r FAKE_PORT FAKE_PID < <(serve '
@@ -101,9 +107,10 @@ while True:
             got = c.recv(65536)
             if not got:
                 break
+            n = len(re.findall(rb"(?:^|\r\n)\*[0-9]+\r\n", got))
             if answer == "echo":
                 said = b"-ERR " + got.replace(b"\r\n", b" ") + b"\r\n"
-                c.sendall(said * len(re.findall(rb"(?:^|\r\n)\*[0-9]+\r\n", got)))
+                c.sendall(said * n)
             else:
                 c.sendall(eval(answer))
     except OSError:

@@ -785,18 +785,7 @@ run_error(const char *prog, const char *why, bool try_help)
 	struct line l = { 0 };
 
 	add(&l, "%s: ", prog);
-	for (const unsigned char *p = (const unsigned char *)why; *p != '\0';
-	    p++)
-		if (*p == '\n')
-			add(&l, "\\n");
-		else if (*p == '\r')
-			add(&l, "\\r");
-		else if (*p == '\t')
-			add(&l, "\\t");
-		else if (*p < 0x20 || *p == 0x7f)
-			add(&l, "\\%03o", *p);
-		else
-			add(&l, "%c", *p);
+	add_visible(&l, why, strlen(why));
 	add(&l, "\n");
 	if (try_help)
 		add(&l, "Try '%s --help'.\n", prog);
@@ -806,10 +795,31 @@ run_error(const char *prog, const char *why, bool try_help)
 }
 
 char *
-report_plain(char *s)
+report_visible(const char *s, char *buf, size_t sz)
 {
-	for (unsigned char *p = (unsigned char *)s; *p != '\0'; p++)
-		if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
-			*p = '?';
-	return s;
+	struct line l = { 0 };
+	size_t n;
+
+	add_visible(&l, s, strlen(s));
+	if (l.failed || l.buf == NULL || sz == 0) {
+		if (sz > 0)
+			buf[0] = '\0';
+		free(l.buf);
+		return buf;
+	}
+	/* Cut short, neither an escape nor a UTF-8 sequence is cut. */
+	if ((n = l.len) >= sz) {
+		n = sz - 1;
+		for (size_t i = n > 3 ? n - 3 : 0; i < n; i++)
+			if (l.buf[i] == '\\' && i + 4 > n) {
+				n = i;
+				break;
+			}
+		while (n > 0 && ((unsigned char)l.buf[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(buf, l.buf, n);
+	buf[n] = '\0';
+	free(l.buf);
+	return buf;
 }

@@ -86,11 +86,13 @@ void	report_error(const struct reporter *, const char *, ...)
 bool	countdown_start(const struct reporter *);
 void	countdown_show(const struct reporter *, int64_t left);
 void	countdown_end(const struct reporter *);
-/* s with its control characters as '?', in place: for what names a store
- * or quotes a server, printed elsewhere. */
-char	*report_plain(char *);
-/* A usage error, wherever it is found: "PROG: WHY" on one line, with
- * controls made visible, then "Try 'PROG --help'." */
+/* s in buf as reports show it, the one rule for all that retry prints:
+ * C0 controls but tab, DEL, C1 controls and bytes that are not UTF-8 as
+ * \xHH, UTF-8 kept; cut short (never inside an escape) to fit sz.  For
+ * what names a store or quotes a server, printed elsewhere. */
+char	*report_visible(const char *s, char *buf, size_t sz);
+/* A usage error, wherever it is found: "PROG: WHY" on one line, made
+ * visible as report_visible does, then "Try 'PROG --help'." */
 void	usage_error(const char *prog, const char *why);
 /* The same for an error of the run's set-up that is no usage error (a log
  * file that cannot be opened): without the pointer to --help when

@@ -65,6 +65,9 @@ needs_root() {
 	assert_regex "$stderr" '^retry\[web\\x1b\[31m\]: giving up'
 	run -127 --separate-stderr retry -- $'no\e[2Jsuch'
 	assert_equal "$stderr" 'retry: no\x1b[2Jsuch: command not found'
+	# Usage errors too, by the same rule: \xHH, UTF-8 kept.
+	run -125 --separate-stderr retry --fixed $'1\e[2J\r\x7f\xff\xc3\xa9' -- true
+	assert_equal "${stderr_lines[0]}" "retry: --fixed: '1\\x1b[2J\\x0d\\x7f\\xffé': not a number"
 }
 
 @test "a delay from output is held within --min-delay and --max-delay" {

@@ -605,11 +605,21 @@ emit(const struct reporter *c, struct line *l, size_t body, bool shown,
 	free(l->buf);
 }
 
+/* Whether dir is sticky and world-writable, as /tmp is. */
+static bool
+shared_sticky(const struct stat *dir)
+{
+	return (dir->st_mode & S_ISVTX) != 0 && (dir->st_mode & S_IWOTH) != 0;
+}
+
 /*
- * Refuses what the kernel's protected_symlinks refuses: a symlink in a
- * sticky world-writable directory (/tmp) that neither retry's user nor the
- * directory's owner owns.  Otherwise, a name that is not a symlink now is
- * opened with O_NOFOLLOW, so that one planted in between fails.
+ * Refuses what the kernel's protected_symlinks, protected_regular and
+ * protected_fifos refuse, whatever the system's settings: in a sticky
+ * world-writable directory (/tmp), a symlink, a file or a FIFO that neither
+ * retry's user nor the directory's owner owns.  A name that is not a
+ * symlink now is opened with O_NOFOLLOW, so that one planted in between
+ * fails, and what was opened is judged by its descriptor, so that a file
+ * planted in between is refused before a line is written to it.
  */
 static int
 log_open(struct reporter *r, const char *path, char *err, size_t errsz)
@@ -625,10 +635,13 @@ log_open(struct reporter *r, const char *path, char *err, size_t errsz)
 	strlcpy(base, path, sizeof(base));
 	if ((dfd = open(dirname(dir), O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
 		goto fail;
+	if (fstat(dfd, &ds) == -1) {
+		close(dfd);
+		goto fail;
+	}
 	if (fstatat(dfd, basename(base), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISLNK(st.st_mode)) {
-		if (fstat(dfd, &ds) == 0 && (ds.st_mode & S_ISVTX) != 0 &&
-		    (ds.st_mode & S_IWOTH) != 0 && st.st_uid != geteuid() &&
+		if (shared_sticky(&ds) && st.st_uid != geteuid() &&
 		    st.st_uid != ds.st_uid) {
 			close(dfd);
 			snprintf(err, errsz, "--log-file: %s: a symlink that "
@@ -643,6 +656,16 @@ log_open(struct reporter *r, const char *path, char *err, size_t errsz)
 	fd = openat(dfd, basename(base), O_WRONLY | O_APPEND | O_CREAT |
 	    O_NONBLOCK | O_NOCTTY | O_CLOEXEC | nofollow, 0600);
 	close(dfd);
+	if (fd != -1 && fstat(fd, &st) == 0 && shared_sticky(&ds) &&
+	    (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) &&
+	    st.st_uid != geteuid() && st.st_uid != ds.st_uid) {
+		close(fd);
+		snprintf(err, errsz, "--log-file: %s: a %s that another user "
+		    "(uid %lu) owns in a world-writable sticky directory; "
+		    "refused", path, S_ISFIFO(st.st_mode) ? "FIFO" : "file",
+		    (unsigned long)st.st_uid);
+		return -1;
+	}
 	if (fd != -1) {
 		out_init(&r->log, fd);
 		r->logging = true;

@@ -72,8 +72,9 @@ struct reporter {
 };
 
 /* Builds the reporter, opening --log-file (0600, without blocking, and
- * not through a symlink that another user planted in a sticky
- * world-writable directory) and syslog; -1 with the reason in err. */
+ * neither through a symlink nor into a file or FIFO that another user
+ * planted in a sticky world-writable directory) and syslog; -1 with the
+ * reason in err. */
 int	reporter_open(struct reporter *, const struct config *, char *err,
 	    size_t);
 void	reporter_close(struct reporter *);

@@ -15,6 +15,7 @@ setup() {
 teardown() {
 	[ -n "${SHARED:-}" ] && rm -rf "$SHARED"
 	kill_recorded
+	[ -z "${OTHER:-}" ] || userdel "$OTHER" 2>/dev/null || true
 }
 
 needs_root() {
@@ -126,6 +127,44 @@ needs_root() {
 	ln -s "$D/mine" "$SHARED/own"
 	run -0 retry --log-file "$SHARED/own" -- true
 	[ -f "$D/mine" ]
+}
+
+@test "--log-file refuses a file or a FIFO that another user planted in /tmp's kind of directory" {
+	needs_root "to make a second user"
+	command -v useradd >/dev/null || skip "useradd is not installed"
+	OTHER=retry-t$$
+	useradd --no-create-home --home-dir / --shell /bin/sh "$OTHER" ||
+		skip "cannot add a user"
+	local uid
+	uid=$(id -u "$OTHER")
+	SHARED=$(mktemp -d /tmp/retry-sticky.XXXXXX)
+	chmod 1777 "$SHARED"
+	# The other user's file, writable by all, and its FIFO, with a reader
+	# of its own.
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+	    sh -c 'umask 0; : >"$1/vlog"; mkfifo -m 666 "$1/vfifo"' _ "$SHARED"
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+	    sh -c 'exec cat "$1/vfifo" >/dev/null' _ "$SHARED" 3>&- &
+	echo $! >>"$D/pids"
+	sleep 0.3
+	run -125 retry --log-file "$SHARED/vlog" -- touch "$D/ran"
+	assert_setup_error --log-file
+	assert_equal "$output" "retry: --log-file: $SHARED/vlog: a file that another user (uid $uid) owns in a world-writable sticky directory; refused"
+	[ ! -s "$SHARED/vlog" ] || fail "written: $(cat "$SHARED/vlog")"
+	run -125 retry --log-file "$SHARED/vfifo" -- touch "$D/ran"
+	assert_setup_error --log-file
+	assert_line --index 0 --partial "a FIFO that another user (uid $uid) owns"
+	[ ! -e "$D/ran" ]
+	# One's own file there is used, and so is the other user's in a
+	# directory that is not sticky, or in a sticky one that they own.
+	run -0 retry --log-file "$SHARED/mine" -- true
+	[ -s "$SHARED/mine" ]
+	mkdir -m 777 "$SHARED/open"
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+	    sh -c 'umask 0; : >"$1/open/vlog"; mkdir -m 1777 "$1/theirs"; : >"$1/theirs/vlog"' _ "$SHARED"
+	run -0 retry --log-file "$SHARED/open/vlog" -- true
+	run -0 retry --log-file "$SHARED/theirs/vlog" -- true
+	[ -s "$SHARED/theirs/vlog" ]
 }
 
 @test "--stdin replay: a signal ends the wait for a slow writer" {

@@ -565,14 +565,115 @@ prefix(struct line *l, const struct reporter *c)
 }
 
 /*
- * A line to stderr when shown there, and to the log file (text with its
- * time first) and syslog.  What it quotes is made visible first in text;
- * JSON escapes it.  Writes wait for a slow reader only in signals_wait,
- * and a reader that has gone loses the line, nothing more.
+ * The log's lines that its reader has not taken yet.  Writes to the log
+ * never wait: what the log does not take now waits here, up to
+ * LOG_QUEUE bytes, for the next report; past that, lines are dropped and
+ * counted, and the count is said on stderr and in the log once its reader
+ * takes lines again, or at the end.
  */
+#define LOG_QUEUE	(64 * 1024)
+
+struct logq {
+	char		*buf;
+	size_t		 len, cap;
+	unsigned long	 dropped;	/* lines not written, not yet said */
+	int		 why;		/* errno of the last line dropped */
+};
+
+static void say_dropped(const struct reporter *, bool);
+
+static unsigned long
+lines_in(const char *p, size_t n)
+{
+	unsigned long k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += p[i] == '\n';
+	return k;
+}
+
+/* Writes what the log takes now: 0, or the errno that stopped it. */
+static int
+log_flush(const struct reporter *c)
+{
+	struct logq *q = c->logq;
+	ssize_t w;
+
+	while (q->len > 0) {
+		if ((w = out_try(&c->log, q->buf, q->len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EWOULDBLOCK ? EAGAIN : errno;
+		}
+		memmove(q->buf, q->buf + w, q->len - (size_t)w);
+		q->len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Drops what waits, counted, after an error other than a full pipe. */
 static void
-emit(const struct reporter *c, struct line *l, size_t body, bool shown,
-    int priority)
+log_error(const struct reporter *c, int e)
+{
+	struct logq *q = c->logq;
+
+	if (e == 0 || e == EAGAIN)
+		return;
+	q->dropped += lines_in(q->buf, q->len);
+	q->len = 0;
+	q->why = e;
+}
+
+/* Queues buf[0..n), or drops it, counted, when the queue is full. */
+static void
+log_queue(const struct reporter *c, const char *buf, size_t n)
+{
+	struct logq *q = c->logq;
+	char *p;
+
+	if (q->len > 0 && q->len + n > LOG_QUEUE) {
+		q->dropped += lines_in(buf, n);
+		q->why = EAGAIN;
+		return;
+	}
+	if (q->len + n > q->cap) {
+		if ((p = realloc(q->buf, q->len + n)) == NULL) {
+			q->dropped += lines_in(buf, n);
+			q->why = ENOMEM;
+			return;
+		}
+		q->buf = p;
+		q->cap = q->len + n;
+	}
+	memcpy(q->buf + q->len, buf, n);
+	q->len += n;
+}
+
+static void
+log_put(const struct reporter *c, const char *buf, size_t n)
+{
+	struct logq *q = c->logq;
+
+	log_error(c, log_flush(c));
+	/* The reader takes lines again: the count first. */
+	if (q->dropped > 0 && q->len == 0)
+		say_dropped(c, false);
+	log_queue(c, buf, n);
+	log_error(c, log_flush(c));
+}
+
+/* l as the log has it: text with its time first. */
+static void
+log_line(const struct reporter *c, const struct line *l, struct line *t)
+{
+	if (!c->json)
+		add_now(t);
+	add(t, c->json ? "%.*s" : " %.*s", (int)l->len, l->buf);
+}
+
+/* l made visible (text) and ended with a newline. */
+static void
+finish(const struct reporter *c, struct line *l)
 {
 	struct line v = { 0 };
 
@@ -582,6 +683,22 @@ emit(const struct reporter *c, struct line *l, size_t body, bool shown,
 		*l = v;
 	}
 	add(l, "\n");
+}
+
+/*
+ * A line to stderr when shown there, and to the log file (text with its
+ * time first) and syslog.  What it quotes is made visible first in text;
+ * JSON escapes it.  Writes to stderr wait for a slow reader only in
+ * signals_wait, and a reader that has gone loses the line, nothing more;
+ * the log's writes never wait (log_put).
+ */
+static void
+emit(const struct reporter *c, struct line *l, size_t body, bool shown,
+    int priority)
+{
+	struct line t = { 0 };
+
+	finish(c, l);
 	if (!l->failed) {
 		if (c->syslog)
 			syslog(priority, "%.*s", (int)(l->len - body - 1),
@@ -590,19 +707,93 @@ emit(const struct reporter *c, struct line *l, size_t body, bool shown,
 			out_newline();
 			(void)out_all(out_std(STDERR_FILENO), l->buf, l->len);
 		}
-		if (c->logging && c->json)
-			(void)out_all(&c->log, l->buf, l->len);
-		else if (c->logging) {
-			struct line t = { 0 };
-
-			add_now(&t);
-			add(&t, " %.*s", (int)l->len, l->buf);
-			if (!t.failed)
-				(void)out_all(&c->log, t.buf, t.len);
+		if (c->logging) {
+			log_line(c, l, &t);
+			if (t.failed)
+				c->logq->dropped++;
+			else
+				log_put(c, t.buf, t.len);
 			free(t.buf);
 		}
 	}
 	free(l->buf);
+}
+
+/* An error's line, before it is finished: text or JSON. */
+static size_t
+error_line(const struct reporter *c, struct line *l, const char *msg)
+{
+	size_t body = 0;
+
+	if (c->json) {
+		add_head(l, c, "error");
+		add(l, ",\"message\":");
+		add_json(l, msg);
+		add(l, "}");
+	} else {
+		prefix(l, c);
+		body = l->len;
+		add_visible(l, msg, strlen(msg));
+	}
+	return body;
+}
+
+/*
+ * The count of lines dropped, in the log, written straight, ahead of what
+ * comes next, and on stderr, once the log took it (its reader takes lines
+ * again) or at the end, whatever the log did.
+ */
+static void
+say_dropped(const struct reporter *c, bool end)
+{
+	struct logq *q = c->logq;
+	struct line l = { 0 }, t = { 0 };
+	char msg[160];
+	ssize_t w = -1;
+	size_t body;
+
+	snprintf(msg, sizeof(msg), "--log-file: %lu line%s dropped: %s",
+	    q->dropped, q->dropped == 1 ? "" : "s", q->why == EAGAIN ?
+	    "its reader did not take them" : q->why == EPIPE ?
+	    "it had no reader" : strerror(q->why));
+	body = error_line(c, &l, msg);
+	finish(c, &l);
+	log_line(c, &l, &t);
+	if (!t.failed && q->len == 0) {
+		while ((w = out_try(&c->log, t.buf, t.len)) < 0 &&
+		    errno == EINTR)
+			;
+		if (w >= 0 && (size_t)w < t.len)
+			log_queue(c, t.buf + w, t.len - (size_t)w);
+	}
+	if ((w > 0 || end) && !l.failed) {
+		if (c->syslog)
+			syslog(LOG_ERR, "%.*s", (int)(l.len - body - 1),
+			    l.buf + body);
+		out_newline();
+		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
+		q->dropped = 0;
+	}
+	free(t.buf);
+	free(l.buf);
+}
+
+void
+report_end(const struct reporter *c)
+{
+	struct logq *q = c->logq;
+
+	if (!c->logging || q == NULL)
+		return;
+	log_error(c, log_flush(c));
+	if (q->len > 0) {
+		q->dropped += lines_in(q->buf, q->len);
+		q->why = EAGAIN;
+		q->len = 0;
+	}
+	if (q->dropped > 0)
+		say_dropped(c, true);
+	q->len = 0;
 }
 
 /* Whether dir is sticky and world-writable, as /tmp is. */
@@ -666,6 +857,10 @@ log_open(struct reporter *r, const char *path, char *err, size_t errsz)
 		    (unsigned long)st.st_uid);
 		return -1;
 	}
+	if (fd != -1 && (r->logq = calloc(1, sizeof(*r->logq))) == NULL) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd != -1) {
 		out_init(&r->log, fd);
 		r->logging = true;
@@ -704,9 +899,14 @@ reporter_open(struct reporter *r, const struct config *c, char *err,
 void
 reporter_close(struct reporter *r)
 {
+	report_end(r);
 	if (r->logging)
 		out_close(&r->log);
 	r->logging = false;
+	if (r->logq != NULL)
+		free(r->logq->buf);
+	free(r->logq);
+	r->logq = NULL;
 	if (r->syslog)
 		closelog();
 }
@@ -746,23 +946,14 @@ void
 report_error(const struct reporter *c, const char *fmt, ...)
 {
 	struct line l = { 0 };
-	size_t body = 0;
+	size_t body;
 	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (c->json) {
-		add_head(&l, c, "error");
-		add(&l, ",\"message\":");
-		add_json(&l, msg);
-		add(&l, "}");
-	} else {
-		prefix(&l, c);
-		body = l.len;
-		add_visible(&l, msg, strlen(msg));
-	}
+	body = error_line(c, &l, msg);
 	emit(c, &l, body, true, LOG_ERR);
 }
 

@@ -53,6 +53,8 @@ struct report {
 	enum gate_why	 waited;	/* EV_SHARE: what for */
 };
 
+struct logq;
+
 /* What reports need, taken from the options once. */
 struct reporter {
 	const char	*label;		/* retry[LABEL]:, or NULL */
@@ -69,6 +71,7 @@ struct reporter {
 	const struct share_rules *share_rules;
 	bool		 logging;	/* to log, the --log-file */
 	struct out	 log;
+	struct logq	*logq;		/* the log's lines not yet taken */
 };
 
 /* Builds the reporter, opening --log-file (0600, without blocking, and
@@ -77,6 +80,10 @@ struct reporter {
  * reason in err. */
 int	reporter_open(struct reporter *, const struct config *, char *err,
 	    size_t);
+/* Hands the log what it takes now, and says on stderr (and in the log,
+ * if it takes it) how many lines its reader did not take: at the end of
+ * the run, whichever way it ends.  reporter_close does it too. */
+void	report_end(const struct reporter *);
 void	reporter_close(struct reporter *);
 void	report(const struct reporter *, const struct report *);
 /* retry's own errors: always shown, with the label. */

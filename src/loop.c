@@ -202,12 +202,16 @@ settle(struct run *run, bool out)
 {
 	if (streams_settle(&run->st, out) == 0)
 		return 0;
-	if (signal_stop != 0)
+	if (signal_stop != 0) {
+		report_end(run->rep);
 		signals_die(signal_stop);
+	}
 	if (run->st.err[0] != '\0')
 		return -1;
-	if (out && reader_gone(run))
+	if (out && reader_gone(run)) {
+		report_end(run->rep);
 		signals_die(SIGPIPE);
+	}
 	return 0;
 }
 
@@ -235,6 +239,7 @@ die(struct run *run, int sig)
 	if (run->probing)
 		shared_leave(&run->sh);
 	(void)streams_settle(&run->st, false);
+	report_end(run->rep);
 	signals_die(sig);
 }
 

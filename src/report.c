@@ -565,14 +565,115 @@ prefix(struct line *l, const struct reporter *c)
 }
 
 /*
- * A line to stderr when shown there, and to the log file (text with its
- * time first) and syslog.  What it quotes is made visible first in text;
- * JSON escapes it.  Writes wait for a slow reader only in signals_wait,
- * and a reader that has gone loses the line, nothing more.
+ * The log's lines that its reader has not taken yet.  Writes to the log
+ * never wait: what the log does not take now waits here, up to
+ * LOG_QUEUE bytes, for the next report; past that, lines are dropped and
+ * counted, and the count is said on stderr and in the log once its reader
+ * takes lines again, or at the end.
  */
+#define LOG_QUEUE	(64 * 1024)
+
+struct logq {
+	char		*buf;
+	size_t		 len, cap;
+	unsigned long	 dropped;	/* lines not written, not yet said */
+	int		 why;		/* errno of the last line dropped */
+};
+
+static void say_dropped(const struct reporter *, bool);
+
+static unsigned long
+lines_in(const char *p, size_t n)
+{
+	unsigned long k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += p[i] == '\n';
+	return k;
+}
+
+/* Writes what the log takes now: 0, or the errno that stopped it. */
+static int
+log_flush(const struct reporter *c)
+{
+	struct logq *q = c->logq;
+	ssize_t w;
+
+	while (q->len > 0) {
+		if ((w = out_try(&c->log, q->buf, q->len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EWOULDBLOCK ? EAGAIN : errno;
+		}
+		memmove(q->buf, q->buf + w, q->len - (size_t)w);
+		q->len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Drops what waits, counted, after an error other than a full pipe. */
 static void
-emit(const struct reporter *c, struct line *l, size_t body, bool shown,
-    int priority)
+log_error(const struct reporter *c, int e)
+{
+	struct logq *q = c->logq;
+
+	if (e == 0 || e == EAGAIN)
+		return;
+	q->dropped += lines_in(q->buf, q->len);
+	q->len = 0;
+	q->why = e;
+}
+
+/* Queues buf[0..n), or drops it, counted, when the queue is full. */
+static void
+log_queue(const struct reporter *c, const char *buf, size_t n)
+{
+	struct logq *q = c->logq;
+	char *p;
+
+	if (q->len > 0 && q->len + n > LOG_QUEUE) {
+		q->dropped += lines_in(buf, n);
+		q->why = EAGAIN;
+		return;
+	}
+	if (q->len + n > q->cap) {
+		if ((p = realloc(q->buf, q->len + n)) == NULL) {
+			q->dropped += lines_in(buf, n);
+			q->why = ENOMEM;
+			return;
+		}
+		q->buf = p;
+		q->cap = q->len + n;
+	}
+	memcpy(q->buf + q->len, buf, n);
+	q->len += n;
+}
+
+static void
+log_put(const struct reporter *c, const char *buf, size_t n)
+{
+	struct logq *q = c->logq;
+
+	log_error(c, log_flush(c));
+	/* The reader takes lines again: the count first. */
+	if (q->dropped > 0 && q->len == 0)
+		say_dropped(c, false);
+	log_queue(c, buf, n);
+	log_error(c, log_flush(c));
+}
+
+/* l as the log has it: text with its time first. */
+static void
+log_line(const struct reporter *c, const struct line *l, struct line *t)
+{
+	if (!c->json)
+		add_now(t);
+	add(t, c->json ? "%.*s" : " %.*s", (int)l->len, l->buf);
+}
+
+/* l made visible (text) and ended with a newline. */
+static void
+finish(const struct reporter *c, struct line *l)
 {
 	struct line v = { 0 };
 
@@ -582,6 +683,22 @@ emit(const struct reporter *c, struct line *l, size_t body, bool shown,
 		*l = v;
 	}
 	add(l, "\n");
+}
+
+/*
+ * A line to stderr when shown there, and to the log file (text with its
+ * time first) and syslog.  What it quotes is made visible first in text;
+ * JSON escapes it.  Writes to stderr wait for a slow reader only in
+ * signals_wait, and a reader that has gone loses the line, nothing more;
+ * the log's writes never wait (log_put).
+ */
+static void
+emit(const struct reporter *c, struct line *l, size_t body, bool shown,
+    int priority)
+{
+	struct line t = { 0 };
+
+	finish(c, l);
 	if (!l->failed) {
 		if (c->syslog)
 			syslog(priority, "%.*s", (int)(l->len - body - 1),
@@ -590,26 +707,110 @@ emit(const struct reporter *c, struct line *l, size_t body, bool shown,
 			out_newline();
 			(void)out_all(out_std(STDERR_FILENO), l->buf, l->len);
 		}
-		if (c->logging && c->json)
-			(void)out_all(&c->log, l->buf, l->len);
-		else if (c->logging) {
-			struct line t = { 0 };
-
-			add_now(&t);
-			add(&t, " %.*s", (int)l->len, l->buf);
-			if (!t.failed)
-				(void)out_all(&c->log, t.buf, t.len);
+		if (c->logging) {
+			log_line(c, l, &t);
+			if (t.failed)
+				c->logq->dropped++;
+			else
+				log_put(c, t.buf, t.len);
 			free(t.buf);
 		}
 	}
 	free(l->buf);
 }
 
+/* An error's line, before it is finished: text or JSON. */
+static size_t
+error_line(const struct reporter *c, struct line *l, const char *msg)
+{
+	size_t body = 0;
+
+	if (c->json) {
+		add_head(l, c, "error");
+		add(l, ",\"message\":");
+		add_json(l, msg);
+		add(l, "}");
+	} else {
+		prefix(l, c);
+		body = l->len;
+		add_visible(l, msg, strlen(msg));
+	}
+	return body;
+}
+
 /*
- * Refuses what the kernel's protected_symlinks refuses: a symlink in a
- * sticky world-writable directory (/tmp) that neither retry's user nor the
- * directory's owner owns.  Otherwise, a name that is not a symlink now is
- * opened with O_NOFOLLOW, so that one planted in between fails.
+ * The count of lines dropped, in the log, written straight, ahead of what
+ * comes next, and on stderr, once the log took it (its reader takes lines
+ * again) or at the end, whatever the log did.
+ */
+static void
+say_dropped(const struct reporter *c, bool end)
+{
+	struct logq *q = c->logq;
+	struct line l = { 0 }, t = { 0 };
+	char msg[160];
+	ssize_t w = -1;
+	size_t body;
+
+	snprintf(msg, sizeof(msg), "--log-file: %lu line%s dropped: %s",
+	    q->dropped, q->dropped == 1 ? "" : "s", q->why == EAGAIN ?
+	    "its reader did not take them" : q->why == EPIPE ?
+	    "it had no reader" : strerror(q->why));
+	body = error_line(c, &l, msg);
+	finish(c, &l);
+	log_line(c, &l, &t);
+	if (!t.failed && q->len == 0) {
+		while ((w = out_try(&c->log, t.buf, t.len)) < 0 &&
+		    errno == EINTR)
+			;
+		if (w >= 0 && (size_t)w < t.len)
+			log_queue(c, t.buf + w, t.len - (size_t)w);
+	}
+	if ((w > 0 || end) && !l.failed) {
+		if (c->syslog)
+			syslog(LOG_ERR, "%.*s", (int)(l.len - body - 1),
+			    l.buf + body);
+		out_newline();
+		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
+		q->dropped = 0;
+	}
+	free(t.buf);
+	free(l.buf);
+}
+
+void
+report_end(const struct reporter *c)
+{
+	struct logq *q = c->logq;
+
+	if (!c->logging || q == NULL)
+		return;
+	log_error(c, log_flush(c));
+	if (q->len > 0) {
+		q->dropped += lines_in(q->buf, q->len);
+		q->why = EAGAIN;
+		q->len = 0;
+	}
+	if (q->dropped > 0)
+		say_dropped(c, true);
+	q->len = 0;
+}
+
+/* Whether dir is sticky and world-writable, as /tmp is. */
+static bool
+shared_sticky(const struct stat *dir)
+{
+	return (dir->st_mode & S_ISVTX) != 0 && (dir->st_mode & S_IWOTH) != 0;
+}
+
+/*
+ * Refuses what the kernel's protected_symlinks, protected_regular and
+ * protected_fifos refuse, whatever the system's settings: in a sticky
+ * world-writable directory (/tmp), a symlink, a file or a FIFO that neither
+ * retry's user nor the directory's owner owns.  A name that is not a
+ * symlink now is opened with O_NOFOLLOW, so that one planted in between
+ * fails, and what was opened is judged by its descriptor, so that a file
+ * planted in between is refused before a line is written to it.
  */
 static int
 log_open(struct reporter *r, const char *path, char *err, size_t errsz)
@@ -625,10 +826,13 @@ log_open(struct reporter *r, const char *path, char *err, size_t errsz)
 	strlcpy(base, path, sizeof(base));
 	if ((dfd = open(dirname(dir), O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
 		goto fail;
+	if (fstat(dfd, &ds) == -1) {
+		close(dfd);
+		goto fail;
+	}
 	if (fstatat(dfd, basename(base), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISLNK(st.st_mode)) {
-		if (fstat(dfd, &ds) == 0 && (ds.st_mode & S_ISVTX) != 0 &&
-		    (ds.st_mode & S_IWOTH) != 0 && st.st_uid != geteuid() &&
+		if (shared_sticky(&ds) && st.st_uid != geteuid() &&
 		    st.st_uid != ds.st_uid) {
 			close(dfd);
 			snprintf(err, errsz, "--log-file: %s: a symlink that "
@@ -643,6 +847,20 @@ log_open(struct reporter *r, const char *path, char *err, size_t errsz)
 	fd = openat(dfd, basename(base), O_WRONLY | O_APPEND | O_CREAT |
 	    O_NONBLOCK | O_NOCTTY | O_CLOEXEC | nofollow, 0600);
 	close(dfd);
+	if (fd != -1 && fstat(fd, &st) == 0 && shared_sticky(&ds) &&
+	    (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) &&
+	    st.st_uid != geteuid() && st.st_uid != ds.st_uid) {
+		close(fd);
+		snprintf(err, errsz, "--log-file: %s: a %s that another user "
+		    "(uid %lu) owns in a world-writable sticky directory; "
+		    "refused", path, S_ISFIFO(st.st_mode) ? "FIFO" : "file",
+		    (unsigned long)st.st_uid);
+		return -1;
+	}
+	if (fd != -1 && (r->logq = calloc(1, sizeof(*r->logq))) == NULL) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd != -1) {
 		out_init(&r->log, fd);
 		r->logging = true;
@@ -681,9 +899,14 @@ reporter_open(struct reporter *r, const struct config *c, char *err,
 void
 reporter_close(struct reporter *r)
 {
+	report_end(r);
 	if (r->logging)
 		out_close(&r->log);
 	r->logging = false;
+	if (r->logq != NULL)
+		free(r->logq->buf);
+	free(r->logq);
+	r->logq = NULL;
 	if (r->syslog)
 		closelog();
 }
@@ -723,23 +946,14 @@ void
 report_error(const struct reporter *c, const char *fmt, ...)
 {
 	struct line l = { 0 };
-	size_t body = 0;
+	size_t body;
 	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (c->json) {
-		add_head(&l, c, "error");
-		add(&l, ",\"message\":");
-		add_json(&l, msg);
-		add(&l, "}");
-	} else {
-		prefix(&l, c);
-		body = l.len;
-		add_visible(&l, msg, strlen(msg));
-	}
+	body = error_line(c, &l, msg);
 	emit(c, &l, body, true, LOG_ERR);
 }
 
@@ -785,18 +999,7 @@ run_error(const char *prog, const char *why, bool try_help)
 	struct line l = { 0 };
 
 	add(&l, "%s: ", prog);
-	for (const unsigned char *p = (const unsigned char *)why; *p != '\0';
-	    p++)
-		if (*p == '\n')
-			add(&l, "\\n");
-		else if (*p == '\r')
-			add(&l, "\\r");
-		else if (*p == '\t')
-			add(&l, "\\t");
-		else if (*p < 0x20 || *p == 0x7f)
-			add(&l, "\\%03o", *p);
-		else
-			add(&l, "%c", *p);
+	add_visible(&l, why, strlen(why));
 	add(&l, "\n");
 	if (try_help)
 		add(&l, "Try '%s --help'.\n", prog);
@@ -806,10 +1009,31 @@ run_error(const char *prog, const char *why, bool try_help)
 }
 
 char *
-report_plain(char *s)
+report_visible(const char *s, char *buf, size_t sz)
 {
-	for (unsigned char *p = (unsigned char *)s; *p != '\0'; p++)
-		if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
-			*p = '?';
-	return s;
+	struct line l = { 0 };
+	size_t n;
+
+	add_visible(&l, s, strlen(s));
+	if (l.failed || l.buf == NULL || sz == 0) {
+		if (sz > 0)
+			buf[0] = '\0';
+		free(l.buf);
+		return buf;
+	}
+	/* Cut short, neither an escape nor a UTF-8 sequence is cut. */
+	if ((n = l.len) >= sz) {
+		n = sz - 1;
+		for (size_t i = n > 3 ? n - 3 : 0; i < n; i++)
+			if (l.buf[i] == '\\' && i + 4 > n) {
+				n = i;
+				break;
+			}
+		while (n > 0 && ((unsigned char)l.buf[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(buf, l.buf, n);
+	buf[n] = '\0';
+	free(l.buf);
+	return buf;
 }

@@ -53,6 +53,8 @@ struct report {
 	enum gate_why	 waited;	/* EV_SHARE: what for */
 };
 
+struct logq;
+
 /* What reports need, taken from the options once. */
 struct reporter {
 	const char	*label;		/* retry[LABEL]:, or NULL */
@@ -69,13 +71,19 @@ struct reporter {
 	const struct share_rules *share_rules;
 	bool		 logging;	/* to log, the --log-file */
 	struct out	 log;
+	struct logq	*logq;		/* the log's lines not yet taken */
 };
 
 /* Builds the reporter, opening --log-file (0600, without blocking, and
- * not through a symlink that another user planted in a sticky
- * world-writable directory) and syslog; -1 with the reason in err. */
+ * neither through a symlink nor into a file or FIFO that another user
+ * planted in a sticky world-writable directory) and syslog; -1 with the
+ * reason in err. */
 int	reporter_open(struct reporter *, const struct config *, char *err,
 	    size_t);
+/* Hands the log what it takes now, and says on stderr (and in the log,
+ * if it takes it) how many lines its reader did not take: at the end of
+ * the run, whichever way it ends.  reporter_close does it too. */
+void	report_end(const struct reporter *);
 void	reporter_close(struct reporter *);
 void	report(const struct reporter *, const struct report *);
 /* retry's own errors: always shown, with the label. */
@@ -86,11 +94,13 @@ void	report_error(const struct reporter *, const char *, ...)
 bool	countdown_start(const struct reporter *);
 void	countdown_show(const struct reporter *, int64_t left);
 void	countdown_end(const struct reporter *);
-/* s with its control characters as '?', in place: for what names a store
- * or quotes a server, printed elsewhere. */
-char	*report_plain(char *);
-/* A usage error, wherever it is found: "PROG: WHY" on one line, with
- * controls made visible, then "Try 'PROG --help'." */
+/* s in buf as reports show it, the one rule for all that retry prints:
+ * C0 controls but tab, DEL, C1 controls and bytes that are not UTF-8 as
+ * \xHH, UTF-8 kept; cut short (never inside an escape) to fit sz.  For
+ * what names a store or quotes a server, printed elsewhere. */
+char	*report_visible(const char *s, char *buf, size_t sz);
+/* A usage error, wherever it is found: "PROG: WHY" on one line, made
+ * visible as report_visible does, then "Try 'PROG --help'." */
 void	usage_error(const char *prog, const char *why);
 /* The same for an error of the run's set-up that is no usage error (a log
  * file that cannot be opened): without the pointer to --help when

@@ -100,7 +100,7 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
     int w, size_t *shown)
 {
 	struct share_state s, later;
-	char why[1024];
+	char why[1024], vis[4096];
 	int rc;
 
 	if (reset)
@@ -114,7 +114,7 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
 	if (!reset && rc == 1) {
 		if (!listed)
 			warnx("%s: no shared state in %s", name,
-			    report_plain(sh->shown));
+			    report_visible(sh->shown, vis, sizeof(vis)));
 		return listed ? 0 : 1;
 	}
 	if (!reset && rc == 0 && json)
@@ -124,7 +124,7 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
 	if (rc == 0 && !reset)
 		(*shown)++;
 	if (rc == -1)
-		warnx("%s", report_plain(why));
+		warnx("%s", report_visible(why, vis, sizeof(vis)));
 	return rc == 0 ? 0 : 1;
 }
 
@@ -133,7 +133,7 @@ share_main(const struct config *c)
 {
 	const bool reset = strcmp(c->args[0], "reset") == 0;
 	const bool json = c->log_format == LOG_JSON;
-	char **names = NULL, why[1024];
+	char **names = NULL, why[1024], vis[4096];
 	size_t n = 0, shown = 0;
 	struct shared sh;
 	int rc = 0, w = 4;
@@ -146,12 +146,12 @@ share_main(const struct config *c)
 			return 0;
 		}
 		warnx("%s", errno == ENOENT ? "no shared state yet" :
-		    report_plain(why));
+		    report_visible(why, vis, sizeof(vis)));
 		return errno == ENOENT ? 1 : 125;
 	}
 	if (c->nargs == 1 && shared_names(&sh, &names, &n, why, sizeof(why))
 	    == -1) {
-		warnx("%s", report_plain(why));
+		warnx("%s", report_visible(why, vis, sizeof(vis)));
 		shared_close(&sh);
 		return 1;
 	}
@@ -168,7 +168,8 @@ share_main(const struct config *c)
 		rc |= one(&sh, c->args[i], reset, false, json, w, &shown);
 	/* All names asked for, and none has a state: said, not an error. */
 	if (c->nargs == 1 && shown == 0 && rc == 0)
-		warnx("no shared state in %s", report_plain(sh.shown));
+		warnx("no shared state in %s", report_visible(sh.shown, vis,
+		    sizeof(vis)));
 	shared_close(&sh);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");

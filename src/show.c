@@ -624,7 +624,7 @@ dry_run_shared(const struct config *c)
 	struct share_state st;
 	struct gate_answer g;
 	struct shared sh;
-	char why[1024], d[DURATION_BUFSZ];
+	char why[1024], vis[4096], d[DURATION_BUFSZ];
 	const int64_t now = wall_ns();
 	char t[2][NUMBER_BUFSZ];
 	double tokens;
@@ -632,14 +632,16 @@ dry_run_shared(const struct config *c)
 
 	if (shared_open(&sh, c, NULL, false, why, sizeof(why)) == -1) {
 		if (errno != ENOENT) {
-			printf("shared %s: %s\n", c->share, report_plain(why));
+			printf("shared %s: %s\n", c->share,
+			    report_visible(why, vis, sizeof(vis)));
 			return;
 		}
 	} else {
 		got = shared_read(&sh, c->share, &st, why, sizeof(why));
 		shared_close(&sh);
 		if (got == -1) {
-			printf("shared %s: %s\n", c->share, report_plain(why));
+			printf("shared %s: %s\n", c->share,
+			    report_visible(why, vis, sizeof(vis)));
 			return;
 		}
 	}

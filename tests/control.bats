@@ -15,6 +15,7 @@ setup() {
 teardown() {
 	[ -n "${SHARED:-}" ] && rm -rf "$SHARED"
 	kill_recorded
+	[ -z "${OTHER:-}" ] || userdel "$OTHER" 2>/dev/null || true
 }
 
 needs_root() {
@@ -65,6 +66,9 @@ needs_root() {
 	assert_regex "$stderr" '^retry\[web\\x1b\[31m\]: giving up'
 	run -127 --separate-stderr retry -- $'no\e[2Jsuch'
 	assert_equal "$stderr" 'retry: no\x1b[2Jsuch: command not found'
+	# Usage errors too, by the same rule: \xHH, UTF-8 kept.
+	run -125 --separate-stderr retry --fixed $'1\e[2J\r\x7f\xff\xc3\xa9' -- true
+	assert_equal "${stderr_lines[0]}" "retry: --fixed: '1\\x1b[2J\\x0d\\x7f\\xffé': not a number"
 }
 
 @test "a delay from output is held within --min-delay and --max-delay" {
@@ -98,6 +102,67 @@ needs_root() {
 	assert_line --index 0 --partial "a FIFO that no process reads"
 }
 
+# A reader of the FIFO $D/fifo that never reads, recorded to be killed.
+stalled_reader() {
+	mkfifo "$D/fifo"
+	sleep 60 4<>"$D/fifo" 3>&- &
+	echo $! >>"$D/pids"
+}
+
+@test "--log-file: a FIFO whose reader never reads holds no run: lines dropped, counted, --budget kept" {
+	stalled_reader
+	local t0=$(now_ms)
+	run -1 --separate-stderr timeout 15 "$RETRY" --max 2000 --immediate -q \
+	    --log-file "$D/fifo" --budget 3s -- false
+	(($(now_ms) - t0 < 6000))
+	assert_regex "$stderr" "^retry: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
+	# --timeout too: the attempt ends on time while the log is stalled.
+	t0=$(now_ms)
+	run -124 --separate-stderr timeout 15 "$RETRY" --max 1 --timeout 1s \
+	    --log-file "$D/fifo" -- sleep 10
+	(($(now_ms) - t0 < 3000))
+}
+
+@test "--log-file: a stalled reader does not delay a signal; the count is said as retry dies" {
+	stalled_reader
+	start_retry --forever --immediate -q --log-file "$D/fifo" -- false
+	sleep 1.5
+	local t0=$(now_ms)
+	kill -TERM "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 143
+	(($(now_ms) - t0 < 1000))
+	assert_regex "$(cat "$D/err")" "^retry: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
+}
+
+@test "--log-file: once its reader takes lines again, the count is in the log and on stderr" {
+	mkfifo "$D/fifo"
+	# Reads nothing for 1.5s, then everything, until 1s of quiet.
+	python3 -c '
+import os, select, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR)
+time.sleep(1.5)
+with open(sys.argv[2], "wb") as out:
+    while select.select([fd], [], [], 1.0)[0]:
+        out.write(os.read(fd, 65536))
+' "$D/fifo" "$D/log" 3>&- &
+	local reader=$!
+	echo $reader >>"$D/pids"
+	sleep 0.2
+	run -1 --separate-stderr timeout 15 "$RETRY" --max 100000 --immediate -q \
+	    --log-file "$D/fifo" --budget 3s -- false
+	wait "$reader"
+	assert_equal "${#stderr_lines[@]}" 1
+	assert_regex "${stderr_lines[0]}" "^retry: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
+	# The same count, in the log, after the lines before the stall and
+	# before those after it; every line whole.
+	run -0 grep -c "Z ${stderr_lines[0]}\$" "$D/log"
+	assert_equal "$output" 1
+	run grep -vc "^[0-9-]*T[0-9:.]*Z retry: \(attempt [0-9]*/100000 \(starting\|failed: exit 1 after [0-9.]*[mu]\?s; next attempt in 0s\)\|giving up after [0-9]* attempts in .*\|--log-file: [0-9]* lines dropped: its reader did not take them\)\$" "$D/log"
+	assert_equal "$output" 0
+	tail -1 "$D/log" | grep -q "giving up after"
+}
+
 @test "--log-file is created 0600" {
 	run -0 retry --log-file "$D/log" -- true
 	assert_equal "$(stat -c %a "$D/log")" 600
@@ -123,6 +188,44 @@ needs_root() {
 	ln -s "$D/mine" "$SHARED/own"
 	run -0 retry --log-file "$SHARED/own" -- true
 	[ -f "$D/mine" ]
+}
+
+@test "--log-file refuses a file or a FIFO that another user planted in /tmp's kind of directory" {
+	needs_root "to make a second user"
+	command -v useradd >/dev/null || skip "useradd is not installed"
+	OTHER=retry-t$$
+	useradd --no-create-home --home-dir / --shell /bin/sh "$OTHER" ||
+		skip "cannot add a user"
+	local uid
+	uid=$(id -u "$OTHER")
+	SHARED=$(mktemp -d /tmp/retry-sticky.XXXXXX)
+	chmod 1777 "$SHARED"
+	# The other user's file, writable by all, and its FIFO, with a reader
+	# of its own.
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+	    sh -c 'umask 0; : >"$1/vlog"; mkfifo -m 666 "$1/vfifo"' _ "$SHARED"
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+	    sh -c 'exec cat "$1/vfifo" >/dev/null' _ "$SHARED" 3>&- &
+	echo $! >>"$D/pids"
+	sleep 0.3
+	run -125 retry --log-file "$SHARED/vlog" -- touch "$D/ran"
+	assert_setup_error --log-file
+	assert_equal "$output" "retry: --log-file: $SHARED/vlog: a file that another user (uid $uid) owns in a world-writable sticky directory; refused"
+	[ ! -s "$SHARED/vlog" ] || fail "written: $(cat "$SHARED/vlog")"
+	run -125 retry --log-file "$SHARED/vfifo" -- touch "$D/ran"
+	assert_setup_error --log-file
+	assert_line --index 0 --partial "a FIFO that another user (uid $uid) owns"
+	[ ! -e "$D/ran" ]
+	# One's own file there is used, and so is the other user's in a
+	# directory that is not sticky, or in a sticky one that they own.
+	run -0 retry --log-file "$SHARED/mine" -- true
+	[ -s "$SHARED/mine" ]
+	mkdir -m 777 "$SHARED/open"
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+	    sh -c 'umask 0; : >"$1/open/vlog"; mkdir -m 1777 "$1/theirs"; : >"$1/theirs/vlog"' _ "$SHARED"
+	run -0 retry --log-file "$SHARED/open/vlog" -- true
+	run -0 retry --log-file "$SHARED/theirs/vlog" -- true
+	[ -s "$SHARED/theirs/vlog" ]
 }
 
 @test "--stdin replay: a signal ends the wait for a slow writer" {

@@ -59,7 +59,7 @@ assert_no_negative() {
 	# --- durations: --budget, --timeout, --kill-after, strategies, caps -------
 	# hostile --fixed: a newline inside
 	bad --fixed --fixed $'1\n2'
-	assert_line --index 0 "retry: --fixed: '1\\n2': not a number"
+	assert_line --index 0 "retry: --fixed: '1\\x0a2': not a number"
 	# hostile --fixed: 100,000 digits
 	bad --fixed --fixed "$(printf '9%.0s' {1..100000})"
 	# --- --delays ---------------------------------------------------------------

@@ -407,6 +407,20 @@ field() {
 	done
 }
 
+@test "redis: a server's control characters show as \\xHH in a report, share status and --dry-run" {
+	fake_start 'b"-ERR no \x1b]0;pwned\x07 \xc3\xa9t\xc3\xa9\r\n"'
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" --share esc --max 1 -- false
+	assert_output --partial 'ERR no \x1b]0;pwned\x07 été'
+	run env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" share status
+	assert_output --partial 'ERR no \x1b]0;pwned\x07 été'
+	run env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" --dry-run --share esc -- false
+	assert_output --partial 'ERR no \x1b]0;pwned\x07 été'
+	refute_output --partial $'\e'
+}
+
 @test "redis: --budget bounds the wait for the store before an attempt" {
 	local t0
 	silent_start

@@ -423,7 +423,7 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 	assert_line "ran"
 	assert_line --index 0 --regexp "^retry: --share x: $STORE/x: another process has held its lock for [0-9.]+ms; going on without the shared state until it answers$"
 	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
-	(($(now_ms) - t0 < 900))
+	(($(now_ms) - t0 < 1500))
 	# Half of what is left of --budget, when that is less.
 	hold_lock "$STORE/x" 20
 	run -0 retry --share x --budget 100ms --share-timeout 10s -- sh -c 'echo ran'
@@ -525,7 +525,7 @@ f = open(sys.argv[1], \"r+\"); fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(3)" "$2
 	local first last
 	first=$(head -n 1 "$d/starts")
 	last=$(tail -n 1 "$d/starts")
-	((last - first < 500))
+	((last - first < 900))
 	assert_output --partial "giving up"
 	pkill -f "fcntl.lockf" || true
 }

@@ -9,22 +9,13 @@
 #include "lists.h"
 #include "number.h"
 
+/* Seconds as Perl prints them: digits, a point, and an exponent when the
+ * number is small or large (1.40666961669922e-05); no sign. */
 static const char *
 time_parse(const char *s, double *out)
 {
-	const char *p;
-
-	for (p = s; isdigit((unsigned char)*p); p++)
-		;
-	if (*p == '.')
-		for (p++; isdigit((unsigned char)*p); p++)
-			;
-	if (p == s || *p != '\0' || strcmp(s, ".") == 0)
+	if (*s == '+' || *s == '-' || !number_parse(s, strlen(s), out))
 		return "the time is not a number of seconds";
-	errno = 0;
-	*out = strtod(s, NULL);
-	if (errno != 0 || !isfinite(*out))
-		return "the time is out of range";
 	return NULL;
 }
 

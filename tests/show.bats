@@ -466,3 +466,19 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 	assert_equal "${#lines[@]}" 12
 	assert_equal "${lines[11]}" "and so on: the run goes on past attempt 10 (--count shows more)"
 }
+
+@test "STATUS times as Perl prints them, exponent included; durations stay as they are" {
+	run -0 show -a Constant --delay 3 --max-delay 2 --consider-actual-delay \
+	    0:1.40666961669922e-05 0:+1e-3 0:2E0 0:+.5
+	local exp=$output
+	run -0 show -a Constant --delay 3 --max-delay 2 --consider-actual-delay \
+	    0:0.0000140666961669922 0:+0.001 0:2 0:+0.5
+	assert_equal "$exp" "$output"
+	local bad
+	for bad in 0:-1e-5 0:+-1 0:1e 0:e5 0:1e400 0:0x10 0:inf; do
+		run -125 show -a Constant --delay 3 "$bad"
+		assert_line --index 0 "show-backoff-delays: status '$bad': the time is not a number of seconds"
+	done
+	run -125 retry --fixed 1e-3 -- true
+	assert_usage_error --fixed
+}

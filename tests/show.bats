@@ -37,7 +37,7 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 
 @test "STATUS: a malformed entry is a usage error" {
 	local bad
-	for bad in 2 00 x 0: 0:+ 0:-1 0:+-1 0:1e3 1:1s 0:. '' 0:+1:2 ' 0'; do
+	for bad in 2 00 x 0: 0:+ 0:-1 0:+-1 0:1e 1:1s 0:. '' 0:+1:2 ' 0'; do
 		run -125 show 0 "$bad"
 		assert_equal "${#lines[@]}" 2
 		assert_line --index 0 --partial "status '$bad': "

@@ -137,10 +137,12 @@ stalled_reader() {
 
 @test "--log-file: once its reader takes lines again, the count is in the log and on stderr" {
 	mkfifo "$D/fifo"
-	# Reads nothing for 1.5s, then everything, until 1s of quiet.
+	# Reads nothing for 1.5s, then everything, until 1s of quiet.  The
+	# FIFO holds one page, so that even a slow machine fills it in time.
 	python3 -c '
-import os, select, sys, time
+import fcntl, os, select, sys, time
 fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.fcntl(fd, 1031, 4096)  # F_SETPIPE_SZ
 time.sleep(1.5)
 with open(sys.argv[2], "wb") as out:
     while select.select([fd], [], [], 1.0)[0]:

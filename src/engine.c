@@ -278,6 +278,23 @@ algorithm(struct engine *e, bool success)
 	}
 }
 
+/*
+ * The previous delay that --consider-actual-delay adds, as Algorithm::Backoff
+ * has it since 0.010: the one given, after jitter and clamping (0.009 added
+ * a sum of its own, unclamped, which grew without bound under --max-delay).
+ * Before the first delay, the increase/decrease strategies add their
+ * initial delay, which the module stores as the previous one as it returns
+ * it; the others add 0.
+ */
+static double
+previous(const struct engine *e)
+{
+	if (e->has_prev)
+		return e->prev;
+	return e->b->strategy >= A_LILD && e->b->strategy <= A_MIMD ?
+	    e->b->initial_delay : 0;
+}
+
 static struct delay
 compute(struct engine *e, bool success, double now)
 {
@@ -303,10 +320,8 @@ compute(struct engine *e, bool success, double now)
 		return r;
 	}
 	d = algorithm(e, success);
-	if (b->consider_actual_delay) {
-		d = d + e->actual_last - (now - e->last_time);
-		e->actual_last = d;
-	}
+	if (b->consider_actual_delay)
+		d = d + previous(e) - (now - e->last_time);
 	if (b->jitter_factor > 0 && d != 0) {
 		lo = d * (1 - b->jitter_factor);
 		hi = d * (1 + b->jitter_factor);

@@ -50,7 +50,6 @@ struct engine {
 	double		 start;
 	bool		 seen;		/* an event has been recorded */
 	double		 last_time;
-	double		 actual_last;	/* consider-actual-delay's carry */
 	bool		 has_prev;
 	double		 prev;		/* P: the previous returned delay */
 	double		 fib_prev, fib_cur;

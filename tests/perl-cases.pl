@@ -22,6 +22,19 @@ use Algorithm::Backoff::LIMD;
 use Algorithm::Backoff::MILD;
 use Algorithm::Backoff::MIMD;
 
+# --consider-actual-delay as Algorithm::Backoff 0.010 has it (upstream
+# commit 0be87d3, "Use _prev_delay"): the previous delay counted is the one
+# returned, after jitter and clamping.  0.009, which Debian 12 ships,
+# counted its own unclamped sum; give it the newer rule.
+if ($Algorithm::Backoff::VERSION < 0.010) {
+	no warnings 'redefine';
+	*Algorithm::Backoff::_consider_actual_delay = sub {
+		my ($self, $raw, $now) = @_;
+		my $waited = $now - $self->{_last_timestamp};
+		return $raw + ($self->{_prev_delay} // 0) - $waited;
+	};
+}
+
 my $count = shift // 300;
 my $state = shift // 20240611;
 my $times = (shift // '') eq 'times';

@@ -29,6 +29,23 @@ BSD_LIBS !=	$(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null || echo -lbsd
 PCRE_CFLAGS !=	$(PKG_CONFIG) --cflags libpcre2-8 2>/dev/null || true
 PCRE_LIBS !=	$(PKG_CONFIG) --libs libpcre2-8 2>/dev/null || echo -lpcre2-8
 HIREDIS_LIBS !=	$(PKG_CONFIG) --libs hiredis 2>/dev/null || echo -lhiredis
+# PCRE2 and hiredis are loaded by the installed binary when a run first
+# needs them (src/lib.h), by the sonames of the libraries built against;
+# where a soname cannot be told, that library is linked as usual.
+soname =	objdump -p "$$($(CC) -print-file-name=$(1).so)" 2>/dev/null | \
+		awk '$$1 == "SONAME" { print $$2 }'
+PCRE_SONAME !=	$(call soname,libpcre2-8)
+HIREDIS_SONAME != $(call soname,libhiredis)
+LAZY_CPPFLAGS =	$(if $(PCRE_SONAME),-DRETRY_PCRE2_SONAME='"$(PCRE_SONAME)"') \
+		$(if $(HIREDIS_SONAME),-DRETRY_HIREDIS_SONAME='"$(HIREDIS_SONAME)"')
+LAZY_LIBS =	$(if $(PCRE_SONAME),,$(PCRE_LIBS)) \
+		$(if $(HIREDIS_SONAME),,$(HIREDIS_LIBS))
+# libbsd and libmd are linked in from their static archives where Debian's
+# libbsd-dev has them: every shared library costs each run its mapping and
+# relocation, and these give retry a few small functions.
+BSD_STATIC !=	test -f "$$($(CC) -print-file-name=libbsd.a)" && \
+		test -f "$$($(CC) -print-file-name=libmd.a)" && \
+		echo -Wl,-Bstatic -lbsd -lmd -Wl,-Bdynamic || true
 CFLAGS ?=	-O2 -g
 RETRY_CPPFLAGS = -D_GNU_SOURCE -DVERSION='"$(VERSION)"' $(BSD_CFLAGS) \
 		$(PCRE_CFLAGS)
@@ -44,7 +61,12 @@ all: retry show-backoff-delays
 
 retry: $(OBJS)
 	$(CC) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) \
-	    $(RETRY_LDLIBS) $(LDLIBS)
+	    $(or $(BSD_STATIC),$(BSD_LIBS)) $(LAZY_LIBS) -lm $(LDLIBS)
+
+# The sonames that the binary loads when it needs them (debian/rules makes
+# them dependencies of the package).
+sonames:
+	@echo $(PCRE_SONAME) $(HIREDIS_SONAME)
 
 show-backoff-delays: retry
 	ln -sf retry $@
@@ -59,24 +81,24 @@ src/share_lua.h: src/share.lua
 	  printf '};\n'; } > $@.tmp && mv $@.tmp $@
 
 src/%.o: src/%.c $(HDRS) Makefile VERSION
-	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
-	    -c -o $@ $<
+	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) \
+	    $(CFLAGS) -c -o $@ $<
 
 # The pure modules: the unit tests link them, and nothing of the edge.
 PURE =		codes compat duration engine lists match number options policy \
 		rng share storeurl verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 
-build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o)
+build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o) src/lib.o
 	@mkdir -p $(@D)
 	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
-	    $(LDFLAGS) -o $@ $(UNIT_SRCS) $(PURE:%=src/%.o) $(RETRY_LDLIBS) \
-	    $(LDLIBS)
+	    $(LDFLAGS) -o $@ $(UNIT_SRCS) $(PURE:%=src/%.o) src/lib.o \
+	    $(RETRY_LDLIBS) $(LDLIBS)
 
 # The rows of the shared state's unit test, replayed through Redis's
 # script by a real server (tests/redis.bats runs it).
 REPLAY_OBJS =	src/redis.o src/signals.o src/storeurl.o src/share.o \
-		src/duration.o src/number.o src/compat.o
+		src/duration.o src/number.o src/compat.o src/lib.o
 
 build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
 	    $(REPLAY_OBJS)
@@ -329,7 +351,7 @@ clean:
 	    $(DIST).tar.gz $(DIST).tar.gz.tmp src/static.order.tmp
 	rm -rf build
 
-.PHONY: all unit check soak deps bench bench-deps lint install uninstall clean \
+.PHONY: sonames all unit check soak deps bench bench-deps lint install uninstall clean \
 	sanitize sanitize-build valgrind fuzz fuzz-build static check-static \
 	static-order dist distcheck deb check-deb fleet FORCE
 FORCE:

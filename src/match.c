@@ -17,7 +17,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib.h"
 #include "match.h"
+
+/* PCRE2, loaded when the first pattern that is not a plain string comes
+ * (lib.h). */
+#define PCRE2_FUNCS(X) \
+	X(pcre2_code_free) X(pcre2_compile) X(pcre2_compile_context_create) \
+	X(pcre2_compile_context_free) X(pcre2_get_error_message) \
+	X(pcre2_get_ovector_pointer) X(pcre2_jit_compile) \
+	X(pcre2_jit_stack_assign) X(pcre2_jit_stack_create) \
+	X(pcre2_jit_stack_free) X(pcre2_match) X(pcre2_match_context_create) \
+	X(pcre2_match_context_free) X(pcre2_match_data_create) \
+	X(pcre2_match_data_free) X(pcre2_pattern_info) \
+	X(pcre2_set_depth_limit) X(pcre2_set_heap_limit) \
+	X(pcre2_set_match_limit) X(pcre2_set_newline)
+
+static struct pcre2_api { PCRE2_FUNCS(LIB_MEMBER) } api;
 
 struct rule {
 	pcre2_code	*re;		/* NULL: lit is searched with memmem */
@@ -40,12 +56,38 @@ static const char *const beyond[] = {
 #define LIMITED_LINES	4	/* per run of lines, then the rest goes */
 #define JIT_STACK_MAX	(512 * 1024)
 
+/* NULL once PCRE2 is there, or why it is not. */
+static const char *
+pcre2_load(void)
+{
+	static const char *why;
+	static bool done;
+
+	if (!done) {
+#ifdef RETRY_PCRE2_SONAME
+		static const char *const names[] = { PCRE2_FUNCS(LIB_NAME) };
+		_Static_assert(sizeof(api) == LIB_COUNT(names) *
+		    sizeof(void *), "a name for each function");
+
+		why = lib_load(RETRY_PCRE2_SONAME, names, LIB_COUNT(names),
+		    (void **)&api);
+#else
+		struct pcre2_api *t = &api;
+
+		PCRE2_FUNCS(LIB_LINKED)
+#endif
+		done = true;
+	}
+	return why;
+}
+
 static void
 rule_free(struct rule *ru)
 {
 	if (ru == NULL)
 		return;
-	pcre2_code_free(ru->re);
+	if (ru->re != NULL)
+		api.pcre2_code_free(ru->re);
 	free(ru->lit);
 	free(ru);
 }
@@ -56,15 +98,15 @@ state_init(struct output_rules *r)
 {
 	if (r->md != NULL)
 		return 0;
-	r->md = pcre2_match_data_create(2, NULL);
-	r->mc = pcre2_match_context_create(NULL);
-	r->stack = pcre2_jit_stack_create(32 * 1024, JIT_STACK_MAX, NULL);
+	r->md = api.pcre2_match_data_create(2, NULL);
+	r->mc = api.pcre2_match_context_create(NULL);
+	r->stack = api.pcre2_jit_stack_create(32 * 1024, JIT_STACK_MAX, NULL);
 	if (r->md == NULL || r->mc == NULL || r->stack == NULL)
 		return -1;
-	pcre2_set_match_limit(r->mc, MATCH_LIMIT);
-	pcre2_set_depth_limit(r->mc, MATCH_LIMIT);
-	pcre2_set_heap_limit(r->mc, HEAP_LIMIT_KIB);
-	pcre2_jit_stack_assign(r->mc, NULL, r->stack);
+	api.pcre2_set_match_limit(r->mc, MATCH_LIMIT);
+	api.pcre2_set_depth_limit(r->mc, MATCH_LIMIT);
+	api.pcre2_set_heap_limit(r->mc, HEAP_LIMIT_KIB);
+	api.pcre2_jit_stack_assign(r->mc, NULL, r->stack);
 	return 0;
 }
 
@@ -89,40 +131,40 @@ compile(struct rule *ru, const char *pattern, bool fixed, bool icase,
 	uint32_t n = 0;
 	int e;
 
-	if ((cc = pcre2_compile_context_create(NULL)) == NULL) {
+	if ((cc = api.pcre2_compile_context_create(NULL)) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	pcre2_set_newline(cc, PCRE2_NEWLINE_LF);
-	ru->re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+	api.pcre2_set_newline(cc, PCRE2_NEWLINE_LF);
+	ru->re = api.pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
 	    opts, &e, &at, cc);
-	pcre2_compile_context_free(cc);
+	api.pcre2_compile_context_free(cc);
 	if (ru->re == NULL) {
-		pcre2_get_error_message(e, msg, sizeof(msg));
+		api.pcre2_get_error_message(e, msg, sizeof(msg));
 		snprintf(err, errsz, "%s (at offset %zu)", (char *)msg,
 		    (size_t)at);
 		return -1;
 	}
 	/* They make a search exponential, and are not needed for lines. */
-	if (pcre2_pattern_info(ru->re, PCRE2_INFO_BACKREFMAX, &n) == 0 &&
+	if (api.pcre2_pattern_info(ru->re, PCRE2_INFO_BACKREFMAX, &n) == 0 &&
 	    n > 0) {
 		snprintf(err, errsz, "back-references such as \\1 are not "
 		    "supported");
 		return -1;
 	}
-	if (capture && (pcre2_pattern_info(ru->re, PCRE2_INFO_CAPTURECOUNT,
+	if (capture && (api.pcre2_pattern_info(ru->re, PCRE2_INFO_CAPTURECOUNT,
 	    &n) != 0 || n < 1)) {
 		snprintf(err, errsz, "needs a group in parentheses, as in "
 		    "'Retry-After: ([0-9]+)'");
 		return -1;
 	}
-	if (pcre2_pattern_info(ru->re, PCRE2_INFO_MAXLOOKBEHIND, &n) == 0)
+	if (api.pcre2_pattern_info(ru->re, PCRE2_INFO_MAXLOOKBEHIND, &n) == 0)
 		ru->behind = n < MATCH_WINDOW / 4 ? n : MATCH_WINDOW / 4;
 	ru->per_line = !fixed && looks_beyond(pattern);
 	/* Without the JIT (a platform without it, or a build for valgrind,
 	 * which cannot follow JIT code), the interpreter runs. */
 #ifndef RETRY_NO_JIT
-	(void)pcre2_jit_compile(ru->re, PCRE2_JIT_COMPLETE |
+	(void)api.pcre2_jit_compile(ru->re, PCRE2_JIT_COMPLETE |
 	    PCRE2_JIT_PARTIAL_HARD);
 #endif
 	return 0;
@@ -134,15 +176,16 @@ rule_compile(struct output_rules *r, enum rule_kind k, const char *pattern,
 {
 	const bool capture = k == RULE_CAPTURE;
 	struct rule *ru;
+	const char *why;
 
 	rule_free(r->rule[k]);
 	r->rule[k] = NULL;
-	if ((ru = calloc(1, sizeof(*ru))) == NULL || state_init(r) == -1) {
-		free(ru);
+	if ((ru = calloc(1, sizeof(*ru))) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
-	/* memmem is faster than any regex engine on a plain string. */
+	/* memmem is faster than any regex engine on a plain string, and
+	 * needs no library. */
 	if (!capture && !icase && (fixed ||
 	    strpbrk(pattern, special) == NULL)) {
 		if ((ru->lit = strdup(pattern)) == NULL) {
@@ -151,6 +194,14 @@ rule_compile(struct output_rules *r, enum rule_kind k, const char *pattern,
 			return -1;
 		}
 		ru->litlen = strlen(pattern);
+	} else if ((why = pcre2_load()) != NULL) {
+		free(ru);
+		snprintf(err, errsz, "regular expressions need PCRE2: %s", why);
+		return -1;
+	} else if (state_init(r) == -1) {
+		free(ru);
+		snprintf(err, errsz, "out of memory");
+		return -1;
 	} else if (compile(ru, pattern, fixed && !capture, icase, capture,
 	    err, errsz) == -1) {
 		rule_free(ru);
@@ -167,9 +218,12 @@ rules_free(struct output_rules *r)
 		rule_free(r->rule[k]);
 		r->rule[k] = NULL;
 	}
-	pcre2_match_data_free(r->md);
-	pcre2_match_context_free(r->mc);
-	pcre2_jit_stack_free(r->stack);
+	/* Made with the first pattern, and so with PCRE2 there. */
+	if (api.pcre2_match_data_free != NULL) {
+		api.pcre2_match_data_free(r->md);
+		api.pcre2_match_context_free(r->mc);
+		api.pcre2_jit_stack_free(r->stack);
+	}
 	r->md = r->mc = r->stack = NULL;
 }
 
@@ -209,8 +263,8 @@ search(const struct output_rules *r, const struct rule *ru, const char *s,
 		ov[1] = ov[0] + ru->litlen;
 		return F_MATCH;
 	}
-	rc = pcre2_match(ru->re, (PCRE2_SPTR)s, n, at, opts, r->md, r->mc);
-	v = pcre2_get_ovector_pointer(r->md);
+	rc = api.pcre2_match(ru->re, (PCRE2_SPTR)s, n, at, opts, r->md, r->mc);
+	v = api.pcre2_get_ovector_pointer(r->md);
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return F_NONE;
 	if (rc == PCRE2_ERROR_PARTIAL) {

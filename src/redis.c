@@ -15,6 +15,7 @@
 #include <hiredis/hiredis.h>
 
 #include "duration.h"
+#include "lib.h"
 #include "redis.h"
 #include "share_lua.h"
 #include "signals.h"
@@ -37,6 +38,40 @@ struct redis_lookup {
 	struct addrinfo	 hints;
 };
 
+/* hiredis, which formats commands and parses replies: loaded when the
+ * first connection is made (lib.h). */
+#define HIREDIS_FUNCS(X) \
+	X(freeReplyObject) X(redisFormatCommandArgv) X(redisFreeCommand) \
+	X(redisReaderCreate) X(redisReaderFeed) X(redisReaderFree) \
+	X(redisReaderGetReply)
+
+static struct hiredis_api { HIREDIS_FUNCS(LIB_MEMBER) } api;
+
+/* NULL once hiredis is there, or why it is not. */
+static const char *
+hiredis_load(void)
+{
+	static const char *why;
+	static bool done;
+
+	if (!done) {
+#ifdef RETRY_HIREDIS_SONAME
+		static const char *const names[] = { HIREDIS_FUNCS(LIB_NAME) };
+		_Static_assert(sizeof(api) == LIB_COUNT(names) *
+		    sizeof(void *), "a name for each function");
+
+		why = lib_load(RETRY_HIREDIS_SONAME, names, LIB_COUNT(names),
+		    (void **)&api);
+#else
+		struct hiredis_api *t = &api;
+
+		HIREDIS_FUNCS(LIB_LINKED)
+#endif
+		done = true;
+	}
+	return why;
+}
+
 /* hiredis's own reply objects, but an array whose header says more than
  * ELEMENTS_MAX is refused before its elements are allocated. */
 static redisReplyObjectFunctions bounded;
@@ -55,7 +90,7 @@ bounded_array(const redisReadTask *task, int elements)
 static redisReader *
 reader_for(struct redis *r)
 {
-	redisReader *rd = redisReaderCreate();
+	redisReader *rd = api.redisReaderCreate();
 
 	if (rd == NULL)
 		return NULL;
@@ -206,7 +241,7 @@ disconnect(struct redis *r)
 		close(r->fd);
 	r->fd = -1;
 	if (r->reader != NULL)
-		redisReaderFree(r->reader);
+		api.redisReaderFree(r->reader);
 	r->reader = NULL;
 }
 
@@ -307,8 +342,11 @@ connect_server(struct redis *r, char *err, size_t sz)
 	const int64_t by = deadline(r);
 	struct addrinfo *ai = NULL;
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	const char *why;
 	int e = 0, one = 1;
 
+	if ((why = hiredis_load()) != NULL)
+		return fault(r, err, sz, "Redis needs hiredis: %s", why);
 	if (r->url.kind == STORE_REDIS_UNIX) {
 		memcpy(sun.sun_path, r->url.path, strlen(r->url.path) + 1);
 		r->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
@@ -371,7 +409,7 @@ exchange(struct redis *r, const char *out, size_t len, size_t n,
 		    (sent < len ? POLLOUT : 0) };
 		ssize_t k;
 
-		if (redisReaderGetReply(r->reader, &reply) == REDIS_ERR) {
+		if (api.redisReaderGetReply(r->reader, &reply) == REDIS_ERR) {
 			if (r->too_many)
 				fault(r, err, sz, "an answer of more than %d "
 				    "elements", ELEMENTS_MAX);
@@ -423,7 +461,7 @@ exchange(struct redis *r, const char *out, size_t len, size_t n,
 			    REPLY_MAX);
 			goto fail;
 		}
-		if (redisReaderFeed(r->reader, buf, (size_t)k) != REDIS_OK) {
+		if (api.redisReaderFeed(r->reader, buf, (size_t)k) != REDIS_OK) {
 			fault(r, err, sz, "%s", strerror(ENOMEM));
 			goto fail;
 		}
@@ -431,7 +469,7 @@ exchange(struct redis *r, const char *out, size_t len, size_t n,
 	return 0;
 fail:
 	while (got > 0)
-		freeReplyObject(rep[--got]);
+		api.freeReplyObject(rep[--got]);
 	disconnect(r);
 	return -1;
 }
@@ -556,11 +594,11 @@ command(struct redis *r, const struct req *q, char *err, size_t sz)
 	for (size_t i = 0; i < n; i++) {
 		char *more = NULL;
 
-		k = redisFormatCommandArgv(&one, all[i].argc, all[i].argv,
+		k = api.redisFormatCommandArgv(&one, all[i].argc, all[i].argv,
 		    all[i].len);
 		if (k < 0 || (more = realloc(out, len + (size_t)k)) == NULL) {
 			if (k >= 0)
-				redisFreeCommand(one);
+				api.redisFreeCommand(one);
 			free(out);
 			disconnect(r);
 			fault(r, err, sz, "%s", strerror(ENOMEM));
@@ -569,7 +607,7 @@ command(struct redis *r, const struct req *q, char *err, size_t sz)
 		out = more;
 		memcpy(out + len, one, (size_t)k);
 		len += (size_t)k;
-		redisFreeCommand(one);
+		api.redisFreeCommand(one);
 	}
 	k = exchange(r, out, len, n, got, err, sz);
 	explicit_bzero(out, len);
@@ -580,10 +618,10 @@ command(struct redis *r, const struct req *q, char *err, size_t sz)
 		k = setup_ok(r, got[i], strcmp(all[i].argv[0], "AUTH") == 0,
 		    err, sz);
 	for (size_t i = 0; i + 1 < n; i++)
-		freeReplyObject(got[i]);
+		api.freeReplyObject(got[i]);
 	if (k == -1 || got[n - 1] == NULL) {
 		if (got[n - 1] != NULL)
-			freeReplyObject(got[n - 1]);
+			api.freeReplyObject(got[n - 1]);
 		disconnect(r);
 		return NULL;
 	}
@@ -679,7 +717,7 @@ redis_decide(struct redis *r, enum redis_op op, const char *name,
 	rep = command(r, &q, err, sz);
 	if (rep != NULL && rep->type == REDIS_REPLY_ERROR &&
 	    strncmp(rep->str, "NOSCRIPT", 8) == 0) {
-		freeReplyObject(rep);
+		api.freeReplyObject(rep);
 		q.argv[0] = "EVAL";
 		q.len[0] = 4;
 		q.argv[1] = share_lua;
@@ -694,7 +732,7 @@ redis_decide(struct redis *r, enum redis_op op, const char *name,
 	else if (!answer(rep, op, rules, a))
 		rc = fault(r, err, sz, "the script's answer is not one of its "
 		    "own");
-	freeReplyObject(rep);
+	api.freeReplyObject(rep);
 	return rc;
 }
 
@@ -756,7 +794,7 @@ on_key(struct redis *r, const char *verb, const char *name, int want,
 	else
 		fault(r, err, sz, "%s: not the answer of a Redis server",
 		    verb);
-	freeReplyObject(rep);
+	api.freeReplyObject(rep);
 	return NULL;
 }
 
@@ -775,7 +813,7 @@ redis_read(struct redis *r, const char *name, struct share_state *s,
 	else if (!as_state(rep, s))
 		rc = fault(r, err, sz, "retry:%s:state is not a shared state",
 		    name);
-	freeReplyObject(rep);
+	api.freeReplyObject(rep);
 	return rc;
 }
 
@@ -787,7 +825,7 @@ redis_reset(struct redis *r, const char *name, char *err, size_t sz)
 
 	if (rep == NULL)
 		return -1;
-	freeReplyObject(rep);
+	api.freeReplyObject(rep);
 	return 0;
 }
 
@@ -869,7 +907,7 @@ redis_names(struct redis *r, char ***names, size_t *n, char *err, size_t sz)
 		else
 			memcpy(cursor, rep->element[0]->str,
 			    rep->element[0]->len + 1);
-		freeReplyObject(rep);
+		api.freeReplyObject(rep);
 	} while (rc == 0 && strcmp(cursor, "0") != 0);
 	/* SCAN may give a key twice. */
 	if (*n > 1)

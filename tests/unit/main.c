@@ -29,6 +29,7 @@ main(void)
 	unit_policy();
 	unit_options();
 	unit_share();
+	unit_lib();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

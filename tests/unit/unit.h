@@ -18,5 +18,6 @@ void	unit_row(bool ok, const char *suite, const char *name, const char *fmt,
 void	unit_policy(void);
 void	unit_options(void);
 void	unit_share(void);
+void	unit_lib(void);
 
 #endif

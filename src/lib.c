@@ -1,0 +1,36 @@
+/* Libraries loaded when a run first needs them (lib.h). */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib.h"
+
+#define SYMBOLS_MAX	32
+
+const char *
+lib_load(const char *soname, const char *const names[], size_t n,
+    void **table)
+{
+	static char why[256];
+	void *h, *sym[SYMBOLS_MAX];
+	const char *e;
+
+	if (n > SYMBOLS_MAX) {
+		snprintf(why, sizeof(why), "%s: too many functions", soname);
+		return why;
+	}
+	/* RTLD_LOCAL: nothing of it is found by the names of another. */
+	if ((h = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+		e = dlerror();
+		snprintf(why, sizeof(why), "%s", e != NULL ? e : soname);
+		return why;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((sym[i] = dlsym(h, names[i])) == NULL) {
+			snprintf(why, sizeof(why), "%s: no %s", soname,
+			    names[i]);
+			return why;
+		}
+	memcpy(table, sym, n * sizeof(sym[0]));
+	return NULL;
+}

@@ -1,0 +1,44 @@
+/*
+ * Libraries that only some runs need, PCRE2 for regular expressions and
+ * hiredis for Redis, loaded the first time a run needs one: a library
+ * that is linked is mapped and relocated by every run, before its first
+ * attempt, used or not.  A module lists the functions it calls with an
+ * X-macro and keeps them in a table of its own:
+ *
+ *	#define FUNCS(X) X(pcre2_compile) X(pcre2_match)
+ *	static struct { FUNCS(LIB_MEMBER) } api;
+ *	static const char *const names[] = { FUNCS(LIB_NAME) };
+ *	why = lib_load(RETRY_PCRE2_SONAME, names, LIB_COUNT(names),
+ *	    (void **)&api);
+ *
+ * Built without the library's soname (the static binary, or a build that
+ * could not tell it), the module fills its table with FUNCS(LIB_LINKED)
+ * instead, and the library is linked as usual.  Not pure: dlopen reads
+ * files.
+ */
+#ifndef RETRY_LIB_H
+#define RETRY_LIB_H
+
+#include <stddef.h>
+
+/* A member of the table: the function's own name and type. */
+#define LIB_MEMBER(f)	__typeof__(f) *f;
+/* Its name as the library exports it, macros expanded (pcre2_compile is
+ * pcre2_compile_8). */
+#define LIB_NAME(f)	LIB_STR(f),
+#define LIB_STR(f)	LIB_STR_(f)
+#define LIB_STR_(f)	#f
+#define LIB_COUNT(a)	(sizeof(a) / sizeof((a)[0]))
+/* The table of a linked library, in a function that has it as *t. */
+#define LIB_LINKED(f)	t->f = f;
+
+/*
+ * Loads the library of that soname and fills table[i] with the address of
+ * names[i], for n names; the table is left as it was unless all are found.
+ * NULL, or why not, as one line that names the library (what dlerror
+ * says).
+ */
+const char	*lib_load(const char *soname, const char *const names[],
+		    size_t n, void **table);
+
+#endif

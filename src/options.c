@@ -207,7 +207,8 @@ static const struct opt {
 	  "-a Constant: its delay after a failure (S)" },
 	{ "decorrelated", 0, O_DECORRELATED, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(S_DECORRELATED),
-	  "DUR, then random in [DUR, 3 x previous]" },
+	  "random in [DUR, 3 x previous], the first in\n"
+	  "[DUR, 3 x DUR] (AWS's decorrelated jitter)" },
 	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(S_IMMEDIATE),
 	  "no delay at all" },

@@ -217,11 +217,12 @@ concise(struct engine *e, unsigned long n)
 	case S_LIST:
 		return b->list[(n < b->nlist ? n : b->nlist) - 1];
 	case S_DECORRELATED:
+		/* AWS's: the previous delay is the base at the start, and
+		 * every delay, the first too, is drawn from [base, 3 x it]. */
 		if (n == 1)
 			e->decorrelated = b->base;
-		else
-			e->decorrelated = rng_range(e->rng, b->base,
-			    sat_mul(e->decorrelated, 3));
+		e->decorrelated = rng_range(e->rng, b->base,
+		    sat_mul(e->decorrelated, 3));
 		if (b->max_delay.ns >= 0 && e->decorrelated > b->max_delay.ns)
 			e->decorrelated = b->max_delay.ns;
 		return e->decorrelated;

@@ -21,6 +21,13 @@ struct entry {
 	double	 time;		/* seconds since the start */
 };
 
+/*
+ * The blog's exponential back-off waits min(cap, SIM_BASE x F^n) after the
+ * n-th failure, 2 x SIM_BASE first with F = 2: retry's --exp of
+ * SIM_BASE x F, whose first delay is its DUR.  That DUR.
+ */
+int64_t		 sim_exp_base(double factor);
+
 /* Parses "0", "1", "0:5", "1:+2.5" after an entry at time prev. */
 const char	*entry_parse(const char *, double prev, struct entry *);
 

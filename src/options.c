@@ -207,7 +207,8 @@ static const struct opt {
 	  "-a Constant: its delay after a failure (S)" },
 	{ "decorrelated", 0, O_DECORRELATED, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(S_DECORRELATED),
-	  "DUR, then random in [DUR, 3 x previous]" },
+	  "random in [DUR, 3 x previous], the first in\n"
+	  "[DUR, 3 x DUR] (AWS's decorrelated jitter)" },
 	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(S_IMMEDIATE),
 	  "no delay at all" },
@@ -1035,8 +1036,9 @@ validate_simulate(struct parse *p)
 		return fail(p, NULL, "simulate takes no arguments: '%s'",
 		    c->args[0]);
 	c->custom = p->strategy != NULL || p->given[O_JITTER - O_MAX];
+	/* --jitter alone: on the blog's exponential back-off. */
 	if (p->strategy == NULL)
-		b->base = SIM_BASE;
+		b->base = sim_exp_base(b->factor);
 	if (!p->given[O_MAX_DELAY - O_MAX])
 		b->max_delay = span_of(SIM_CAP);
 	if (!p->given[O_MAX - O_MAX])
@@ -1288,12 +1290,13 @@ options_help(enum mode mode)
 		    "write fails, and that client backs off and starts over.\n"
 		    "Each network hop takes |Normal(10ms, 2ms)|. Without a "
 		    "strategy or --jitter,\ncompare none (--immediate), "
-		    "exponential (--exp 5ms), equal-jitter and\nfull-jitter "
-		    "(the same with --jitter), and decorrelated (--decorrelated "
-		    "5ms).\nThe cap is 2s unless --max-delay says otherwise; "
-		    "clients never give up\nunless --max or --max-actual-duration "
-		    "says so. Means over the runs: time\nuntil the last client "
-		    "is done, and calls, the write calls of all clients.\n"
+		    "exponential (--exp 10ms: the blog's 5ms x 2^n\nafter the "
+		    "n-th failure), equal-jitter and full-jitter (the same with\n"
+		    "--jitter), and decorrelated (--decorrelated 5ms). The cap "
+		    "is 2s unless\n--max-delay says otherwise; clients never "
+		    "give up unless --max or\n--max-actual-duration says so. "
+		    "Means over the runs: time until the last\nclient is done, "
+		    "and calls, the write calls of all clients.\n"
 		    "--format plain is the table; --chart draws a bar per "
 		    "strategy.\n", f);
 	else

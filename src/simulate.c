@@ -278,8 +278,10 @@ describe(const struct backoff *b, char *buf, size_t sz)
 
 /*
  * The blog's five on our engine, with the options given (cap, floor,
- * factor, limits): none = --immediate; exponential = --exp 5ms; equal and
- * full add --jitter; decorrelated = --decorrelated 5ms.
+ * factor, limits): none = --immediate; exponential = --exp 10ms, the
+ * blog's min(cap, 5ms x 2^n) after the n-th failure (5ms x F^n with
+ * --factor F); equal and full add --jitter; decorrelated =
+ * --decorrelated 5ms, which draws as the blog's does.
  */
 static void
 presets(struct plan *p, const struct backoff *given)
@@ -302,7 +304,8 @@ presets(struct plan *p, const struct backoff *given)
 		snprintf(e->name, sizeof(e->name), "%s", blog[i].name);
 		e->b = *given;
 		e->b.strategy = blog[i].strategy;
-		e->b.base = SIM_BASE;
+		e->b.base = blog[i].strategy == S_EXP ?
+		    sim_exp_base(given->factor) : SIM_BASE;
 		e->b.jitter = (struct jitter){ blog[i].jitter, 0, 0 };
 	}
 	p->ns = NPRESETS;

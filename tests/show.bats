@@ -394,12 +394,12 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 	run -0 retry --dry-run --decorrelated 1s --seed 9 -n 5 --max-delay 1m
 	assert_delays "attempt  delay      starts at" \
 	    "1        -          0s" \
-	    "2        1s         1s" \
-	    "3        1.688s     2.688s" \
-	    "4        4.19s      6.879s" \
-	    "5        1.219s     8.098s"
+	    "2        1.688s     1.688s" \
+	    "3        4.19s      5.879s" \
+	    "4        1.219s     7.098s" \
+	    "5        1.926s     9.024s"
 	run -0 show --decorrelated 1s --seed 9 -n 5 --max-delay 1m
-	assert_delays 1 1.688395815 4.190468519 1.219152141 -1
+	assert_delays 1.688395815 4.190468519 1.219152141 1.925772436 -1
 }
 
 @test "--dry-run: --max-actual-duration and --budget, as show gives them" {

@@ -127,23 +127,45 @@ load test_helper/core
 	assert_success
 }
 
-@test "--decorrelated: first DUR, then within [DUR, 3 x previous]" {
+@test "--decorrelated: each within [DUR, 3 x previous], the first in [DUR, 3 x DUR]" {
 	local seed
 	for seed in 1 2 3 4 5 6 7 8 9 10; do
 		run -0 show --decorrelated 100ms -n 0 --count 30 --seed "$seed"
-		assert_line --index 0 0.1
-		run awk 'NR > 1 && ($1 < 0.1 - 1e-9 || $1 > 3 * prev + 1e-9) {
+		# AWS's: the previous delay is DUR at the start.
+		run awk 'NR == 1 { prev = 0.1 }
+			$1 < 0.1 - 1e-9 || $1 > 3 * prev + 1e-9 {
 			print NR ": " $1 " after " prev; bad = 1 }
 			{ prev = $1 } END { exit bad }' <<<"$output"
 		assert_success
 	done
 }
 
+@test "--decorrelated: the first delay is drawn, as AWS's, not DUR itself" {
+	# One seed: not exactly DUR.
+	run -0 show --decorrelated 100ms -n 0 --count 1 --seed 1
+	refute_output 0.1
+	# Over 2,000 runs the first delays fill [DUR, 3 x DUR]: min, median,
+	# p90 and max near 0.1, 0.2, 0.28 and 0.3.
+	run -0 show --decorrelated 100ms -n 0 --count 1 --seed 1 \
+	    --samples 2000
+	local min med p90 max
+	read -r min med p90 max <<<"$output"
+	awk -v a="$min" -v m="$med" -v p="$p90" -v b="$max" 'BEGIN {
+	    exit !(a >= 0.1 && a < 0.11 && m > 0.18 && m < 0.22 &&
+	        p > 0.26 && p < 0.3 && b > 0.29 && b <= 0.3) }' ||
+	    fail "first delays not spread over [0.1, 0.3]: $output"
+	# The cap still holds the first.
+	run -0 show --decorrelated 100ms --max-delay 150ms -n 0 --count 1 \
+	    --seed 1 --samples 2000
+	read -r min med p90 max <<<"$output"
+	assert_equal "$max" 0.15
+}
+
 @test "--decorrelated: reproducible with --seed" {
 	run -0 show --decorrelated 100ms -n 0 --count 8 --seed 7
-	# Checked by hand: each in [0.1, 3 x the previous].
-	assert_lines 0.1 0.111700963 0.287283054 0.284305192 0.680256788 \
-	    0.126771084 0.102198846 0.133262315
+	# Checked by hand: each in [0.1, 3 x the previous], 0.1 at first.
+	assert_lines 0.111700963 0.287283054 0.284305192 0.680256788 \
+	    0.126771084 0.102198846 0.133262315 0.295893068
 	local first=$output
 	run -0 show --decorrelated 100ms -n 0 --count 8 --seed 7
 	assert_equal "$output" "$first"

@@ -304,7 +304,10 @@ static const struct accepted {
 	{ M_RETRY, { "--fixed", "365d", NULL }, "base=365d" },
 	{ M_SHOW, { "0", "1:5", "0:+2.5", NULL }, "nargs=3" },
 	{ M_SHOW, { "-n", "0", NULL }, "max=0" },
-	{ M_SIM, { NULL }, "max=0 base=5ms max_delay=2s" },
+	/* The blog's exponential back-off: 5ms x F^n after the n-th failure. */
+	{ M_SIM, { NULL }, "max=0 base=10ms max_delay=2s" },
+	{ M_SIM, { "--factor", "3", NULL }, "base=15ms factor=3" },
+	{ M_SIM, { "--decorrelated", "5ms", NULL }, "decorrelated base=5ms" },
 	{ M_SIM, { "--max", "3", "--max-delay", "1s", NULL },
 	  "max=3 max_delay=1s" },
 };

@@ -77,7 +77,6 @@ struct run {
 					 * SIGPIPE ends a pipeline */
 	unsigned long	 judged;	/* the last attempt the policy judged */
 	unsigned long	 made;		/* attempts made, never started over */
-	struct shared	 sh;		/* --share */
 	double		 tokens;	/* the shared budget's, when it ended
 					 * the run */
 	bool		 probing;	/* this attempt probes the breaker */
@@ -87,6 +86,9 @@ struct run {
 					 * what it did to the breaker */
 	char		*command;	/* retry's command line, for ps */
 	char		 cause[256];	/* why the attempt could not start */
+	/* Last, and most of the size: without --share, its pages are never
+	 * written. */
+	struct shared	 sh;		/* --share */
 };
 
 /*
@@ -550,11 +552,13 @@ int
 loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
     const bool closed[3])
 {
-	struct run run = {
-		.c = c, .rep = rep, .t0 = mono_ns(),
-		.ao = { .argv = c->args, .signal = c->signal,
-		    .kill_after = c->kill_after },
-	};
+	/*
+	 * Static, so zero without being written: most of it, the shared
+	 * state's, is used only with --share, and a page never touched costs
+	 * a waiting run no memory.  Zeroed on the stack, all of it would be.
+	 * A process makes one run.
+	 */
+	static struct run run;
 	struct attempt_result r;
 	struct observed o;
 	struct report ev;
@@ -562,6 +566,12 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 	char why[512];
 	int status;
 
+	run.c = c;
+	run.rep = rep;
+	run.t0 = mono_ns();
+	run.ao.argv = c->args;
+	run.ao.signal = c->signal;
+	run.ao.kill_after = c->kill_after;
 	run.command = joined(c);
 	/* They are for hooks, set by retry: every attempt sees the same. */
 	unsetenv("RETRY_STATUS");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "compat.h"
@@ -86,9 +87,13 @@ main(int argc, char *argv[])
 			err(125, "stdout");
 		return 0;
 	}
+	/* getrandom(2) is one system call; arc4random, which maps a state
+	 * of its own, only while the kernel's pool is not ready (early in a
+	 * boot). */
 	if (cfg.seeded)
 		seed = cfg.seed;
-	else
+	else if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) !=
+	    (ssize_t)sizeof(seed))
 		arc4random_buf(&seed, sizeof(seed));
 	rng_seed(&rng, seed);
 

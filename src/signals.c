@@ -26,7 +26,7 @@ static volatile sig_atomic_t any;		/* one of them is set */
 static int wake[2] = { -1, -1 };	/* the handlers' byte for ppoll */
 
 static enum kind kinds[NSIG];
-static struct sigaction dispositions[NSIG];	/* as retry found them */
+static bool ignored[NSIG];	/* retry found it ignored */
 static bool changed[NSIG];	/* retry set a disposition of its own */
 static sigset_t original;	/* the mask retry was started with */
 static unsigned long slack;	/* the timer slack retry was started with */
@@ -70,7 +70,7 @@ on_signal(int sig)
 int
 signals_init(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, was;
 	sigset_t block;
 	unsigned long now;
 
@@ -93,14 +93,16 @@ signals_init(void)
 		if ((kinds[sig] = kind(sig)) == K_DEFAULT)
 			continue;
 		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN : on_signal;
-		if (sigaction(sig, &sa, &dispositions[sig]) == -1)
+		if (sigaction(sig, &sa, &was) == -1)
 			continue;
+		/* What exec left: the default, or ignored. */
+		ignored[sig] = was.sa_handler == SIG_IGN;
 		/* A signal ignored by whoever started retry stays ignored
 		 * (nohup, a background job); SIGCHLD is always caught, or
 		 * children would be reaped behind retry's back. */
-		if (dispositions[sig].sa_handler == SIG_IGN &&
-		    kinds[sig] != K_CHILD && kinds[sig] != K_IGNORE) {
-			sigaction(sig, &dispositions[sig], NULL);
+		if (ignored[sig] && kinds[sig] != K_CHILD &&
+		    kinds[sig] != K_IGNORE) {
+			sigaction(sig, &was, NULL);
 			continue;
 		}
 		changed[sig] = true;
@@ -140,7 +142,7 @@ signals_ends(int sig)
 bool
 signals_pipe_default(void)
 {
-	return dispositions[SIGPIPE].sa_handler == SIG_DFL;
+	return !ignored[SIGPIPE];
 }
 
 /*
@@ -152,12 +154,24 @@ signals_pipe_default(void)
  * records the signal in the memory the child shares with retry, which then
  * sends it on to the attempt, as if it had come to retry.
  */
+/* How retry found sig; SIGCHLD's default is what a command gets. */
+static void
+restore(int sig)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = ignored[sig] && sig != SIGCHLD ? SIG_IGN : SIG_DFL;
+	sigaction(sig, &sa, NULL);
+}
+
 void
 signals_child(void)
 {
 	for (int sig = 1; sig < NSIG; sig++)
 		if (changed[sig] && kinds[sig] == K_IGNORE)
-			sigaction(sig, &dispositions[sig], NULL);
+			restore(sig);
 	sigprocmask(SIG_SETMASK, &original, NULL);
 	if (slack > 0)
 		compat_set_timer_slack(slack);
@@ -166,15 +180,9 @@ signals_child(void)
 void
 signals_reset(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
 	for (int sig = 1; sig < NSIG; sig++)
 		if (changed[sig])
-			sigaction(sig, sig == SIGCHLD ? &sa : &dispositions[sig],
-			    NULL);
+			restore(sig);
 	sigprocmask(SIG_SETMASK, &original, NULL);
 }
 
@@ -200,7 +208,7 @@ signals_sentry(void (*hear)(int, siginfo_t *, void *))
 	sigemptyset(&mask);
 	for (size_t i = 0; i < sizeof(heard) / sizeof(heard[0]); i++)
 		if (heard[i] == SIGNALS_FLUSH || heard[i] == SIGWINCH ||
-		    dispositions[heard[i]].sa_handler != SIG_IGN)
+		    !ignored[heard[i]])
 			sigaddset(&mask, heard[i]);
 	/* Each handler blocks the others: with two pending, the kernel would
 	 * otherwise start the second inside the first, and it would write

@@ -166,3 +166,21 @@ tmp_signal() {
 		tmp_signal "$sig" sleep
 	done
 }
+
+# Every run pays for the libraries it maps; PCRE2 and hiredis are mapped
+# only by the runs that use them.  The attempt reads retry's own maps.
+@test "hygiene: a plain run maps neither PCRE2 nor hiredis; a pattern maps PCRE2 alone" {
+	# shellcheck disable=SC2016  # for the attempt's shell
+	local maps='cat /proc/$PPID/maps'
+	run -0 retry --max 1 -- sh -c "$maps"
+	refute_output --partial libpcre2
+	refute_output --partial libhiredis
+	run -0 retry --max 1 --until-output 'plain string' -- sh -c "$maps; echo plain string"
+	refute_output --partial libpcre2
+	if ! ldd "$RETRY" >/dev/null 2>&1; then
+		skip "a static binary: PCRE2 and hiredis are linked in"
+	fi
+	run -0 retry --max 1 --until-output '^[0-9]+ lines?$' -- sh -c "$maps; echo 1 line"
+	assert_output --partial libpcre2
+	refute_output --partial libhiredis
+}

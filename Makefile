@@ -46,6 +46,9 @@ LAZY_LIBS =	$(if $(PCRE_SONAME),,$(PCRE_LIBS)) \
 BSD_STATIC !=	test -f "$$($(CC) -print-file-name=libbsd.a)" && \
 		test -f "$$($(CC) -print-file-name=libmd.a)" && \
 		echo -Wl,-Bstatic -lbsd -lmd -Wl,-Bdynamic || true
+# What the binary, and the builds that check it (unit, sanitizers,
+# valgrind), link: their objects load PCRE2 and hiredis when needed.
+DYN_LDLIBS =	$(or $(BSD_STATIC),$(BSD_LIBS)) $(LAZY_LIBS) -lm
 CFLAGS ?=	-O2 -g
 RETRY_CPPFLAGS = -D_GNU_SOURCE -DVERSION='"$(VERSION)"' $(BSD_CFLAGS) \
 		$(PCRE_CFLAGS)
@@ -61,7 +64,7 @@ all: retry show-backoff-delays
 
 retry: $(OBJS)
 	$(CC) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) \
-	    $(or $(BSD_STATIC),$(BSD_LIBS)) $(LAZY_LIBS) -lm $(LDLIBS)
+	    $(DYN_LDLIBS) $(LDLIBS)
 
 # The sonames that the binary loads when it needs them (debian/rules makes
 # them dependencies of the package).
@@ -93,7 +96,7 @@ build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o) src/lib.o
 	@mkdir -p $(@D)
 	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
 	    $(LDFLAGS) -o $@ $(UNIT_SRCS) $(PURE:%=src/%.o) src/lib.o \
-	    $(RETRY_LDLIBS) $(LDLIBS)
+	    $(DYN_LDLIBS) $(LDLIBS)
 
 # The rows of the shared state's unit test, replayed through Redis's
 # script by a real server (tests/redis.bats runs it).
@@ -148,20 +151,21 @@ sanitize-build: $(ASAN_DIR)/retry $(ASAN_DIR)/show-backoff-delays
 
 $(ASAN_DIR)/retry: $(ASAN_OBJS)
 	$(CLANG) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) -o $@ $(ASAN_OBJS) \
-	    $(RETRY_LDLIBS)
+	    $(DYN_LDLIBS)
 
 $(ASAN_DIR)/show-backoff-delays: $(ASAN_DIR)/retry
 	ln -sf retry $@
 
 $(ASAN_DIR)/unit: $(UNIT_SRCS) tests/unit/unit.h \
-	    $(PURE:%=$(ASAN_DIR)/%.o)
+	    $(PURE:%=$(ASAN_DIR)/%.o) $(ASAN_DIR)/lib.o
 	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
-	    -o $@ $(UNIT_SRCS) $(PURE:%=$(ASAN_DIR)/%.o) $(RETRY_LDLIBS)
+	    -o $@ $(UNIT_SRCS) $(PURE:%=$(ASAN_DIR)/%.o) $(ASAN_DIR)/lib.o \
+	    $(DYN_LDLIBS)
 
 $(ASAN_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
 	@mkdir -p $(@D)
-	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
-	    -c -o $@ $<
+	$(CLANG) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) $(RETRY_CFLAGS) \
+	    $(SAN_CFLAGS) $(SAN) -c -o $@ $<
 
 # valgrind reads DWARF 4, not the DWARF 5 that clang writes by default,
 # and cannot follow PCRE2's JIT code: its build matches with PCRE2's
@@ -174,15 +178,15 @@ valgrind: $(VG_DIR)/retry $(VG_DIR)/show-backoff-delays
 
 $(VG_DIR)/retry: $(VG_OBJS)
 	$(CC) $(RETRY_CFLAGS) $(CFLAGS) -gdwarf-4 $(LDFLAGS) -o $@ \
-	    $(VG_OBJS) $(RETRY_LDLIBS) $(LDLIBS)
+	    $(VG_OBJS) $(DYN_LDLIBS) $(LDLIBS)
 
 $(VG_DIR)/show-backoff-delays: $(VG_DIR)/retry
 	ln -sf retry $@
 
 $(VG_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
 	@mkdir -p $(@D)
-	$(CC) $(RETRY_CPPFLAGS) -DRETRY_NO_JIT $(CPPFLAGS) $(RETRY_CFLAGS) \
-	    $(CFLAGS) -gdwarf-4 -c -o $@ $<
+	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) -DRETRY_NO_JIT $(CPPFLAGS) \
+	    $(RETRY_CFLAGS) $(CFLAGS) -gdwarf-4 -c -o $@ $<
 
 $(FUZZ_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
 	@mkdir -p $(@D)

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "duration.h"
+#include "exits.h"
 #include "loop.h"
 #include "output.h"
 #include "policy.h"
@@ -20,9 +22,6 @@
 #include "signals.h"
 #include "spawn.h"
 #include "streams.h"
-
-/* The exit status of a run whose last attempt could not be started. */
-#define CANNOT_START	125
 
 /*
  * The terminal goes to each attempt when retry runs in its foreground and
@@ -225,7 +224,7 @@ run_end(struct run *run, int status, bool succeeded)
 {
 	if (settle(run, succeeded) == -1) {
 		report_error(run->rep, "%s", run->st.err);
-		status = 125;
+		status = EXIT_USAGE;
 	}
 	if (run->probing)
 		shared_leave(&run->sh);
@@ -341,12 +340,13 @@ limited(const struct run *run)
 		}
 }
 
-/* An attempt that could not be started fails as any other, with 125. */
+/* An attempt that could not be started fails as any other, with
+ * EXIT_USAGE. */
 static void
 not_started(struct run *run, struct attempt_result *r, const char *why)
 {
 	memset(r, 0, sizeof(*r));
-	r->status = CANNOT_START;
+	r->status = EXIT_USAGE;
 	snprintf(run->cause, sizeof(run->cause), "%s", why);
 	run->st.err[0] = '\0';
 }
@@ -389,7 +389,7 @@ attempt(struct run *run, struct attempt_result *r, struct observed *o,
 	if (run->st.err[0] != '\0') {
 		/* The output could not be passed on or kept. */
 		report_error(run->rep, "%s", run->st.err);
-		*exit = run_end(run, 125, false);
+		*exit = run_end(run, EXIT_USAGE, false);
 		return -1;
 	}
 	limited(run);
@@ -580,7 +580,7 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 		if (signal_stop != 0)
 			ended_by(&run, signal_stop, NULL, 0);
 		report_error(run.rep, "%s", run.st.err);
-		return run_end(&run, 125, false);
+		return run_end(&run, EXIT_USAGE, false);
 	}
 	run.ao.tty = terminal(&run.ao.hand_over);
 	run.piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
@@ -592,7 +592,7 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 			ended_by(&run, signal_stop, NULL, 0);
 		if (status == -1) {
 			report_error(run.rep, "--share %s: %s", c->share, why);
-			return run_end(&run, 125, false);
+			return run_end(&run, EXIT_USAGE, false);
 		}
 		report_error(run.rep, "--share %s: %s; %s", c->share, why,
 		    c->share_required ? "--share-required: giving up" :
@@ -631,7 +631,7 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 		 * stderr, before what is said of the attempt. */
 		if (settle(&run, x.outcome.verdict == V_SUCCESS) == -1) {
 			report_error(run.rep, "%s", run.st.err);
-			return run_end(&run, 125, false);
+			return run_end(&run, EXIT_USAGE, false);
 		}
 		if (x.what == NEXT_EXIT) {
 			/* A --forever run that --budget ends after a

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "exits.h"
 #include "loop.h"
 #include "options.h"
 #include "report.h"
@@ -73,7 +74,7 @@ main(int argc, char *argv[])
 	if (options_parse(argc, argv, mode, &cfg, why, sizeof(why)) != 0) {
 		usage_error(getprogname(), why);
 		options_free(&cfg);
-		return 125;
+		return EXIT_USAGE;
 	}
 	if (cfg.help || cfg.version) {
 		if (cfg.version)
@@ -84,7 +85,7 @@ main(int argc, char *argv[])
 		}
 		options_free(&cfg);
 		if (fflush(stdout) != 0)
-			err(125, "stdout");
+			err(EXIT_USAGE, "stdout");
 		return 0;
 	}
 	/* getrandom(2) is one system call; arc4random, which maps a state
@@ -108,12 +109,12 @@ main(int argc, char *argv[])
 	else if (reporter_open(&rep, &cfg, why, sizeof(why)) == -1) {
 		/* The options were right: no pointer to --help. */
 		run_error(getprogname(), why, false);
-		status = 125;
+		status = EXIT_USAGE;
 	} else {
 		/* Back-off sleeps should end when asked, not 50us later. */
 		compat_set_timer_slack(1);
 		if (signals_init() == -1)
-			err(125, "cannot make a pipe");
+			err(EXIT_USAGE, "cannot make a pipe");
 		status = loop_run(&cfg, &rep, &rng, closed);
 		reporter_close(&rep);
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "exits.h"
 #include "policy.h"
 
 void
@@ -36,7 +37,7 @@ policy_timeout(const struct policy *p, int64_t elapsed)
 int
 policy_cannot_run(int e)
 {
-	return e == ENOENT || e == ENOTDIR ? 127 : 126;
+	return e == ENOENT || e == ENOTDIR ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
 }
 
 /* A run that did not succeed never exits 0, even when its last attempt

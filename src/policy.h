@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "exits.h"
 #include "match.h"
 #include "verdict.h"
 
@@ -86,8 +87,6 @@ void		 policy_init(struct policy *, const struct backoff *,
 int64_t		 policy_timeout(const struct policy *, int64_t elapsed);
 /* Judges attempt p->n and says what happens next. */
 struct next	 policy_next(struct policy *, const struct observed *);
-/* What a run that shared state stops ends with: EX_TEMPFAIL. */
-#define EXIT_SHARED	75
 
 /* x, an answer to attempt p->n that shared state refuses: the end of the
  * run instead, for why: GIVE_UP_SHARED (the budget is spent: the

@@ -14,6 +14,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include "clock.h"
 #include "duration.h"
 #include "lib.h"
 #include "redis.h"

@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "duration.h"
+
 #define SHARE_NAME_MAX	64
 #define SHARE_TEXT_MAX	512	/* the state as text, at most */
 
@@ -63,13 +65,13 @@ struct share_rules {
 /* A member waiting on a probe that another holds looks again this often. */
 #define SHARE_POLL	(250 * 1000000LL)
 /* A not-before is at most this far ahead, whatever the state says. */
-#define SHARE_NOT_BEFORE_MAX	(3600 * 1000000000LL)
+#define SHARE_NOT_BEFORE_MAX	(3600 * NS_PER_SEC)
 /* --share-budget's R by default: a retry for every 5 successes. */
 #define SHARE_RATIO		0.2
 /* --share-window: by default, and its bounds. */
-#define SHARE_WINDOW		(60 * 1000000000LL)
-#define SHARE_WINDOW_MIN	(1000000000LL)
-#define SHARE_WINDOW_MAX	(86400 * 1000000000LL)
+#define SHARE_WINDOW		(60 * NS_PER_SEC)
+#define SHARE_WINDOW_MIN	NS_PER_SEC
+#define SHARE_WINDOW_MAX	(86400 * NS_PER_SEC)
 
 /* Before an attempt: go, probe, wait until, or give up (75).  A member
  * without a breaker (trip 0) ignores one; times that the state puts

@@ -10,6 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
+#include "duration.h"
+#include "exits.h"
 #include "number.h"
 #include "shared.h"
 #include "sharecmd.h"
@@ -18,7 +21,7 @@
 static const char *
 stamp(int64_t ns, char *buf, size_t sz)
 {
-	const time_t t = (time_t)(ns / 1000000000);
+	const time_t t = (time_t)(ns / NS_PER_SEC);
 	struct tm tm;
 	char day[32];
 
@@ -147,7 +150,7 @@ share_main(const struct config *c)
 		}
 		warnx("%s", errno == ENOENT ? "no shared state yet" :
 		    report_visible(why, vis, sizeof(vis)));
-		return errno == ENOENT ? 1 : 125;
+		return errno == ENOENT ? 1 : EXIT_USAGE;
 	}
 	if (c->nargs == 1 && shared_names(&sh, &names, &n, why, sizeof(why))
 	    == -1) {
@@ -173,7 +176,7 @@ share_main(const struct config *c)
 	shared_close(&sh);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
-		return 125;
+		return EXIT_USAGE;
 	}
 	return rc;
 }

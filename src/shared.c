@@ -6,13 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "duration.h"
 #include "shared.h"
 #include "signals.h"
 
 /* A run that a signal ends waits no longer for its last words. */
-#define LAST_WORDS	(1000000000LL)
-#define SPEC_FILE_WAIT	(2 * 1000000000LL)
+#define LAST_WORDS	NS_PER_SEC
+#define SPEC_FILE_WAIT	(2 * NS_PER_SEC)
 
 /* The first line of --share-store-file FILE, into spec: read without
  * blocking, so that a pipe's slow writer holds the run SPEC_FILE_WAIT at

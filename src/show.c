@@ -15,8 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "duration.h"
 #include "engine.h"
+#include "exits.h"
 #include "lists.h"
 #include "number.h"
 #include "policy.h"
@@ -532,7 +534,7 @@ flushed(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
-		return 125;
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -611,7 +613,7 @@ show_main(const struct config *c, struct rng *rng)
 	if (why != NULL) {
 		fflush(stdout);
 		warnx("%s", why);
-		return 125;
+		return EXIT_USAGE;
 	}
 	return flushed();
 }
@@ -664,7 +666,8 @@ dry_run_shared(const struct config *c)
 		printf("the circuit is half-open: an attempt would start now "
 		    "and probe it\n");
 	else if (g.what == GATE_GIVE_UP)
-		printf("the circuit is open: the run would give up (75)\n");
+		printf("the circuit is open: the run would give up (%d)\n",
+		    EXIT_SHARED);
 	else
 		printf("an attempt would wait %s: %s\n", duration_format(
 		    duration_round(g.until - now), d, sizeof(d)),

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "compat.h"
+#include "duration.h"
 #include "signals.h"
 
 /* What retry does with a signal. */
@@ -236,8 +238,8 @@ signals_wait(struct pollfd *fds, nfds_t nfds, int64_t deadline)
 		ns = deadline - mono_ns();
 		if (ns < 0)
 			ns = 0;
-		left.tv_sec = ns / 1000000000;
-		left.tv_nsec = ns % 1000000000;
+		left.tv_sec = ns / NS_PER_SEC;
+		left.tv_nsec = ns % NS_PER_SEC;
 	}
 	if (compat_wait(all, nfds + 1, deadline >= 0 ? &left : NULL) == -1)
 		return -1;
@@ -272,11 +274,3 @@ signals_die(int sig)
 	_exit(128 + sig);
 }
 
-int64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}

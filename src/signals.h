@@ -52,7 +52,4 @@ int		 signals_wait(struct pollfd *, nfds_t, int64_t);
 /* Dies of sig, as if retry had never caught it. */
 noreturn void	 signals_die(int);
 
-/* CLOCK_MONOTONIC now, in ns. */
-int64_t		 mono_ns(void);
-
 #endif

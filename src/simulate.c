@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "exits.h"
 #include "lists.h"
 #include "number.h"
 #include "policy.h"
@@ -760,11 +761,11 @@ simulate_main(const struct config *c, struct rng *rng)
 	if (why != NULL) {
 		fflush(stdout);
 		warnx("%s", why);
-		return 125;
+		return EXIT_USAGE;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
-		return 125;
+		return EXIT_USAGE;
 	}
 	return 0;
 }

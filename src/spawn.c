@@ -20,8 +20,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "compat.h"
 #include "duration.h"
+#include "exits.h"
 #include "signals.h"
 #include "spawn.h"
 
@@ -69,7 +71,7 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 		_exit(128 + SIGTERM);
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] >= 0 && dup2(o->stdio[i], i) == -1)
-			_exit(125);
+			_exit(EXIT_USAGE);
 	/* A descriptor closed for retry is closed for the command. */
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] == STDIO_CLOSED)
@@ -82,7 +84,7 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 	signals_child();
 	execvp(o->argv[0], o->argv);
 	*err = errno;
-	_exit(127);
+	_exit(EXIT_ENOENT);
 }
 
 /*
@@ -295,7 +297,7 @@ ended(int st, struct attempt_result *r)
 {
 	if (r->timed_out) {
 		/* Not a death by signal: --signal INT must not end the run. */
-		r->status = 124;
+		r->status = EXIT_TIMEDOUT;
 		return;
 	}
 	/* Ended on its match, as it asked: not a death by signal either. */

@@ -9,18 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "duration.h"
 #include "signals.h"
 #include "store.h"
-
-int64_t
-wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* "PATH: DOING: the error", or without DOING; -1, errno kept. */
 static int

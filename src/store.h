@@ -63,7 +63,4 @@ int		 store_read(struct store *, struct share_state *, char *err,
 void		 store_unname(struct store *);
 void		 store_close(struct store *);
 
-/* The time of day in ns: the clock that every process shares. */
-int64_t		 wall_ns(void);
-
 #endif

@@ -7,30 +7,28 @@
 
 #define SYMBOLS_MAX	32
 
-const char *
+int
 lib_load(const char *soname, const char *const names[], size_t n,
-    void **table)
+    void **table, char *why, size_t whysz)
 {
-	static char why[256];
 	void *h, *sym[SYMBOLS_MAX];
 	const char *e;
 
 	if (n > SYMBOLS_MAX) {
-		snprintf(why, sizeof(why), "%s: too many functions", soname);
-		return why;
+		snprintf(why, whysz, "%s: too many functions", soname);
+		return -1;
 	}
 	/* RTLD_LOCAL: nothing of it is found by the names of another. */
 	if ((h = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) == NULL) {
 		e = dlerror();
-		snprintf(why, sizeof(why), "%s", e != NULL ? e : soname);
-		return why;
+		snprintf(why, whysz, "%s", e != NULL ? e : soname);
+		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		if ((sym[i] = dlsym(h, names[i])) == NULL) {
-			snprintf(why, sizeof(why), "%s: no %s", soname,
-			    names[i]);
-			return why;
+			snprintf(why, whysz, "%s: no %s", soname, names[i]);
+			return -1;
 		}
 	memcpy(table, sym, n * sizeof(sym[0]));
-	return NULL;
+	return 0;
 }

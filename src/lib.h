@@ -8,8 +8,8 @@
  *	#define FUNCS(X) X(pcre2_compile) X(pcre2_match)
  *	static struct { FUNCS(LIB_MEMBER) } api;
  *	static const char *const names[] = { FUNCS(LIB_NAME) };
- *	why = lib_load(RETRY_PCRE2_SONAME, names, LIB_COUNT(names),
- *	    (void **)&api);
+ *	lib_load(RETRY_PCRE2_SONAME, names, LIB_COUNT(names), (void **)&api,
+ *	    why, sizeof(why));
  *
  * Built without the library's soname (the static binary, or a build that
  * could not tell it), the module fills its table with FUNCS(LIB_LINKED)
@@ -35,10 +35,10 @@
 /*
  * Loads the library of that soname and fills table[i] with the address of
  * names[i], for n names; the table is left as it was unless all are found.
- * NULL, or why not, as one line that names the library (what dlerror
- * says).
+ * 0, or -1 with why not in why, one line that names the library (what
+ * dlerror says).
  */
-const char	*lib_load(const char *soname, const char *const names[],
-		    size_t n, void **table);
+int		 lib_load(const char *soname, const char *const names[],
+		    size_t n, void **table, char *why, size_t whysz);
 
 #endif

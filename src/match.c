@@ -60,25 +60,25 @@ static const char *const beyond[] = {
 static const char *
 pcre2_load(void)
 {
-	static const char *why;
-	static bool done;
+	static char why[256];
+	static int loaded = -1;	/* -1 not tried, 0 loaded, 1 missing */
 
-	if (!done) {
+	if (loaded == -1) {
 #ifdef RETRY_PCRE2_SONAME
 		static const char *const names[] = { PCRE2_FUNCS(LIB_NAME) };
 		_Static_assert(sizeof(api) == LIB_COUNT(names) *
 		    sizeof(void *), "a name for each function");
 
-		why = lib_load(RETRY_PCRE2_SONAME, names, LIB_COUNT(names),
-		    (void **)&api);
+		loaded = lib_load(RETRY_PCRE2_SONAME, names, LIB_COUNT(names),
+		    (void **)&api, why, sizeof(why)) == 0 ? 0 : 1;
 #else
 		struct pcre2_api *t = &api;
 
 		PCRE2_FUNCS(LIB_LINKED)
+		loaded = 0;
 #endif
-		done = true;
 	}
-	return why;
+	return loaded == 0 ? NULL : why;
 }
 
 static void

@@ -576,18 +576,29 @@ io_serve(void *ctx, const struct pollfd *pfd, nfds_t n)
 	return rc;
 }
 
-/* The command has ended: what its pipes hold now is its output; what a
- * process it left running writes later is not. */
+/*
+ * The command has ended: what its pipes hold now is its output; what a
+ * process it left running writes later is not.  A pseudo-terminal is not
+ * a pipe: what was written to it reaches the master a moment later, from
+ * a kernel worker, so FIONREAD can still say 0.  When no process holds
+ * its other side any more (POLLHUP), it is read to its end instead: Linux
+ * hands over everything written before it says EIO.
+ */
 static void
 io_end(void *ctx)
 {
 	struct streams *s = ctx;
+	struct pollfd p;
 	int avail;
 
 	for (int i = 0; i < s->n; i++) {
 		struct stream *st = &s->s[i];
 
 		if (st->src == -1)
+			continue;
+		p = (struct pollfd){ st->src, POLLIN, 0 };
+		if (st->pty && poll(&p, 1, 0) == 1 &&
+		    (p.revents & POLLHUP) != 0)
 			continue;
 		if (ioctl(st->src, FIONREAD, &avail) == -1 || avail < 0)
 			avail = 0;

@@ -366,3 +366,12 @@ time.sleep(30)
 	wait_lines "$D/status2"
 	assert_equal "$(cat "$D/status2")" "status 1"
 }
+
+@test "a rule at a terminal sees the last of a command's output: a pseudo-terminal is read to its end" {
+	# What a command writes to a pseudo-terminal reaches retry a moment
+	# after it is written; the command may have ended by then.
+	type_line "for i in \$(seq 20); do $RETRY -n 1 --fail-if-output ERROR --match stderr -- sh -c 'seq 2000 >&2; echo ERROR >&2' >/dev/null; echo \"status \$?\" >>'$D/statuses'; done; echo done >'$D/done'"
+	wait_lines "$D/done"
+	run -0 sort "$D/statuses"
+	assert_output "$(printf 'status 1\n%.0s' {1..20})"
+}

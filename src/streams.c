@@ -165,16 +165,23 @@ replay_init(struct streams *s)
 	return spool_stdin(s);
 }
 
-/* Whether stdin is a pipe or FIFO whose writers have gone and that holds
- * nothing more. */
+/* Whether no process holds the other end of fd (a pipe, a FIFO, or a
+ * pseudo-terminal's master) any more. */
 static bool
-pipe_ended(void)
+hung_up(int fd)
 {
-	struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+	struct pollfd p = { fd, POLLIN, 0 };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP) != 0;
+}
+
+/* Whether fd's writers have gone and it holds nothing more. */
+static bool
+pipe_ended(int fd)
+{
 	int avail;
 
-	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP) != 0 &&
-	    ioctl(STDIN_FILENO, FIONREAD, &avail) == 0 && avail == 0;
+	return hung_up(fd) && ioctl(fd, FIONREAD, &avail) == 0 && avail == 0;
 }
 
 /* Where the stdin that attempts share stands before the first. */
@@ -188,7 +195,7 @@ stdin_note(struct streams *s)
 	if (S_ISREG(st.st_mode))
 		s->stdin_at = lseek(STDIN_FILENO, 0, SEEK_CUR);
 	else if (S_ISFIFO(st.st_mode))
-		s->stdin_pipe = !pipe_ended();
+		s->stdin_pipe = !pipe_ended(STDIN_FILENO);
 }
 
 bool
@@ -196,7 +203,7 @@ streams_stdin_used(struct streams *s)
 {
 	if (s->stdin_said || !((s->stdin_at != -1 &&
 	    lseek(STDIN_FILENO, 0, SEEK_CUR) != s->stdin_at) ||
-	    (s->stdin_pipe && pipe_ended())))
+	    (s->stdin_pipe && pipe_ended(STDIN_FILENO))))
 		return false;
 	s->stdin_said = true;
 	return true;
@@ -588,17 +595,12 @@ static void
 io_end(void *ctx)
 {
 	struct streams *s = ctx;
-	struct pollfd p;
 	int avail;
 
 	for (int i = 0; i < s->n; i++) {
 		struct stream *st = &s->s[i];
 
-		if (st->src == -1)
-			continue;
-		p = (struct pollfd){ st->src, POLLIN, 0 };
-		if (st->pty && poll(&p, 1, 0) == 1 &&
-		    (p.revents & POLLHUP) != 0)
+		if (st->src == -1 || (st->pty && hung_up(st->src)))
 			continue;
 		if (ioctl(st->src, FIONREAD, &avail) == -1 || avail < 0)
 			avail = 0;
@@ -655,20 +657,13 @@ io_done(void *ctx)
 void
 streams_after(struct streams *s)
 {
-	struct pollfd p;
-	int avail;
-
 	for (int i = 0; i < s->n; i++) {
 		struct stream *st = &s->s[i];
 
 		st->off = st->len = 0;
 		scan_done(s, st);
-		if (st->src == -1)
-			continue;
 		/* No writer and nothing left: no process holds it. */
-		p = (struct pollfd){ st->src, POLLIN, 0 };
-		if (poll(&p, 1, 0) == 1 && (p.revents & POLLHUP) != 0 &&
-		    ioctl(st->src, FIONREAD, &avail) == 0 && avail == 0)
+		if (st->src != -1 && pipe_ended(st->src))
 			close_src(s, st);
 	}
 }

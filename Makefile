@@ -36,7 +36,8 @@ soname =	objdump -p "$$($(CC) -print-file-name=$(1).so)" 2>/dev/null | \
 		awk '$$1 == "SONAME" { print $$2 }'
 PCRE_SONAME !=	$(call soname,libpcre2-8)
 HIREDIS_SONAME != $(call soname,libhiredis)
-LAZY_CPPFLAGS =	$(if $(PCRE_SONAME),-DRETRY_PCRE2_SONAME='"$(PCRE_SONAME)"') \
+LAZY_CPPFLAGS =	-DRETRY_LIBM_LAZY \
+		$(if $(PCRE_SONAME),-DRETRY_PCRE2_SONAME='"$(PCRE_SONAME)"') \
 		$(if $(HIREDIS_SONAME),-DRETRY_HIREDIS_SONAME='"$(HIREDIS_SONAME)"')
 LAZY_LIBS =	$(if $(PCRE_SONAME),,$(PCRE_LIBS)) \
 		$(if $(HIREDIS_SONAME),,$(HIREDIS_LIBS))
@@ -47,8 +48,11 @@ BSD_STATIC !=	test -f "$$($(CC) -print-file-name=libbsd.a)" && \
 		test -f "$$($(CC) -print-file-name=libmd.a)" && \
 		echo -Wl,-Bstatic -lbsd -lmd -Wl,-Bdynamic || true
 # What the binary, and the builds that check it (unit, sanitizers,
-# valgrind), link: their objects load PCRE2 and hiredis when needed.
-DYN_LDLIBS =	$(or $(BSD_STATIC),$(BSD_LIBS)) $(LAZY_LIBS) -lm
+# valgrind), link: their objects load PCRE2, hiredis and libm when needed
+# (src/mathlib.h).  libm stays on the line, as needed only: a build whose
+# compiler calls a function that -O2 inlines (rint, at -O0) links it.
+DYN_LDLIBS =	$(or $(BSD_STATIC),$(BSD_LIBS)) $(LAZY_LIBS) \
+		-Wl,--as-needed -lm -Wl,--no-as-needed
 CFLAGS ?=	-O2 -g
 RETRY_CPPFLAGS = -D_GNU_SOURCE -DVERSION='"$(VERSION)"' $(BSD_CFLAGS) \
 		$(PCRE_CFLAGS)
@@ -92,11 +96,15 @@ PURE =		codes compat duration engine lists match number options policy \
 		rng share storeurl verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 
-build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o) src/lib.o
+# The loaders that pure modules call: lib (PCRE2) and mathlib (libm).
+LOADERS =	lib mathlib
+
+build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o) \
+	    $(LOADERS:%=src/%.o)
 	@mkdir -p $(@D)
 	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
-	    $(LDFLAGS) -o $@ $(UNIT_SRCS) $(PURE:%=src/%.o) src/lib.o \
-	    $(DYN_LDLIBS) $(LDLIBS)
+	    $(LDFLAGS) -o $@ $(UNIT_SRCS) $(PURE:%=src/%.o) \
+	    $(LOADERS:%=src/%.o) $(DYN_LDLIBS) $(LDLIBS)
 
 # The rows of the shared state's unit test, replayed through Redis's
 # script by a real server (tests/redis.bats runs it).
@@ -157,10 +165,10 @@ $(ASAN_DIR)/show-backoff-delays: $(ASAN_DIR)/retry
 	ln -sf retry $@
 
 $(ASAN_DIR)/unit: $(UNIT_SRCS) tests/unit/unit.h \
-	    $(PURE:%=$(ASAN_DIR)/%.o) $(ASAN_DIR)/lib.o
+	    $(PURE:%=$(ASAN_DIR)/%.o) $(LOADERS:%=$(ASAN_DIR)/%.o)
 	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
-	    -o $@ $(UNIT_SRCS) $(PURE:%=$(ASAN_DIR)/%.o) $(ASAN_DIR)/lib.o \
-	    $(DYN_LDLIBS)
+	    -o $@ $(UNIT_SRCS) $(PURE:%=$(ASAN_DIR)/%.o) \
+	    $(LOADERS:%=$(ASAN_DIR)/%.o) $(DYN_LDLIBS)
 
 $(ASAN_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
 	@mkdir -p $(@D)

@@ -46,13 +46,22 @@ sat_mul(int64_t a, int64_t b)
 int64_t
 sat_from_ldouble(long double v)
 {
+	int64_t t;
+
 	if (isnan(v))
 		return 0;
 	if (v >= (long double)INT64_MAX)
 		return INT64_MAX;
 	if (v <= (long double)INT64_MIN)
 		return INT64_MIN;
-	return (int64_t)llroundl(v);
+	/* llroundl(3), halves away from 0, without libm: the conversion
+	 * truncates, and v less its integer part is exact. */
+	t = (int64_t)v;
+	if (v - (long double)t >= 0.5L)
+		t++;
+	else if (v - (long double)t <= -0.5L)
+		t--;
+	return t;
 }
 
 static const struct unit *

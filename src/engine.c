@@ -13,6 +13,7 @@
 
 #include "duration.h"
 #include "engine.h"
+#include "mathlib.h"
 
 static const struct {
 	const char	*name;
@@ -206,7 +207,7 @@ concise(struct engine *e, unsigned long n)
 	switch (b->strategy) {
 	case S_EXP:
 		return sat_from_ldouble((long double)b->base *
-		    powl((long double)b->factor, (long double)(n - 1)));
+		    math_powl((long double)b->factor, (long double)(n - 1)));
 	case S_FIXED:
 		return b->base;
 	case S_LINEAR:
@@ -243,7 +244,7 @@ algorithm(struct engine *e, bool success)
 		return success ? b->delay_on_success : b->delay;
 	case A_EXPONENTIAL:
 		return success ? b->delay_on_success : b->initial_delay *
-		    pow(b->exponent_base, (double)e->k - 1);
+		    math_pow(b->exponent_base, (double)e->k - 1);
 	case A_FIBONACCI:
 		if (success)
 			return b->delay_on_success;

@@ -146,7 +146,7 @@ const char *
 rates_parse(const char *s, double *out, size_t cap, size_t *n)
 {
 	const char *comma, *dash, *colon, *why;
-	double lo, hi, step;
+	double lo, hi, step, v;
 	size_t len, count = 0;
 
 	for (;; s = comma + 1) {
@@ -174,8 +174,9 @@ rates_parse(const char *s, double *out, size_t cap, size_t *n)
 		    k++) {
 			if (count >= RATES_MAX)
 				return "more than 100 values";
+			v = lo + (double)k * step;
 			if (out != NULL && count < cap)
-				out[count] = fmin(lo + (double)k * step, 1);
+				out[count] = v < 1 ? v : 1;
 			count++;
 		}
 		if (comma == NULL)

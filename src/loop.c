@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "duration.h"
+#include "env.h"
 #include "exits.h"
 #include "loop.h"
 #include "output.h"
@@ -40,28 +41,6 @@ terminal(bool *hand_over)
 		return -1;
 	*hand_over = fstat(STDOUT_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode);
 	return open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-}
-
-/*
- * Each variable has a buffer of its own that putenv(3) puts in the
- * environment and that is rewritten in place: glibc's setenv(3) keeps every
- * value it was ever given, so memory would grow with every attempt.
- */
-static void
-setenv_u(const char *name, uint64_t v)
-{
-	static struct {
-		const char	*name;
-		char		 buf[48];
-	} vars[8];
-	size_t i;
-
-	for (i = 0; i < sizeof(vars) / sizeof(vars[0]) - 1 &&
-	    vars[i].name != NULL && strcmp(vars[i].name, name) != 0; i++)
-		;
-	vars[i].name = name;
-	snprintf(vars[i].buf, sizeof(vars[i].buf), "%s=%" PRIu64, name, v);
-	putenv(vars[i].buf);
 }
 
 /* The state of a run: what the policy decides, and what the edge does. */
@@ -303,8 +282,9 @@ hook(struct run *run, const char *option, char *cmd,
 	}
 	/* None before the first attempt: the shared breaker held it. */
 	if (last != NULL)
-		setenv_u("RETRY_STATUS", (uint64_t)last->status);
-	setenv_u("RETRY_DELAY_MS", delay >= 0 ? (uint64_t)delay / 1000000 : 0);
+		env_set(ENV_STATUS, (uint64_t)last->status, false);
+	env_set(ENV_DELAY_MS, delay >= 0 ? (uint64_t)delay / 1000000 : 0,
+	    false);
 	if (attempt_run(&ao, &r) == -1)
 		report_error(run->rep, "%s: not run: %s", option,
 		    strerror(errno));
@@ -317,8 +297,8 @@ hook(struct run *run, const char *option, char *cmd,
 		    r.signal);
 	else if (r.status != 0)
 		report_error(run->rep, "%s: exit %d", option, r.status);
-	unsetenv("RETRY_STATUS");
-	unsetenv("RETRY_DELAY_MS");
+	env_unset(ENV_STATUS);
+	env_unset(ENV_DELAY_MS);
 }
 
 /* A rule that gave up on a line says so, once a run. */
@@ -365,8 +345,8 @@ attempt(struct run *run, struct attempt_result *r, struct observed *o,
 
 	run->made++;
 
-	setenv_u("RETRY_ATTEMPT", run->pol.n);
-	setenv_u("RETRY_ELAPSED_MS", (uint64_t)start / 1000000);
+	env_set(ENV_ATTEMPT, run->pol.n, false);
+	env_set(ENV_ELAPSED_MS, (uint64_t)start / 1000000, false);
 	run->ao.timeout = policy_timeout(&run->pol, start);
 	run->cause[0] = '\0';
 	report(run->rep, &ev);
@@ -393,7 +373,7 @@ attempt(struct run *run, struct attempt_result *r, struct observed *o,
 		return -1;
 	}
 	limited(run);
-	setenv_u("RETRY_LAST_STATUS", (uint64_t)r->status);
+	env_set(ENV_LAST_STATUS, (uint64_t)r->status, false);
 	o->end_s = (double)o->end / 1e9;
 	memcpy(o->matched, run->st.result.matched, sizeof(o->matched));
 	if (rule_given(&c->verdict.output, RULE_CAPTURE) &&
@@ -573,9 +553,6 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 	run.ao.signal = c->signal;
 	run.ao.kill_after = c->kill_after;
 	run.command = joined(c);
-	/* They are for hooks, set by retry: every attempt sees the same. */
-	unsetenv("RETRY_STATUS");
-	unsetenv("RETRY_DELAY_MS");
 	if (streams_init(&run.st, c, closed, c->args[0]) == -1) {
 		if (signal_stop != 0)
 			ended_by(&run, signal_stop, NULL, 0);
@@ -600,8 +577,8 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 	}
 	if (c->limits.budget >= 0)
 		run.sh.end = run.t0 + c->limits.budget;
-	setenv_u("RETRY_MAX_ATTEMPTS", c->backoff.max_attempts);
-	setenv("RETRY_LAST_STATUS", "", 1);
+	env_set(ENV_MAX_ATTEMPTS, c->backoff.max_attempts, false);
+	env_set(ENV_LAST_STATUS, 0, true);
 	for (;;) {
 		if (run.sh.on && gate(&run, &status) == -1)
 			return status;

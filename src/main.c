@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "env.h"
 #include "exits.h"
 #include "loop.h"
 #include "options.h"
@@ -33,6 +34,8 @@ open_std_fds(bool closed[3])
 
 	for (int i = 0; i < 3; i++)
 		closed[i] = fcntl(i, F_GETFD) == -1;
+	if (!closed[0] && !closed[1] && !closed[2])
+		return;
 	while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd <= 2)
 		;
 	if (fd > 2)
@@ -45,6 +48,8 @@ main(int argc, char *argv[])
 	struct config cfg;
 	struct reporter rep;
 	struct rng rng;
+	char **const argv0 = argv, **const envp0 = environ;
+	const int argc0 = argc;
 	const char *name = strrchr(argv[0], '/');
 	enum mode mode = MODE_RETRY;
 	char why[512], *help;
@@ -53,8 +58,6 @@ main(int argc, char *argv[])
 	int status;
 
 	open_std_fds(closed);
-	/* Before the options point into argv: ps titles write over it. */
-	setproctitle_init(argc, argv, environ);
 	name = name != NULL ? name + 1 : argv[0];
 	if (strcmp(name, "show-backoff-delays") == 0)
 		mode = MODE_SHOW;
@@ -70,6 +73,15 @@ main(int argc, char *argv[])
 			mode = MODE_SHARE;
 			argc--, argv++;
 		}
+	}
+	/* A run's title in ps(1) says which attempt it is at.  Before the
+	 * options point into argv, which titles write over; and with the
+	 * environment moved first, so setproctitle_init need not copy it
+	 * variable by variable with setenv(3). */
+	if (mode == MODE_RETRY) {
+		if (env_init() == -1)
+			err(EXIT_USAGE, "the environment");
+		setproctitle_init(argc0, argv0, envp0);
 	}
 	if (options_parse(argc, argv, mode, &cfg, why, sizeof(why)) != 0) {
 		usage_error(getprogname(), why);
@@ -111,10 +123,11 @@ main(int argc, char *argv[])
 		run_error(getprogname(), why, false);
 		status = EXIT_USAGE;
 	} else {
-		/* Back-off sleeps should end when asked, not 50us later. */
-		compat_set_timer_slack(1);
 		if (signals_init() == -1)
 			err(EXIT_USAGE, "cannot make a pipe");
+		/* Back-off sleeps should end when asked, not 50us later;
+		 * signals_init kept the slack that attempts get back. */
+		compat_set_timer_slack(1);
 		status = loop_run(&cfg, &rep, &rng, closed);
 		reporter_close(&rep);
 	}

@@ -68,7 +68,7 @@ short_decimal(double v, char *out)
 
 		if (!(x < 1e15))
 			break;
-		m = nearbyint(x);
+		m = rint(x);
 		if (m / powers[k] == a) {
 			found = true;
 			break;

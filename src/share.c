@@ -11,6 +11,13 @@
 #include "number.h"
 #include "share.h"
 
+/* The smaller of two numbers of tokens, which are never NaN. */
+static inline double
+least(double a, double b)
+{
+	return a < b ? a : b;
+}
+
 static const char *const breakers[] = {
 	[BREAKER_CLOSED] = "closed", [BREAKER_OPEN] = "open",
 	[BREAKER_HALF_OPEN] = "half-open",
@@ -117,13 +124,13 @@ share_tokens(const struct share_state *s, const struct share_rules *r,
     int64_t now)
 {
 	const int64_t since = now - s->changed[PART_TOKENS];
-	const double t = fmin(s->tokens, r->max);
+	const double t = least(s->tokens, r->max);
 
 	if (since <= 0)
 		return t;
 	if (since >= r->window)
 		return r->max;
-	return fmin(r->max, t + r->max * ((double)since / (double)r->window));
+	return least(r->max, t + r->max * ((double)since / (double)r->window));
 }
 
 bool
@@ -172,9 +179,9 @@ share_record(struct share_state *s, const struct share_rules *r, uint64_t me,
 	/* Runs that give the name another N meet in [0, N]. */
 	s->tokens = share_tokens(s, r, now);
 	if (success)
-		s->tokens = fmin(r->max, s->tokens + r->ratio);
+		s->tokens = least(r->max, s->tokens + r->ratio);
 	else if (retry && share_whole(s->tokens)) {
-		s->tokens = fmax(0, s->tokens - 1);
+		s->tokens = s->tokens > 1 ? s->tokens - 1 : 0;
 		a.retry = true;
 	}
 	s->changed[PART_TOKENS] = now;
@@ -380,8 +387,8 @@ share_budget_parse(const char *s, double *max, double *ratio)
 	if (colon != NULL && !number(colon + 1, strlen(colon + 1), 0, n, &r))
 		return "R must be a number from 0 to N";
 	/* In thousandths: so every store counts alike. */
-	*max = round(n * 1000) / 1000;
-	*ratio = round(r * 1000) / 1000;
+	*max = (double)sat_from_ldouble(n * 1000) / 1000;
+	*ratio = (double)sat_from_ldouble(r * 1000) / 1000;
 	return NULL;
 }
 

@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "exits.h"
 #include "lists.h"
+#include "mathlib.h"
 #include "number.h"
 #include "policy.h"
 #include "shared.h"
@@ -423,7 +424,7 @@ scaled(double v, double max, long units)
 		return 0;
 	if (!(v < max))
 		return units;
-	u = lround(v / max * (double)units);
+	u = math_lround(v / max * (double)units);
 	return u < 1 ? 1 : u;
 }
 
@@ -435,7 +436,7 @@ position(double v, double max, long cells)
 		return 0;
 	if (!(v < max))
 		return cells - 1;
-	return lround(v / max * (double)(cells - 1));
+	return math_lround(v / max * (double)(cells - 1));
 }
 
 /* A space and a bar of v, where max fills cells; nothing for v <= 0. */

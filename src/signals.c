@@ -74,16 +74,11 @@ signals_init(void)
 {
 	struct sigaction sa, was;
 	sigset_t block;
-	unsigned long now;
 
 	if (compat_pipe(wake, true) == -1)
 		return -1;
-	/* main() sharpens retry's own timer slack; 0 resets it to the value
-	 * retry started with, which the attempt gets back. */
-	now = compat_timer_slack();
-	compat_set_timer_slack(0);
+	/* What the attempts get back once main() has sharpened retry's. */
 	slack = compat_timer_slack();
-	compat_set_timer_slack(now);
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);

@@ -20,6 +20,7 @@
 #include "duration.h"
 #include "exits.h"
 #include "lists.h"
+#include "mathlib.h"
 #include "number.h"
 #include "policy.h"
 #include "share.h"
@@ -125,7 +126,7 @@ normal(struct sim *s)
 		v = 2 * rng_unit(&s->rng) - 1;
 		r = u * u + v * v;
 	} while (r >= 1 || r == 0);
-	r = sqrt(-2 * log(r) / r);
+	r = math_sqrt(-2 * math_log(r) / r);
 	s->spare = v * r;
 	s->has_spare = true;
 	return u * r;
@@ -135,7 +136,7 @@ normal(struct sim *s)
 static int64_t
 hop(struct sim *s, int64_t t)
 {
-	return sat_add(t, llround(fabs(HOP_MEAN + HOP_SD * normal(s))));
+	return sat_add(t, math_llround(fabs(HOP_MEAN + HOP_SD * normal(s))));
 }
 
 /* The model. */
@@ -428,7 +429,7 @@ measure(const struct sim_result *r, bool calls, char *buf, size_t sz)
 		snprintf(buf, sz, "%.6g", r->calls);
 		return r->calls;
 	}
-	duration_format(duration_round(llround(r->time)), buf, sz);
+	duration_format(duration_round(math_llround(r->time)), buf, sz);
 	return r->time;
 }
 
@@ -535,7 +536,7 @@ arrivals(unsigned long clients, struct rng *rng, double *t, size_t cap)
 
 	for (unsigned long c = 0; c < clients; c++)
 		for (double at = 0;;) {
-			at -= log(1 - rng_unit(rng)) / LOAD_RATE;
+			at -= math_log(1 - rng_unit(rng)) / LOAD_RATE;
 			if (at >= LOAD_SECONDS || n == cap)
 				break;
 			t[n++] = at;
@@ -555,7 +556,7 @@ load_run(enum load_kind k, double p, const struct share_rules *r,
 
 	share_fresh(&st, r, 0);
 	for (size_t i = 0; i < n; i++) {
-		now = llround(t[i] * 1e9);
+		now = math_llround(t[i] * 1e9);
 		for (int try = 0; try <= (k == L_NONE ? 0 : LOAD_RETRIES);
 		    try++) {
 			const bool success = rng_unit(rng) >= p;
@@ -588,8 +589,8 @@ load_closed(enum load_kind k, double p)
 	double load = 0;
 
 	for (int i = 0; i < tries; i++)
-		load += pow(p, i);
-	return (struct load_result){ 1 - pow(p, tries), load };
+		load += math_pow(p, i);
+	return (struct load_result){ 1 - math_pow(p, tries), load };
 }
 
 static const char *
@@ -685,10 +686,13 @@ load_chart(const struct config *c, const double *p, size_t n,
 	if (cells < 10)
 		cells = 10;
 	for (int m = 0; m < 2; m++) {
-		double max = 0;
+		double max = 0, top;
 
-		for (size_t i = 0; i < n * L_COUNT; i++)
-			max = fmax(max, m == 0 ? r[i].load : r[i].success);
+		for (size_t i = 0; i < n * L_COUNT; i++) {
+			top = m == 0 ? r[i].load : r[i].success;
+			if (top > max)
+				max = top;
+		}
 		printf("%s%s\n", m == 0 ? "" : "\n", m == 0 ?
 		    "Calls per first try (load)" :
 		    "First tries that succeed");
@@ -733,7 +737,7 @@ load_main(const struct config *c, struct rng *rng)
 		puts("[");
 	for (size_t i = 0; i < n && why == NULL; i++) {
 		why = load_simulate(c, p[i], clients[0], c->runs,
-		    seed ^ (uint64_t)llround(p[i] * 1e9), &r[i * L_COUNT]);
+		    seed ^ (uint64_t)math_llround(p[i] * 1e9), &r[i * L_COUNT]);
 		if (why == NULL && !c->chart)
 			load_print(c, p[i], &r[i * L_COUNT], i == 0);
 	}

@@ -184,3 +184,20 @@ tmp_signal() {
 	assert_output --partial libpcre2
 	refute_output --partial libhiredis
 }
+
+# libm too waits for the first run that needs it: one that computes an
+# exponential delay.  The second attempt reads the maps.
+@test "hygiene: libm is mapped by a run once it computes an exponential delay, not before" {
+	# shellcheck disable=SC2016  # for the attempt's shell
+	local maps='cat /proc/$PPID/maps'
+	run -0 retry --max 1 -- sh -c "$maps"
+	grep -q 'libc\.so' <<<"$output" ||
+		skip "a static binary: libm is linked in"
+	refute_output --partial libm.so
+	run -0 retry --max 2 --exp 1ms -- sh -c \
+	    "[ \"\$RETRY_ATTEMPT\" = 2 ] || exit 1; $maps"
+	assert_output --partial libm.so
+	run -0 retry --max 2 --fixed 1ms -- sh -c \
+	    "[ \"\$RETRY_ATTEMPT\" = 2 ] || exit 1; $maps"
+	refute_output --partial libm.so
+}

@@ -88,8 +88,8 @@ src/%.o: src/%.c $(HDRS) Makefile VERSION
 	    $(CFLAGS) -c -o $@ $<
 
 # The pure modules: the unit tests link them, and nothing of the edge.
-PURE =		codes compat duration engine lists match number options policy \
-		rng share storeurl verdict
+PURE =		codes compat duration engine lists match number options \
+		policy replay rng share storeurl verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 
 build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o) src/lib.o

@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "duration.h"
 #include "exits.h"
 #include "lists.h"
 #include "number.h"
 #include "policy.h"
 #include "share.h"
-#include "show.h"
 #include "simulate.h"
 
 #define HOP_MEAN	10e6		/* ns */
@@ -450,8 +450,7 @@ chart_measure(const struct plan *p, bool calls)
 		    (int)strlen(p->s[i % p->ns].name) : name_w;
 	}
 	/* "  NAME LABEL BAR": the longest bar ends at the last column. */
-	if ((cells = terminal_width() - (2 + name_w + 1 + label_w + 1)) < 10)
-		cells = 10;
+	cells = chart_cells(2 + name_w + 1 + label_w + 1);
 	printf("%s\n", calls ? "Mean write calls per run" :
 	    "Mean time until the last client is done");
 	for (size_t i = 0; i < n; i++) {
@@ -680,10 +679,9 @@ static void
 load_chart(const struct config *c, const double *p, size_t n,
     const struct load_result *r)
 {
-	int cells = terminal_width() - (2 + 19 + 1 + 6 + 1);
+	/* "  NAME VALUE BAR": the longest bar ends at the last column. */
+	const int cells = chart_cells(2 + 19 + 1 + 6 + 1);
 
-	if (cells < 10)
-		cells = 10;
 	for (int m = 0; m < 2; m++) {
 		double max = 0;
 

@@ -88,7 +88,7 @@ src/%.o: src/%.c $(HDRS) Makefile VERSION
 	    $(CFLAGS) -c -o $@ $<
 
 # The pure modules: the unit tests link them, and nothing of the edge.
-PURE =		codes compat duration engine lists match number options \
+PURE =		codes compat duration engine lists match model number options \
 		policy replay rng share storeurl verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 

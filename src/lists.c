@@ -9,12 +9,6 @@
 #include "lists.h"
 #include "number.h"
 
-int64_t
-sim_exp_base(double factor)
-{
-	return sat_from_ldouble((long double)SIM_BASE * (long double)factor);
-}
-
 /* Seconds as Perl prints them: digits, a point, and an exponent when the
  * number is small or large (1.40666961669922e-05); no sign. */
 static const char *

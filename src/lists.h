@@ -1,17 +1,12 @@
 /* The lists of the faces that replay: show-backoff-delays' STATUS
- * entries and simulate's --clients, and simulate's defaults.  Pure. */
+ * entries, and simulate's --clients and --failure-rate.  Pure. */
 #ifndef RETRY_LISTS_H
 #define RETRY_LISTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "duration.h"
-
-/* simulate: the blog's back-off, base 5ms and cap 2s, where no option says
- * otherwise, for N clients at a time. */
-#define SIM_BASE	(5 * NS_PER_MS)
-#define SIM_CAP		(2 * NS_PER_SEC)
+/* simulate's --clients: how many clients at a time. */
 #define CLIENTS_MAX	10000		/* one --clients value */
 #define CLIENTS_LISTMAX	1000		/* values in one --clients LIST */
 
@@ -20,13 +15,6 @@ struct entry {
 	bool	 success;
 	double	 time;		/* seconds since the start */
 };
-
-/*
- * The blog's exponential back-off waits min(cap, SIM_BASE x F^n) after the
- * n-th failure, 2 x SIM_BASE first with F = 2: retry's --exp of
- * SIM_BASE x F, whose first delay is its DUR.  That DUR.
- */
-int64_t		 sim_exp_base(double factor);
 
 /* Parses "0", "1", "0:5", "1:+2.5" after an entry at time prev. */
 const char	*entry_parse(const char *, double prev, struct entry *);

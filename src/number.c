@@ -137,7 +137,14 @@ number_format(double v, char *buf, size_t size)
 const char *
 number_text(double v, char *buf)
 {
-	(void)number_format(v, buf, NUMBER_BUFSZ);
+	if (isnan(v))
+		memcpy(buf, "NaN", sizeof("NaN"));
+	else if (isinf(v) && v > 0)
+		memcpy(buf, "Inf", sizeof("Inf"));
+	else if (isinf(v))
+		memcpy(buf, "-Inf", sizeof("-Inf"));
+	else
+		(void)number_format(v, buf, NUMBER_BUFSZ);
 	return buf;
 }
 

@@ -15,7 +15,11 @@
  * size - 1 bytes when longer.
  */
 size_t		 number_format(double, char *, size_t);
-/* The same into buf, which has NUMBER_BUFSZ bytes; buf. */
+/*
+ * The one printer of numbers: as number_format into buf, which has
+ * NUMBER_BUFSZ bytes, but with Perl's spelling of Inf, -Inf and NaN
+ * (printf writes "inf" and "-nan"); buf.
+ */
 const char	*number_text(double, char *buf);
 
 /*

@@ -12,6 +12,7 @@
 
 #include "duration.h"
 #include "lists.h"
+#include "model.h"
 #include "number.h"
 #include "options.h"
 #include "storeurl.h"

@@ -1,73 +1,32 @@
 /*
- * show-backoff-delays and retry --dry-run: the engine driven by a list of
- * statuses, or by a run in which every attempt fails, instead of by real
- * attempts.  Replaying and the statistics are pure; printing and drawing
- * take their results.
+ * show-backoff-delays and retry --dry-run: the replays of replay.c printed
+ * as rows (plain, a table, CSV or JSON) or drawn as a chart, and --dry-run's
+ * schedule and what --share's state would do.
  */
-#include <sys/ioctl.h>
-
-#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "chart.h"
 #include "clock.h"
 #include "duration.h"
-#include "engine.h"
 #include "exits.h"
-#include "lists.h"
-#include "mathlib.h"
 #include "number.h"
-#include "policy.h"
+#include "replay.h"
 #include "shared.h"
 #include "show.h"
 #include "store.h"
-
-/* One event of a replay and the delay that the policy gave for it. */
-struct step {
-	unsigned long	 n;		/* 1-based */
-	struct entry	 st;
-	struct delay	 d;		/* d.ns < 0: gives up, for d.why */
-};
-
-/* A replay in progress. */
-struct replay {
-	const struct config *c;
-	struct limits	 l;
-	struct policy	 pol;
-	bool		 statuses;	/* replays STATUS, else all-failing */
-	unsigned long	 limit;		/* steps at most */
-	unsigned long	 done;
-	double		 prev;		/* the previous entry's time, s */
-	int64_t		 at;		/* all-failing: the next failure, ns */
-	bool		 over;
-};
-
-/* One step of --samples: statistics over the runs that go on. */
-struct stats {
-	unsigned long	 n;
-	unsigned long	 runs;		/* runs whose delay is not -1 */
-	double		 min, median, p90, max;	/* -1 when runs is 0 */
-};
 
 /* The chart's columns: STEP [STATUS] LABEL BAR. */
 struct layout {
 	int		 step_w, label_w, bar_w;
 	bool		 statuses, ascii;
 	double		 max;		/* the delay drawn bar_w wide */
-};
-
-typedef char numbuf[NUMBER_BUFSZ];
-
-/* Unicode blocks: a whole cell, and the left 1/8 to 7/8 of one. */
-static const char full_block[] = "\xe2\x96\x88";		/* U+2588 */
-static const char *const eighths[8] = {
-	"", "\xe2\x96\x8f", "\xe2\x96\x8e", "\xe2\x96\x8d", "\xe2\x96\x8c",
-	"\xe2\x96\x8b", "\xe2\x96\x8a", "\xe2\x96\x89",	/* U+258F..U+2589 */
 };
 
 /* Room for n + 1 elements of size sz in *p; false when out of memory. */
@@ -87,147 +46,11 @@ grow(void *p, size_t *cap, size_t n, size_t sz)
 	return true;
 }
 
-/* A replay asks the policy as retry does; in show-backoff-delays, a
- * success does not end it (STATUS goes on after one). */
-static void
-replay_init(struct replay *r, const struct config *c, struct rng *rng,
-    unsigned long limit)
-{
-	memset(r, 0, sizeof(*r));
-	r->c = c;
-	r->statuses = c->mode == MODE_SHOW && c->nargs > 0;
-	r->limit = r->statuses ? (unsigned long)c->nargs : limit;
-	r->l = c->limits;
-	r->l.forever = r->l.forever || c->mode == MODE_SHOW;
-	policy_init(&r->pol, &c->backoff, &r->l, &c->verdict, rng);
-}
-
-/*
- * The next step of a run; false when it is over.  In an all-failing run
- * each attempt fails at once, when the previous delay ends, and the run
- * ends where the strategy gives up.  The options checked the statuses.
- */
-static bool
-replay_step(struct replay *r, struct step *s)
-{
-	const struct config *c = r->c;
-	struct observed o = { .status = 1 };
-
-	if (r->over || r->done >= r->limit)
-		return false;
-	memset(s, 0, sizeof(*s));
-	s->n = ++r->done;
-	if (r->statuses)
-		(void)entry_parse(c->args[s->n - 1], r->prev, &s->st);
-	else
-		s->st.time = (double)r->at / 1e9;
-	r->prev = s->st.time;
-	o.status = s->st.success ? 0 : 1;
-	o.start = o.end = r->statuses ?
-	    sat_from_ldouble((long double)s->st.time * 1e9L) : r->at;
-	o.end_s = s->st.time;
-	s->d = policy_next(&r->pol, &o).delay;
-	if (!r->statuses) {
-		r->over = s->d.ns < 0;
-		r->at = sat_add(r->at, s->d.ns < 0 ? 0 : s->d.ns);
-	}
-	return true;
-}
-
-static int
-compare(const void *a, const void *b)
-{
-	const double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Min, median, p90 (nearest rank) and max of v[0..n-1], n > 0; sorts v. */
-static void
-stats_compute(double *v, size_t n, struct stats *s)
-{
-	qsort(v, n, sizeof(*v), compare);
-	s->runs = n;
-	s->min = v[0];
-	s->median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	s->p90 = v[(9 * n + 9) / 10 - 1];
-	s->max = v[n - 1];
-}
-
-/*
- * --samples: N runs that go in step, so that memory grows with the number
- * of runs, not with the number of steps.  They draw from one generator in
- * turn, so a seed gives the same statistics every time.
- */
-struct sampler {
-	struct replay	*runs;
-	size_t		 nruns;
-	double		*v;		/* this step's delays */
-};
-
+/* A number in JSON, which has no Inf or NaN: null for them. */
 static const char *
-sampler_init(struct sampler *sp, const struct config *c, struct rng *rng)
+json_number(double v, char *buf)
 {
-	sp->nruns = c->samples;
-	sp->runs = calloc(sp->nruns, sizeof(*sp->runs));
-	sp->v = calloc(sp->nruns, sizeof(*sp->v));
-	if (sp->runs == NULL || sp->v == NULL)
-		return "out of memory";
-	for (size_t j = 0; j < sp->nruns; j++)
-		replay_init(&sp->runs[j], c, rng, c->count);
-	return NULL;
-}
-
-static void
-sampler_free(struct sampler *sp)
-{
-	free(sp->runs);
-	free(sp->v);
-}
-
-/* One step of every run; false when none of them has a step left. */
-static bool
-sampler_step(struct sampler *sp, struct stats *x)
-{
-	struct step s;
-	size_t m = 0;
-	bool any = false;
-
-	*x = (struct stats){ 0, 0, -1, -1, -1, -1 };
-	for (size_t j = 0; j < sp->nruns; j++) {
-		if (!replay_step(&sp->runs[j], &s))
-			continue;
-		any = true;
-		x->n = s.n;
-		if (s.d.ns >= 0)
-			sp->v[m++] = s.d.s;
-	}
-	if (m > 0)
-		stats_compute(sp->v, m, x);
-	return any;
-}
-
-/*
- * A number as Perl prints it: %.15g (number_format, which spares most
- * numbers printf's multi-precision arithmetic), with Perl's spelling of
- * Inf and NaN.
- */
-static const char *
-num(numbuf buf, double v)
-{
-	if (isnan(v))
-		return "NaN";
-	if (isinf(v))
-		return v > 0 ? "Inf" : "-Inf";
-	(void)number_format(v, buf, sizeof(numbuf));
-	return buf;
-}
-
-/* JSON has no Inf or NaN: null. */
-static const char *
-jnum(numbuf buf, double v)
-{
-	return isfinite(v) ? num(buf, v) : "null";
+	return isfinite(v) ? number_text(v, buf) : "null";
 }
 
 static double
@@ -277,7 +100,7 @@ print_step(const struct config *c, const struct step *s, bool first)
 {
 	const double t = in_unit(c, s->st.time), d = in_unit(c, s->d.s);
 	const int ok = s->st.success ? 1 : 0;
-	numbuf a, b;
+	char a[NUMBER_BUFSZ], b[NUMBER_BUFSZ];
 	size_t n;
 
 	switch (c->format) {
@@ -291,19 +114,20 @@ print_step(const struct config *c, const struct step *s, bool first)
 			b[n++] = '\n';
 			fwrite(b, 1, n, stdout);
 		} else
-			printf("%s\n", num(b, d));
+			printf("%s\n", number_text(d, b));
 		break;
 	case FORMAT_TABLE:
 		printf("%-6lu %-7s %-12s %s\n", s->n, ok ? "success" :
-		    "failure", num(a, t), num(b, d));
+		    "failure", number_text(t, a), number_text(d, b));
 		break;
 	case FORMAT_CSV:
-		printf("%lu,%d,%s,%s\n", s->n, ok, num(a, t), num(b, d));
+		printf("%lu,%d,%s,%s\n", s->n, ok, number_text(t, a),
+		    number_text(d, b));
 		break;
 	case FORMAT_JSON:
 		printf("%s  {\"step\": %lu, \"status\": %d, \"time\": %s, "
-		    "\"delay\": %s}", first ? "" : ",\n", s->n, ok, jnum(a, t),
-		    jnum(b, d));
+		    "\"delay\": %s}", first ? "" : ",\n", s->n, ok,
+		    json_number(t, a), json_number(d, b));
 		break;
 	}
 }
@@ -311,11 +135,12 @@ print_step(const struct config *c, const struct step *s, bool first)
 static void
 print_stats(const struct config *c, const struct stats *s, bool first)
 {
-	numbuf a, b, p, m;
-	const char *lo = num(a, in_unit(c, s->min));
-	const char *mid = num(b, in_unit(c, s->median));
-	const char *p90 = num(p, in_unit(c, s->p90));
-	const char *hi = num(m, in_unit(c, s->max));
+	char a[NUMBER_BUFSZ], b[NUMBER_BUFSZ], p[NUMBER_BUFSZ];
+	char m[NUMBER_BUFSZ];
+	const char *lo = number_text(in_unit(c, s->min), a);
+	const char *mid = number_text(in_unit(c, s->median), b);
+	const char *p90 = number_text(in_unit(c, s->p90), p);
+	const char *hi = number_text(in_unit(c, s->max), m);
 
 	switch (c->format) {
 	case FORMAT_PLAIN:
@@ -333,28 +158,12 @@ print_stats(const struct config *c, const struct stats *s, bool first)
 		printf("%s  {\"step\": %lu, \"runs\": %lu, \"min\": %s, "
 		    "\"median\": %s, \"p90\": %s, \"max\": %s}",
 		    first ? "" : ",\n", s->n, s->runs,
-		    jnum(a, in_unit(c, s->min)), jnum(b, in_unit(c, s->median)),
-		    jnum(p, in_unit(c, s->p90)), jnum(m, in_unit(c, s->max)));
+		    json_number(in_unit(c, s->min), a),
+		    json_number(in_unit(c, s->median), b),
+		    json_number(in_unit(c, s->p90), p),
+		    json_number(in_unit(c, s->max), m));
 		break;
 	}
-}
-
-/* The terminal's width: COLUMNS, else stdout's window, else 80. */
-int
-terminal_width(void)
-{
-	const char *s = getenv("COLUMNS"), *why = NULL;
-	struct winsize ws;
-	long long n;
-
-	if (s != NULL && *s != '\0') {
-		n = strtonum(s, 1, 100000, &why);
-		if (why == NULL)
-			return (int)n;
-	}
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return 80;
 }
 
 /*
@@ -363,17 +172,17 @@ terminal_width(void)
  * "-1" where it gives up.
  */
 static const char *
-label(const struct config *c, double v, numbuf buf)
+label(const struct config *c, double v, char buf[NUMBER_BUFSZ])
 {
 	const char *u = (c->unit == UNIT_MS) ? "ms" : "s";
+	char t[NUMBER_BUFSZ];
 
 	if (v < 0)
 		return "-1";
 	if (isfinite(v))
-		snprintf(buf, sizeof(numbuf), "%.6g%s", in_unit(c, v), u);
+		snprintf(buf, NUMBER_BUFSZ, "%.6g%s", in_unit(c, v), u);
 	else
-		snprintf(buf, sizeof(numbuf), "%s%s", isnan(v) ? "NaN" : "Inf",
-		    u);
+		snprintf(buf, NUMBER_BUFSZ, "%s%s", number_text(v, t), u);
 	return buf;
 }
 
@@ -392,9 +201,7 @@ layout(const struct config *c, unsigned long last, int label_w,
 	for (; last >= 10; last /= 10)
 		l.step_w++;
 	prefix = l.step_w + 1 + (l.statuses ? 2 : 0) + l.label_w + 1;
-	l.bar_w = terminal_width() - prefix;
-	if (l.bar_w < 10)
-		l.bar_w = 10;
+	l.bar_w = chart_cells(prefix);
 	return l;
 }
 
@@ -414,55 +221,12 @@ row_start(const struct layout *l, unsigned long n, bool success,
 	printf("%*s", l->label_w, lab);
 }
 
-/* v on a scale of units where max is all of them; v > 0 shows. */
-static long
-scaled(double v, double max, long units)
-{
-	long u;
-
-	if (!(v > 0))
-		return 0;
-	if (!(v < max))
-		return units;
-	u = math_lround(v / max * (double)units);
-	return u < 1 ? 1 : u;
-}
-
-/* The cell of v in 0..cells-1, where max is the last one. */
-static long
-position(double v, double max, long cells)
-{
-	if (!(v > 0))
-		return 0;
-	if (!(v < max))
-		return cells - 1;
-	return math_lround(v / max * (double)(cells - 1));
-}
-
-/* A space and a bar of v, where max fills cells; nothing for v <= 0. */
-void
-chart_bar(double v, double max, int cells, bool ascii)
-{
-	const long u = scaled(v, max, cells * (ascii ? 1L : 8L));
-
-	if (u > 0)
-		putchar(' ');
-	if (ascii)
-		for (long i = 0; i < u; i++)
-			putchar('#');
-	else {
-		for (long i = 0; i < u / 8; i++)
-			fputs(full_block, stdout);
-		fputs(eighths[u % 8], stdout);
-	}
-}
-
 /* --chart: a bar per delay, labelled with it. */
 static void
 chart_steps(const struct config *c, const struct step *s, size_t n)
 {
 	struct layout l;
-	numbuf buf;
+	char buf[NUMBER_BUFSZ];
 	double max = 0;
 	int w = 2;
 
@@ -487,27 +251,10 @@ chart_steps(const struct config *c, const struct step *s, size_t n)
  * median marked, on one scale, labelled with the median.
  */
 static void
-draw_spread(const struct layout *l, const struct stats *s)
-{
-	const char *heavy = l->ascii ? "=" : "\xe2\x94\x81";	/* U+2501 */
-	const char *light = l->ascii ? "-" : "\xe2\x94\x80";	/* U+2500 */
-	const char *mark = l->ascii ? "|" : "\xe2\x94\x83";	/* U+2503 */
-	const long lo = position(s->min, l->max, l->bar_w);
-	const long mid = position(s->median, l->max, l->bar_w);
-	const long p90 = position(s->p90, l->max, l->bar_w);
-	const long hi = position(s->max, l->max, l->bar_w);
-
-	putchar(' ');
-	for (long i = 0; i <= hi; i++)
-		fputs(i == mid ? mark : i < lo ? " " : i <= p90 ? heavy : light,
-		    stdout);
-}
-
-static void
 chart_stats(const struct config *c, const struct stats *s, size_t n)
 {
 	struct layout l;
-	numbuf buf;
+	char buf[NUMBER_BUFSZ];
 	double max = 0;
 	int w = 2;
 
@@ -522,12 +269,12 @@ chart_stats(const struct config *c, const struct stats *s, size_t n)
 		if (s[i].runs == 0)
 			fputs(" gives up", stdout);
 		else
-			draw_spread(&l, &s[i]);
+			chart_spread(&(const struct spread){ s[i].min,
+			    s[i].median, s[i].p90, s[i].max }, l.max, l.bar_w,
+			    l.ascii);
 		putchar('\n');
 	}
-	printf("%s min to p90, %s p90 to max, %s median\n",
-	    l.ascii ? "=" : "\xe2\x94\x81", l.ascii ? "-" : "\xe2\x94\x80",
-	    l.ascii ? "|" : "\xe2\x94\x83");
+	chart_spread_key(l.ascii);
 }
 
 static int
@@ -557,7 +304,7 @@ show_steps(const struct config *c, struct rng *rng)
 	const char *why = NULL;
 	size_t n = 0, cap = 0;
 
-	replay_init(&r, c, rng, c->count);
+	replay_start(&r, c, rng);
 	if (!c->chart)
 		print_header(c, false);
 	while (why == NULL && replay_step(&r, &s)) {
@@ -585,7 +332,7 @@ show_samples(const struct config *c, struct rng *rng)
 	const char *why;
 	size_t n = 0, cap = 0;
 
-	if ((why = sampler_init(&sp, c, rng)) == NULL && !c->chart)
+	if ((why = sampler_start(&sp, c, rng)) == NULL && !c->chart)
 		print_header(c, true);
 	while (why == NULL && sampler_step(&sp, &x)) {
 		if (!c->chart)
@@ -687,7 +434,7 @@ dry_run(const struct config *c, struct rng *rng)
 	int64_t at = 0;
 
 	/* One step past --count: whether the run would go on. */
-	replay_init(&r, c, rng, c->count);
+	replay_start(&r, c, rng);
 	printf("%-8s %-10s %s\n", "attempt", "delay", "starts at");
 	printf("%-8d %-10s %s\n", 1, "-", "0s");
 	while (replay_step(&r, &s) && s.d.ns >= 0) {

@@ -148,10 +148,10 @@ spool_stdin(struct streams *s)
 	}
 }
 
-/* stdin replayed: read again from where it began if it can seek, else
- * kept in a spool. */
+/* --stdin replay: stdin kept for every attempt, as where it began if it
+ * can seek, else in a spool. */
 static int
-replay_init(struct streams *s)
+keep_stdin(struct streams *s)
 {
 	struct stat st;
 	off_t at;
@@ -274,7 +274,7 @@ streams_init(struct streams *s, const struct config *c, const bool closed[3],
 			    scan[i], i == 0 && c->hold_stdout) == -1)
 				return -1;
 	if (c->stdin_mode == STDIN_REPLAY && !closed[0] &&
-	    replay_init(s) == -1)
+	    keep_stdin(s) == -1)
 		return -1;
 	s->stdin_at = -1;
 	if (c->stdin_mode == STDIN_INHERIT && !closed[0])

@@ -30,6 +30,8 @@ main(void)
 	unit_options();
 	unit_share();
 	unit_lib();
+	unit_replay();
+	unit_model();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -19,5 +19,7 @@ void	unit_policy(void);
 void	unit_options(void);
 void	unit_share(void);
 void	unit_lib(void);
+void	unit_replay(void);
+void	unit_model(void);
 
 #endif

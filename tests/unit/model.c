@@ -1,0 +1,262 @@
+/*
+ * retry simulate's models.  Their means are random, so most rows give
+ * bounds that any seed meets by a wide margin, and the seed is fixed; a
+ * few say what holds exactly: one client never collides, a failure rate
+ * of 0 or 1 leaves nothing to chance, and a seed gives the same means
+ * every time.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../../src/lists.h"
+#include "../../src/model.h"
+#include "../../src/options.h"
+#include "unit.h"
+
+#define MS	1e6		/* ns */
+
+/* The blog's exponential back-off as --exp's first delay. */
+static void
+rows_exp_base(void)
+{
+	static const struct {
+		const char	*name;
+		double		 factor;
+		int64_t		 want;
+	} t[] = {
+		{ "factor 2: 10ms, the blog's 2 x 5ms", 2, 10 * NS_PER_MS },
+		{ "factor 3: 15ms", 3, 15 * NS_PER_MS },
+		{ "factor 1.5: 7.5ms", 1.5, 7500 * NS_PER_US },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		unit_row(sim_exp_base(t[i].factor) == t[i].want, "sim_exp_base",
+		    t[i].name, "want %lld, got %lld", (long long)t[i].want,
+		    (long long)sim_exp_base(t[i].factor));
+}
+
+/* simulate's options, as the subcommand parses them. */
+static int
+simulate_options(const char *s, struct config *c, char *err, size_t errsz)
+{
+	static char simulate[] = "simulate";
+	char buf[256], *argv[32];
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	argv[n++] = simulate;
+	for (char *t = strtok(buf, " "); t != NULL && n < 31;
+	    t = strtok(NULL, " "))
+		argv[n++] = t;
+	argv[n] = NULL;
+	return options_parse(n, argv, MODE_SIMULATE, c, err, errsz);
+}
+
+/*
+ * The contention model: a strategy, a number of clients and of runs, and
+ * the bounds of the means (time in ms).
+ */
+static const struct contention_row {
+	const char	*name;
+	const char	*options;
+	unsigned long	 clients, runs;
+	double		 time_lo, time_hi;
+	double		 calls_lo, calls_hi;
+	double		 gave_up_lo, gave_up_hi;
+} contention[] = {
+	{ "one client: one write, done in four hops of 10ms",
+	  "--immediate", 1, 20, 36, 44, 1, 1, 0, 0 },
+	{ "--max 1: one write of ten wins, nine give up",
+	  "--exp 10ms --max 1", 10, 20, 30, 60, 10, 10, 9, 9 },
+	{ "no back-off: every client writes in the end, none gives up",
+	  "--immediate", 20, 5, 40, 10000, 20, 400, 0, 0 },
+	{ "exponential back-off, 50 clients: tens of seconds",
+	  "--exp 10ms", 50, 5, 10000, 60000, 300, 1000, 0, 0 },
+	{ "full jitter, 50 clients: seconds",
+	  "--exp 10ms --jitter full", 50, 5, 1000, 10000, 150, 500, 0, 0 },
+};
+
+static void
+rows_contention(void)
+{
+	struct contention_result r;
+	struct config c;
+	char err[256];
+	const char *why;
+
+	for (size_t i = 0; i < sizeof(contention) / sizeof(contention[0]);
+	    i++) {
+		const struct contention_row *t = &contention[i];
+
+		if (simulate_options(t->options, &c, err, sizeof(err)) != 0) {
+			unit_row(false, "contention", t->name, "options: %s",
+			    err);
+			options_free(&c);
+			continue;
+		}
+		memset(&r, 0, sizeof(r));
+		why = simulate_contention(&c.backoff, t->clients, t->runs, 1,
+		    &r);
+		unit_row(why == NULL && r.clients == t->clients &&
+		    r.runs == t->runs && r.time / MS >= t->time_lo &&
+		    r.time / MS <= t->time_hi && r.calls >= t->calls_lo &&
+		    r.calls <= t->calls_hi && r.gave_up >= t->gave_up_lo &&
+		    r.gave_up <= t->gave_up_hi, "contention", t->name,
+		    "%s: time %gms, calls %g, gave up %g", why != NULL ? why :
+		    "means", r.time / MS, r.calls, r.gave_up);
+		options_free(&c);
+	}
+}
+
+/* What the contention model refuses, and that a seed decides it. */
+static void
+rows_contention_edges(void)
+{
+	static const struct {
+		const char	*name;
+		unsigned long	 clients, runs;
+	} refused[] = {
+		{ "no clients", 0, 1 },
+		{ "more clients than --clients allows", CLIENTS_MAX + 1, 1 },
+		{ "no runs", 1, 0 },
+	};
+	const struct backoff b = { .strategy = S_IMMEDIATE };
+	struct contention_result r, again;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		unit_row(simulate_contention(&b, refused[i].clients,
+		    refused[i].runs, 1, &r) != NULL, "contention",
+		    refused[i].name, "not refused");
+	(void)simulate_contention(&b, 30, 3, 7, &r);
+	(void)simulate_contention(&b, 30, 3, 7, &again);
+	unit_row(r.time == again.time && r.calls == again.calls &&
+	    r.gave_up == again.gave_up, "contention",
+	    "a seed gives the same means", "time %g and %g", r.time,
+	    again.time);
+	(void)simulate_contention(&b, 30, 3, 8, &again);
+	unit_row(r.time != again.time, "contention",
+	    "another seed other means", "time %g both", r.time);
+}
+
+/* The blog's finding: jitter takes less time and fewer calls than
+ * exponential back-off alone. */
+static void
+row_contention_jitter(void)
+{
+	static const char *const strategies[2] = { "--exp 10ms",
+	    "--exp 10ms --jitter full" };
+	struct contention_result r[2] = { 0 };
+	struct config c;
+	char err[256];
+
+	for (int i = 0; i < 2; i++) {
+		if (simulate_options(strategies[i], &c, err, sizeof(err)) == 0)
+			(void)simulate_contention(&c.backoff, 100, 5, 1, &r[i]);
+		options_free(&c);
+	}
+	unit_row(r[1].time < r[0].time && r[1].calls < r[0].calls,
+	    "contention", "100 clients: full jitter beats exponential alone",
+	    "time %gms and %gms, calls %g and %g", r[0].time / MS,
+	    r[1].time / MS, r[0].calls, r[1].calls);
+}
+
+/* The closed forms: 1 - p^(N+1) and the sum of p^k for k <= N. */
+static void
+rows_closed_form(void)
+{
+	static const struct {
+		const char	*name;
+		enum load_kind	 kind;
+		double		 p, success, load;
+	} t[] = {
+		{ "no retries, p 0.5", L_NONE, 0.5, 0.5, 1 },
+		{ "no retries, p 1", L_NONE, 1, 0, 1 },
+		{ "3 retries, p 0.5", L_RETRIES, 0.5, 0.9375, 1.875 },
+		{ "3 retries, p 0", L_RETRIES, 0, 1, 1 },
+		{ "3 retries, p 1: four calls, no success", L_RETRIES, 1, 0,
+		  4 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const struct load_result r = load_closed_form(t[i].kind,
+		    t[i].p);
+
+		unit_row(r.success == t[i].success && r.load == t[i].load,
+		    "load_closed_form", t[i].name,
+		    "want %g %g, got %g %g", t[i].success, t[i].load,
+		    r.success, r.load);
+	}
+}
+
+/*
+ * The load model: simulate's options (--share-budget, --share-breaker),
+ * a failure rate, and the bounds of one kind's means over 10 clients'
+ * thousand first tries a run.
+ */
+static const struct load_row {
+	const char	*name;
+	const char	*options;
+	double		 p;
+	enum load_kind	 kind;
+	double		 success_lo, success_hi;
+	double		 load_lo, load_hi;
+} load[] = {
+	{ "p 0: every first try succeeds, no retries", "", 0, L_RETRIES,
+	  1, 1, 1, 1 },
+	{ "p 0 behind a breaker: it never opens", "", 0, L_BREAKER,
+	  1, 1, 1, 1 },
+	{ "p 1 without retries: one call a try", "", 1, L_NONE, 0, 0, 1, 1 },
+	{ "p 1 with 3 retries: four calls a try", "", 1, L_RETRIES,
+	  0, 0, 4, 4 },
+	{ "p 1 under a budget: the 10 tokens, then no retry", "", 1,
+	  L_BUDGET, 0, 0, 1.005, 1.02 },
+	{ "p 1 under --share-budget 100: more tokens", "--share-budget 100",
+	  1, L_BUDGET, 0, 0, 1.05, 1.2 },
+	{ "p 1 behind a breaker: an open one fails tries without a call",
+	  "", 1, L_BREAKER, 0, 0, 0, 0.1 },
+	{ "p 0.5 with 3 retries: the closed form", "", 0.5, L_RETRIES,
+	  0.92, 0.955, 1.8, 1.95 },
+	{ "p 0.5 under a budget: few retries, and little more success", "",
+	  0.5, L_BUDGET, 0.5, 0.62, 1.05, 1.2 },
+	{ "p 0.5 behind a breaker: 20 failures in a row are rare", "", 0.5,
+	  L_BREAKER, 0.92, 0.955, 1.8, 1.95 },
+};
+
+static void
+rows_load(void)
+{
+	struct load_result r[L_COUNT];
+	struct config c;
+	char err[256];
+	const char *why;
+
+	for (size_t i = 0; i < sizeof(load) / sizeof(load[0]); i++) {
+		const struct load_row *t = &load[i];
+		const struct load_result *k = &r[t->kind];
+
+		if (simulate_options(t->options, &c, err, sizeof(err)) != 0) {
+			unit_row(false, "load", t->name, "options: %s", err);
+			options_free(&c);
+			continue;
+		}
+		memset(r, 0, sizeof(r));
+		why = simulate_load(&c.share_rules, t->p, 10, 5, 1, r);
+		unit_row(why == NULL && k->success >= t->success_lo &&
+		    k->success <= t->success_hi && k->load >= t->load_lo &&
+		    k->load <= t->load_hi, "load", t->name,
+		    "%s: success %g, load %g", why != NULL ? why : "means",
+		    k->success, k->load);
+		options_free(&c);
+	}
+}
+
+void
+unit_model(void)
+{
+	rows_exp_base();
+	rows_contention();
+	rows_contention_edges();
+	row_contention_jitter();
+	rows_closed_form();
+	rows_load();
+}

@@ -138,7 +138,7 @@ shared_open(struct shared *sh, const struct config *c,
 	if (resolve_spec(sh, c, err, errsz) == -1)
 		return -1;
 	if (sh->url.kind != STORE_FILE) {
-		redis_open(&sh->redis, &sh->url, c->share_timeout);
+		redisconn_open(&sh->redis, &sh->url, c->share_timeout);
 		sh->on = true;
 		return 0;
 	}
@@ -161,19 +161,19 @@ shared_close(struct shared *sh)
 	if (sh->on && sh->url.kind == STORE_FILE)
 		store_close(&sh->file);
 	else if (sh->on)
-		redis_close(&sh->redis);
+		redisconn_close(&sh->redis);
 	explicit_bzero(&sh->url, sizeof(sh->url));
 	sh->on = false;
 }
 
 /* A decision of the file store: fn under the lock, at one now. */
 struct decision {
-	enum redis_op	 op;
+	enum share_op	 op;
 	const struct shared *sh;
 	bool		 success;
 	bool		 retry;
 	int64_t		 asked;
-	struct redis_answer a;
+	struct share_answer a;
 };
 
 static void
@@ -182,12 +182,12 @@ decide_file(struct share_state *s, int64_t now, void *p)
 	struct decision *d = p;
 	const struct share_rules *r = d->sh->rules;
 
-	if (d->op == REDIS_GATE) {
+	if (d->op == SHARE_GATE) {
 		d->a.gate = share_gate(s, r, d->sh->me, now);
 		if (d->a.gate.what == GATE_WAIT)
 			d->a.gate.until = d->a.gate.until > now ?
 			    d->a.gate.until - now : 0;
-	} else if (d->op == REDIS_RECORD) {
+	} else if (d->op == SHARE_RECORD) {
 		d->a.record = share_record(s, r, d->sh->me, d->success,
 		    d->retry, d->asked >= 0 ? now + d->asked : 0, now);
 		d->a.tokens = s->tokens;
@@ -209,7 +209,7 @@ budget_by(const struct shared *sh, const struct decision *d)
 {
 	const int64_t now = mono_ns();
 
-	if ((d->op == REDIS_GATE || d->retry) && sh->end >= 0 &&
+	if ((d->op == SHARE_GATE || d->retry) && sh->end >= 0 &&
 	    (sh->end - now) / 2 < sh->timeout)
 		return now + (sh->end - now) / 2;
 	if (signal_stop != 0 && sh->timeout > LAST_WORDS)
@@ -241,7 +241,7 @@ decide(struct shared *sh, struct decision *d)
 		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
 	if (sh->url.kind == STORE_FILE) {
 		sh->file.by = lock_by(sh, d);
-		sh->file.ending = d->op == REDIS_LEAVE;
+		sh->file.ending = d->op == SHARE_LEAVE;
 		rc = store_update(&sh->file, sh->rules, wall_ns(), decide_file,
 		    d, true, &d->a.corrupt, err, sizeof(err));
 	} else {
@@ -257,7 +257,7 @@ decide(struct shared *sh, struct decision *d)
 		if (!sh->faulty)
 			report_error(sh->rep, "--share %s: %s; %s", sh->name,
 			    err, !sh->required ? "going on without the shared "
-			    "state until it answers" : d->op == REDIS_RECORD &&
+			    "state until it answers" : d->op == SHARE_RECORD &&
 			    d->success ? "--share-required: the success stands; "
 			    "the run ends" : "--share-required: giving up");
 		sh->faulty = true;
@@ -281,7 +281,7 @@ decide(struct shared *sh, struct decision *d)
 enum shared_said
 shared_gate(struct shared *sh, struct gate_answer *g)
 {
-	struct decision d = { .op = REDIS_GATE, .sh = sh, .asked = -1 };
+	struct decision d = { .op = SHARE_GATE, .sh = sh, .asked = -1 };
 	enum shared_said said;
 
 	if (!sh->on)
@@ -295,7 +295,7 @@ enum shared_said
 shared_record(struct shared *sh, bool success, bool retry, int64_t asked,
     struct record_answer *a, double *tokens)
 {
-	struct decision d = { .op = REDIS_RECORD, .sh = sh,
+	struct decision d = { .op = SHARE_RECORD, .sh = sh,
 	    .success = success, .retry = retry, .asked = asked };
 	enum shared_said said;
 
@@ -311,7 +311,7 @@ shared_record(struct shared *sh, bool success, bool retry, int64_t asked,
 void
 shared_leave(struct shared *sh)
 {
-	struct decision d = { .op = REDIS_LEAVE, .sh = sh, .asked = -1 };
+	struct decision d = { .op = SHARE_LEAVE, .sh = sh, .asked = -1 };
 
 	if (sh->on)
 		(void)decide(sh, &d);
@@ -340,7 +340,7 @@ shared_read(struct shared *sh, const char *name, struct share_state *s,
 		return redis_read(&sh->redis, name, s, err, errsz);
 	if (store_name(&sh->file, name, false, err, errsz) == -1)
 		return errno == ENOENT ? 1 : -1;
-	sh->file.by = lock_by(sh, &(struct decision){ .op = REDIS_LEAVE });
+	sh->file.by = lock_by(sh, &(struct decision){ .op = SHARE_LEAVE });
 	rc = store_read(&sh->file, s, err, errsz);
 	store_unname(&sh->file);
 	return rc;
@@ -355,7 +355,7 @@ shared_reset(struct shared *sh, const char *name, char *err, size_t errsz)
 		return redis_reset(&sh->redis, name, err, errsz);
 	if (store_name(&sh->file, name, false, err, errsz) == -1)
 		return errno == ENOENT ? 0 : -1;
-	sh->file.by = lock_by(sh, &(struct decision){ .op = REDIS_LEAVE });
+	sh->file.by = lock_by(sh, &(struct decision){ .op = SHARE_LEAVE });
 	rc = store_reset(&sh->file, err, errsz);
 	store_unname(&sh->file);
 	return rc;

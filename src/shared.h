@@ -25,7 +25,7 @@ struct shared {
 	char		 shown[STOREURL_MAX + 64];	/* no password */
 	bool		 default_dir;	/* the file store's, no spec given */
 	struct store	 file;		/* STORE_FILE */
-	struct redis	 redis;		/* the others */
+	struct redis_conn redis;	/* the others */
 	const struct share_rules *rules;
 	const struct reporter *rep;
 	const char	*name;

@@ -108,8 +108,9 @@ build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o) \
 
 # The rows of the shared state's unit test, replayed through Redis's
 # script by a real server (tests/redis.bats runs it).
-REPLAY_OBJS =	src/redis.o src/signals.o src/storeurl.o src/share.o \
-		src/duration.o src/number.o src/compat.o src/lib.o src/clock.o
+REPLAY_OBJS =	src/redis.o src/redisconn.o src/signals.o src/storeurl.o \
+		src/share.o src/duration.o src/number.o src/compat.o src/lib.o \
+		src/clock.o
 
 build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
 	    $(REPLAY_OBJS)

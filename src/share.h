@@ -95,6 +95,19 @@ struct record_answer {
 	bool		 closed;	/* this probe's success closed it */
 };
 
+/* A decision that a store makes on a name's state, atomically (under its
+ * lock, or in its script): share_gate, share_record or share_leave. */
+enum share_op { SHARE_GATE, SHARE_RECORD, SHARE_LEAVE };
+
+/* What the store's decision answered. */
+struct share_answer {
+	struct gate_answer gate;	/* until: ns from now */
+	struct record_answer record;
+	double		 tokens;	/* after a record */
+	bool		 corrupt;	/* the state was not one: it started
+					 * afresh */
+};
+
 /* The state of a name that no run has used: full, closed. */
 void		 share_fresh(struct share_state *, const struct share_rules *,
 		    int64_t now);

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "duration.h"
+#include "redis.h"
 #include "shared.h"
 #include "signals.h"
 
@@ -105,6 +106,234 @@ resolve_spec(struct shared *sh, const struct config *c, char *err,
 	return 0;
 }
 
+/* A decision, as a store makes it. */
+struct decision {
+	enum share_op	 op;
+	const struct shared *sh;
+	bool		 success;
+	bool		 retry;
+	int64_t		 asked;
+	struct share_answer a;
+};
+
+/*
+ * What shared.c asks of a store, each kind in its own way; -1 with why in
+ * err when it fails.  open makes no connection yet (errno as store_open
+ * leaves it); decide makes one decision; list, read and reset do what
+ * shared_names, shared_read and shared_reset say; locate says where a
+ * name's state is, as a report names it.
+ */
+struct store_ops {
+	int	(*open)(struct shared *, bool create, char *err, size_t);
+	void	(*close)(struct shared *);
+	int	(*decide)(struct shared *, struct decision *, char *err,
+		    size_t);
+	int	(*list)(struct shared *, char ***, size_t *, char *err,
+		    size_t);
+	int	(*read)(struct shared *, const char *name,
+		    struct share_state *, char *err, size_t);
+	int	(*reset)(struct shared *, const char *name, char *err, size_t);
+	void	(*locate)(const struct shared *, const char *name, char *,
+		    size_t);
+};
+
+/* The file store's change of the state, under its lock, at one now. */
+static void
+apply_decision(struct share_state *s, int64_t now, void *p)
+{
+	struct decision *d = p;
+	const struct share_rules *r = d->sh->rules;
+
+	if (d->op == SHARE_GATE) {
+		d->a.gate = share_gate(s, r, d->sh->me, now);
+		if (d->a.gate.what == GATE_WAIT)
+			d->a.gate.until = d->a.gate.until > now ?
+			    d->a.gate.until - now : 0;
+	} else if (d->op == SHARE_RECORD) {
+		d->a.record = share_record(s, r, d->sh->me, d->success,
+		    d->retry, d->asked >= 0 ? now + d->asked : 0, now);
+		d->a.tokens = s->tokens;
+	} else
+		share_leave(s, d->sh->me, now);
+}
+
+/*
+ * A store answers within --share-timeout, and before an attempt (the
+ * gate, and the decision that grants a retry) within half of what is
+ * left of --budget when that is less (then: when, in CLOCK_MONOTONIC ns;
+ * else -1), so that the attempt keeps the other half whatever the store
+ * does.  A run's last words (the decision after its last attempt, a probe
+ * let go) may end it up to --share-timeout past --budget, and after a
+ * signal a second at most.
+ */
+static int64_t
+budget_by(const struct shared *sh, const struct decision *d)
+{
+	const int64_t now = mono_ns();
+
+	if ((d->op == SHARE_GATE || d->retry) && sh->end >= 0 &&
+	    (sh->end - now) / 2 < sh->timeout)
+		return now + (sh->end - now) / 2;
+	if (signal_stop != 0 && sh->timeout > LAST_WORDS)
+		return now + LAST_WORDS;
+	return -1;
+}
+
+/* The file store's deadline for its lock. */
+static int64_t
+lock_by(const struct shared *sh, const struct decision *d)
+{
+	const int64_t by = budget_by(sh, d);
+
+	return by >= 0 ? by : mono_ns() + sh->timeout;
+}
+
+/* The file store: a file per name in a directory (store.h). */
+static int
+open_file(struct shared *sh, bool create, char *err, size_t errsz)
+{
+	if (store_open(&sh->file, sh->default_dir ? NULL : sh->url.path,
+	    create, err, errsz) == -1)
+		return -1;
+	snprintf(sh->shown, sizeof(sh->shown), "%s", sh->file.dir);
+	if (create && sh->name != NULL && store_name(&sh->file, sh->name,
+	    true, err, errsz) == -1) {
+		store_close(&sh->file);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+close_file(struct shared *sh)
+{
+	store_close(&sh->file);
+}
+
+static int
+decide_file(struct shared *sh, struct decision *d, char *err, size_t errsz)
+{
+	sh->file.by = lock_by(sh, d);
+	sh->file.ending = d->op == SHARE_LEAVE;
+	return store_update(&sh->file, sh->rules, wall_ns(), apply_decision,
+	    d, true, &d->a.corrupt, err, errsz);
+}
+
+static int
+list_file(struct shared *sh, char ***names, size_t *n, char *err,
+    size_t errsz)
+{
+	if (store_names(&sh->file, names, n) == -1) {
+		snprintf(err, errsz, "%s: %s", sh->file.dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+read_file(struct shared *sh, const char *name, struct share_state *s,
+    char *err, size_t errsz)
+{
+	int rc;
+
+	if (store_name(&sh->file, name, false, err, errsz) == -1)
+		return errno == ENOENT ? 1 : -1;
+	sh->file.by = lock_by(sh, &(struct decision){ .op = SHARE_LEAVE });
+	rc = store_read(&sh->file, s, err, errsz);
+	store_unname(&sh->file);
+	return rc;
+}
+
+static int
+reset_file(struct shared *sh, const char *name, char *err, size_t errsz)
+{
+	int rc;
+
+	if (store_name(&sh->file, name, false, err, errsz) == -1)
+		return errno == ENOENT ? 0 : -1;
+	sh->file.by = lock_by(sh, &(struct decision){ .op = SHARE_LEAVE });
+	rc = store_reset(&sh->file, err, errsz);
+	store_unname(&sh->file);
+	return rc;
+}
+
+static void
+locate_file(const struct shared *sh, const char *name, char *where,
+    size_t sz)
+{
+	snprintf(where, sz, "%s/%s", sh->shown, name);
+}
+
+/* Redis: a hash per name, changed by a script (redis.h). */
+static int
+open_redis(struct shared *sh, bool create, char *err, size_t errsz)
+{
+	redisconn_open(&sh->redis, &sh->url, sh->timeout);
+	return 0;
+}
+
+static void
+close_redis(struct shared *sh)
+{
+	redisconn_close(&sh->redis);
+}
+
+static int
+decide_redis(struct shared *sh, struct decision *d, char *err, size_t errsz)
+{
+	sh->redis.by = budget_by(sh, d);
+	return redis_decide(&sh->redis, d->op, sh->name, sh->rules, sh->me,
+	    d->success, d->retry, d->asked, -1, &d->a, err, errsz);
+}
+
+static int
+list_redis(struct shared *sh, char ***names, size_t *n, char *err,
+    size_t errsz)
+{
+	return redis_names(&sh->redis, names, n, err, errsz);
+}
+
+static int
+read_redis(struct shared *sh, const char *name, struct share_state *s,
+    char *err, size_t errsz)
+{
+	return redis_read(&sh->redis, name, s, err, errsz);
+}
+
+static int
+reset_redis(struct shared *sh, const char *name, char *err, size_t errsz)
+{
+	return redis_reset(&sh->redis, name, err, errsz);
+}
+
+static void
+locate_redis(const struct shared *sh, const char *name, char *where,
+    size_t sz)
+{
+	char key[REDIS_KEY_MAX];
+
+	redis_key(name, key, sizeof(key));
+	snprintf(where, sz, "%s in %s", key, sh->shown);
+}
+
+static const struct store_ops file_ops = {
+	.open = open_file, .close = close_file, .decide = decide_file,
+	.list = list_file, .read = read_file, .reset = reset_file,
+	.locate = locate_file,
+};
+static const struct store_ops redis_ops = {
+	.open = open_redis, .close = close_redis, .decide = decide_redis,
+	.list = list_redis, .read = read_redis, .reset = reset_redis,
+	.locate = locate_redis,
+};
+
+/* Each kind of store that a URL names. */
+static const struct store_ops *const kinds[] = {
+	[STORE_FILE] = &file_ops,
+	[STORE_REDIS_TCP] = &redis_ops,
+	[STORE_REDIS_UNIX] = &redis_ops,
+};
+
 /*
  * A store that cannot be used now, for a run: it goes on without, with
  * --share-required ends as when the store is down, and asks no more.  A
@@ -137,20 +366,9 @@ shared_open(struct shared *sh, const struct config *c,
 		arc4random_buf(&sh->me, sizeof(sh->me));
 	if (resolve_spec(sh, c, err, errsz) == -1)
 		return -1;
-	if (sh->url.kind != STORE_FILE) {
-		redis_open(&sh->redis, &sh->url, c->share_timeout);
-		sh->on = true;
-		return 0;
-	}
-	if (store_open(&sh->file, sh->default_dir ? NULL : sh->url.path,
-	    create, err, errsz) == -1)
+	sh->ops = kinds[sh->url.kind];
+	if (sh->ops->open(sh, create, err, errsz) == -1)
 		return cannot_use(sh, create);
-	snprintf(sh->shown, sizeof(sh->shown), "%s", sh->file.dir);
-	if (create && c->share != NULL && store_name(&sh->file, c->share,
-	    true, err, errsz) == -1) {
-		store_close(&sh->file);
-		return cannot_use(sh, create);
-	}
 	sh->on = true;
 	return 0;
 }
@@ -158,72 +376,10 @@ shared_open(struct shared *sh, const struct config *c,
 void
 shared_close(struct shared *sh)
 {
-	if (sh->on && sh->url.kind == STORE_FILE)
-		store_close(&sh->file);
-	else if (sh->on)
-		redis_close(&sh->redis);
+	if (sh->on)
+		sh->ops->close(sh);
 	explicit_bzero(&sh->url, sizeof(sh->url));
 	sh->on = false;
-}
-
-/* A decision of the file store: fn under the lock, at one now. */
-struct decision {
-	enum redis_op	 op;
-	const struct shared *sh;
-	bool		 success;
-	bool		 retry;
-	int64_t		 asked;
-	struct redis_answer a;
-};
-
-static void
-decide_file(struct share_state *s, int64_t now, void *p)
-{
-	struct decision *d = p;
-	const struct share_rules *r = d->sh->rules;
-
-	if (d->op == REDIS_GATE) {
-		d->a.gate = share_gate(s, r, d->sh->me, now);
-		if (d->a.gate.what == GATE_WAIT)
-			d->a.gate.until = d->a.gate.until > now ?
-			    d->a.gate.until - now : 0;
-	} else if (d->op == REDIS_RECORD) {
-		d->a.record = share_record(s, r, d->sh->me, d->success,
-		    d->retry, d->asked >= 0 ? now + d->asked : 0, now);
-		d->a.tokens = s->tokens;
-	} else
-		share_leave(s, d->sh->me, now);
-}
-
-/*
- * A store answers within --share-timeout, and before an attempt (the
- * gate, and the decision that grants a retry) within half of what is
- * left of --budget when that is less (then: when, in CLOCK_MONOTONIC ns;
- * else -1), so that the attempt keeps the other half whatever the store
- * does.  A run's last words (the decision after its last attempt, a probe
- * let go) may end it up to --share-timeout past --budget, and after a
- * signal a second at most.
- */
-static int64_t
-budget_by(const struct shared *sh, const struct decision *d)
-{
-	const int64_t now = mono_ns();
-
-	if ((d->op == REDIS_GATE || d->retry) && sh->end >= 0 &&
-	    (sh->end - now) / 2 < sh->timeout)
-		return now + (sh->end - now) / 2;
-	if (signal_stop != 0 && sh->timeout > LAST_WORDS)
-		return now + LAST_WORDS;
-	return -1;
-}
-
-/* The file store's deadline for its lock. */
-static int64_t
-lock_by(const struct shared *sh, const struct decision *d)
-{
-	const int64_t by = budget_by(sh, d);
-
-	return by >= 0 ? by : mono_ns() + sh->timeout;
 }
 
 /* One decision in the store; a fault, a recovery or a corrupt state said
@@ -231,33 +387,21 @@ lock_by(const struct shared *sh, const struct decision *d)
 static enum shared_said
 decide(struct shared *sh, struct decision *d)
 {
-	char err[1024];
-	int rc;
+	char err[1024], where[sizeof(sh->shown) + REDIS_KEY_MAX + 8];
 
 	/* A store that failed is asked again at the next decision (each try
 	 * costs --share-timeout at most), but for one that could not be
 	 * made. */
 	if (sh->unusable)
 		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
-	if (sh->url.kind == STORE_FILE) {
-		sh->file.by = lock_by(sh, d);
-		sh->file.ending = d->op == REDIS_LEAVE;
-		rc = store_update(&sh->file, sh->rules, wall_ns(), decide_file,
-		    d, true, &d->a.corrupt, err, sizeof(err));
-	} else {
-		sh->redis.by = budget_by(sh, d);
-		rc = redis_decide(&sh->redis, d->op, sh->name, sh->rules,
-		    sh->me, d->success, d->retry, d->asked, -1, &d->a, err,
-		    sizeof(err));
-	}
-	if (rc == -1) {
+	if (sh->ops->decide(sh, d, err, sizeof(err)) == -1) {
 		/* A signal ends the run: no fault of the store's. */
 		if (signal_stop != 0)
 			return SHARED_UNSHARED;
 		if (!sh->faulty)
 			report_error(sh->rep, "--share %s: %s; %s", sh->name,
 			    err, !sh->required ? "going on without the shared "
-			    "state until it answers" : d->op == REDIS_RECORD &&
+			    "state until it answers" : d->op == SHARE_RECORD &&
 			    d->success ? "--share-required: the success stands; "
 			    "the run ends" : "--share-required: giving up");
 		sh->faulty = true;
@@ -267,13 +411,11 @@ decide(struct shared *sh, struct decision *d)
 		report_error(sh->rep, "--share %s: %s answers again",
 		    sh->name, sh->shown);
 	sh->faulty = false;
-	if (d->a.corrupt && !sh->said_corrupt && sh->url.kind == STORE_FILE)
-		report_error(sh->rep, "--share %s: %s/%s was not a shared "
-		    "state; it starts afresh", sh->name, sh->shown, sh->name);
-	else if (d->a.corrupt && !sh->said_corrupt)
-		report_error(sh->rep, "--share %s: retry:%s:state in %s was "
-		    "not a shared state; it starts afresh", sh->name, sh->name,
-		    sh->shown);
+	if (d->a.corrupt && !sh->said_corrupt) {
+		sh->ops->locate(sh, sh->name, where, sizeof(where));
+		report_error(sh->rep, "--share %s: %s was not a shared state; "
+		    "it starts afresh", sh->name, where);
+	}
 	sh->said_corrupt |= d->a.corrupt;
 	return SHARED_ANSWERED;
 }
@@ -281,7 +423,7 @@ decide(struct shared *sh, struct decision *d)
 enum shared_said
 shared_gate(struct shared *sh, struct gate_answer *g)
 {
-	struct decision d = { .op = REDIS_GATE, .sh = sh, .asked = -1 };
+	struct decision d = { .op = SHARE_GATE, .sh = sh, .asked = -1 };
 	enum shared_said said;
 
 	if (!sh->on)
@@ -295,7 +437,7 @@ enum shared_said
 shared_record(struct shared *sh, bool success, bool retry, int64_t asked,
     struct record_answer *a, double *tokens)
 {
-	struct decision d = { .op = REDIS_RECORD, .sh = sh,
+	struct decision d = { .op = SHARE_RECORD, .sh = sh,
 	    .success = success, .retry = retry, .asked = asked };
 	enum shared_said said;
 
@@ -311,7 +453,7 @@ shared_record(struct shared *sh, bool success, bool retry, int64_t asked,
 void
 shared_leave(struct shared *sh)
 {
-	struct decision d = { .op = REDIS_LEAVE, .sh = sh, .asked = -1 };
+	struct decision d = { .op = SHARE_LEAVE, .sh = sh, .asked = -1 };
 
 	if (sh->on)
 		(void)decide(sh, &d);
@@ -321,42 +463,18 @@ int
 shared_names(struct shared *sh, char ***names, size_t *n, char *err,
     size_t errsz)
 {
-	if (sh->url.kind != STORE_FILE)
-		return redis_names(&sh->redis, names, n, err, errsz);
-	if (store_names(&sh->file, names, n) == -1) {
-		snprintf(err, errsz, "%s: %s", sh->file.dir, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return sh->ops->list(sh, names, n, err, errsz);
 }
 
 int
 shared_read(struct shared *sh, const char *name, struct share_state *s,
     char *err, size_t errsz)
 {
-	int rc;
-
-	if (sh->url.kind != STORE_FILE)
-		return redis_read(&sh->redis, name, s, err, errsz);
-	if (store_name(&sh->file, name, false, err, errsz) == -1)
-		return errno == ENOENT ? 1 : -1;
-	sh->file.by = lock_by(sh, &(struct decision){ .op = REDIS_LEAVE });
-	rc = store_read(&sh->file, s, err, errsz);
-	store_unname(&sh->file);
-	return rc;
+	return sh->ops->read(sh, name, s, err, errsz);
 }
 
 int
 shared_reset(struct shared *sh, const char *name, char *err, size_t errsz)
 {
-	int rc;
-
-	if (sh->url.kind != STORE_FILE)
-		return redis_reset(&sh->redis, name, err, errsz);
-	if (store_name(&sh->file, name, false, err, errsz) == -1)
-		return errno == ENOENT ? 0 : -1;
-	sh->file.by = lock_by(sh, &(struct decision){ .op = REDIS_LEAVE });
-	rc = store_reset(&sh->file, err, errsz);
-	store_unname(&sh->file);
-	return rc;
+	return sh->ops->reset(sh, name, err, errsz);
 }

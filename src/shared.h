@@ -1,6 +1,7 @@
 /*
  * The shared state as runs and `retry share` see it, in whichever store
- * holds it: the file store (store.h) or Redis (redis.h).
+ * holds it: the file store (store.h) or Redis (redis.h), each reached
+ * through a table of its operations.
  *
  * A run's decisions are each one read-modify-write of its name's state,
  * atomic in the store.  When the store cannot answer, the run goes on as
@@ -14,18 +15,21 @@
 #include <stdint.h>
 
 #include "options.h"
-#include "redis.h"
+#include "redisconn.h"
 #include "report.h"
 #include "share.h"
 #include "store.h"
 #include "storeurl.h"
 
+struct store_ops;
+
 struct shared {
 	struct store_url url;
 	char		 shown[STOREURL_MAX + 64];	/* no password */
 	bool		 default_dir;	/* the file store's, no spec given */
+	const struct store_ops *ops;	/* the store's kind's */
 	struct store	 file;		/* STORE_FILE */
-	struct redis	 redis;		/* the others */
+	struct redis_conn redis;	/* the others */
 	const struct share_rules *rules;
 	const struct reporter *rep;
 	const char	*name;

@@ -18,7 +18,7 @@
 #define S	NS_PER_SEC
 #define NAME	"replay-rules"
 
-static struct redis store;
+static struct redis_conn store;
 
 static void
 die(const char *what, const char *why)
@@ -33,16 +33,16 @@ step(void *arg, const struct share_rules *r, const char *tok, char *out,
     size_t sz)
 {
 	static const char *const whys[] = { "", "open", "probe", "nb" };
-	static const enum redis_op ops[] = { ['g'] = REDIS_GATE,
-	    ['f'] = REDIS_RECORD, ['F'] = REDIS_RECORD, ['s'] = REDIS_RECORD,
-	    ['l'] = REDIS_LEAVE };
+	static const enum share_op ops[] = { ['g'] = SHARE_GATE,
+	    ['f'] = SHARE_RECORD, ['F'] = SHARE_RECORD, ['s'] = SHARE_RECORD,
+	    ['l'] = SHARE_LEAVE };
 	const char verb = tok[0];
 	char *end, err[1024];
 	const uint64_t me = strtoull(tok + 1, &end, 10);
 	const double t = strtod(end + 1, &end);
 	const double more = *end == '+' ? strtod(end + 1, NULL) : 0;
 	const int64_t now = llround(t * S);
-	struct redis_answer a;
+	struct share_answer a;
 
 	if (redis_decide(&store, ops[(unsigned char)verb], NAME, r, me,
 	    verb == 's', verb == 'f', more > 0 ? llround(more * S) : -1,
@@ -76,7 +76,7 @@ main(int argc, char **argv)
 		die("signals", "cannot set them up");
 	if ((why = storeurl_parse(argv[1], true, &url)) != NULL)
 		die(argv[1], why);
-	redis_open(&store, &url, 5 * S);
+	redisconn_open(&store, &url, 5 * S);
 	for (size_t i = 0; i < sizeof(share_rows) / sizeof(share_rows[0]);
 	    i++) {
 		const struct share_row *w = &share_rows[i];
@@ -101,7 +101,7 @@ main(int argc, char **argv)
 		}
 	}
 	(void)redis_reset(&store, NAME, (char[256]){ 0 }, 256);
-	redis_close(&store);
+	redisconn_close(&store);
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -1,0 +1,628 @@
+/* A connection to a Redis server. */
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <hiredis/hiredis.h>
+
+#include "clock.h"
+#include "duration.h"
+#include "lib.h"
+#include "redisconn.h"
+#include "signals.h"
+
+/* The most a reply may take: a decision's is a few bytes, a page of SCAN
+ * a few kB; a server that sends more is not one to trust.  An array's
+ * elements are allocated when its header is read, so they are bounded
+ * too. */
+#define REPLY_MAX	(1024 * 1024)
+#define ELEMENTS_MAX	10000
+/* How often a name lookup in progress is looked at. */
+#define LOOKUP_TICK	(5 * 1000000LL)
+
+/* A name being looked up with getaddrinfo_a: kept across commands, since
+ * a lookup cannot be stopped once begun. */
+struct redis_lookup {
+	struct gaicb	 req;
+	struct addrinfo	 hints;
+};
+
+/* hiredis, which formats commands and parses replies: loaded when the
+ * first connection is made (lib.h). */
+#define HIREDIS_FUNCS(X) \
+	X(freeReplyObject) X(redisFormatCommandArgv) X(redisFreeCommand) \
+	X(redisReaderCreate) X(redisReaderFeed) X(redisReaderFree) \
+	X(redisReaderGetReply)
+
+static struct hiredis_api { HIREDIS_FUNCS(LIB_MEMBER) } api;
+
+/* NULL once hiredis is there, or why it is not. */
+static const char *
+load_hiredis(void)
+{
+	static char why[256];
+	static int loaded = -1;	/* -1 not tried, 0 loaded, 1 missing */
+
+	if (loaded == -1) {
+#ifdef RETRY_HIREDIS_SONAME
+		static const char *const names[] = { HIREDIS_FUNCS(LIB_NAME) };
+		_Static_assert(sizeof(api) == LIB_COUNT(names) *
+		    sizeof(void *), "a name for each function");
+
+		loaded = lib_load(RETRY_HIREDIS_SONAME, names, LIB_COUNT(names),
+		    (void **)&api, why, sizeof(why)) == 0 ? 0 : 1;
+#else
+		struct hiredis_api *t = &api;
+
+		HIREDIS_FUNCS(LIB_LINKED)
+		loaded = 0;
+#endif
+	}
+	return loaded == 0 ? NULL : why;
+}
+
+/* hiredis's own reply objects, but an array whose header says more than
+ * ELEMENTS_MAX is refused before its elements are allocated. */
+static redisReplyObjectFunctions bounded;
+static void	*(*unbounded_array)(const redisReadTask *, int);
+
+static void *
+bounded_array(const redisReadTask *task, int elements)
+{
+	if (elements > ELEMENTS_MAX) {
+		((struct redis_conn *)task->privdata)->too_many = true;
+		return NULL;
+	}
+	return unbounded_array(task, elements);
+}
+
+static redisReader *
+new_reader(struct redis_conn *r)
+{
+	redisReader *rd = api.redisReaderCreate();
+
+	if (rd == NULL)
+		return NULL;
+	if (unbounded_array == NULL) {
+		bounded = *rd->fn;
+		unbounded_array = bounded.createArray;
+		bounded.createArray = bounded_array;
+	}
+	rd->fn = &bounded;
+	rd->privdata = r;
+	r->too_many = false;
+	return rd;
+}
+
+/* The longest report of a store's fault: a server's words are cut there,
+ * once the password is out of them. */
+#define WHAT_MAX	512
+#define PASSWORD_MAX	sizeof(((struct store_url *)0)->password)
+
+static int
+by_value(const void *a, const void *b)
+{
+	const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The w bytes at p as one number. */
+static uint32_t
+gram(const char *p, size_t w)
+{
+	uint32_t v = 0;
+
+	for (size_t i = 0; i < w; i++)
+		v = v << 8 | (unsigned char)p[i];
+	return v;
+}
+
+/*
+ * text into out (cut to sz), with every run of it that is made of pieces
+ * of 4 bytes of pw (all of pw, when shorter) as "***".  A server may say
+ * back any part of what it was sent, cut where it likes (Redis cuts an
+ * unknown command's arguments to about 128 bytes), with its line breaks
+ * as spaces: the pieces of both are looked for, in the whole text, before
+ * anything is cut.
+ */
+static void
+mask_password(const char *text, const char *pw, char *out, size_t sz)
+{
+	const size_t n = strlen(text), p = strlen(pw), w = p < 4 ? p : 4;
+	uint32_t grams[2 * PASSWORD_MAX] = { 0 };
+	char spaced[PASSWORD_MAX];
+	size_t ng = 0, o = 0, until = 0;
+	bool hidden = false;
+
+	memcpy(spaced, pw, p + 1);
+	for (char *c = spaced; *c != '\0'; c++)
+		if (*c == '\r' || *c == '\n')
+			*c = ' ';
+	for (size_t i = 0; w > 0 && i + w <= p; i++) {
+		grams[ng++] = gram(pw + i, w);
+		grams[ng++] = gram(spaced + i, w);
+	}
+	qsort(grams, ng, sizeof(*grams), by_value);
+	for (size_t i = 0; i < n && o + 1 < sz; i++) {
+		const uint32_t g = i + w <= n ? gram(text + i, w) : 0;
+
+		if (i + w <= n && bsearch(&g, grams, ng, sizeof(*grams),
+		    by_value) != NULL)
+			until = i + w;
+		if (i >= until) {
+			out[o++] = text[i];
+			hidden = false;
+		} else if (!hidden) {
+			for (const char *c = "***"; *c != '\0' && o + 1 < sz;
+			    c++)
+				out[o++] = *c;
+			hidden = true;
+		}
+	}
+	out[o] = '\0';
+	explicit_bzero(spaced, sizeof(spaced));
+	explicit_bzero(grams, sizeof(grams));
+}
+
+int
+redisconn_fail(const struct redis_conn *r, char *err, size_t sz,
+    const char *fmt, ...)
+{
+	char shown[STOREURL_MAX + 64], what[WHAT_MAX], *all = NULL;
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vasprintf(&all, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		snprintf(what, sizeof(what), "%s", strerror(ENOMEM));
+	else if (r->url.has_password)
+		mask_password(all, r->url.password, what, sizeof(what));
+	else
+		snprintf(what, sizeof(what), "%s", all);
+	if (k >= 0) {
+		explicit_bzero(all, (size_t)k);
+		free(all);
+	}
+	storeurl_show(&r->url, shown, sizeof(shown));
+	snprintf(err, sz, "%s: %s", shown, what);
+	return -1;
+}
+
+void
+redisconn_open(struct redis_conn *r, const struct store_url *u,
+    int64_t timeout)
+{
+	memset(r, 0, sizeof(*r));
+	r->url = *u;
+	r->timeout = timeout;
+	r->by = -1;
+	r->fd = -1;
+}
+
+/* A signal ends the wait, but not a leave's. */
+static bool
+stopped(const struct redis_conn *r)
+{
+	return signal_stop != 0 && !r->ending;
+}
+
+/* When the exchange begun now must end. */
+static int64_t
+deadline(const struct redis_conn *r)
+{
+	const int64_t d = mono_ns() + r->timeout;
+
+	return r->by >= 0 && r->by < d ? r->by : d;
+}
+
+static void
+disconnect(struct redis_conn *r)
+{
+	if (r->fd != -1)
+		close(r->fd);
+	r->fd = -1;
+	if (r->reader != NULL)
+		api.redisReaderFree(r->reader);
+	r->reader = NULL;
+}
+
+void
+redisconn_close(struct redis_conn *r)
+{
+	disconnect(r);
+	/* One still running is left to end on its own: the process is
+	 * ending. */
+	if (r->lookup != NULL && gai_cancel(&r->lookup->req) != EAI_NOTCANCELED
+	    && gai_error(&r->lookup->req) != EAI_INPROGRESS) {
+		if (r->lookup->req.ar_result != NULL)
+			freeaddrinfo(r->lookup->req.ar_result);
+		free(r->lookup);
+	}
+	r->lookup = NULL;
+}
+
+/* The server's addresses: at once for a number, else by a lookup that the
+ * wait watches.  0, or -1 with why in err. */
+static int
+resolve(struct redis_conn *r, int64_t by, struct addrinfo **out, char *err,
+    size_t sz)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+	    .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
+	struct gaicb *list[1];
+	struct sigevent none = { .sigev_notify = SIGEV_NONE };
+	int rc;
+
+	if (getaddrinfo(r->url.host, r->url.port, &hints, out) == 0)
+		return 0;
+	if (r->lookup == NULL) {
+		if ((r->lookup = calloc(1, sizeof(*r->lookup))) == NULL)
+			return redisconn_fail(r, err, sz, "%s",
+			    strerror(errno));
+		r->lookup->hints = (struct addrinfo){ .ai_socktype =
+		    SOCK_STREAM, .ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG };
+		r->lookup->req.ar_name = r->url.host;
+		r->lookup->req.ar_service = r->url.port;
+		r->lookup->req.ar_request = &r->lookup->hints;
+		list[0] = &r->lookup->req;
+		if ((rc = getaddrinfo_a(GAI_NOWAIT, list, 1, &none)) != 0) {
+			free(r->lookup);
+			r->lookup = NULL;
+			return redisconn_fail(r, err, sz, "looking up %s: %s",
+			    r->url.host, gai_strerror(rc));
+		}
+	}
+	while ((rc = gai_error(&r->lookup->req)) == EAI_INPROGRESS) {
+		const int64_t now = mono_ns();
+
+		if (stopped(r))
+			return redisconn_fail(r, err, sz, "a signal came");
+		if (now >= by)
+			return redisconn_fail(r, err, sz, "no address for %s "
+			    "within the timeout", r->url.host);
+		(void)signals_wait(NULL, 0, now + LOOKUP_TICK < by ?
+		    now + LOOKUP_TICK : by);
+	}
+	*out = r->lookup->req.ar_result;
+	free(r->lookup);
+	r->lookup = NULL;
+	if (rc != 0)
+		return redisconn_fail(r, err, sz, "looking up %s: %s",
+		    r->url.host, gai_strerror(rc));
+	return 0;
+}
+
+/* Connects fd to addr by then: 0, or -1 with errno. */
+static int
+connect_by(const struct redis_conn *r, int fd, const struct sockaddr *addr,
+    socklen_t len, int64_t by)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	socklen_t elen = sizeof(int);
+	int e = 0;
+
+	if (connect(fd, addr, len) == 0)
+		return 0;
+	if (errno != EINPROGRESS)
+		return -1;
+	while (p.revents == 0) {
+		if (stopped(r) || mono_ns() >= by) {
+			errno = stopped(r) ? EINTR : ETIMEDOUT;
+			return -1;
+		}
+		(void)signals_wait(&p, 1, by);
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) == -1)
+		return -1;
+	errno = e;
+	return e == 0 ? 0 : -1;
+}
+
+static int
+connect_server(struct redis_conn *r, char *err, size_t sz)
+{
+	const int64_t by = deadline(r);
+	struct addrinfo *ai = NULL;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	const char *why;
+	int e = 0, one = 1;
+
+	if ((why = load_hiredis()) != NULL)
+		return redisconn_fail(r, err, sz, "Redis needs hiredis: %s",
+		    why);
+	if (r->url.kind == STORE_REDIS_UNIX) {
+		memcpy(sun.sun_path, r->url.path, strlen(r->url.path) + 1);
+		r->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, 0);
+		if (r->fd == -1 || connect_by(r, r->fd, (struct sockaddr *)&sun,
+		    sizeof(sun), by) == -1)
+			e = errno;
+	} else {
+		if (resolve(r, by, &ai, err, sz) == -1)
+			return -1;
+		for (const struct addrinfo *a = ai; a != NULL; a = a->ai_next) {
+			if (r->fd != -1)
+				close(r->fd);
+			r->fd = socket(a->ai_family, a->ai_socktype |
+			    SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+			if (r->fd != -1 && connect_by(r, r->fd, a->ai_addr,
+			    a->ai_addrlen, by) == 0) {
+				e = 0;
+				break;
+			}
+			e = errno;
+			if (e == EINTR || e == ETIMEDOUT)
+				break;
+		}
+		freeaddrinfo(ai);
+		if (r->fd != -1 && e == 0)
+			(void)setsockopt(r->fd, IPPROTO_TCP, TCP_NODELAY, &one,
+			    sizeof(one));
+	}
+	if (e != 0 || r->fd == -1) {
+		disconnect(r);
+		if (e == ETIMEDOUT)
+			return redisconn_fail(r, err, sz, "no connection "
+			    "within %s", duration_format(r->timeout,
+			    (char[DURATION_BUFSZ]){ 0 }, DURATION_BUFSZ));
+		return redisconn_fail(r, err, sz, "cannot connect: %s",
+		    e == EINTR ? "a signal came" : strerror(e != 0 ? e :
+		    ENOTCONN));
+	}
+	if ((r->reader = new_reader(r)) == NULL) {
+		disconnect(r);
+		return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+	}
+	return 0;
+}
+
+/* Sends out[0..len), then reads n replies, by deadline: 0, or -1 with why
+ * in err and the connection dropped. */
+static int
+exchange(struct redis_conn *r, const char *out, size_t len, size_t n,
+    redisReply **rep, char *err, size_t sz)
+{
+	const int64_t start = mono_ns(), by = deadline(r);
+	size_t sent = 0, got = 0, bytes = 0;
+	char buf[16384], d[DURATION_BUFSZ];
+	void *reply;
+
+	while (got < n) {
+		struct pollfd p = { .fd = r->fd, .events = POLLIN |
+		    (sent < len ? POLLOUT : 0) };
+		ssize_t k;
+
+		if (api.redisReaderGetReply(r->reader, &reply) == REDIS_ERR) {
+			if (r->too_many)
+				redisconn_fail(r, err, sz, "an answer of more "
+				    "than %d elements", ELEMENTS_MAX);
+			else
+				redisconn_fail(r, err, sz, "not a Redis "
+				    "server? (%s)",
+				    ((redisReader *)r->reader)->errstr);
+			goto fail;
+		}
+		if (reply != NULL) {
+			rep[got++] = reply;
+			continue;
+		}
+		/* Sent at once: the socket's buffer takes a command. */
+		k = sent < len ? send(r->fd, out + sent, len - sent,
+		    MSG_NOSIGNAL) : 0;
+		if (k > 0) {
+			sent += (size_t)k;
+			continue;
+		}
+		if (k == -1 && errno != EAGAIN && errno != EINTR) {
+			redisconn_fail(r, err, sz, "sending: %s",
+			    strerror(errno));
+			goto fail;
+		}
+		if (stopped(r)) {
+			redisconn_fail(r, err, sz, "a signal came");
+			goto fail;
+		}
+		if (mono_ns() >= by) {
+			redisconn_fail(r, err, sz, "no answer within %s%s",
+			    duration_format(duration_round(by - start), d,
+			    sizeof(d)), by - start < r->timeout ? " (half of "
+			    "what was left of --budget)" : "");
+			goto fail;
+		}
+		if (signals_wait(&p, 1, by) <= 0)
+			continue;
+		if ((p.revents & (POLLIN | POLLHUP | POLLERR)) == 0)
+			continue;
+		k = read(r->fd, buf, sizeof(buf));
+		if (k == -1 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (k <= 0) {
+			redisconn_fail(r, err, sz, "%s", k == 0 ? "the server "
+			    "closed the connection" : strerror(errno));
+			goto fail;
+		}
+		if ((bytes += (size_t)k) > REPLY_MAX) {
+			redisconn_fail(r, err, sz, "an answer longer than %d "
+			    "bytes", REPLY_MAX);
+			goto fail;
+		}
+		if (api.redisReaderFeed(r->reader, buf, (size_t)k) !=
+		    REDIS_OK) {
+			redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	while (got > 0)
+		api.freeReplyObject(rep[--got]);
+	disconnect(r);
+	return -1;
+}
+
+/* Whether a kept connection is stale: closed by the server (its timeout,
+ * a restart), or holding what no command asked for.  Then a new one is
+ * made rather than a command lost. */
+static bool
+stale(const struct redis_conn *r)
+{
+	char c;
+	const ssize_t k = recv(r->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	return k >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+void
+redisconn_build(struct redis_cmd *q, int argc, ...)
+{
+	va_list ap;
+
+	va_start(ap, argc);
+	q->argc = argc;
+	for (int i = 0; i < argc; i++) {
+		q->argv[i] = va_arg(ap, const char *);
+		q->len[i] = strlen(q->argv[i]);
+	}
+	va_end(ap);
+}
+
+bool
+redisconn_is_error(const redisReply *rep, const char *words)
+{
+	return rep->type == REDIS_REPLY_ERROR &&
+	    strncmp(rep->str, words, strlen(words)) == 0;
+}
+
+/* Too long a command, unauthenticated, is refused before NOAUTH. */
+int
+redisconn_fail_reply(const struct redis_conn *r, const redisReply *rep,
+    char *err, size_t sz)
+{
+	if (redisconn_is_error(rep, "NOAUTH") ||
+	    strstr(rep->str, "unauthenticated") != NULL)
+		return redisconn_fail(r, err, sz, "the server wants a "
+		    "password: give the URL with it in $RETRY_SHARE_STORE or "
+		    "--share-store-file (%s)", rep->str);
+	return redisconn_fail(r, err, sz, "%s", rep->str);
+}
+
+/* The code of an error reply: its first word, when that is one such as
+ * WRONGPASS, NOAUTH or ERR; else "". */
+static const char *
+error_code(const char *str, char *buf, size_t sz)
+{
+	const size_t n = strspn(str, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+
+	if (n == 0 || n >= sz || (str[n] != ' ' && str[n] != '\0'))
+		return "";
+	memcpy(buf, str, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The reply to AUTH or SELECT: 0 when it is +OK.  AUTH's is never shown,
+ * only its code: a server may say the password back in it, whole or cut
+ * (Redis does, of a command it does not know).
+ */
+static int
+check_setup(struct redis_conn *r, const redisReply *rep, bool auth,
+    char *err, size_t sz)
+{
+	char code[32];
+
+	if (rep->type == REDIS_REPLY_STATUS && strcmp(rep->str, "OK") == 0)
+		return 0;
+	if (auth && rep->type == REDIS_REPLY_ERROR)
+		return redisconn_fail(r, err, sz, "the password is refused: "
+		    "%s%s", *error_code(rep->str, code, sizeof(code)) != '\0' ?
+		    code : "an error", redisconn_is_error(rep,
+		    "ERR unknown command") ? " (the server has no AUTH "
+		    "command)" : "");
+	if (!auth && rep->type == REDIS_REPLY_ERROR)
+		return redisconn_is_error(rep, "NOAUTH") ?
+		    redisconn_fail_reply(r, rep, err, sz) : redisconn_fail(r,
+		    err, sz, "the db is refused: %s", rep->str);
+	return redisconn_fail(r, err, sz, "%s: not the answer of a Redis "
+	    "server", auth ? "AUTH" : "SELECT");
+}
+
+redisReply *
+redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
+    size_t sz)
+{
+	struct redis_cmd all[3];
+	redisReply *got[3] = { NULL, NULL, NULL };
+	char db[16], *out = NULL, *one;
+	size_t len = 0, n = 0;
+	int k = 0;
+
+	if (r->fd != -1 && stale(r))
+		disconnect(r);
+	if (r->fd == -1) {
+		if (connect_server(r, err, sz) == -1)
+			return NULL;
+		if (r->url.has_password && r->url.user[0] != '\0')
+			redisconn_build(&all[n++], 3, "AUTH", r->url.user,
+			    r->url.password);
+		else if (r->url.has_password)
+			redisconn_build(&all[n++], 2, "AUTH", r->url.password);
+		if (r->url.db != 0) {
+			snprintf(db, sizeof(db), "%d", r->url.db);
+			redisconn_build(&all[n++], 2, "SELECT", db);
+		}
+	}
+	all[n++] = *q;
+	for (size_t i = 0; i < n; i++) {
+		char *more = NULL;
+
+		k = api.redisFormatCommandArgv(&one, all[i].argc, all[i].argv,
+		    all[i].len);
+		if (k < 0 || (more = realloc(out, len + (size_t)k)) == NULL) {
+			if (k >= 0)
+				api.redisFreeCommand(one);
+			free(out);
+			disconnect(r);
+			redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+			return NULL;
+		}
+		out = more;
+		memcpy(out + len, one, (size_t)k);
+		len += (size_t)k;
+		api.redisFreeCommand(one);
+	}
+	k = exchange(r, out, len, n, got, err, sz);
+	explicit_bzero(out, len);
+	free(out);
+	if (k == -1)
+		return NULL;
+	for (size_t i = 0; i + 1 < n && k == 0; i++)
+		k = check_setup(r, got[i], strcmp(all[i].argv[0], "AUTH") == 0,
+		    err, sz);
+	for (size_t i = 0; i + 1 < n; i++)
+		api.freeReplyObject(got[i]);
+	if (k == -1 || got[n - 1] == NULL) {
+		if (got[n - 1] != NULL)
+			api.freeReplyObject(got[n - 1]);
+		disconnect(r);
+		return NULL;
+	}
+	return got[n - 1];
+}
+
+void
+redisconn_free_reply(redisReply *rep)
+{
+	api.freeReplyObject(rep);
+}

@@ -30,6 +30,7 @@ main(void)
 	unit_options();
 	unit_share();
 	unit_lib();
+	unit_suggest();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

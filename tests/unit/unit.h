@@ -19,5 +19,6 @@ void	unit_policy(void);
 void	unit_options(void);
 void	unit_share(void);
 void	unit_lib(void);
+void	unit_suggest(void);
 
 #endif

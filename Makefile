@@ -93,7 +93,7 @@ src/%.o: src/%.c $(HDRS) Makefile VERSION
 
 # The pure modules: the unit tests link them, and nothing of the edge.
 PURE =		codes compat duration engine lists match number options policy \
-		rng share storeurl verdict help optable suggest
+		rng share storeurl verdict help line optable suggest
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 
 # The loaders that pure modules call: lib (PCRE2) and mathlib (libm).

@@ -491,8 +491,8 @@ validate_show(struct parse *p)
 	if (c->ascii && !c->chart)
 		return fail(p, optable_find(0, "ascii"), "goes with --chart");
 	if (c->chart && c->format != FORMAT_PLAIN)
-		return fail(p, optable_find(0, "chart"), "draws its own output; "
-		    "leave out --format");
+		return fail(p, optable_find(0, "chart"),
+		    "draws its own output; leave out --format");
 	for (int i = 0; i < c->nargs; i++)
 		if ((why = entry_parse(c->args[i], st.time, &st)) != NULL)
 			return fail(p, NULL, "status '%s': %s", c->args[i],
@@ -683,8 +683,9 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	for (size_t i = 0; i < OPTABLE_ROWS; i++) {
 		const struct opt *row = &optable[i];
 
-		longopts[i] = (struct option){ row->name, row->metavar !=
-		    NULL ? required_argument : no_argument, NULL, (int)row->id };
+		longopts[i] = (struct option){ row->name,
+		    row->metavar != NULL ? required_argument : no_argument,
+		    NULL, (int)row->id };
 		if (row->key != 0) {
 			*s++ = (char)row->key;
 			if (row->metavar != NULL)

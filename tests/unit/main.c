@@ -31,6 +31,7 @@ main(void)
 	unit_share();
 	unit_lib();
 	unit_suggest();
+	unit_line();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

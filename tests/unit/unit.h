@@ -20,5 +20,6 @@ void	unit_options(void);
 void	unit_share(void);
 void	unit_lib(void);
 void	unit_suggest(void);
+void	unit_line(void);
 
 #endif

@@ -92,8 +92,8 @@ src/%.o: src/%.c $(HDRS) Makefile VERSION
 	    $(CFLAGS) -c -o $@ $<
 
 # The pure modules: the unit tests link them, and nothing of the edge.
-PURE =		codes compat duration engine lists match model number options \
-		policy replay rng share storeurl verdict
+PURE =		codes compat duration engine help line lists match model number \
+		optable options policy replay rng share storeurl suggest verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 
 # The loaders that pure modules call: lib (PCRE2) and mathlib (libm).

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "../src/help.h"
 #include "../src/options.h"
 #include "../src/rng.h"
 #include "../src/show.h"
@@ -51,7 +52,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* One line that says what is wrong. */
 		CHECK(err[0] != '\0' && strlen(err) < sizeof(err));
 	} else if (cfg.help) {
-		help = options_help(mode);
+		help = help_format(mode);
 		CHECK(help != NULL);
 		free(help);
 	} else if (!cfg.version) {

@@ -10,6 +10,7 @@
 #include "compat.h"
 #include "env.h"
 #include "exits.h"
+#include "help.h"
 #include "loop.h"
 #include "options.h"
 #include "report.h"
@@ -91,7 +92,7 @@ main(int argc, char *argv[])
 	if (cfg.help || cfg.version) {
 		if (cfg.version)
 			printf("%s %s\n", getprogname(), VERSION);
-		else if ((help = options_help(mode)) != NULL) {
+		else if ((help = help_format(mode)) != NULL) {
 			fputs(help, stdout);
 			free(help);
 		}

@@ -1,5 +1,6 @@
-/* The command line: one table of options drives getopt_long, validation
- * and --help.  Pure: errors come back as strings. */
+/* The command line: what it says, in struct config, parsed and checked as
+ * the option table (optable.h) says, which --help (help.h) reads too.
+ * Pure: errors come back as strings. */
 #ifndef RETRY_OPTIONS_H
 #define RETRY_OPTIONS_H
 
@@ -77,7 +78,5 @@ struct config {
 int		 options_parse(int, char **, enum mode, struct config *,
 		    char *err, size_t);
 void		 options_free(struct config *);
-/* The --help text for a mode; the caller frees it. */
-char		*options_help(enum mode);
 
 #endif

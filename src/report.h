@@ -53,7 +53,7 @@ struct report {
 	enum gate_why	 waited;	/* EV_SHARE: what for */
 };
 
-struct logq;
+struct logfile;
 
 /* What reports need, taken from the options once. */
 struct reporter {
@@ -69,9 +69,7 @@ struct reporter {
 	bool		 retry_on, retry_if_output;	/* given */
 	const char	*share;		/* --share NAME, or NULL */
 	const struct share_rules *share_rules;
-	bool		 logging;	/* to log, the --log-file */
-	struct out	 log;
-	struct logq	*logq;		/* the log's lines not yet taken */
+	struct logfile	*log;		/* the --log-file, or NULL */
 };
 
 /* Builds the reporter, opening --log-file (0600, without blocking, and

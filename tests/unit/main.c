@@ -32,6 +32,8 @@ main(void)
 	unit_lib();
 	unit_replay();
 	unit_model();
+	unit_suggest();
+	unit_line();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -21,5 +21,7 @@ void	unit_share(void);
 void	unit_lib(void);
 void	unit_replay(void);
 void	unit_model(void);
+void	unit_suggest(void);
+void	unit_line(void);
 
 #endif

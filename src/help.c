@@ -1,0 +1,120 @@
+/* The --help text of each face: its usage and what it does, then its
+ * options from the option table, section by section. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "help.h"
+#include "optable.h"
+
+static const char *const group_titles[] = {
+	"Attempts and time",
+	"Back-off strategies (one of them; default --exp 1s)",
+	"Algorithm::Backoff strategies (-a), values in seconds",
+	"Jitter",
+	"Deciding what an attempt means (RE: a Perl-compatible regex, PCRE2)",
+	"Streams",
+	"Reporting",
+	"Shared state: runs that name the same NAME back off as one",
+	"Simulation",
+	"Output",
+	"Other",
+};
+
+char *
+help_format(enum mode mode)
+{
+	char *buf = NULL, left[64];
+	size_t len = 0;
+	FILE *f;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return NULL;
+	if (mode == MODE_SHOW)
+		fputs("Usage: show-backoff-delays [OPTION]... [STATUS]...\n"
+		    "Print the delays a back-off strategy gives for a sequence "
+		    "of attempts:\nSTATUS 0 is a failure, 1 a success, with an "
+		    "optional time :T or :+S in seconds.\nWithout STATUS, "
+		    "every attempt fails as soon as the previous delay ends,\n"
+		    "until the strategy gives up. Delays print in seconds as "
+		    "Perl prints numbers\n(%.15g); -1 where it gives up.\n",
+		    f);
+	else if (mode == MODE_SHARE)
+		fputs("Usage: retry share status [OPTION]... [NAME]...\n"
+		    "       retry share reset [OPTION]... NAME...\n"
+		    "Show the state that runs with --share NAME share (all "
+		    "names when none is\ngiven): the retry budget's tokens, "
+		    "the breaker, failures in a row, the\nnot-before time, "
+		    "and when each last changed; or start NAME afresh.  A state "
+		    "unused for\n--share-window (60s) is none: runs drop it.\n",
+		    f);
+	else if (mode == MODE_SIMULATE)
+		fputs("Usage: retry simulate [OPTION]...\n"
+		    "Simulate the AWS Architecture Blog's \"Exponential Backoff "
+		    "And Jitter\": N\nclients start together; each reads the "
+		    "version of one shared row and writes\nwith it; a stale "
+		    "write fails, and that client backs off and starts over.\n"
+		    "Each network hop takes |Normal(10ms, 2ms)|. Without a "
+		    "strategy or --jitter,\ncompare none (--immediate), "
+		    "exponential (--exp 10ms: the blog's 5ms x 2^n\nafter the "
+		    "n-th failure), equal-jitter and full-jitter (the same with\n"
+		    "--jitter), and decorrelated (--decorrelated 5ms). The cap "
+		    "is 2s unless\n--max-delay says otherwise; clients never "
+		    "give up unless --max or\n--max-actual-duration says so. "
+		    "Means over the runs: time until the last\nclient is done, "
+		    "and calls, the write calls of all clients.\n"
+		    "--format plain is the table; --chart draws a bar per "
+		    "strategy.\n", f);
+	else
+		fputs("Usage: retry [OPTION]... [--] COMMAND [ARG]...\n"
+		    "       retry show-backoff-delays [OPTION]... [STATUS]...\n"
+		    "       retry simulate [OPTION]...\n"
+		    "       retry share status|reset [OPTION]... [NAME]...\n"
+		    "Run COMMAND; when it fails, wait and run it again.\n"
+		    "DUR is a number with a unit (ns, us, ms, s, m, h, d; "
+		    "1m30s adds up),\nor a bare number of seconds.\n", f);
+	for (int g = G_ATTEMPTS; g <= G_OTHER; g++) {
+		bool title = false;
+
+		for (size_t i = 0; i < OPTABLE_ROWS; i++) {
+			const struct opt *o = &optable[i];
+			/* retry's --count is --dry-run's, a report. */
+			const enum opt_group og = mode == MODE_RETRY &&
+			    o->id == O_COUNT ? G_REPORT : o->group;
+
+			if (og != (enum opt_group)g || o->help == NULL ||
+			    !(o->modes & (1u << mode)))
+				continue;
+			if (!title) {
+				fprintf(f, "\n%s:\n", mode == MODE_SIMULATE &&
+				    g == G_STRATEGY ? "Back-off strategies "
+				    "(default: compare the five above)" :
+				    group_titles[g]);
+				title = true;
+			}
+			snprintf(left, sizeof(left), "%s%c%s--%s%s%s",
+			    o->key ? "-" : "", o->key ? o->key : ' ',
+			    o->key ? ", " : "   ", o->name,
+			    o->metavar ? " " : "", o->metavar ? o->metavar : "");
+			if (strlen(left) > 25)
+				fprintf(f, "  %s\n  %-25s ", left, "");
+			else
+				fprintf(f, "  %-25s ", left);
+			/* Continuation lines line up with the first. */
+			for (const char *h = o->help; *h != '\0'; h++)
+				if (*h == '\n')
+					fprintf(f, "\n%28s", "");
+				else
+					fputc(*h, f);
+			fputc('\n', f);
+		}
+	}
+	if (mode == MODE_RETRY)
+		fputs("\nExit status: 0 on success; the last attempt's status "
+		    "when it gives up\nor stops (128+N for signal N, 124 for a "
+		    "timeout); 125 for a usage\nerror or output it cannot "
+		    "write; 126 or 127 when COMMAND cannot be run;\n141 when "
+		    "the reader of its output has gone.\n", f);
+	fclose(f);
+	return buf;
+}

@@ -1,0 +1,12 @@
+/* --help: the text each face prints, drawn from the option table.  Pure:
+ * it writes to memory only. */
+#ifndef RETRY_HELP_H
+#define RETRY_HELP_H
+
+#include "options.h"
+
+/* The --help text of mode; the caller frees it.  NULL when memory is
+ * short. */
+char	*help_format(enum mode);
+
+#endif

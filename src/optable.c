@@ -1,0 +1,379 @@
+/* The option table's rows: every option of every face, with its help. */
+#include <stddef.h>
+#include <string.h>
+
+#include "optable.h"
+#include "options.h"
+
+#define RETRY	(1u << MODE_RETRY)
+#define SHOW	(1u << MODE_SHOW)
+#define BOTH	(RETRY | SHOW)
+#define SIM	(1u << MODE_SIMULATE)
+#define ALL	(BOTH | SIM)
+#define SHR	(1u << MODE_SHARE)
+
+#define A(x)	OPT_ALGO(x)
+#define CONCISE	OPT_CONCISE
+#define A_ALL	(A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI) | \
+		 A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD))
+
+static const struct opt_choice streams = { "stream", 3,
+	{ { "stdout", MATCH_STDOUT }, { "stderr", MATCH_STDERR },
+	  { "both", MATCH_BOTH } } };
+static const struct opt_choice stdin_modes = { "mode", 3,
+	{ { "inherit", STDIN_INHERIT }, { "replay", STDIN_REPLAY },
+	  { "null", STDIN_NULL } } };
+static const struct opt_choice log_formats = { "format", 2,
+	{ { "text", LOG_TEXT }, { "json", LOG_JSON } } };
+static const struct opt_choice formats = { "format", 4,
+	{ { "plain", FORMAT_PLAIN }, { "table", FORMAT_TABLE },
+	  { "csv", FORMAT_CSV }, { "json", FORMAT_JSON } } };
+static const struct opt_choice units = { "unit", 2,
+	{ { "s", UNIT_S }, { "ms", UNIT_MS } } };
+
+#define OFF(f)		offsetof(struct config, f)
+#define FLAG(f)		K_FLAG, OFF(f), 0, 0, NULL
+#define SET(f, v)	K_SET, OFF(f), v, 0, NULL
+#define DURATION(f)	K_DURATION, OFF(f), 0, 0, NULL
+#define POSITIVE(f)	K_DURATION, OFF(f), 1, 0, NULL
+#define SPAN(f)		K_SPAN, OFF(f), 0, 0, NULL
+#define SECONDS(f)	K_SECONDS, OFF(f), 0, 0, NULL
+#define OFFSET(f)	K_SECONDS, OFF(f), -1, 0, NULL
+#define COUNT(f, l, h)	K_COUNT, OFF(f), l, h, NULL
+#define REAL(f, l, h)	K_REAL, OFF(f), l, h, NULL
+#define CHOICE(f, c)	K_CHOICE, OFF(f), 0, 0, &c
+#define CODES(f)	K_CODES, OFF(f), 0, 0, NULL
+#define SIGNAL(f)	K_SIGNAL, OFF(f), 0, 0, NULL
+#define TEXT(f, why)	K_TEXT, OFF(f), 0, 0, why
+#define STRATEGY(s)	K_STRATEGY, OFF(backoff.base), s, 0, NULL
+#define OTHER		K_OTHER, 0, 0, 0, NULL
+
+const struct opt optable[] = {
+	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
+	  COUNT(backoff.max_attempts, 0, 1000000000),
+	  "at most N attempts (default 5; 0: no limit;\n"
+	  "without it, --budget or --max-actual-duration\n"
+	  "alone limit by time)" },
+	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
+	  COUNT(backoff.max_attempts, 0, 1000000000), NULL },
+	{ "times", 't', O_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
+	  OTHER,
+	  "the same, as in Debian's retry (-1 or over\n"
+	  "1000000000: no limit; also --tries)" },
+	{ "tries", 0, O_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
+	  OTHER, NULL },
+	{ "budget", 'b', O_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
+	  DURATION(limits.budget),
+	  "start no attempt that would begin after DUR" },
+	{ "timeout", 'T', O_TIMEOUT, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  POSITIVE(limits.timeout),
+	  "stop an attempt after DUR (status 124)" },
+	{ "signal", 0, O_SIGNAL, "SIG", G_ATTEMPTS, RETRY, 0, 0,
+	  SIGNAL(signal),
+	  "signal sent on timeout (default TERM)" },
+	{ "kill-after", 'k', O_KILL_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  DURATION(kill_after),
+	  "then KILL after DUR more (default 5s)" },
+	{ "forever", 0, O_FOREVER, NULL, G_ATTEMPTS, RETRY, 0, 0,
+	  FLAG(limits.forever),
+	  "run again after a success too; --max counts\n"
+	  "failures in a row (default 0: no limit)" },
+	{ "reset-after", 0, O_RESET_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  DURATION(limits.reset_after),
+	  "an attempt that ran DUR starts the delays over\n"
+	  "(with --forever, the count too)" },
+	{ "max-actual-duration", 0, O_MAX_ACTUAL_DURATION, "DUR", G_ATTEMPTS,
+	  ALL, 0, 0,
+	  SECONDS(backoff.max_actual_duration), "give up on a failure DUR or more after the start" },
+
+	{ "exp", 'x', O_EXP, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_EXP),
+	  "DUR x F^(n-1), F = --factor" },
+	{ "factor", 0, O_FACTOR, "F", G_STRATEGY, ALL, 0, 0,
+	  REAL(backoff.factor, 1, 1e6),
+	  "growth factor of --exp (default 2, at least 1)" },
+	{ "fixed", 0, O_FIXED, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_FIXED),
+	  "DUR every time (also --constant)" },
+	{ "constant", 0, O_FIXED, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_FIXED), NULL },
+	{ "linear", 0, O_LINEAR, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_LINEAR), "DUR x n" },
+	{ "fib", 0, O_FIB, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_FIB),
+	  "DUR x fib(n): 1, 1, 2, 3, 5, 8, ..." },
+	{ "delays", 0, O_DELAYS, "LIST", G_STRATEGY, ALL, 0, 0,
+	  OTHER,
+	  "the n-th of a comma list; the last repeats" },
+	{ "delay", 'd', O_DELAY, "LIST", G_STRATEGY, ALL,
+	  A(A_CONSTANT) | CONCISE, A(A_CONSTANT),
+	  OTHER,
+	  "the same, as in Debian's retry; with\n"
+	  "-a Constant: its delay after a failure (S)" },
+	{ "decorrelated", 0, O_DECORRELATED, "DUR", G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_DECORRELATED),
+	  "random in [DUR, 3 x previous], the first in\n"
+	  "[DUR, 3 x DUR] (AWS's decorrelated jitter)" },
+	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
+	  STRATEGY(S_IMMEDIATE),
+	  "no delay at all" },
+	{ "max-delay", 'M', O_MAX_DELAY, "DUR", G_STRATEGY, ALL,
+	  A_ALL | CONCISE, 0,
+	  SPAN(backoff.max_delay),
+	  "never wait longer than DUR (without a limit on\n"
+	  "attempts, growing strategies: 5m)" },
+	{ "min-delay", 0, O_MIN_DELAY, "DUR", G_STRATEGY, ALL,
+	  A_ALL | CONCISE, 0,
+	  SPAN(backoff.min_delay),
+	  "never wait less than DUR (wins over --max-delay)" },
+
+	{ "algorithm", 'a', O_ALGORITHM, "NAME", G_ALGORITHM, ALL, 0, 0,
+	  OTHER,
+	  "Constant, Exponential, Fibonacci, LILD, LIMD,\n"
+	  "MILD or MIMD" },
+	{ "delay-on-success", 0, O_DELAY_ON_SUCCESS, "S", G_ALGORITHM, ALL,
+	  A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI) | CONCISE, 0,
+	  SECONDS(backoff.delay_on_success),
+	  "delay after a success (default 0)" },
+	{ "initial-delay", 0, O_INITIAL_DELAY, "S", G_ALGORITHM, ALL,
+	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
+	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
+	  SECONDS(backoff.initial_delay),
+	  "first delay" },
+	{ "exponent-base", 0, O_EXPONENT_BASE, "F", G_ALGORITHM, ALL,
+	  A(A_EXPONENTIAL), 0,
+	  REAL(backoff.exponent_base, 0, 1e6), "Exponential: base (default 2)" },
+	{ "initial-delay1", 0, O_INITIAL_DELAY1, "S", G_ALGORITHM, ALL,
+	  A(A_FIBONACCI), A(A_FIBONACCI),
+	  SECONDS(backoff.initial_delay1), "Fibonacci: first delay" },
+	{ "initial-delay2", 0, O_INITIAL_DELAY2, "S", G_ALGORITHM, ALL,
+	  A(A_FIBONACCI), A(A_FIBONACCI),
+	  SECONDS(backoff.initial_delay2), "Fibonacci: second delay" },
+	{ "delay-increment-on-failure", 0, O_INC_FAILURE, "S", G_ALGORITHM,
+	  ALL, A(A_LILD) | A(A_LIMD), A(A_LILD) | A(A_LIMD),
+	  OFFSET(backoff.inc_failure),
+	  "LI*: add S on a failure" },
+	{ "delay-increment-on-success", 0, O_INC_SUCCESS, "S", G_ALGORITHM,
+	  ALL, A(A_LILD) | A(A_MILD), A(A_LILD) | A(A_MILD),
+	  OFFSET(backoff.inc_success),
+	  "*LD: add S on a success (may be negative)" },
+	{ "delay-multiple-on-failure", 0, O_MUL_FAILURE, "F", G_ALGORITHM,
+	  ALL, A(A_MILD) | A(A_MIMD), A(A_MILD) | A(A_MIMD),
+	  REAL(backoff.mul_failure, 0, 1e6),
+	  "MI*: multiply by F on a failure" },
+	{ "delay-multiple-on-success", 0, O_MUL_SUCCESS, "F", G_ALGORITHM,
+	  ALL, A(A_LIMD) | A(A_MIMD), A(A_LIMD) | A(A_MIMD),
+	  REAL(backoff.mul_success, 0, 1e6),
+	  "*MD: multiply by F on a success" },
+	{ "jitter-factor", 0, O_JITTER_FACTOR, "F", G_ALGORITHM, ALL, A_ALL,
+	  0,
+	  REAL(backoff.jitter_factor, 0, 0.5), "random in [d(1-F), d(1+F)], F from 0 to 0.5" },
+	{ "consider-actual-delay", 0, O_CONSIDER_ACTUAL_DELAY, NULL,
+	  G_ALGORITHM, ALL, A_ALL, 0,
+	  FLAG(backoff.consider_actual_delay),
+	  "count the time already spent against the delay" },
+
+	{ "jitter", 'j', O_JITTER, "MODE", G_JITTER, ALL, 0, 0,
+	  OTHER,
+	  "none, full, equal, scattered[:R], down[:R],\n"
+	  "add:DUR, or DUR for add:DUR (Debian's retry)" },
+	{ "seed", 0, O_SEED, "N", G_JITTER, ALL, 0, 0,
+	  OTHER,
+	  "make every random choice reproducible" },
+
+	{ "success-on", 0, O_SUCCESS_ON, "CODES", G_VERDICT, RETRY, 0, 0,
+	  OTHER,
+	  "statuses that count as success (default 0)" },
+	{ "retry-on", 0, O_RETRY_ON, "CODES", G_VERDICT, RETRY, 0, 0,
+	  CODES(verdict.retry_on),
+	  "retry only these failures; stop on others" },
+	{ "stop-on", 0, O_STOP_ON, "CODES", G_VERDICT, RETRY, 0, 0,
+	  CODES(verdict.stop_on),
+	  "stop at once on these statuses" },
+	{ "until", 'u', O_UNTIL, "CRIT", G_VERDICT, RETRY, 0, 0,
+	  OTHER,
+	  "retry until the exit status meets CRIT: success,\n"
+	  "true, fail, false, N or N-M, comma-separated;\n"
+	  "end with the last status; a signal ends the run\n"
+	  "(Debian's retry)" },
+	{ "while", 'w', O_WHILE, "CRIT", G_VERDICT, RETRY, 0, 0,
+	  OTHER,
+	  "retry while the exit status meets CRIT; the same" },
+
+	{ "until-output", 0, O_UNTIL_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
+	  TEXT(patterns[RULE_UNTIL], NULL),
+	  "a failure unless a line of output matches RE" },
+	{ "exit-on-match", 0, O_EXIT_ON_MATCH, NULL, G_VERDICT, RETRY, 0, 0,
+	  FLAG(verdict.exit_on_match),
+	  "at the first line that matches --until-output,\n"
+	  "stop the command's group as --timeout does: a\n"
+	  "success (exit 0)" },
+	{ "fail-if-output", 0, O_FAIL_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
+	  TEXT(patterns[RULE_FAIL], NULL),
+	  "a failure if a line of output matches RE" },
+	{ "retry-if-output", 0, O_RETRY_IF_OUTPUT, "RE", G_VERDICT, RETRY,
+	  0, 0,
+	  TEXT(patterns[RULE_RETRY], NULL), "retry only failures whose output matches RE" },
+	{ "stop-if-output", 0, O_STOP_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
+	  TEXT(patterns[RULE_STOP], NULL),
+	  "stop at once if a line of output matches RE" },
+	{ "delay-from-output", 0, O_DELAY_FROM_OUTPUT, "RE", G_VERDICT, RETRY,
+	  0, 0,
+	  TEXT(patterns[RULE_CAPTURE], NULL), "wait what RE's first group gives: seconds,\n"
+	  "a duration or an HTTP-date (Retry-After),\n"
+	  "within --min-delay and --max-delay (or 1h)" },
+	{ "match", 0, O_MATCH, "STREAM", G_VERDICT, RETRY, 0, 0,
+	  CHOICE(match, streams),
+	  "stdout, stderr or both (default both)" },
+	{ "fixed-strings", 'F', O_FIXED_STRINGS, NULL, G_VERDICT, RETRY, 0, 0,
+	  FLAG(fixed_strings),
+	  "take each RE as a plain string" },
+	{ "ignore-case", 'i', O_IGNORE_CASE, NULL, G_VERDICT, RETRY, 0, 0,
+	  FLAG(ignore_case),
+	  "match without regard to case" },
+
+	{ "stdin", 0, O_STDIN, "MODE", G_STREAMS, RETRY, 0, 0,
+	  CHOICE(stdin_mode, stdin_modes),
+	  "inherit (default), replay: the same input to\n"
+	  "every attempt (a file is read again), or null" },
+	{ "hold-stdout", 0, O_HOLD_STDOUT, NULL, G_STREAMS, RETRY, 0, 0,
+	  FLAG(hold_stdout),
+	  "only a successful attempt's stdout reaches\n"
+	  "stdout; a failed one's goes to stderr" },
+
+	{ "log-format", 0, O_LOG_FORMAT, "FMT", G_REPORT, RETRY | SHR, 0, 0,
+	  CHOICE(log_format, log_formats),
+	  "text (default) or json: JSON Lines" },
+	{ "log-file", 0, O_LOG_FILE, "FILE", G_REPORT, RETRY, 0, 0,
+	  TEXT(log_file, "empty file name"),
+	  "append every event to FILE too, timed (0600)" },
+	{ "syslog", 0, O_SYSLOG, NULL, G_REPORT, RETRY, 0, 0,
+	  FLAG(syslog),
+	  "send every event to syslog too" },
+	{ "on-retry", 0, O_ON_RETRY, "CMD", G_REPORT, RETRY, 0, 0,
+	  TEXT(on_retry, "empty command"),
+	  "run sh -c CMD before each back-off sleep" },
+	{ "on-giveup", 0, O_ON_GIVEUP, "CMD", G_REPORT, RETRY, 0, 0,
+	  TEXT(on_giveup, "empty command"),
+	  "run sh -c CMD when the run ends in failure" },
+	{ "quiet", 'q', O_QUIET, NULL, G_REPORT, RETRY, 0, 0,
+	  SET(verbosity, QUIET),
+	  "report only retry's own errors" },
+	{ "verbose", 0, O_VERBOSE, NULL, G_REPORT, RETRY, 0, 0,
+	  SET(verbosity, VERBOSE),
+	  "also report each start and each success" },
+	{ "label", 'm', O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
+	  OTHER,
+	  "prefix reports with retry[LABEL]: (also\n"
+	  "--message)" },
+	{ "message", 0, O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
+	  OTHER, NULL },
+	{ "dry-run", 0, O_DRY_RUN, NULL, G_REPORT, RETRY, 0, 0,
+	  FLAG(dry_run),
+	  "print the schedule of an all-failing run" },
+
+	{ "share", 0, O_SHARE, "NAME", G_SHARE, RETRY, 0, 0,
+	  OTHER,
+	  "join the shared state NAME (letters, digits,\n"
+	  "'.', '_', '-'): a retry budget, a breaker, and\n"
+	  "a delay one run learns from its output" },
+	{ "share-budget", 0, O_SHARE_BUDGET, "N[:R]", G_SHARE, RETRY | SIM,
+	  0, 0,
+	  OTHER,
+	  "N tokens (default 10); a retry runs only if\n"
+	  "it can take one, a success gives R back\n"
+	  "(default 0.2)" },
+	{ "share-window", 0, O_SHARE_WINDOW, "DUR", G_SHARE, RETRY | SIM | SHR,
+	  0, 0,
+	  OTHER,
+	  "N tokens come back every DUR, so a spent\n"
+	  "budget is whole after DUR (default 60s,\n"
+	  "1s to 1d); a state unused that long is dropped" },
+	{ "share-breaker", 0, O_SHARE_BREAKER, "N:DUR", G_SHARE, RETRY | SIM,
+	  0, 0,
+	  OTHER,
+	  "N failures in a row open it for DUR; then one\n"
+	  "run probes, and its success closes it" },
+	{ "share-open", 0, O_SHARE_OPEN, "MODE", G_SHARE, RETRY, 0, 0,
+	  OTHER,
+	  "while it is open: wait (default) or giveup\n"
+	  "(both end with 75 past --budget)" },
+	{ "share-store", 0, O_SHARE_STORE, "STORE", G_SHARE, RETRY | SHR, 0, 0,
+	  OTHER,
+	  "file:DIR, redis://HOST[:PORT][/DB] or\n"
+	  "unix:///PATH (default $RETRY_SHARE_STORE, else\n"
+	  "$XDG_RUNTIME_DIR/retry or /tmp/retry-UID)" },
+	{ "share-store-file", 0, O_SHARE_STORE_FILE, "FILE", G_SHARE,
+	  RETRY | SHR, 0, 0,
+	  OTHER,
+	  "the store from FILE's first line (a URL with\n"
+	  "a password goes here or in $RETRY_SHARE_STORE)" },
+	{ "share-timeout", 0, O_SHARE_TIMEOUT, "DUR", G_SHARE, RETRY | SHR,
+	  0, 0,
+	  OTHER,
+	  "give up on the store (a lock, a connection,\n"
+	  "an answer) after DUR, or before an attempt\n"
+	  "half of what is left of --budget if less\n"
+	  "(default 200ms)" },
+	{ "share-required", 0, O_SHARE_REQUIRED, NULL, G_SHARE, RETRY, 0, 0,
+	  FLAG(share_required),
+	  "end with 75 when the store does not answer\n"
+	  "(default: go on without it)" },
+
+	{ "count", 0, O_COUNT, "N", G_SHOW, BOTH, 0, 0,
+	  COUNT(count, 1, 10000000),
+	  "at most N steps of an all-failing run (default 10)" },
+	{ "format", 0, O_FORMAT, "FMT", G_SHOW, SHOW | SIM, 0, 0,
+	  CHOICE(format, formats),
+	  "plain, table, csv or json (default plain)" },
+	{ "unit", 0, O_UNIT, "UNIT", G_SHOW, SHOW, 0, 0,
+	  CHOICE(unit, units),
+	  "s or ms (default s)" },
+	{ "chart", 0, O_CHART, NULL, G_SHOW, SHOW | SIM, 0, 0,
+	  FLAG(chart),
+	  "draw a bar per delay, labelled with it to 6\n"
+	  "digits, as wide as the terminal (COLUMNS, else\n"
+	  "the terminal's width, else 80)" },
+	{ "ascii", 0, O_ASCII, NULL, G_SHOW, SHOW | SIM, 0, 0,
+	  FLAG(ascii),
+	  "draw the chart with ASCII, not Unicode blocks" },
+	{ "samples", 0, O_SAMPLES, "N", G_SHOW, SHOW, 0, 0,
+	  COUNT(samples, 1, 100000),
+	  "run N times (with jitter): per step, the runs\n"
+	  "that go on, then min, median, p90, max;\n"
+	  "with --chart, their spread" },
+
+	{ "clients", 0, O_CLIENTS, "LIST", G_SIMULATE, SIM, 0, 0,
+	  OTHER,
+	  "numbers of clients, as in 10,50,100 or\n"
+	  "10-190:20 (default 100)" },
+	{ "failure-rate", 0, O_FAILURE_RATE, "LIST", G_SIMULATE, SIM, 0, 0,
+	  OTHER,
+	  "the load model instead: calls fail with each\n"
+	  "probability P of LIST (0.5,0.9 or 0.1-0.9:0.2);\n"
+	  "no retries, 3, 3 under a shared --share-budget,\n"
+	  "and 3 behind a shared --share-breaker (20:1s)" },
+	{ "runs", 0, O_RUNS, "N", G_SIMULATE, SIM, 0, 0,
+	  COUNT(runs, 1, 100000),
+	  "average over N runs (default 100)" },
+
+	{ "help", 'h', O_HELP, NULL, G_OTHER, ALL | SHR, 0, 0,
+	  FLAG(help),
+	  "show this help and exit" },
+	{ "version", 'v', O_VERSION, NULL, G_OTHER, ALL | SHR, 0, 0,
+	  FLAG(version),
+	  "show the version and exit (also -V)" },
+};
+
+_Static_assert(sizeof(optable) / sizeof(optable[0]) == OPTABLE_ROWS,
+    "OPTABLE_ROWS is the number of rows of optable");
+
+const struct opt *
+optable_find(int key, const char *name)
+{
+	for (size_t i = 0; i < OPTABLE_ROWS; i++)
+		if ((name != NULL && strcmp(optable[i].name, name) == 0) ||
+		    (name == NULL && optable[i].key == key && key != 0))
+			return &optable[i];
+	return NULL;
+}

@@ -1,0 +1,102 @@
+/* The option table: one row per option, the one source that getopt_long,
+ * validation, --help and the did-you-mean suggestions all read.  Each row
+ * says the option's names, which faces take it, how its value is taken and
+ * where in struct config it goes, and its help.  Pure. */
+#ifndef RETRY_OPTABLE_H
+#define RETRY_OPTABLE_H
+
+#include <stddef.h>
+
+#include "engine.h"
+
+/* An option, its aliases' rows too; the values after 256, so that a short
+ * option's letter is never one. */
+enum opt_id {
+	O_MAX = 256, O_TIMES, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
+	O_FIXED, O_LINEAR, O_EXP, O_FIB, O_DELAYS, O_DECORRELATED,
+	O_IMMEDIATE, O_ALGORITHM, O_MAX_DELAY, O_MIN_DELAY, O_FACTOR,
+	O_DELAY, O_DELAY_ON_SUCCESS, O_INITIAL_DELAY, O_EXPONENT_BASE,
+	O_INITIAL_DELAY1, O_INITIAL_DELAY2, O_INC_FAILURE, O_INC_SUCCESS,
+	O_MUL_FAILURE, O_MUL_SUCCESS, O_JITTER_FACTOR, O_MAX_ACTUAL_DURATION,
+	O_CONSIDER_ACTUAL_DELAY,
+	O_JITTER, O_SEED,
+	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON, O_UNTIL, O_WHILE,
+	O_UNTIL_OUTPUT, O_FAIL_IF_OUTPUT, O_RETRY_IF_OUTPUT, O_STOP_IF_OUTPUT,
+	O_DELAY_FROM_OUTPUT, O_FOREVER, O_RESET_AFTER, O_LOG_FORMAT,
+	O_LOG_FILE, O_SYSLOG, O_ON_RETRY, O_ON_GIVEUP,
+	O_MATCH, O_FIXED_STRINGS, O_IGNORE_CASE, O_STDIN, O_HOLD_STDOUT,
+	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
+	O_SHARE, O_SHARE_BUDGET, O_SHARE_WINDOW, O_SHARE_BREAKER, O_SHARE_OPEN,
+	O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT, O_SHARE_REQUIRED,
+	O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
+	O_CLIENTS, O_RUNS, O_FAILURE_RATE,
+	O_EXIT_ON_MATCH,
+	O_HELP, O_VERSION,
+};
+
+/* The sections of --help, in their order. */
+enum opt_group {
+	G_ATTEMPTS, G_STRATEGY, G_ALGORITHM, G_JITTER, G_VERDICT, G_STREAMS,
+	G_REPORT, G_SHARE,
+	G_SIMULATE, G_SHOW, G_OTHER,
+};
+
+/* Which -a algorithms take an option, and which need it: a row's takes
+ * and needs are sets of OPT_ALGO bits, and OPT_CONCISE in takes says that
+ * the concise strategies (--exp and the rest) take it too. */
+#define OPT_ALGO(s)	(1u << ((s) - A_CONSTANT))
+#define OPT_CONCISE	(1u << 8)
+
+/* How an option's value is taken, and where it goes. */
+enum opt_kind {
+	K_FLAG,		/* bool: given */
+	K_SET,		/* int: lo */
+	K_DURATION,	/* int64_t ns; lo 1: more than 0 */
+	K_SPAN,		/* struct span */
+	K_SECONDS,	/* double seconds; lo -1: negative too */
+	K_COUNT,	/* unsigned long, whole, from lo to hi */
+	K_REAL,		/* double, from lo to hi */
+	K_CHOICE,	/* int: the value of one of data's names */
+	K_CODES,	/* struct codes */
+	K_SIGNAL,	/* int: a signal's number */
+	K_TEXT,		/* char *: data complains if it is empty */
+	K_STRATEGY,	/* backoff.strategy lo, and DUR into backoff.base */
+	K_OTHER,	/* the parser's own code for this option */
+};
+
+/* A value among names, as in --format json. */
+struct opt_choice {
+	const char	*what;		/* "format" */
+	size_t		 n;
+	struct {
+		const char	*name;
+		int		 value;
+	} names[4];
+};
+
+struct opt {
+	const char	*name;
+	int		 key;		/* short option, or 0 */
+	enum opt_id	 id;
+	const char	*metavar;	/* NULL: takes no value */
+	enum opt_group	 group;
+	unsigned	 modes;		/* the faces that take it: 1 << mode */
+	unsigned	 takes, needs;	/* -a algorithms (OPT_ALGO bits) */
+	enum opt_kind	 kind;		/* how its value is taken */
+	size_t		 off;		/* where it goes in struct config */
+	double		 lo, hi;	/* bounds, or the value to set */
+	const void	*data;		/* a choice's names, a text's complaint */
+	const char	*help;		/* NULL: an alias, not listed */
+};
+
+/* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
+ * the parser's tables for getopt_long are arrays of a known size. */
+#define OPTABLE_ROWS	83
+
+extern const struct opt optable[];
+
+/* The row of the long option name, or, name NULL, of the short option key;
+ * NULL if there is none. */
+const struct opt *optable_find(int key, const char *name);
+
+#endif

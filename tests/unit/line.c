@@ -1,0 +1,99 @@
+/*
+ * Lines and the quoting of text in them: the one rule for what retry
+ * writes as text (made visible for a terminal), and JSON strings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/line.h"
+#include "unit.h"
+
+static const struct quoted {
+	const char	*name;
+	const char	*in;
+	const char	*visible;	/* line_add_visible */
+	const char	*json;		/* line_add_json */
+} quoted[] = {
+	{ "plain text", "ok 1", "ok 1", "\"ok 1\"" },
+	{ "a tab is kept", "a\tb", "a\tb", "\"a\\u0009b\"" },
+	{ "a newline", "a\nb", "a\\x0ab", "\"a\\u000ab\"" },
+	{ "a carriage return", "a\rb", "a\\x0db", "\"a\\u000db\"" },
+	{ "ESC and a title", "\033]0;t\007", "\\x1b]0;t\\x07",
+	  "\"\\u001b]0;t\\u0007\"" },
+	{ "DEL", "a\177", "a\\x7f", "\"a\\u007f\"" },
+	{ "quote and backslash", "\"\\", "\"\\", "\"\\\"\\\\\"" },
+	{ "UTF-8 is kept", "\303\251t\303\251", "\303\251t\303\251",
+	  "\"\303\251t\303\251\"" },
+	{ "a 4-byte sequence is kept", "\360\237\230\200",
+	  "\360\237\230\200", "\"\360\237\230\200\"" },
+	{ "C1: U+0085 (NEL)", "a\302\205b", "a\\xc2\\x85b",
+	  "\"a\\u0085b\"" },
+	{ "C1: U+009B (CSI)", "\302\233" "2J", "\\xc2\\x9b" "2J",
+	  "\"\\u009b" "2J\"" },
+	{ "U+00A0 is no control", "\302\240", "\302\240", "\"\302\240\"" },
+	{ "a byte that is not UTF-8", "a\377b", "a\\xffb",
+	  "\"a\\ufffdb\"" },
+	{ "a lone continuation byte", "\200", "\\x80", "\"\\ufffd\"" },
+	{ "an overlong '/'", "\300\257", "\\xc0\\xaf",
+	  "\"\\ufffd\\ufffd\"" },
+	{ "an overlong 3-byte form", "\340\200\257", "\\xe0\\x80\\xaf",
+	  "\"\\ufffd\\ufffd\\ufffd\"" },
+	{ "a surrogate", "\355\240\200", "\\xed\\xa0\\x80",
+	  "\"\\ufffd\\ufffd\\ufffd\"" },
+	{ "past U+10FFFF", "\364\220\200\200", "\\xf4\\x90\\x80\\x80",
+	  "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+	{ "a sequence cut short", "\303", "\\xc3", "\"\\ufffd\"" },
+	{ "a sequence cut by the next character", "\342\202a",
+	  "\\xe2\\x82a", "\"\\ufffd\\ufffda\"" },
+};
+
+void
+unit_line(void)
+{
+	struct line l;
+	char big[3000];
+
+	for (size_t i = 0; i < sizeof(quoted) / sizeof(quoted[0]); i++) {
+		const struct quoted *q = &quoted[i];
+
+		l = (struct line){ 0 };
+		line_add_visible(&l, q->in, strlen(q->in));
+		unit_row(!l.failed && l.buf != NULL &&
+		    strcmp(l.buf, q->visible) == 0, "visible", q->name,
+		    "got '%s'", l.buf != NULL ? l.buf : "(nothing)");
+		free(l.buf);
+		l = (struct line){ 0 };
+		line_add_json(&l, q->in);
+		unit_row(!l.failed && l.buf != NULL &&
+		    strcmp(l.buf, q->json) == 0, "json", q->name,
+		    "got '%s'", l.buf != NULL ? l.buf : "(nothing)");
+		free(l.buf);
+	}
+
+	/* Only s[0..n) is read: a sequence that n cuts is not UTF-8. */
+	l = (struct line){ 0 };
+	line_add_visible(&l, "\303\251\303\251", 3);
+	unit_row(l.buf != NULL && strcmp(l.buf, "\303\251\\xc3") == 0,
+	    "visible", "a sequence that n cuts", "got '%s'",
+	    l.buf != NULL ? l.buf : "(nothing)");
+	free(l.buf);
+
+	/* A line grows as needed, and what is added goes at its end. */
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	l = (struct line){ 0 };
+	line_add(&l, "%d:", 42);
+	line_add(&l, "%s", big);
+	line_add(&l, "%s", "!");
+	unit_row(!l.failed && l.len == 3 + sizeof(big) - 1 + 1 &&
+	    strncmp(l.buf, "42:xxx", 6) == 0 && l.buf[l.len - 1] == '!' &&
+	    l.buf[l.len] == '\0', "line", "grows and appends",
+	    "len %zu", l.len);
+	free(l.buf);
+
+	/* A failed line takes nothing more. */
+	l = (struct line){ .failed = true };
+	line_add(&l, "more");
+	unit_row(l.buf == NULL && l.len == 0, "line", "a failed line stays "
+	    "as it was", "len %zu", l.len);
+}

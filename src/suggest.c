@@ -54,13 +54,16 @@ listed(const struct opt *o, enum mode mode)
 static const struct opt *
 meant(const char *name, size_t n, enum mode mode)
 {
-	const struct opt *best = NULL;
+	const struct opt *best = NULL, *ours;
 	size_t d, best_d = 3;
 
+	/* Ours for it, where the face has it. */
 	for (size_t i = 0; i < sizeof(synonyms) / sizeof(synonyms[0]); i++)
 		if (strlen(synonyms[i].name) == n &&
-		    strncmp(synonyms[i].name, name, n) == 0)
-			return optable_find(0, synonyms[i].ours);
+		    strncmp(synonyms[i].name, name, n) == 0 &&
+		    (ours = optable_find(0, synonyms[i].ours)) != NULL &&
+		    listed(ours, mode))
+			return ours;
 	for (size_t i = 0; i < OPTABLE_ROWS; i++) {
 		const struct opt *o = &optable[i];
 

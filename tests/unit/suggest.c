@@ -53,6 +53,9 @@ static const struct suggestion {
 	/* Only the face's own options. */
 	{ MODE_RETRY, "chrt", "" },
 	{ MODE_SHOW, "chrt", "--chart" },
+	{ MODE_SHARE, "attempts", "" },
+	{ MODE_SHARE, "sleep", "" },
+	{ MODE_SHOW, "attempts", "--max" },
 	{ MODE_SHOW, "cout", "--count" },
 	{ MODE_SHOW, "unti", "--unit" },
 	{ MODE_SHOW, "time", "--times" },

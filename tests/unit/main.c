@@ -30,6 +30,9 @@ main(void)
 	unit_options();
 	unit_share();
 	unit_lib();
+	unit_duration();
+	unit_codes();
+	unit_engine();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

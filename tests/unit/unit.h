@@ -19,5 +19,12 @@ void	unit_policy(void);
 void	unit_options(void);
 void	unit_share(void);
 void	unit_lib(void);
+void	unit_duration(void);
+void	unit_codes(void);
+void	unit_engine(void);
+
+struct codes;
+/* The statuses of a set as "0,2,75-78", or "none". */
+void	codes_text(const struct codes *, char *, size_t);
 
 #endif

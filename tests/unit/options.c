@@ -238,7 +238,8 @@ static const struct accepted {
 	const char	*want;
 } accepted[] = {
 	{ M_RETRY, { NULL }, "exp base=1s factor=2 max=5 max_delay=none "
-	  "budget=none timeout=none kill_after=5s signal=15 forever=0" },
+	  "budget=none timeout=none kill_after=5s signal=15 forever=0 "
+	  "help=0 version=0 criteria=0 success_on=0" },
 	{ M_RETRY, { "-n", "0", NULL }, "max=0 max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--fixed", "1s", NULL },
 	  "fixed max_delay=none" },
@@ -259,14 +260,27 @@ static const struct accepted {
 	{ M_SHOW, { "-t", "3", NULL }, "max=3" },
 	{ M_RETRY, { "-d", "1, 2, 4", NULL }, "list nlist=3" },
 	{ M_RETRY, { "--delays", " 1s ,2s", NULL }, "list nlist=2" },
-	{ M_RETRY, { "-u", "1, 2 ,success", NULL }, "max=5" },
-	{ M_RETRY, { "-w", "1-999", NULL }, "max=5" },
-	{ M_RETRY, { "-h", "-t", "0", NULL }, "max=5" },
-	{ M_RETRY, { "-v", "-u", "s", NULL }, "max=5" },
+	{ M_RETRY, { "-u", "1, 2 ,success", NULL },
+	  "criteria=1 success_on=0-2 max=5" },
+	/* --while: every status but those ends the run. */
+	{ M_RETRY, { "-w", "1-999", NULL }, "criteria=1 success_on=0" },
+	/* -h and -v end the parse, as in Debian's retry. */
+	{ M_RETRY, { "-h", "-t", "0", NULL }, "help=1 max=5" },
+	{ M_RETRY, { "-v", "-u", "s", NULL },
+	  "version=1 criteria=0 success_on=0 max=5" },
 	{ M_RETRY, { "-t", "3", "-n", "2", NULL }, "max=2" },
 	{ M_RETRY, { "-T", "3", NULL }, "timeout=3s" },
-	{ M_RETRY, { "-u", "success,true,fail,false,0,1-3", NULL }, "max=5" },
-	{ M_RETRY, { "-w", "0-255", NULL }, "max=5" },
+	{ M_RETRY, { "-u", "success,true,fail,false,0,1-3", NULL },
+	  "criteria=1 success_on=0-255" },
+	{ M_RETRY, { "-w", "0-255", NULL }, "criteria=1 success_on=none" },
+	/* Of -u, -w and --success-on, the last given counts. */
+	{ M_RETRY, { "-u", "3", "-w", "0", NULL },
+	  "criteria=1 success_on=1-255" },
+	{ M_RETRY, { "-w", "0", "-u", "3", NULL }, "criteria=1 success_on=3" },
+	{ M_RETRY, { "-u", "3", "--success-on", "0,3", NULL },
+	  "criteria=0 success_on=0,3" },
+	{ M_RETRY, { "--success-on", "1", "-u", "fail", NULL },
+	  "criteria=1 success_on=1-255" },
 	{ M_RETRY, { "-n", "0", "--fib", "1s", NULL }, "fib max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--linear", "1s", NULL }, "max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--decorrelated", "1s", NULL },
@@ -358,6 +372,33 @@ static const struct suggested {
 	  "a number, not '-a'" },
 };
 
+/*
+ * has_words itself, which the accepted rows stand on: a word of any length
+ * is found whole or not at all.
+ */
+static const struct words {
+	const char	*got, *want;
+	bool		 has;
+} words[] = {
+	{ "a b c", "b", true },
+	{ "a b c", "c a", true },
+	{ "a  b", " b  a ", true },
+	{ "ab c", "a", false },
+	{ "a bc", "b", false },
+	{ "x=1", "x=10", false },
+	{ "x=10", "x=1", false },
+	{ "a", "", true },
+	{ "a", "b", false },
+	/* A word of 71 characters: none is too long to be compared. */
+#define LONG	"success_on=1,3,5,7,9,11,13,15,17,19,21,23,25,27,29,31," \
+		"33,35,37,39,41,43"
+	{ LONG, LONG, true },
+	{ LONG, LONG "3", false },
+	{ "a", LONG, false },
+	{ "success_on=1", LONG, false },
+#undef LONG
+};
+
 static const char *const strategies[] = {
 	[S_EXP] = "exp", [S_FIXED] = "fixed", [S_LINEAR] = "linear",
 	[S_FIB] = "fib", [S_LIST] = "list", [S_DECORRELATED] = "decorrelated",
@@ -375,11 +416,14 @@ static void
 describe(const struct config *c, char *s, size_t sz)
 {
 	const struct backoff *b = &c->backoff;
-	char d[8][DURATION_BUFSZ];
+	char d[8][DURATION_BUFSZ], success[1024];
+
+	codes_text(&c->verdict.success_on, success, sizeof(success));
 
 	snprintf(s, sz, "%s base=%s factor=%g max=%lu max_delay=%s "
 	    "min_delay=%s budget=%s timeout=%s kill_after=%s signal=%d "
-	    "forever=%d reset_after=%s nlist=%zu nargs=%d",
+	    "forever=%d reset_after=%s nlist=%zu nargs=%d help=%d version=%d "
+	    "criteria=%d success_on=%s",
 	    b->strategy <= S_IMMEDIATE ? strategies[b->strategy] : "algorithm",
 	    dur(b->base, d[0], sizeof(d[0])), b->factor, b->max_attempts,
 	    dur(b->max_delay.ns, d[1], sizeof(d[1])),
@@ -388,32 +432,37 @@ describe(const struct config *c, char *s, size_t sz)
 	    dur(c->limits.timeout, d[4], sizeof(d[4])),
 	    dur(c->kill_after, d[5], sizeof(d[5])), c->signal,
 	    c->limits.forever, dur(c->limits.reset_after, d[6], sizeof(d[6])),
-	    b->nlist, c->nargs);
+	    b->nlist, c->nargs, c->help, c->version, c->verdict.criteria,
+	    success);
+}
+
+/* Whether the n bytes at w are a word of got, whatever their length. */
+static bool
+has_word(const char *got, const char *w, size_t n)
+{
+	size_t m;
+
+	for (got += strspn(got, " "); *got != '\0'; got += m,
+	    got += strspn(got, " ")) {
+		m = strcspn(got, " ");
+		if (m == n && memcmp(got, w, n) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* Whether every word of want is a word of got. */
 static bool
 has_words(const char *got, const char *want)
 {
-	char w[64];
-	size_t n, len = strlen(got);
-	const char *p;
+	size_t n;
 
-	for (; *want != '\0'; want += n) {
-		want += strspn(want, " ");
+	for (want += strspn(want, " "); *want != '\0'; want += n,
+	    want += strspn(want, " ")) {
 		n = strcspn(want, " ");
-		if (n == 0 || n >= sizeof(w))
-			break;
-		memcpy(w, want, n);
-		w[n] = '\0';
-		for (p = got; (p = strstr(p, w)) != NULL; p += n)
-			if ((p == got || p[-1] == ' ') &&
-			    (p[n] == ' ' || p[n] == '\0'))
-				break;
-		if (p == NULL)
+		if (!has_word(got, want, n))
 			return false;
 	}
-	(void)len;
 	return true;
 }
 
@@ -448,7 +497,7 @@ mode(enum face f)
 void
 unit_options(void)
 {
-	char *argv[32], err[512], got[512];
+	char *argv[32], err[512], got[2048];
 	struct config c;
 	size_t n;
 	int argc, rc;
@@ -478,6 +527,10 @@ unit_options(void)
 		    r->argv[0], "status %d, error '%s'", rc, err);
 		options_free(&c);
 	}
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		unit_row(has_words(words[i].got, words[i].want) == words[i].has,
+		    "has_words", words[i].want, "in '%s': want %s", words[i].got,
+		    words[i].has ? "found" : "not found");
 	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
 		const struct accepted *a = &accepted[i];
 

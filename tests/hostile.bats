@@ -3,9 +3,9 @@
 # (status 125, exactly one line that names the option, then "Try 'retry
 # --help'.", and the command never runs), extreme but valid values, and
 # hostile output.  The catalogue of malformed values for every option is
-# data in tests/unit/options.c; the exact wording of the common errors is
-# in usage.bats.  Under `make sanitize` and `make valgrind` every case also
-# runs instrumented.
+# data in tests/unit/options.c, and so is the exact wording of the common
+# errors (usage.bats runs a few through the binary).  Under `make sanitize`
+# and `make valgrind` every case also runs instrumented.
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core

@@ -22,19 +22,29 @@ field() {
 
 # Opens NAME's circuit, waits until it half-opens, and starts a run that
 # probes it with sleep 30 in the background (more of its options in $@),
-# whose pid is PROBE; returns once it holds the probe.
+# whose pid is PROBE; returns once it holds the probe, and fails the test
+# if it never does.
 start_probe() {
 	local name=$1
 	shift
-	retry --share "$name" --share-breaker 1:1s -n 1 -- false || true
+	run -1 retry --share "$name" --share-breaker 1:1s -n 1 -- false
+	assert_equal "$(field "$name" breaker)" open
 	sleep 1.1
 	timeout 60 "$RETRY" --share "$name" --share-breaker 1:30s "$@" -- \
 	    sleep 30 2>/dev/null 3>&- &
 	PROBE=$!
 	for _ in $(seq 100); do
-		[ "$(field "$name" breaker)" = half-open ] && break
+		[ "$(field "$name" breaker)" = half-open ] && return 0
 		sleep 0.05
 	done
+	fail "the run $PROBE never held the probe of $name"
+}
+
+# Waits for the background process PID and asserts its exit status.
+assert_waited() {
+	local pid=$1 want=$2 st=0
+	wait "$pid" || st=$?
+	assert_equal "$st" "$want"
 }
 
 @test "share: 50 runs of an always-failing command together: the budget holds the retries" {
@@ -68,7 +78,7 @@ start_probe() {
 	# less than a thousandth.
 	local w='--share-window 1d'
 	# The last attempt's failure asks for no retry, and takes nothing.
-	retry --share t --share-budget 10:0.25 $w -n 3 --immediate -- false || true
+	run -1 retry --share t --share-budget 10:0.25 $w -n 3 --immediate -- false
 	assert_equal "$(field t tokens)" 8
 	retry --share t --share-budget 10:0.25 $w -- true
 	assert_equal "$(field t tokens)" 8.25
@@ -86,7 +96,7 @@ start_probe() {
 @test "share: a budget an outage spent comes back with time, without a success" {
 	local d=$BATS_TEST_TMPDIR
 	# The outage: the budget is spent.
-	retry -q --share o --share-window 2s --immediate -n 20 -- false || true
+	run -1 retry -q --share o --share-window 2s --immediate -n 20 -- false
 	run -1 retry --share o --share-window 2s --immediate -n 3 -- false
 	assert_output --partial "the retry budget of o is spent"
 	# Quiet for the window: a run with one failure retries as if
@@ -97,7 +107,7 @@ start_probe() {
 	assert_line --partial "attempt 1/3 failed"
 	refute_output --partial "spent"
 	# Half a window gives half the tokens back.
-	retry -q --share o --share-window 2s --immediate -n 20 -- false || true
+	run -1 retry -q --share o --share-window 2s --immediate -n 20 -- false
 	sleep 1.1
 	run -1 retry --share o --share-window 2s --immediate -n 20 --log-format json -- false
 	[ "$(grep -c '"event":"failure"' <<<"$output")" -ge 5 ]
@@ -107,7 +117,7 @@ start_probe() {
 @test "share: ordinary flakiness: runs that share a budget succeed as lone runs do" {
 	local i d=$BATS_TEST_TMPDIR
 	# The budget of an earlier outage a window ago does not hold them.
-	retry -q --share flaky --share-window 1s --immediate -n 20 -- false || true
+	run -1 retry -q --share flaky --share-window 1s --immediate -n 20 -- false
 	sleep 1.1
 	# 40 runs at once, one in ten of whose attempts fails (every 10th
 	# run's first): each gets its retry.
@@ -140,7 +150,7 @@ start_probe() {
 }
 
 @test "share: after the cooldown one run probes; its success closes the circuit" {
-	retry --share p --share-breaker 1:1s -n 1 -- false || true
+	run -1 retry --share p --share-breaker 1:1s -n 1 -- false
 	run -0 retry --share p --share-breaker 1:1s -- true
 	assert_line --index 0 --regexp "^retry: attempt 1/5 waits (1s|[0-9.]+ms): the circuit of p is open$"
 	assert_line --index 1 "retry: the circuit of p is half-open: attempt 1/5 probes it"
@@ -150,7 +160,7 @@ start_probe() {
 
 @test "share: a probe that fails opens the circuit again; others wait for the probe" {
 	local d=$BATS_TEST_TMPDIR
-	retry --share q --share-breaker 1:1s -n 1 -- false || true
+	run -1 retry --share q --share-breaker 1:1s -n 1 -- false
 	sleep 1.1
 	# The probe runs for a second, under a lease of its --timeout and
 	# --kill-after (10s); another run waits for it.
@@ -167,7 +177,7 @@ start_probe() {
 
 @test "share: a probe killed with SIGKILL does not wedge the circuit" {
 	local d=$BATS_TEST_TMPDIR pid t0
-	retry --share k --share-breaker 1:500ms -n 1 -- false || true
+	run -1 retry --share k --share-breaker 1:500ms -n 1 -- false
 	sleep 0.6
 	timeout 60 "$RETRY" --share k --share-breaker 1:500ms -- \
 	    sh -c 'echo $$ >"$0/probe"; exec sleep 100' "$d" 2>/dev/null 3>&- &
@@ -175,7 +185,7 @@ start_probe() {
 	for _ in $(seq 100); do [ -s "$d/probe" ] && break; sleep 0.05; done
 	assert_equal "$(field k breaker)" half-open
 	kill -KILL "$(pgrep -P "$pid" retry)" "$(cat "$d/probe")" 2>/dev/null || kill -KILL "$pid"
-	wait || true
+	assert_waited "$pid" 137
 	t0=$(now_ms)
 	run -0 retry --share k --share-breaker 1:500ms -- true
 	assert_output --partial "probes it"
@@ -270,7 +280,9 @@ start_probe() {
 	local m=$BATS_TEST_TMPDIR/full
 	mkdir "$m"
 	mount -t tmpfs -o size=64k,mode=700 tmpfs "$m" || skip "cannot mount a tmpfs"
-	dd if=/dev/zero of="$m/filler" bs=4k count=100 2>/dev/null || true
+	# The filler fills it, and dd says so.
+	run -1 dd if=/dev/zero of="$m/filler" bs=4k count=100
+	assert_output --partial "No space left on device"
 	run -1 retry --share f --share-store "file:$m" --immediate -n 3 -- false
 	umount "$m"
 	assert_line --index 0 --regexp "^retry: --share f: $m/f: cannot write it: No space left on device; going on without the shared state until it answers$"
@@ -326,7 +338,7 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	run -0 retry --dry-run --share d --count 2
 	assert_line "shared d: no state yet, 10 of 10 tokens: a retry after a failure would run; 0 failures in a row"
 	assert_line "an attempt would start now"
-	retry --share d --share-breaker 2:1h --share-window 1d --immediate -n 2 -- false || true
+	run -1 retry --share d --share-breaker 2:1h --share-window 1d --immediate -n 2 -- false
 	run -0 retry --dry-run --share d --share-breaker 2:1h --share-window 1d --count 2
 	assert_line "shared d: 9 of 10 tokens: a retry after a failure would run; 2 failures in a row"
 	assert_line "an attempt would wait 1h: the circuit is open"
@@ -335,7 +347,7 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	run -0 "$RETRY" share status --log-format json d
 	assert_output --partial '"tokens":9,'
 	# Spent: the dry run says a retry would not run.
-	retry -q --share d --share-budget 1 --share-window 1d -n 3 --immediate -- false || true
+	run -1 retry -q --share d --share-budget 1 --share-window 1d -n 3 --immediate -- false
 	run -0 retry --dry-run --share d --share-budget 1 --share-window 1d --count 2
 	assert_line "shared d: 0 of 1 tokens: a retry would not run (the budget is spent); 4 failures in a row"
 }
@@ -369,7 +381,7 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	start_probe pt -T 60s
 	pid=$PROBE
 	kill -TERM "$pid"
-	wait "$pid" || true
+	assert_waited "$pid" 143
 	t0=$(now_ms)
 	run -0 retry --share pt --share-breaker 1:30s -- true
 	assert_output --partial "probes it"
@@ -393,7 +405,7 @@ deploy-api  not-before  -                                         2023-11-14T22:
 }
 
 @test "share: a run without --share-breaker ignores the breaker of its name" {
-	retry --share ig --share-breaker 1:1h -n 1 -- false || true
+	run -1 retry --share ig --share-breaker 1:1h -n 1 -- false
 	run -0 retry --share ig -- true
 	assert_output ""
 }
@@ -415,7 +427,7 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 
 @test "share: a store whose lock another process holds costs --share-timeout, and the command runs within --budget" {
 	local t0
-	retry --share x -- true
+	run -0 retry --share x -- true
 	hold_lock "$STORE/x" 20
 	t0=$(now_ms)
 	run -0 retry --share x --budget 1s --timeout 5s -- sh -c 'echo ran'
@@ -460,7 +472,7 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 	pid=$PROBE
 	hold_lock "$STORE/pl" 0.1
 	kill -TERM "$pid"
-	wait "$pid" || true
+	assert_waited "$pid" 143
 	wait "$LOCKER"
 	# Its lease was a minute: a run that had to wait it out gives up.
 	run -0 retry --share pl --share-breaker 1:30s --budget 5s -- true
@@ -468,7 +480,7 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 }
 
 @test "share: the reader of the output going away while a run waits on the shared state ends it as a pipeline" {
-	retry --share g --share-breaker 1:5s -n 1 -- false || true
+	run -1 retry --share g --share-breaker 1:5s -n 1 -- false
 	run -0 bash -c '"$RETRY" --share g --share-breaker 1:5s --max 1 \
 	    -- echo hi 2>"$0/err" | (sleep 0.3); echo "${PIPESTATUS[0]}"' \
 	    "$BATS_TEST_TMPDIR"
@@ -495,7 +507,7 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 	run -0 retry --dry-run --share old --count 1
 	assert_line "shared old: no state yet, 10 of 10 tokens: a retry after a failure would run; 0 failures in a row"
 	# A day's window keeps what a minute's drops.
-	retry -q --share young --share-window 1d -n 2 --immediate -- false || true
+	run -1 retry -q --share young --share-window 1d -n 2 --immediate -- false
 	run -0 "$RETRY" share status --share-window 1d young
 	assert_line --partial "failures    2"
 }
@@ -505,14 +517,14 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 	assert_line --partial "1000000 of 1000000 tokens"
 	run -1 retry --share one --share-breaker 1:1h -n 1 -- false
 	assert_line --partial "opened after 1 failure in a row"
-	retry -q --share one1 -n 1 -- false || true
+	run -1 retry -q --share one1 -n 1 -- false
 	run -0 retry --dry-run --share one1 --count 1
 	assert_line --partial "; 1 failure in a row"
 }
 
 @test "share: the store's time counts against --budget: no attempt starts past it" {
 	local d=$BATS_TEST_TMPDIR
-	retry --share late -- true
+	run -0 retry --share late -- true
 	# Attempt 1 has another process take the lock for 3s; the decision
 	# after it may wait half of what is left of --budget, no more, and
 	# the next attempt starts within --budget or not at all.
@@ -520,14 +532,17 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 	    sh -c 'echo $(($(date +%s%N) / 1000000)) >>"$1/starts"
 	    [ -e "$1/held" ] || { touch "$1/held"
 	    python3 -c "import fcntl, sys, time
-f = open(sys.argv[1], \"r+\"); fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(3)" "$2" 3>&- & sleep 0.2; }
+f = open(sys.argv[1], \"r+\"); fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(3)" "$2" 3>&- &
+	    echo $! >"$1/locker"; sleep 0.2; }
 	    exit 1' _ "$d" "$STORE/late"
-	local first last
+	local first last locker
 	first=$(head -n 1 "$d/starts")
 	last=$(tail -n 1 "$d/starts")
 	((last - first < 900))
 	assert_output --partial "giving up"
-	pkill -f "fcntl.lockf" || true
+	# The locker, by its pid: on a slow machine it may have ended.
+	locker=$(cat "$d/locker")
+	kill "$locker" 2>/dev/null || [ ! -e "/proc/$locker" ]
 }
 
 @test "share: after a signal, a probe's last words wait a second at most, whatever --share-timeout" {
@@ -537,7 +552,7 @@ f = open(sys.argv[1], \"r+\"); fcntl.lockf(f, fcntl.LOCK_EX); time.sleep(3)" "$2
 	hold_lock "$STORE/ps" 10
 	t0=$(now_ms)
 	kill -TERM "$pid"
-	wait "$pid" || true
+	assert_waited "$pid" 143
 	kill "$LOCKER"
 	(($(now_ms) - t0 < 2500))
 }

@@ -24,18 +24,3 @@ assert_stderr_lines() {
 flaky_runs() {
 	cat "$BATS_TEST_TMPDIR/flaky.count" 2>/dev/null || echo 0
 }
-
-# Asserts that every line of $output (show-backoff-delays, one delay per
-# line) lies in [lo, hi] for the awk expressions lo and hi of d, the delay
-# before jitter, which is the awk expression base of n (1-based line).
-# A tolerance of 1ns covers the printing.
-assert_delays_within() {
-	local base=$1 lo=$2 hi=$3 why
-	why=$(awk -v fail=0 "
-		{ n = NR; d = $base; lo = $lo; hi = $hi
-		  if (\$1 + 0 < lo - 1e-9 || \$1 + 0 > hi + 1e-9) {
-			printf \"line %d: %s not in [%.9f, %.9f]\\n\", n, \$1, lo, hi
-			fail = 1 } }
-		END { if (NR == 0) { print \"no delays\"; fail = 1 }; exit fail }
-	" <<<"$output") || fail "$why"
-}

@@ -34,6 +34,9 @@ main(void)
 	unit_model();
 	unit_suggest();
 	unit_line();
+	unit_duration();
+	unit_codes();
+	unit_engine();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -10,7 +10,9 @@
 #include "../../src/options.h"
 #include "unit.h"
 
-enum face { M_RETRY, M_SHOW, M_SIM };
+/* retry (with a command after the options, or M_BARE without one),
+ * show-backoff-delays, simulate. */
+enum face { M_RETRY, M_BARE, M_SHOW, M_SIM };
 
 /* A refused command line: its error starts with the option's name. */
 static const struct refused {
@@ -238,7 +240,8 @@ static const struct accepted {
 	const char	*want;
 } accepted[] = {
 	{ M_RETRY, { NULL }, "exp base=1s factor=2 max=5 max_delay=none "
-	  "budget=none timeout=none kill_after=5s signal=15 forever=0" },
+	  "budget=none timeout=none kill_after=5s signal=15 forever=0 "
+	  "help=0 version=0 criteria=0 success_on=0" },
 	{ M_RETRY, { "-n", "0", NULL }, "max=0 max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--fixed", "1s", NULL },
 	  "fixed max_delay=none" },
@@ -259,14 +262,27 @@ static const struct accepted {
 	{ M_SHOW, { "-t", "3", NULL }, "max=3" },
 	{ M_RETRY, { "-d", "1, 2, 4", NULL }, "list nlist=3" },
 	{ M_RETRY, { "--delays", " 1s ,2s", NULL }, "list nlist=2" },
-	{ M_RETRY, { "-u", "1, 2 ,success", NULL }, "max=5" },
-	{ M_RETRY, { "-w", "1-999", NULL }, "max=5" },
-	{ M_RETRY, { "-h", "-t", "0", NULL }, "max=5" },
-	{ M_RETRY, { "-v", "-u", "s", NULL }, "max=5" },
+	{ M_RETRY, { "-u", "1, 2 ,success", NULL },
+	  "criteria=1 success_on=0-2 max=5" },
+	/* --while: every status but those ends the run. */
+	{ M_RETRY, { "-w", "1-999", NULL }, "criteria=1 success_on=0" },
+	/* -h and -v end the parse, as in Debian's retry. */
+	{ M_RETRY, { "-h", "-t", "0", NULL }, "help=1 max=5" },
+	{ M_RETRY, { "-v", "-u", "s", NULL },
+	  "version=1 criteria=0 success_on=0 max=5" },
 	{ M_RETRY, { "-t", "3", "-n", "2", NULL }, "max=2" },
 	{ M_RETRY, { "-T", "3", NULL }, "timeout=3s" },
-	{ M_RETRY, { "-u", "success,true,fail,false,0,1-3", NULL }, "max=5" },
-	{ M_RETRY, { "-w", "0-255", NULL }, "max=5" },
+	{ M_RETRY, { "-u", "success,true,fail,false,0,1-3", NULL },
+	  "criteria=1 success_on=0-255" },
+	{ M_RETRY, { "-w", "0-255", NULL }, "criteria=1 success_on=none" },
+	/* Of -u, -w and --success-on, the last given counts. */
+	{ M_RETRY, { "-u", "3", "-w", "0", NULL },
+	  "criteria=1 success_on=1-255" },
+	{ M_RETRY, { "-w", "0", "-u", "3", NULL }, "criteria=1 success_on=3" },
+	{ M_RETRY, { "-u", "3", "--success-on", "0,3", NULL },
+	  "criteria=0 success_on=0,3" },
+	{ M_RETRY, { "--success-on", "1", "-u", "fail", NULL },
+	  "criteria=1 success_on=1-255" },
 	{ M_RETRY, { "-n", "0", "--fib", "1s", NULL }, "fib max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--linear", "1s", NULL }, "max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--decorrelated", "1s", NULL },
@@ -358,6 +374,212 @@ static const struct suggested {
 	  "a number, not '-a'" },
 };
 
+/*
+ * A refused command line and the whole line that says why (retry prints it
+ * after "retry: ", then the pointer to --help).
+ */
+#define UNITS	"unknown unit (use ns, us, ms, s, m, h or d)"
+static const struct worded {
+	enum face	 face;
+	const char	*name;
+	const char	*argv[12];
+	const char	*line;
+} worded[] = {
+	/* Durations. */
+	{ M_RETRY, "an empty duration", { "--fixed", "", NULL },
+	  "--fixed: '': empty duration" },
+	{ M_RETRY, "a negative duration", { "--fixed", "-1s", NULL },
+	  "--fixed: '-1s': negative duration" },
+	{ M_RETRY, "a negative --timeout", { "--timeout", "-1s", NULL },
+	  "--timeout: '-1s': negative duration" },
+	{ M_RETRY, "NaN is not a duration", { "--exp", "nan", NULL },
+	  "--exp: 'nan': not a number" },
+	{ M_RETRY, "inf is not a duration", { "--fixed", "inf", NULL },
+	  "--fixed: 'inf': not a number" },
+	{ M_RETRY, "an unknown unit", { "--fixed", "5x", NULL },
+	  "--fixed: '5x': " UNITS },
+	{ M_RETRY, "units are lower case", { "--max-delay", "1S", NULL },
+	  "--max-delay: '1S': " UNITS },
+	{ M_RETRY, "trailing junk after a duration", { "--fixed", "1s!", NULL },
+	  "--fixed: '1s!': not a number" },
+	{ M_RETRY, "a trailing space after a duration",
+	  { "--budget", "10ms ", NULL }, "--budget: '10ms ': not a number" },
+	{ M_RETRY, "a duration over 365 days", { "--fixed", "366d", NULL },
+	  "--fixed: '366d': longer than 365 days" },
+	{ M_SHOW, "365 days and a nanosecond",
+	  { "--fixed", "365d1ns", "-n", "2", NULL },
+	  "--fixed: '365d1ns': longer than 365 days" },
+	{ M_RETRY, "1m30 mixes a unit with a bare number",
+	  { "--budget", "1m30", NULL },
+	  "--budget: '1m30': a number without a unit must stand alone" },
+	{ M_RETRY, "a bad item in --delays", { "--delays", "1s,2x", NULL },
+	  "--delays: '2x': " UNITS },
+	{ M_RETRY, "an empty item in --delays", { "--delays", "1s,,2s", NULL },
+	  "--delays: item 2 of '1s,,2s' is empty" },
+	{ M_RETRY, "--timeout 0", { "--timeout", "0", NULL },
+	  "--timeout: '0': must be longer than 0" },
+
+	/* Strategies. */
+	{ M_RETRY, "two strategies", { "--fixed", "1s", "--exp", "2s", NULL },
+	  "--exp: conflicts with --fixed (give one strategy)" },
+	{ M_RETRY, "--immediate with another strategy",
+	  { "--linear", "1s", "--immediate", NULL },
+	  "--immediate: conflicts with --linear (give one strategy)" },
+	{ M_RETRY, "--factor 0.5 (must be at least 1)",
+	  { "--factor", "0.5", NULL },
+	  "--factor: '0.5' is out of range (1 to 1e+06)" },
+	{ M_RETRY, "--factor that is not a number", { "--factor", "inf", NULL },
+	  "--factor: 'inf' is not a number" },
+	{ M_RETRY, "--factor without --exp",
+	  { "--fixed", "1s", "--factor", "2", NULL },
+	  "--factor: goes with --exp" },
+
+	/* Lists of codes, and signals. */
+	{ M_RETRY, "a reversed range 5-3", { "--success-on", "5-3", NULL },
+	  "--success-on: '5-3': reversed range" },
+	{ M_RETRY, "an open range 5-", { "--retry-on", "5-", NULL },
+	  "--retry-on: '5-': open range (give both ends, as in 75-78)" },
+	{ M_RETRY, "an empty list of codes", { "--stop-on", "", NULL },
+	  "--stop-on: '': empty list" },
+	{ M_RETRY, "an empty item in a list of codes",
+	  { "--retry-on", "1,,2", NULL }, "--retry-on: '1,,2': empty item" },
+	{ M_RETRY, "a status over 255", { "--success-on", "256", NULL },
+	  "--success-on: '256': out of range" },
+	{ M_RETRY, "an unknown signal name in a list of codes",
+	  { "--stop-on", "SIGBOGUS", NULL },
+	  "--stop-on: 'SIGBOGUS': unknown signal name" },
+	{ M_RETRY, "a bad signal name for --signal", { "--signal", "BOGUS", NULL },
+	  "--signal: 'BOGUS': unknown signal name" },
+	{ M_RETRY, "-u: an unknown criterion", { "-u", "s", NULL },
+	  "--until: 's': unknown criterion (use success, true, fail, false, "
+	  "a status or a range such as 1-3)" },
+
+	/* Jitter. */
+	{ M_RETRY, "--jitter bogus", { "--jitter", "bogus", NULL },
+	  "--jitter: 'bogus': unknown mode (use none, full, equal, "
+	  "scattered[:R], down[:R], add:DUR or DUR)" },
+	{ M_RETRY, "--jitter scattered:2 (the ratio is at most 1)",
+	  { "--jitter", "scattered:2", NULL },
+	  "--jitter: 'scattered:2': the ratio after ':' must be between 0 "
+	  "and 1" },
+	{ M_RETRY, "--jitter down:abc", { "--jitter", "down:abc", NULL },
+	  "--jitter: 'down:abc': the ratio after ':' is not a number" },
+	{ M_RETRY, "--jitter full takes no ratio",
+	  { "--jitter", "full:0.5", NULL },
+	  "--jitter: 'full:0.5': only scattered and down take a ratio" },
+	{ M_RETRY, "--jitter add without a duration", { "--jitter", "add", NULL },
+	  "--jitter: 'add': add needs a duration, as in add:500ms" },
+	{ M_RETRY, "--jitter add with a negative duration",
+	  { "--jitter", "add:-1s", NULL },
+	  "--jitter: 'add:-1s': negative duration" },
+
+	/* Numbers. */
+	{ M_RETRY, "--max -1", { "--max", "-1", NULL },
+	  "--max: '-1' is too small (give a whole number from 0 to "
+	  "1000000000)" },
+	{ M_RETRY, "--max-attempts abc names itself",
+	  { "--max-attempts", "abc", NULL },
+	  "--max-attempts: 'abc' is not a whole number (give a whole number "
+	  "from 0 to 1000000000)" },
+	{ M_RETRY, "--seed 1.5", { "--seed", "1.5", NULL },
+	  "--seed: '1.5' is not a whole number (give a whole number from 0 to "
+	  "9223372036854775807)" },
+	{ M_SHOW, "show-backoff-delays --count 0", { "--count", "0", NULL },
+	  "--count: '0' is too small (give a whole number from 1 to "
+	  "10000000)" },
+
+	/* Labels. */
+	{ M_RETRY, "--label ''", { "--label", "", NULL },
+	  "--label: must be one non-empty line" },
+	{ M_RETRY, "--label with a newline", { "--label", "a\nb", NULL },
+	  "--label: must be one non-empty line" },
+
+	/* Options unknown, misplaced or without their value. */
+	{ M_RETRY, "an unknown long option", { "--bogus", NULL },
+	  "unknown option '--bogus'" },
+	{ M_RETRY, "an unknown short option", { "-Z", NULL },
+	  "unknown option '-Z'" },
+	{ M_RETRY, "--immediate=3 (it takes no value)", { "--immediate=3", NULL },
+	  "--immediate: takes no value" },
+	{ M_RETRY, "a show-backoff-delays option given to retry",
+	  { "--format", "csv", NULL }, "--format: is not an option of retry" },
+	{ M_BARE, "a long option without its value", { "--fixed", NULL },
+	  "--fixed: needs a value" },
+	{ M_BARE, "a short option without its value", { "-n", NULL },
+	  "-n: needs a value" },
+	{ M_BARE, "getopt took the next word for the value: --",
+	  { "--exp", "--", "true", NULL },
+	  "--exp: needs a duration (as in --exp 1s), not '--'" },
+	{ M_BARE, "getopt took the next word for the value: an option",
+	  { "--fixed", "--max", "3", "--", "true", NULL },
+	  "--fixed: needs a duration (as in --fixed 1s), not '--max'" },
+	{ M_BARE, "no command", { "-n", "3", NULL },
+	  "no command given (as in: retry -- curl -fsS URL)" },
+	{ M_BARE, "no command after --", { "--", NULL },
+	  "no command given (as in: retry -- curl -fsS URL)" },
+
+	/* -a and its options. */
+	{ M_RETRY, "-a Bogus", { "-a", "Bogus", NULL },
+	  "--algorithm: unknown algorithm 'Bogus' (use Constant, Exponential, "
+	  "Fibonacci, LILD, LIMD, MILD or MIMD)" },
+	{ M_RETRY, "-a Constant without --delay", { "-a", "Constant", NULL },
+	  "--algorithm: Constant needs --delay" },
+	{ M_RETRY, "an -a option of another algorithm",
+	  { "-a", "MIMD", "--delay", "1", "--initial-delay", "1",
+	  "--delay-multiple-on-failure", "2", "--delay-multiple-on-success",
+	  "0.5", NULL }, "--delay: is not an option of -a MIMD" },
+	{ M_RETRY, "--jitter-factor over 0.5",
+	  { "-a", "Constant", "--delay", "1", "--jitter-factor", "0.6", NULL },
+	  "--jitter-factor: '0.6' is out of range (0 to 0.5)" },
+	{ M_RETRY, "-a MIMD without --delay-multiple-on-failure",
+	  { "-a", "MIMD", "--initial-delay", "1", NULL },
+	  "--algorithm: MIMD needs --delay-multiple-on-failure" },
+	{ M_RETRY, "-a MIMD without --delay-multiple-on-success",
+	  { "-a", "MIMD", "--initial-delay", "3",
+	  "--delay-multiple-on-failure", "2", NULL },
+	  "--algorithm: MIMD needs --delay-multiple-on-success" },
+	{ M_RETRY, "--initial-delay without -a", { "--initial-delay", "1", NULL },
+	  "--initial-delay: goes with -a/--algorithm" },
+	{ M_RETRY, "--jitter-factor without -a",
+	  { "--jitter-factor", "0.1", NULL },
+	  "--jitter-factor: goes with -a/--algorithm" },
+
+	/* show-backoff-delays' STATUS arguments. */
+	{ M_SHOW, "a STATUS that is neither 0 nor 1", { "0", "2", NULL },
+	  "status '2': a status is 0 (failure) or 1 (success), then "
+	  "optionally :T or :+S" },
+	{ M_SHOW, "a STATUS whose time goes backwards", { "0:5", "0:3", NULL },
+	  "status '0:3': the time goes backwards" },
+};
+#undef UNITS
+
+/*
+ * has_words itself, which the accepted rows stand on: a word of any length
+ * is found whole or not at all.
+ */
+static const struct words {
+	const char	*got, *want;
+	bool		 has;
+} words[] = {
+	{ "a b c", "b", true },
+	{ "a b c", "c a", true },
+	{ "a  b", " b  a ", true },
+	{ "ab c", "a", false },
+	{ "a bc", "b", false },
+	{ "x=1", "x=10", false },
+	{ "x=10", "x=1", false },
+	{ "a", "", true },
+	{ "a", "b", false },
+	/* A word of 71 characters: none is too long to be compared. */
+#define LONG	"success_on=1,3,5,7,9,11,13,15,17,19,21,23,25,27,29,31," \
+		"33,35,37,39,41,43"
+	{ LONG, LONG, true },
+	{ LONG, LONG "3", false },
+	{ "a", LONG, false },
+	{ "success_on=1", LONG, false },
+#undef LONG
+};
+
 static const char *const strategies[] = {
 	[S_EXP] = "exp", [S_FIXED] = "fixed", [S_LINEAR] = "linear",
 	[S_FIB] = "fib", [S_LIST] = "list", [S_DECORRELATED] = "decorrelated",
@@ -375,11 +597,14 @@ static void
 describe(const struct config *c, char *s, size_t sz)
 {
 	const struct backoff *b = &c->backoff;
-	char d[8][DURATION_BUFSZ];
+	char d[8][DURATION_BUFSZ], success[1024];
+
+	codes_text(&c->verdict.success_on, success, sizeof(success));
 
 	snprintf(s, sz, "%s base=%s factor=%g max=%lu max_delay=%s "
 	    "min_delay=%s budget=%s timeout=%s kill_after=%s signal=%d "
-	    "forever=%d reset_after=%s nlist=%zu nargs=%d",
+	    "forever=%d reset_after=%s nlist=%zu nargs=%d help=%d version=%d "
+	    "criteria=%d success_on=%s",
 	    b->strategy <= S_IMMEDIATE ? strategies[b->strategy] : "algorithm",
 	    dur(b->base, d[0], sizeof(d[0])), b->factor, b->max_attempts,
 	    dur(b->max_delay.ns, d[1], sizeof(d[1])),
@@ -388,32 +613,37 @@ describe(const struct config *c, char *s, size_t sz)
 	    dur(c->limits.timeout, d[4], sizeof(d[4])),
 	    dur(c->kill_after, d[5], sizeof(d[5])), c->signal,
 	    c->limits.forever, dur(c->limits.reset_after, d[6], sizeof(d[6])),
-	    b->nlist, c->nargs);
+	    b->nlist, c->nargs, c->help, c->version, c->verdict.criteria,
+	    success);
+}
+
+/* Whether the n bytes at w are a word of got, whatever their length. */
+static bool
+has_word(const char *got, const char *w, size_t n)
+{
+	size_t m;
+
+	for (got += strspn(got, " "); *got != '\0'; got += m,
+	    got += strspn(got, " ")) {
+		m = strcspn(got, " ");
+		if (m == n && memcmp(got, w, n) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* Whether every word of want is a word of got. */
 static bool
 has_words(const char *got, const char *want)
 {
-	char w[64];
-	size_t n, len = strlen(got);
-	const char *p;
+	size_t n;
 
-	for (; *want != '\0'; want += n) {
-		want += strspn(want, " ");
+	for (want += strspn(want, " "); *want != '\0'; want += n,
+	    want += strspn(want, " ")) {
 		n = strcspn(want, " ");
-		if (n == 0 || n >= sizeof(w))
-			break;
-		memcpy(w, want, n);
-		w[n] = '\0';
-		for (p = got; (p = strstr(p, w)) != NULL; p += n)
-			if ((p == got || p[-1] == ' ') &&
-			    (p[n] == ' ' || p[n] == '\0'))
-				break;
-		if (p == NULL)
+		if (!has_word(got, want, n))
 			return false;
 	}
-	(void)len;
 	return true;
 }
 
@@ -448,7 +678,7 @@ mode(enum face f)
 void
 unit_options(void)
 {
-	char *argv[32], err[512], got[512];
+	char *argv[32], err[512], got[2048];
 	struct config c;
 	size_t n;
 	int argc, rc;
@@ -478,6 +708,22 @@ unit_options(void)
 		    r->argv[0], "status %d, error '%s'", rc, err);
 		options_free(&c);
 	}
+	for (size_t i = 0; i < sizeof(worded) / sizeof(worded[0]); i++) {
+		const struct worded *r = &worded[i];
+
+		argc = command_line(r->face, r->argv, argv, 32, true);
+		err[0] = '\0';
+		rc = options_parse(argc, argv, mode(r->face), &c, err,
+		    sizeof(err));
+		unit_row(rc == -1 && strcmp(err, r->line) == 0, "worded",
+		    r->name, "status %d\n# want '%s'\n# got  '%s'", rc, r->line,
+		    err);
+		options_free(&c);
+	}
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		unit_row(has_words(words[i].got, words[i].want) == words[i].has,
+		    "has_words", words[i].want, "in '%s': want %s", words[i].got,
+		    words[i].has ? "found" : "not found");
 	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
 		const struct accepted *a = &accepted[i];
 

@@ -23,5 +23,12 @@ void	unit_replay(void);
 void	unit_model(void);
 void	unit_suggest(void);
 void	unit_line(void);
+void	unit_duration(void);
+void	unit_codes(void);
+void	unit_engine(void);
+
+struct codes;
+/* The statuses of a set as "0,2,75-78", or "none". */
+void	codes_text(const struct codes *, char *, size_t);
 
 #endif

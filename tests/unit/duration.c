@@ -1,0 +1,139 @@
+/*
+ * Durations: what a written duration is worth, in seconds as
+ * show-backoff-delays prints them (%.15g, so every unit is checked to the
+ * nanosecond), what it is refused for, and the short human form that
+ * --dry-run prints.
+ */
+#include <string.h>
+
+#include "../../src/duration.h"
+#include "../../src/number.h"
+#include "unit.h"
+
+/* A duration and its worth in seconds. */
+static const struct parsed {
+	const char	*in;
+	const char	*seconds;
+} parsed[] = {
+	/* ns, us and ms are exact fractions of a second. */
+	{ "1ns", "1e-09" },
+	{ "7ns", "7e-09" },
+	{ "1us", "1e-06" },
+	{ "250us", "0.00025" },
+	{ "1ms", "0.001" },
+	{ "250ms", "0.25" },
+	/* s, m, h and d. */
+	{ "1s", "1" },
+	{ "45s", "45" },
+	{ "1m", "60" },
+	{ "2h", "7200" },
+	{ "1d", "86400" },
+	/* Compound forms add up. */
+	{ "1m30s", "90" },
+	{ "1h15m", "4500" },
+	{ "1d1h1m1s", "90061" },
+	{ "1s500ms", "1.5" },
+	{ "2m0s", "120" },
+	/* A bare number is seconds. */
+	{ "0.5", "0.5" },
+	{ "2", "2" },
+	{ "0.001", "0.001" },
+	{ ".25", "0.25" },
+	{ "0", "0" },
+	/* Fractions with a unit are exact to the nanosecond. */
+	{ "0.1s", "0.1" },
+	{ "1.5ms", "0.0015" },
+	{ "2.5us", "2.5e-06" },
+	{ "0.5m", "30" },
+	{ "1.5h", "5400" },
+	{ "0.000000001s", "1e-09" },
+	/* 365 days is the longest accepted. */
+	{ "365d", "31536000" },
+	{ "8760h", "31536000" },
+};
+
+/* A duration refused, and why. */
+static const struct refused {
+	const char	*in;
+	const char	*why;
+} refused[] = {
+	{ "365d1ns", "longer than 365 days" },
+	{ "366d", "longer than 365 days" },
+	{ "", "empty duration" },
+	{ "-1s", "negative duration" },
+	{ "nan", "not a number" },
+	{ "inf", "not a number" },
+	{ "5x", "unknown unit (use ns, us, ms, s, m, h or d)" },
+	{ "1S", "unknown unit (use ns, us, ms, s, m, h or d)" },
+	{ "1s!", "not a number" },
+	{ "10ms ", "not a number" },
+	{ "1m30", "a number without a unit must stand alone" },
+};
+
+/* A duration and its short human form: the largest units first, three
+ * significant digits of a fraction, rounded into the next unit rather
+ * than printed as 1000ms or 60s. */
+static const struct formatted {
+	const char	*in;
+	const char	*out;
+} formatted[] = {
+	{ "250ms", "250ms" },
+	{ "1.5s", "1.5s" },
+	{ "2m30s", "2m30s" },
+	{ "90s", "1m30s" },
+	{ "0.5", "500ms" },
+	{ "1h", "1h" },
+	{ "25h", "1d1h" },
+	{ "1d1h1m1s", "1d1h1m1s" },
+	/* Small and fractional values. */
+	{ "1ns", "1ns" },
+	{ "999ns", "999ns" },
+	{ "1500ns", "1.5us" },
+	{ "1.25ms", "1.25ms" },
+	{ "1.2345s", "1.235s" },
+	{ "59m59.5s", "59m59.5s" },
+	{ "0", "0s" },
+	/* Into the next unit, never 1000ms or 60s. */
+	{ "999.9996ms", "1s" },
+	{ "59.9996s", "1m" },
+	{ "1m59.9996s", "2m" },
+	{ "59m59.9996s", "1h" },
+	{ "999.9994ms", "999.999ms" },
+};
+
+void
+unit_duration(void)
+{
+	char num[NUMBER_BUFSZ] = "", buf[DURATION_BUFSZ] = "";
+	const char *why;
+	int64_t ns;
+
+	for (size_t i = 0; i < sizeof(parsed) / sizeof(parsed[0]); i++) {
+		const struct parsed *r = &parsed[i];
+
+		if ((why = duration_parse(r->in, &ns)) == NULL)
+			number_text((double)ns / 1e9, num);
+		unit_row(why == NULL && strcmp(num, r->seconds) == 0,
+		    "duration_parse", r->in, "want %s, got %s", r->seconds,
+		    why != NULL ? why : num);
+	}
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		const struct refused *r = &refused[i];
+
+		ns = -1;
+		why = duration_parse(r->in, &ns);
+		unit_row(why != NULL && strcmp(why, r->why) == 0,
+		    "duration_parse", r->in, "want '%s', got '%s' (%lld ns)",
+		    r->why, why != NULL ? why : "", (long long)ns);
+	}
+	for (size_t i = 0; i < sizeof(formatted) / sizeof(formatted[0]);
+	    i++) {
+		const struct formatted *r = &formatted[i];
+
+		if ((why = duration_parse(r->in, &ns)) == NULL)
+			duration_format(ns, buf, sizeof(buf));
+		unit_row(why == NULL && strcmp(buf, r->out) == 0,
+		    "duration_format", r->in, "want %s, got %s", r->out,
+		    why != NULL ? why : buf);
+	}
+}

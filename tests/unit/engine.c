@@ -1,0 +1,461 @@
+/*
+ * The back-off engine through show-backoff-delays' eyes: a row gives its
+ * options and the delays it prints, in seconds as %.15g, -1 where the
+ * strategy gives up, here one after another on a line.  The options are
+ * parsed and the run replayed as show-backoff-delays replays it (each
+ * attempt fails when the delay before it ends, and the policy judges it),
+ * so what a row says is what the command prints.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../../src/number.h"
+#include "../../src/options.h"
+#include "../../src/policy.h"
+#include "../../src/replay.h"
+#include "unit.h"
+
+/* Exact delays: every strategy, the limits, and every jitter mode. */
+static const struct row {
+	const char	*name;
+	const char	*options;
+	const char	*want;
+} rows[] = {
+	/* The concise strategies; with the default --max 5, four delays. */
+	{ "default: --exp 1s doubling, four delays, then it gives up", "",
+	  "1 2 4 8 -1" },
+	{ "--fixed: the same delay every time", "--fixed 250ms -n 4",
+	  "0.25 0.25 0.25 -1" },
+	{ "--constant is --fixed", "--constant 250ms -n 4",
+	  "0.25 0.25 0.25 -1" },
+	{ "-d with one delay is --fixed", "-d 250ms -n 4",
+	  "0.25 0.25 0.25 -1" },
+	{ "--linear: DUR x n", "--linear 250ms -n 6",
+	  "0.25 0.5 0.75 1 1.25 -1" },
+	{ "--exp with --factor 3", "--exp 100ms --factor 3 -n 6",
+	  "0.1 0.3 0.9 2.7 8.1 -1" },
+	{ "-x is --exp, with --factor 1.5", "-x 100ms --factor 1.5 -n 6",
+	  "0.1 0.15 0.225 0.3375 0.50625 -1" },
+	{ "--exp --factor 1 is constant", "--exp 1s --factor 1 -n 4",
+	  "1 1 1 -1" },
+	{ "--fib: DUR x 1, 1, 2, 3, 5, 8, 13, 21", "--fib 100ms -n 9",
+	  "0.1 0.1 0.2 0.3 0.5 0.8 1.3 2.1 -1" },
+	{ "--delays: the n-th entry, the last one repeats",
+	  "--delays 1s,2s,5s -n 7", "1 2 5 5 5 5 -1" },
+	{ "--delays: one entry", "--delays 250ms -n 3", "0.25 0.25 -1" },
+	{ "--immediate: no delay at all", "--immediate -n 4", "0 0 0 -1" },
+
+	/* Limits. */
+	{ "--max-delay caps --exp", "--exp 1s --max-delay 10s -n 0 --count 8",
+	  "1 2 4 8 10 10 10 10" },
+	{ "-M caps --fib", "--fib 1s -M 4s -n 0 --count 8",
+	  "1 1 2 3 4 4 4 4" },
+	{ "--min-delay is a floor", "--linear 1s --min-delay 2500ms -n 5",
+	  "2.5 2.5 3 4 -1" },
+	{ "--min-delay wins over --max-delay: --fixed",
+	  "--fixed 1s --min-delay 3s --max-delay 2s -n 3", "3 3 -1" },
+	{ "--min-delay wins over --max-delay: --exp",
+	  "--exp 1s --min-delay 3s --max-delay 2s -n 4", "3 3 3 -1" },
+	{ "--max 1 never retries: the strategy gives up at once", "-n 1",
+	  "-1" },
+	{ "--count bounds an unlimited run: --fixed",
+	  "--fixed 1s -n 0 --count 3", "1 1 1" },
+	{ "--count bounds an unlimited run: --linear with --max 0",
+	  "--linear 1s --max 0 --count 5", "1 2 3 4 5" },
+	{ "--exp saturates instead of overflowing",
+	  "--exp 1d --factor 1000 -n 100000 --count 4",
+	  "86400 86400000 9223372036.85478 9223372036.85478" },
+
+	/* Durations: the same parser serves every duration option. */
+	{ "durations: --linear, --max-delay and --min-delay take units",
+	  "--linear 1m30s --max-delay 2m30s --min-delay 1.5m -n 4",
+	  "90 150 150 -1" },
+	{ "durations: --delays items take units",
+	  "--delays 1ms,1.5s,1m -n 0 --count 4", "0.001 1.5 60 60" },
+
+	/* Seeded randomness, each value checked by hand to lie within its
+	 * bounds before it was pinned. */
+	{ "--decorrelated: reproducible with --seed, each in [0.1, 3 x the "
+	  "previous], 0.1 at first", "--decorrelated 100ms -n 0 --count 8 "
+	  "--seed 7", "0.111700963 0.287283054 0.284305192 0.680256788 "
+	  "0.126771084 0.102198846 0.133262315 0.295893068" },
+	{ "--jitter full with --seed 42, as --dry-run shows it",
+	  "--fixed 1s --jitter full --seed 42 -n 4",
+	  "0.85555998 0.973591417 0.70397226 -1" },
+	{ "jitter none: the delay itself",
+	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter none",
+	  "1 1 1 1 1 1" },
+	{ "jitter full: seed 42, each in [0, d]",
+	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter full",
+	  "0.85555998 0.973591417 0.70397226 0.124550101 0.769764517 "
+	  "0.866563769" },
+	{ "jitter equal: seed 42, each in [d/2, d]",
+	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter equal",
+	  "0.80856122 0.982639745 0.659385535 0.566976043 0.974211594 "
+	  "0.667376981" },
+	{ "jitter half is equal",
+	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter half",
+	  "0.80856122 0.982639745 0.659385535 0.566976043 0.974211594 "
+	  "0.667376981" },
+	{ "jitter scattered: R 0.5 by default, each in [d/2, 3d/2]",
+	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter scattered",
+	  "1.35555998 1.473591417 1.20397226 0.624550101 1.269764517 "
+	  "1.366563769" },
+	{ "jitter scattered:0.1: each in [0.9d, 1.1d]",
+	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter scattered:0.1",
+	  "0.967564959 0.909784812 1.025625512 0.994254074 1.087553044 "
+	  "0.969816789" },
+	{ "jitter down: R 0.2 by default, each in [0.8d, d]",
+	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter down",
+	  "0.867564959 0.809784812 0.925625512 0.894254074 0.987553044 "
+	  "0.869816789" },
+	{ "jitter down:0.5: each in [d/2, d]",
+	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter down:0.5",
+	  "0.80856122 0.982639745 0.659385535 0.566976043 0.974211594 "
+	  "0.667376981" },
+	{ "jitter add:500ms: each in [d, d + 0.5s]",
+	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter add:500ms",
+	  "1.30856122 1.482639745 1.159385535 1.066976043 1.474211594 "
+	  "1.167376981" },
+	{ "jitter: a bare duration is add:DUR, as Debian's retry's -j",
+	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter 500ms",
+	  "1.30856122 1.482639745 1.159385535 1.066976043 1.474211594 "
+	  "1.167376981" },
+};
+
+/* Two command lines whose delays are the same, or differ. */
+static const struct pair {
+	const char	*name;
+	const char	*a, *b;
+	bool		 same;
+} pairs[] = {
+	{ "--decorrelated: the same seed twice",
+	  "--decorrelated 100ms -n 0 --count 8 --seed 7",
+	  "--decorrelated 100ms -n 0 --count 8 --seed 7", true },
+	{ "--decorrelated: another seed, other delays",
+	  "--decorrelated 100ms -n 0 --count 8 --seed 7",
+	  "--decorrelated 100ms -n 0 --count 8 --seed 8", false },
+	{ "jitter: -j 2 is a jitter of its own",
+	  "--fixed 1s -n 0 --count 6 --seed 42 -j 2",
+	  "--fixed 1s -n 0 --count 6 --seed 42", false },
+#define SEEDED(mode)							\
+	{ "jitter " mode ": the same seed twice",			\
+	  "--exp 100ms -n 0 --count 20 --seed 1234 --jitter " mode,	\
+	  "--exp 100ms -n 0 --count 20 --seed 1234 --jitter " mode, true }, \
+	{ "jitter " mode ": another seed, other delays",		\
+	  "--exp 100ms -n 0 --count 20 --seed 1234 --jitter " mode,	\
+	  "--exp 100ms -n 0 --count 20 --seed 1235 --jitter " mode, false }
+	SEEDED("full"), SEEDED("equal"), SEEDED("scattered"),
+	SEEDED("scattered:0.3"), SEEDED("down"), SEEDED("down:0.7"),
+	SEEDED("add:1s"),
+#undef SEEDED
+};
+
+/*
+ * Every delay of a seeded run within [lo, hi] (to the nanosecond that
+ * printing may cost), and, when reach is not negative, that value among
+ * them: a bound that holds, and is met.
+ */
+static const struct within {
+	const char	*name;
+	const char	*options;
+	double		 lo, hi, reach;
+} withins[] = {
+	{ "jitter: --max-delay is a hard ceiling, reached when jitter goes "
+	  "above", "--fixed 1s --max-delay 1s -n 0 --count 50 --seed 5 "
+	  "--jitter scattered", 0.5, 1, 1 },
+	{ "jitter: add under --max-delay is the cap every time",
+	  "--fixed 1s --max-delay 1s -n 0 --count 50 --seed 5 "
+	  "--jitter add:1s", 1, 1, 1 },
+	{ "jitter: --min-delay is a floor after the jitter",
+	  "--fixed 1s --min-delay 900ms -n 0 --count 100 --seed 3 "
+	  "--jitter full", 0.9, 1, 0.9 },
+#define CAPPED(seed)							\
+	{ "--decorrelated never goes above --max-delay: seed " #seed,	\
+	  "--decorrelated 100ms --max-delay 1s -n 0 --count 50 --seed "	\
+	  #seed, 0.1, 1, -1 }
+	CAPPED(1), CAPPED(2), CAPPED(3), CAPPED(4), CAPPED(5),
+#undef CAPPED
+};
+
+/*
+ * Each jitter mode's bounds over 240 runs of twelve steps of --exp 100ms
+ * capped at 1s, d = min(0.1 x 2^(n-1), 1): every delay in [lo_d x d +
+ * lo_s, hi_d x d + hi_s], and never above the cap.  The runs draw from one
+ * generator in turn, as --samples 240 --seed 1 draws them.
+ */
+static const struct bounds {
+	const char	*mode;
+	double		 lo_d, lo_s, hi_d, hi_s;
+} bounds[] = {
+	{ "full", 0, 0, 1, 0 },
+	{ "equal", 0.5, 0, 1, 0 },
+	{ "scattered", 0.5, 0, 1.5, 0 },
+	{ "scattered:0.25", 0.75, 0, 1.25, 0 },
+	{ "down", 0.8, 0, 1, 0 },
+	{ "down:0.5", 0.5, 0, 1, 0 },
+	{ "add:300ms", 1, 0, 1, 0.3 },
+};
+
+#define SAMPLES	240
+#define STEPS	12
+#define SLACK	1e-9
+
+/* The next delay of a replay without STATUS arguments (replay.h), in *d;
+ * false when it is over. */
+static bool
+run_step(struct replay *r, struct delay *d)
+{
+	struct step st;
+
+	if (!replay_step(r, &st))
+		return false;
+	*d = st.d;
+	return true;
+}
+
+/* Parses show-backoff-delays' options, split at spaces; 0, or -1 with the
+ * parser's error in err. */
+static int
+parse(const char *options, struct config *c, struct rng *rng, char *err,
+    size_t errsz)
+{
+	static char show[] = "show-backoff-delays";
+	char buf[512], *argv[64];
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", options);
+	argv[argc++] = show;
+	for (char *t = strtok(buf, " "); t != NULL && argc < 63;
+	    t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	if (options_parse(argc, argv, MODE_SHOW, c, err, errsz) != 0)
+		return -1;
+	rng_seed(rng, c->seeded ? c->seed : 0);
+	return 0;
+}
+
+/* The delays of options as show-backoff-delays prints them, on a line. */
+static void
+delays(const char *options, char *got, size_t gotsz)
+{
+	struct config c;
+	struct delay d;
+	struct rng rng;
+	struct replay r;
+	char err[256], num[NUMBER_BUFSZ];
+	size_t len = 0;
+
+	got[0] = '\0';
+	if (parse(options, &c, &rng, err, sizeof(err)) != 0) {
+		snprintf(got, gotsz, "error: %s", err);
+		options_free(&c);
+		return;
+	}
+	replay_start(&r, &c, &rng);
+	while (run_step(&r, &d) && len < gotsz)
+		len += (size_t)snprintf(got + len, gotsz - len, "%s%s",
+		    len > 0 ? " " : "", number_text(d.s, num));
+	options_free(&c);
+}
+
+static void
+rows_delays(void)
+{
+	char got[2048];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		delays(rows[i].options, got, sizeof(got));
+		unit_row(strcmp(got, rows[i].want) == 0, "delays",
+		    rows[i].name, "%s\n# want %s\n# got  %s", rows[i].options,
+		    rows[i].want, got);
+	}
+}
+
+static void
+rows_pairs(void)
+{
+	char a[2048], b[2048];
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		delays(pairs[i].a, a, sizeof(a));
+		delays(pairs[i].b, b, sizeof(b));
+		unit_row(strncmp(a, "error", 5) != 0 &&
+		    strncmp(b, "error", 5) != 0 &&
+		    (strcmp(a, b) == 0) == pairs[i].same, "delays",
+		    pairs[i].name, "%s: %s\n# %s: %s", pairs[i].a, a,
+		    pairs[i].b, b);
+	}
+}
+
+static void
+rows_within(void)
+{
+	struct config c;
+	struct delay d;
+	struct rng rng;
+	struct replay r;
+	char err[256], why[256];
+
+	for (size_t i = 0; i < sizeof(withins) / sizeof(withins[0]); i++) {
+		const struct within *w = &withins[i];
+		/* A bound that is one value is that value, to the last bit. */
+		const double slack = w->lo < w->hi ? SLACK : 0;
+		unsigned long n = 0;
+		bool reached = w->reach < 0;
+
+		why[0] = '\0';
+		if (parse(w->options, &c, &rng, err, sizeof(err)) != 0)
+			snprintf(why, sizeof(why), "%s", err);
+		else {
+			replay_start(&r, &c, &rng);
+			while (why[0] == '\0' && run_step(&r, &d)) {
+				n++;
+				if (d.ns < 0 || d.s < w->lo - slack ||
+				    d.s > w->hi + slack)
+					snprintf(why, sizeof(why), "step %lu: "
+					    "%.9g not in [%g, %g]", n, d.s,
+					    w->lo, w->hi);
+				reached = reached || d.s == w->reach;
+			}
+			if (why[0] == '\0' && n != c.count)
+				snprintf(why, sizeof(why), "%lu delays, not "
+				    "%lu", n, c.count);
+			else if (why[0] == '\0' && !reached)
+				snprintf(why, sizeof(why), "%g never reached",
+				    w->reach);
+		}
+		unit_row(why[0] == '\0', "delays", w->name, "%s: %s",
+		    w->options, why);
+		options_free(&c);
+	}
+}
+
+/* --decorrelated: each within [DUR, 3 x previous], the first in [DUR,
+ * 3 x DUR], AWS's previous delay being DUR at the start; ten seeds. */
+static void
+rows_decorrelated(void)
+{
+	struct config c;
+	struct delay d;
+	struct rng rng;
+	struct replay r;
+	char options[128], err[256], why[256], name[64];
+
+	for (int seed = 1; seed <= 10; seed++) {
+		double prev = 0.1;
+		unsigned long n = 0;
+
+		snprintf(options, sizeof(options), "--decorrelated 100ms -n 0 "
+		    "--count 30 --seed %d", seed);
+		snprintf(name, sizeof(name), "--decorrelated: each within "
+		    "[DUR, 3 x previous]: seed %d", seed);
+		why[0] = '\0';
+		if (parse(options, &c, &rng, err, sizeof(err)) != 0)
+			snprintf(why, sizeof(why), "%s", err);
+		else {
+			replay_start(&r, &c, &rng);
+			while (why[0] == '\0' && run_step(&r, &d)) {
+				n++;
+				if (d.s < 0.1 - SLACK || d.s > 3 * prev + SLACK)
+					snprintf(why, sizeof(why), "step %lu: "
+					    "%.9g after %.9g", n, d.s, prev);
+				prev = d.s;
+			}
+			if (why[0] == '\0' && n != 30)
+				snprintf(why, sizeof(why), "%lu delays", n);
+		}
+		unit_row(why[0] == '\0', "delays", name, "%s", why);
+		options_free(&c);
+	}
+}
+
+/* --exp saturates: never negative, never smaller than the one before, and
+ * the 80th delay of --exp 1s is the largest there is. */
+static void
+rows_saturated(void)
+{
+	static const char options[] = "--exp 1s -n 100000 --count 80";
+	struct config c;
+	struct delay d;
+	struct rng rng;
+	struct replay r;
+	char err[256], why[256], num[NUMBER_BUFSZ] = "";
+	double prev = 0;
+	unsigned long n = 0;
+
+	why[0] = '\0';
+	if (parse(options, &c, &rng, err, sizeof(err)) != 0)
+		snprintf(why, sizeof(why), "%s", err);
+	else {
+		replay_start(&r, &c, &rng);
+		while (why[0] == '\0' && run_step(&r, &d)) {
+			n++;
+			if (d.s < 0 || d.s < prev)
+				snprintf(why, sizeof(why), "step %lu: %.15g "
+				    "after %.15g", n, d.s, prev);
+			prev = d.s;
+		}
+		number_text(prev, num);
+		if (why[0] == '\0' && (n != 80 ||
+		    strcmp(num, "9223372036.85478") != 0))
+			snprintf(why, sizeof(why), "%lu delays, the last %s",
+			    n, num);
+	}
+	unit_row(why[0] == '\0', "delays", "--exp saturates: never negative, "
+	    "never smaller, the 80th of --exp 1s the largest", "%s", why);
+	options_free(&c);
+}
+
+static void
+rows_bounds(void)
+{
+	static struct replay runs[SAMPLES];
+	struct config c;
+	struct delay d;
+	struct rng rng;
+	char options[256], err[256], why[256], name[64];
+
+	for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++) {
+		const struct bounds *b = &bounds[i];
+
+		snprintf(options, sizeof(options), "--exp 100ms --max-delay 1s "
+		    "-n 0 --count %d --seed 1 --jitter %s", STEPS, b->mode);
+		snprintf(name, sizeof(name), "jitter %s stays in its bounds "
+		    "and under --max-delay", b->mode);
+		why[0] = '\0';
+		if (parse(options, &c, &rng, err, sizeof(err)) != 0)
+			snprintf(why, sizeof(why), "%s", err);
+		for (size_t j = 0; why[0] == '\0' && j < SAMPLES; j++)
+			replay_start(&runs[j], &c, &rng);
+		for (int n = 1; why[0] == '\0' && n <= STEPS; n++) {
+			const double dn = fmin(0.1 * pow(2, n - 1), 1);
+			const double lo = b->lo_d * dn + b->lo_s;
+			const double hi = fmin(b->hi_d * dn + b->hi_s, 1);
+
+			for (size_t j = 0; why[0] == '\0' && j < SAMPLES; j++)
+				if (!run_step(&runs[j], &d) || d.ns < 0)
+					snprintf(why, sizeof(why), "run %zu "
+					    "ended at step %d", j + 1, n);
+				else if (d.s < lo - SLACK || d.s > hi + SLACK)
+					snprintf(why, sizeof(why), "step %d, "
+					    "run %zu: %.9f not in [%.9f, %.9f]",
+					    n, j + 1, d.s, lo, hi);
+		}
+		unit_row(why[0] == '\0', "delays", name, "%s: %s", options,
+		    why);
+		options_free(&c);
+	}
+}
+
+void
+unit_engine(void)
+{
+	rows_delays();
+	rows_pairs();
+	rows_within();
+	rows_decorrelated();
+	rows_saturated();
+	rows_bounds();
+}

@@ -82,15 +82,15 @@ src/share_lua.h: src/share.lua
 	  printf '};\n'; } > $@.tmp && mv $@.tmp $@
 
 # One rule compiles every tree of objects: the binary's in src/, and those
-# of build/asan, build/valgrind, build/fuzz and build/static, each in its
-# own directory, never mixed.  $(call
-# tree,DIR,VAR) makes DIR/NAME.o from src/NAME.c with the command in
-# variable VAR.  The compiler writes beside each object the headers it
-# read (-MMD -MP: DIR/NAME.d, included below), so a header remakes the
-# objects that include it and no other.  build/DIR.flags keeps the
-# command, rewritten only when it changes, so that new flags (a new
-# Makefile, make CFLAGS=...) remake that tree and only that tree.  Only
-# main.o is told VERSION (retry --version), so a new version remakes
+# of build/asan, build/valgrind, build/fuzz, build/static and
+# build/portable, each in its own directory, never mixed.  Called as
+# $(call tree,DIR,VAR), it makes DIR/NAME.o from src/NAME.c with the
+# command in variable VAR.  The compiler writes beside each object the
+# headers it read (-MMD -MP: DIR/NAME.d, included below), so a header
+# remakes the objects that include it and no other.  build/DIR.flags
+# keeps the command, rewritten only when it changes, so that new flags (a
+# new Makefile, make CFLAGS=...) remake that tree and only that tree.
+# Only main.o is told VERSION (retry --version), so a new version remakes
 # main.o alone.
 tree_flags =	build/$(notdir $(1)).flags
 
@@ -280,6 +280,38 @@ check-static: static build/redis-replay
 	    SHOW=$(CURDIR)/$(STATIC_DIR)/show-backoff-delays \
 	    ./tests/run --also tests/package/static.bats
 
+# What retry does where Linux's own calls are missing: every portable
+# fallback of src/compat.c at once (-DRETRY_PORTABLE), in build/portable,
+# and the unit tests and the whole suite against it.  The few tests of
+# what only Linux gives are skipped there (RETRY_PORTABLE=1), each saying
+# why.
+PORT_DIR =	build/portable
+PORT_OBJS =	$(SRCS:src/%.c=$(PORT_DIR)/%.o)
+
+portable: $(PORT_DIR)/retry $(PORT_DIR)/show-backoff-delays
+
+$(PORT_DIR)/retry: $(PORT_OBJS)
+	$(CC) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(PORT_OBJS) \
+	    $(DYN_LDLIBS) $(LDLIBS)
+
+$(PORT_DIR)/show-backoff-delays: $(PORT_DIR)/retry
+	ln -sf retry $@
+
+$(PORT_DIR)/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE:%=$(PORT_DIR)/%.o) \
+	    $(PORT_DIR)/lib.o
+	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
+	    $(LDFLAGS) -o $@ $(UNIT_SRCS) $(PURE:%=$(PORT_DIR)/%.o) \
+	    $(PORT_DIR)/lib.o $(DYN_LDLIBS) $(LDLIBS)
+
+PORT_CMD =	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) -DRETRY_PORTABLE \
+		$(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS)
+$(eval $(call tree,$(PORT_DIR),PORT_CMD))
+
+check-portable: portable $(PORT_DIR)/unit build/redis-replay
+	RETRY=$(CURDIR)/$(PORT_DIR)/retry \
+	    SHOW=$(CURDIR)/$(PORT_DIR)/show-backoff-delays \
+	    UNIT=$(PORT_DIR)/unit RETRY_PORTABLE=1 ./tests/run
+
 deps:
 	./.ci/deps
 
@@ -292,6 +324,8 @@ lint:
 	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit tests/redis
 	clang-tidy --quiet src/*.c fuzz/*.c tests/unit/*.c tests/redis/*.c -- \
 	    $(RETRY_CPPFLAGS) -std=c11
+	clang-tidy --quiet src/compat.c -- $(RETRY_CPPFLAGS) -DRETRY_PORTABLE \
+	    -std=c11
 	mandoc -Tlint -Wwarning $(MANPAGES)
 	shellcheck -s bash completions/retry.bash tests/run tests/run-under \
 	    fuzz/run tests/distcheck tests/package/build-deb \
@@ -337,7 +371,7 @@ clean:
 
 .PHONY: all unit check soak deps lint format install uninstall clean \
 	sanitize sanitize-build valgrind fuzz fuzz-build static check-static \
-	static-order FORCE
+	static-order portable check-portable FORCE
 FORCE:
 
 # The release, the Debian package and the benchmarks, each in its own file.

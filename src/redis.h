@@ -17,7 +17,7 @@
 #include "share.h"
 #include "storeurl.h"
 
-struct redis_lookup;
+struct compat_lookup;
 
 struct redis {
 	struct store_url url;
@@ -28,7 +28,7 @@ struct redis {
 	void		*reader;	/* hiredis's, while connected */
 	bool		 too_many;	/* the reader met too long an array */
 	bool		 ending;	/* a leave: sent even after a signal */
-	struct redis_lookup *lookup;	/* a name being looked up, or NULL */
+	struct compat_lookup *lookup;	/* a name being looked up, or NULL */
 };
 
 /* The answers of the script, as share.c gives them. */

@@ -24,7 +24,12 @@ WARNINGS =	-Wall -Wextra -Wpedantic -Wshadow -Wformat=2 \
 		-Wconversion -Wsign-conversion -Wdouble-promotion -Wcast-qual \
 		-Wwrite-strings -Wvla -Wundef -Wimplicit-fallthrough
 WERROR ?=
-BSD_CFLAGS !=	$(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null || echo -DNO_LIBBSD
+# libbsd is no option: without its overlay's flags nothing compiles, so
+# the first step of a build says so (make deps and make clean need none).
+BSD_CFLAGS !=	$(PKG_CONFIG) --cflags libbsd-overlay 2>/dev/null || true
+need_libbsd =	$(if $(BSD_CFLAGS),,$(error retry needs libbsd, through \
+		$(PKG_CONFIG) --cflags libbsd-overlay: install libbsd-dev \
+		(make deps does)))
 BSD_LIBS !=	$(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null || echo -lbsd
 PCRE_CFLAGS !=	$(PKG_CONFIG) --cflags libpcre2-8 2>/dev/null || true
 PCRE_LIBS !=	$(PKG_CONFIG) --libs libpcre2-8 2>/dev/null || echo -lpcre2-8
@@ -54,14 +59,12 @@ BSD_STATIC !=	test -f "$$($(CC) -print-file-name=libbsd.a)" && \
 DYN_LDLIBS =	$(or $(BSD_STATIC),$(BSD_LIBS)) $(LAZY_LIBS) \
 		-Wl,--as-needed -lm -Wl,--no-as-needed
 CFLAGS ?=	-O2 -g
-RETRY_CPPFLAGS = -D_GNU_SOURCE -DVERSION='"$(VERSION)"' $(BSD_CFLAGS) \
-		$(PCRE_CFLAGS)
+RETRY_CPPFLAGS = -D_GNU_SOURCE $(BSD_CFLAGS) $(PCRE_CFLAGS)
 RETRY_CFLAGS =	-std=c11 $(WARNINGS) $(WERROR)
 RETRY_LDLIBS =	$(BSD_LIBS) $(PCRE_LIBS) $(HIREDIS_LIBS) -lm
 
 SRCS =		$(sort $(wildcard src/*.c))
 OBJS =		$(SRCS:.c=.o)
-HDRS =		$(sort $(wildcard src/*.h) src/share_lua.h)
 MANPAGES =	man/retry.1 man/show-backoff-delays.1
 
 all: retry show-backoff-delays
@@ -69,11 +72,6 @@ all: retry show-backoff-delays
 retry: $(OBJS)
 	$(CC) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) \
 	    $(DYN_LDLIBS) $(LDLIBS)
-
-# The sonames that the binary loads when it needs them (debian/rules makes
-# them dependencies of the package).
-sonames:
-	@echo $(PCRE_SONAME) $(HIREDIS_SONAME)
 
 show-backoff-delays: retry
 	ln -sf retry $@
@@ -87,19 +85,50 @@ src/share_lua.h: src/share.lua
 	  od -An -v -tx1 src/share.lua | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  printf '};\n'; } > $@.tmp && mv $@.tmp $@
 
-src/%.o: src/%.c $(HDRS) Makefile VERSION
-	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) \
-	    $(CFLAGS) -c -o $@ $<
+# One rule compiles every tree of objects: the binary's in src/, and those
+# of build/asan, build/valgrind, build/fuzz, build/static and
+# build/portable, each in its own directory, never mixed.  Called as
+# $(call tree,DIR,VAR), it makes DIR/NAME.o from src/NAME.c with the
+# command in variable VAR.  The compiler writes beside each object the
+# headers it read (-MMD -MP: DIR/NAME.d, included below), so a header
+# remakes the objects that include it and no other.  build/DIR.flags
+# keeps the command, rewritten only when it changes, so that new flags (a
+# new Makefile, make CFLAGS=...) remake that tree and only that tree.
+# Only main.o is told VERSION (retry --version), so a new version remakes
+# main.o alone.
+tree_flags =	build/$(notdir $(1)).flags
+
+define tree
+$(1)/%.o: src/%.c $(tree_flags) | src/share_lua.h
+	@mkdir -p $$(@D)
+	$$($(2)) $$(if $$(filter main.o,$$(@F)),-DVERSION='"$$(VERSION)"') \
+	    -MMD -MP -c -o $$@ $$<
+
+$(1)/main.o: VERSION
+
+$(tree_flags): export TREE_COMMAND = $$($(2))
+$(tree_flags): FORCE
+	@mkdir -p $$(@D) $$(need_libbsd)
+	@printf '%s\n' "$$$$TREE_COMMAND" | cmp -s - $$@ 2>/dev/null || \
+	    printf '%s\n' "$$$$TREE_COMMAND" >$$@
+
+-include $$(wildcard $(1)/*.d)
+endef
+
+OBJ_CMD =	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) $(CPPFLAGS) \
+		$(RETRY_CFLAGS) $(CFLAGS)
+$(eval $(call tree,src,OBJ_CMD))
 
 # The pure modules: the unit tests link them, and nothing of the edge.
 PURE =		codes compat duration engine help line lists match model number \
 		optable options policy replay rng share storeurl suggest verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
+UNIT_HDRS =	$(wildcard tests/unit/*.h)
 
 # The loaders that pure modules call: lib (PCRE2) and mathlib (libm).
 LOADERS =	lib mathlib
 
-build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o) \
+build/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE:%=src/%.o) \
 	    $(LOADERS:%=src/%.o)
 	@mkdir -p $(@D)
 	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
@@ -165,16 +194,15 @@ $(ASAN_DIR)/retry: $(ASAN_OBJS)
 $(ASAN_DIR)/show-backoff-delays: $(ASAN_DIR)/retry
 	ln -sf retry $@
 
-$(ASAN_DIR)/unit: $(UNIT_SRCS) tests/unit/unit.h \
+$(ASAN_DIR)/unit: $(UNIT_SRCS) $(UNIT_HDRS) \
 	    $(PURE:%=$(ASAN_DIR)/%.o) $(LOADERS:%=$(ASAN_DIR)/%.o)
 	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
 	    -o $@ $(UNIT_SRCS) $(PURE:%=$(ASAN_DIR)/%.o) \
 	    $(LOADERS:%=$(ASAN_DIR)/%.o) $(DYN_LDLIBS)
 
-$(ASAN_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
-	@mkdir -p $(@D)
-	$(CLANG) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) $(RETRY_CFLAGS) \
-	    $(SAN_CFLAGS) $(SAN) -c -o $@ $<
+ASAN_CMD =	$(CLANG) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) $(RETRY_CFLAGS) \
+		$(SAN_CFLAGS) $(SAN)
+$(eval $(call tree,$(ASAN_DIR),ASAN_CMD))
 
 # valgrind reads DWARF 4, not the DWARF 5 that clang writes by default,
 # and cannot follow PCRE2's JIT code: its build matches with PCRE2's
@@ -192,19 +220,20 @@ $(VG_DIR)/retry: $(VG_OBJS)
 $(VG_DIR)/show-backoff-delays: $(VG_DIR)/retry
 	ln -sf retry $@
 
-$(VG_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
-	@mkdir -p $(@D)
-	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) -DRETRY_NO_JIT $(CPPFLAGS) \
-	    $(RETRY_CFLAGS) $(CFLAGS) -gdwarf-4 -c -o $@ $<
+VG_CMD =	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) -DRETRY_NO_JIT \
+		$(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) -gdwarf-4
+$(eval $(call tree,$(VG_DIR),VG_CMD))
 
-$(FUZZ_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
-	@mkdir -p $(@D)
-	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
-	    -fsanitize=fuzzer-no-link -c -o $@ $<
+FUZZ_CMD =	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
+		-fsanitize=fuzzer-no-link
+$(eval $(call tree,$(FUZZ_DIR),FUZZ_CMD))
 
 $(FUZZ_DIR)/fuzz-%: fuzz/%.c fuzz/fuzz.h $(FUZZ_OBJS)
 	$(CLANG) $(RETRY_CPPFLAGS) $(RETRY_CFLAGS) $(SAN_CFLAGS) $(SAN) \
 	    -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(RETRY_LDLIBS)
+
+# Kept: they are made for a pattern rule, which would delete them.
+.SECONDARY: $(FUZZ_OBJS)
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -246,10 +275,9 @@ $(STATIC_DIR)/retry: $(STATIC_OBJS) src/static.order
 $(STATIC_DIR)/show-backoff-delays: $(STATIC_DIR)/retry
 	ln -sf retry $@
 
-$(STATIC_DIR)/%.o: src/%.c $(HDRS) Makefile VERSION
-	@mkdir -p $(@D)
-	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
-	    $(STATIC_HARDEN) -ffunction-sections -fdata-sections -c -o $@ $<
+STATIC_CMD =	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
+		$(STATIC_HARDEN) -ffunction-sections -fdata-sections
+$(eval $(call tree,$(STATIC_DIR),STATIC_CMD))
 
 static-order: $(STATIC_DIR)/retry
 	./tests/package/hot-symbols $(STATIC_DIR)/retry.unstripped \
@@ -261,65 +289,40 @@ check-static: static build/redis-replay
 	    SHOW=$(CURDIR)/$(STATIC_DIR)/show-backoff-delays \
 	    ./tests/run --also tests/package/static.bats
 
-# The release tarball: the files of the commit checked out (HEAD), under
-# retry-VERSION/, with git's modes and the commit's time, so that the same
-# commit gives the same bytes.  Changes not committed are not in it.
-DIST =		retry-$(VERSION)
+# What retry does where Linux's own calls are missing: every portable
+# fallback of src/compat.c at once (-DRETRY_PORTABLE), in build/portable,
+# and the unit tests and the whole suite against it.  The few tests of
+# what only Linux gives are skipped there (RETRY_PORTABLE=1), each saying
+# why.
+PORT_DIR =	build/portable
+PORT_OBJS =	$(SRCS:src/%.c=$(PORT_DIR)/%.o)
 
-dist: $(DIST).tar.gz
+portable: $(PORT_DIR)/retry $(PORT_DIR)/show-backoff-delays
 
-$(DIST).tar.gz: FORCE
-	@git rev-parse --verify -q HEAD >/dev/null 2>&1 || \
-	    { echo "make dist: needs a git checkout (it packs HEAD)" >&2; \
-	      exit 1; }
-	@n=$$(git status --porcelain 2>/dev/null | wc -l); [ "$$n" -eq 0 ] || \
-	    echo "make dist: $$n files changed or new are not committed and are left out (git status lists them)" >&2
-	git -c tar.umask=0022 archive --format=tar.gz -9 --prefix=$(DIST)/ -o $@.tmp HEAD
-	mv $@.tmp $@
+$(PORT_DIR)/retry: $(PORT_OBJS)
+	$(CC) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(PORT_OBJS) \
+	    $(DYN_LDLIBS) $(LDLIBS)
 
-# Unpacks the tarball in a temporary directory, away from this tree, and
-# builds, tests, installs and cleans it there.
-distcheck: $(DIST).tar.gz
-	./tests/distcheck $(DIST).tar.gz
+$(PORT_DIR)/show-backoff-delays: $(PORT_DIR)/retry
+	ln -sf retry $@
 
-# The Debian package, source and binary, built from the tarball as Debian
-# builds it, in build/deb, then checked by lintian.
-DEB_SOURCE =	retry-backoff
+$(PORT_DIR)/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE:%=$(PORT_DIR)/%.o) \
+	    $(LOADERS:%=$(PORT_DIR)/%.o)
+	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
+	    $(LDFLAGS) -o $@ $(UNIT_SRCS) $(PURE:%=$(PORT_DIR)/%.o) \
+	    $(LOADERS:%=$(PORT_DIR)/%.o) $(DYN_LDLIBS) $(LDLIBS)
 
-deb: $(DIST).tar.gz
-	./tests/package/build-deb $(DIST).tar.gz $(DEB_SOURCE) $(VERSION)
+PORT_CMD =	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) -DRETRY_PORTABLE \
+		$(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS)
+$(eval $(call tree,$(PORT_DIR),PORT_CMD))
 
-# Installs that package (apt-get, so as root or through sudo: it takes the
-# place of Debian's retry, which is put back after), runs the suite
-# against /usr/bin/retry, and purges it.
-check-deb:
-	@deb=$$(ls build/deb/$(DEB_SOURCE)_$(VERSION)-*.deb 2>/dev/null | \
-	    tail -n 1); [ -n "$$deb" ] || \
-	    { echo "make check-deb: no package in build/deb; make deb" >&2; \
-	      exit 1; }; \
-	./tests/package/check-installed "$$deb" $(DEB_SOURCE)
+check-portable: portable $(PORT_DIR)/unit build/redis-replay
+	RETRY=$(CURDIR)/$(PORT_DIR)/retry \
+	    SHOW=$(CURDIR)/$(PORT_DIR)/show-backoff-delays \
+	    UNIT=$(PORT_DIR)/unit RETRY_PORTABLE=1 ./tests/run
 
 deps:
 	./.ci/deps
-
-# Benchmarks (README.md, Performance); not part of CI.
-BENCH_PROGS =	bench/pairtime bench/peakrss bench/spawnloop bench/redisping
-
-bench: all $(BENCH_PROGS)
-	$(MAKE) static || echo "make bench: no static binary; its rows are left out" >&2
-	./bench/run
-
-bench-deps:
-	./bench/deps
-
-# A fleet of real retry processes, with and without --share, against a
-# flaky local HTTP service, beside retry simulate's model (bench/README.md).
-fleet: all
-	RETRY='$(or $(RETRY),$(CURDIR)/retry)' ./bench/fleet
-
-$(BENCH_PROGS): bench/%: bench/%.c Makefile
-	$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
-	    -o $@ $< $(if $(filter bench/redisping,$@),$(HIREDIS_LIBS)) $(LDLIBS)
 
 # cppcheck and clang-tidy (.clang-tidy says which checks, and why the
 # few left out are) over the sources and the fuzz targets.
@@ -330,12 +333,23 @@ lint:
 	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit tests/redis
 	clang-tidy --quiet src/*.c fuzz/*.c tests/unit/*.c tests/redis/*.c -- \
 	    $(RETRY_CPPFLAGS) -std=c11
+	clang-tidy --quiet src/compat.c -- $(RETRY_CPPFLAGS) -DRETRY_PORTABLE \
+	    -std=c11
 	mandoc -Tlint -Wwarning $(MANPAGES)
 	shellcheck -s bash completions/retry.bash tests/run tests/run-under \
 	    fuzz/run tests/distcheck tests/package/build-deb \
 	    tests/package/check-installed tests/package/hot-symbols \
 	    tests/test_helper/*.bash .ci/run
 	shellcheck -s sh tests/bin/* .ci/deps
+
+# clang-format (.clang-format: style(9), tabs) over the lines changed
+# since FORMAT_BASE (HEAD: what is not committed yet), not over whole
+# files, so that code no one touched keeps the layout it was given.
+FORMAT_BASE ?=	HEAD
+
+format:
+	git clang-format --force --extensions c,h \
+	    $(FORMAT_BASE) -- src fuzz tests/unit tests/redis bench
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -360,11 +374,15 @@ uninstall:
 	    $(DESTDIR)$(FISHCOMPDIR)/show-backoff-delays.fish
 
 clean:
-	rm -f retry show-backoff-delays $(OBJS) $(BENCH_PROGS) src/share_lua.h \
-	    $(DIST).tar.gz $(DIST).tar.gz.tmp src/static.order.tmp
+	rm -f retry show-backoff-delays $(OBJS) $(OBJS:.o=.d) src/share_lua.h \
+	    src/static.order.tmp $(CLEANFILES)
 	rm -rf build
 
-.PHONY: sonames all unit check soak deps bench bench-deps lint install uninstall clean \
+.PHONY: all unit check soak deps lint format install uninstall clean \
 	sanitize sanitize-build valgrind fuzz fuzz-build static check-static \
-	static-order dist distcheck deb check-deb fleet FORCE
+	static-order portable check-portable FORCE
 FORCE:
+
+# The release, the Debian package and the benchmarks, each in its own file.
+include mk/dist.mk mk/deb.mk mk/bench.mk
+

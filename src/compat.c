@@ -1,16 +1,42 @@
 /* What is Linux's own, and its fallbacks elsewhere. */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+/* What this system has; none of it with RETRY_PORTABLE. */
+#ifndef RETRY_PORTABLE
 #ifdef __linux__
+#define HAVE_PIPE2
+#define HAVE_CLOSE_RANGE
+#define HAVE_MEMFD
+#define HAVE_PROC_FD
+#define HAVE_PRCTL
+#ifdef F_SETPIPE_SZ
+#define HAVE_PIPE_SZ
+#endif
+#endif
+#if defined(__linux__) || defined(__FreeBSD__) || defined(__OpenBSD__) || \
+    defined(__NetBSD__) || defined(__DragonFly__)
+#define HAVE_PPOLL
+#endif
+#ifdef __GLIBC__
+#define HAVE_SIGABBREV_NP
+#define HAVE_GETADDRINFO_A
+#endif
+#endif
+
+#ifdef HAVE_MEMFD
 #include <sys/mman.h>
+#endif
+#ifdef HAVE_PRCTL
 #include <sys/prctl.h>
-#else
-#include <errno.h>
 #endif
 
 #include "compat.h"
@@ -18,42 +44,68 @@
 int
 compat_pipe(int fd[2], bool nonblock)
 {
-#ifdef __linux__
+#ifdef HAVE_PIPE2
 	return pipe2(fd, O_CLOEXEC | (nonblock ? O_NONBLOCK : 0));
 #else
+	int e;
+
 	if (pipe(fd) == -1)
 		return -1;
-	for (int i = 0; i < 2; i++) {
-		fcntl(fd[i], F_SETFD, FD_CLOEXEC);
-		if (nonblock)
-			fcntl(fd[i], F_SETFL, O_NONBLOCK);
-	}
+	for (int i = 0; i < 2; i++)
+		if (fcntl(fd[i], F_SETFD, FD_CLOEXEC) == -1 ||
+		    (nonblock && fcntl(fd[i], F_SETFL, O_NONBLOCK) == -1)) {
+			e = errno;
+			close(fd[0]);
+			close(fd[1]);
+			errno = e;
+			return -1;
+		}
 	return 0;
 #endif
 }
 
-/* Not libbsd's closefrom(3), which may call opendir(3) and allocate, which
- * a vfork child must not; close_range is missing before Linux 5.9. */
+/*
+ * Not libbsd's closefrom(3), which may call opendir(3) and allocate, which
+ * a vfork child must not; close_range is missing before Linux 5.9.  poll(2)
+ * is async-signal-safe and says POLLNVAL of a descriptor that is not open,
+ * so the fallback closes only what is, asking a block at a time: a limit
+ * of a million descriptors costs a few thousand calls, not a million.
+ */
 void
 compat_close_range(unsigned lo, unsigned hi)
 {
+	struct pollfd p[256];
 	struct rlimit rl;
 	unsigned max = 1024;
+	nfds_t n;
 
-#ifdef __linux__
+#ifdef HAVE_CLOSE_RANGE
 	if (close_range(lo, hi, 0) == 0)
 		return;
 #endif
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
 		max = rl.rlim_cur < INT_MAX ? (unsigned)rl.rlim_cur : INT_MAX;
-	for (unsigned fd = lo; fd <= hi && fd < max; fd++)
-		close((int)fd);
+	if (max == 0 || lo >= max)
+		return;
+	if (hi >= max)
+		hi = max - 1;
+	/* Never more at once than the limit, which poll(2) holds to. */
+	for (unsigned fd = lo; fd <= hi; fd += (unsigned)n) {
+		for (n = 0; n < sizeof(p) / sizeof(p[0]) && fd + n <= hi; n++)
+			p[n] = (struct pollfd){ (int)(fd + n), 0, 0 };
+		if (poll(p, n, 0) == -1)
+			for (nfds_t i = 0; i < n; i++)
+				p[i].revents = 0;
+		for (nfds_t i = 0; i < n; i++)
+			if (!(p[i].revents & POLLNVAL))
+				close(p[i].fd);
+	}
 }
 
 int
 compat_memfd(const char *name)
 {
-#ifdef __linux__
+#ifdef HAVE_MEMFD
 	return memfd_create(name, MFD_CLOEXEC);
 #else
 	(void)name;
@@ -65,7 +117,7 @@ compat_memfd(const char *name)
 void
 compat_pipe_size(int fd, int n)
 {
-#ifdef F_SETPIPE_SZ
+#ifdef HAVE_PIPE_SZ
 	fcntl(fd, F_SETPIPE_SZ, n);
 #else
 	(void)fd;
@@ -76,9 +128,10 @@ compat_pipe_size(int fd, int n)
 const char *
 compat_signal_abbrev(int sig)
 {
-#if defined(__GLIBC__)
+#ifdef HAVE_SIGABBREV_NP
 	return sigabbrev_np(sig);
 #else
+	/* glibc's names, in its order; others where a system has them. */
 	static const struct {
 		int		 sig;
 		const char	*name;
@@ -88,11 +141,29 @@ compat_signal_abbrev(int sig)
 		{ SIGBUS, "BUS" }, { SIGFPE, "FPE" }, { SIGKILL, "KILL" },
 		{ SIGUSR1, "USR1" }, { SIGSEGV, "SEGV" }, { SIGUSR2, "USR2" },
 		{ SIGPIPE, "PIPE" }, { SIGALRM, "ALRM" }, { SIGTERM, "TERM" },
+#ifdef SIGSTKFLT
+		{ SIGSTKFLT, "STKFLT" },
+#endif
 		{ SIGCHLD, "CHLD" }, { SIGCONT, "CONT" }, { SIGSTOP, "STOP" },
 		{ SIGTSTP, "TSTP" }, { SIGTTIN, "TTIN" }, { SIGTTOU, "TTOU" },
 		{ SIGURG, "URG" }, { SIGXCPU, "XCPU" }, { SIGXFSZ, "XFSZ" },
 		{ SIGVTALRM, "VTALRM" }, { SIGPROF, "PROF" },
-		{ SIGWINCH, "WINCH" }, { SIGSYS, "SYS" },
+		{ SIGWINCH, "WINCH" },
+#ifdef SIGPOLL
+		{ SIGPOLL, "POLL" },
+#elif defined(SIGIO)
+		{ SIGIO, "IO" },
+#endif
+#ifdef SIGPWR
+		{ SIGPWR, "PWR" },
+#endif
+#ifdef SIGEMT
+		{ SIGEMT, "EMT" },
+#endif
+#ifdef SIGINFO
+		{ SIGINFO, "INFO" },
+#endif
+		{ SIGSYS, "SYS" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -105,7 +176,7 @@ compat_signal_abbrev(int sig)
 int
 compat_reopen(int fd, int flags)
 {
-#ifdef __linux__
+#ifdef HAVE_PROC_FD
 	char path[32];
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
@@ -120,7 +191,7 @@ compat_reopen(int fd, int flags)
 void
 compat_parent_death(int sig)
 {
-#ifdef __linux__
+#ifdef HAVE_PRCTL
 	prctl(PR_SET_PDEATHSIG, sig);
 #else
 	(void)sig;
@@ -130,7 +201,7 @@ compat_parent_death(int sig)
 unsigned long
 compat_timer_slack(void)
 {
-#ifdef __linux__
+#ifdef HAVE_PRCTL
 	const int r = prctl(PR_GET_TIMERSLACK);
 
 	return r > 0 ? (unsigned long)r : 0;
@@ -142,7 +213,7 @@ compat_timer_slack(void)
 void
 compat_set_timer_slack(unsigned long ns)
 {
-#ifdef __linux__
+#ifdef HAVE_PRCTL
 	prctl(PR_SET_TIMERSLACK, ns);
 #else
 	(void)ns;
@@ -152,8 +223,7 @@ compat_set_timer_slack(unsigned long ns)
 int
 compat_wait(struct pollfd *fds, nfds_t n, const struct timespec *t)
 {
-#if defined(__linux__) || defined(__FreeBSD__) || defined(__OpenBSD__) || \
-    defined(__NetBSD__) || defined(__DragonFly__)
+#ifdef HAVE_PPOLL
 	return ppoll(fds, n, t, NULL);
 #else
 	long long ms = -1;
@@ -170,7 +240,7 @@ compat_wait(struct pollfd *fds, nfds_t n, const struct timespec *t)
 void
 compat_no_core(void)
 {
-#ifdef __linux__
+#ifdef HAVE_PRCTL
 	prctl(PR_SET_DUMPABLE, 0);
 #else
 	const struct rlimit none = { 0, 0 };
@@ -178,3 +248,90 @@ compat_no_core(void)
 	setrlimit(RLIMIT_CORE, &none);
 #endif
 }
+
+#ifdef HAVE_GETADDRINFO_A
+struct compat_lookup {
+	struct gaicb	 req;
+	struct addrinfo	 hints;	/* the request points at them */
+};
+
+int
+compat_lookup_start(struct compat_lookup **lp, const char *host,
+    const char *port, const struct addrinfo *hints)
+{
+	struct sigevent none = { .sigev_notify = SIGEV_NONE };
+	struct gaicb *list[1];
+	struct compat_lookup *l;
+	int rc;
+
+	if ((l = calloc(1, sizeof(*l))) == NULL)
+		return EAI_MEMORY;
+	l->hints = *hints;
+	l->req.ar_name = host;
+	l->req.ar_service = port;
+	l->req.ar_request = &l->hints;
+	list[0] = &l->req;
+	if ((rc = getaddrinfo_a(GAI_NOWAIT, list, 1, &none)) != 0) {
+		free(l);
+		return rc;
+	}
+	*lp = l;
+	return 0;
+}
+
+bool
+compat_lookup_done(struct compat_lookup *l, int *rc, struct addrinfo **out)
+{
+	if ((*rc = gai_error(&l->req)) == EAI_INPROGRESS)
+		return false;
+	*out = l->req.ar_result;
+	free(l);
+	return true;
+}
+
+void
+compat_lookup_cancel(struct compat_lookup *l)
+{
+	if (gai_cancel(&l->req) == EAI_NOTCANCELED ||
+	    gai_error(&l->req) == EAI_INPROGRESS)
+		return;
+	if (l->req.ar_result != NULL)
+		freeaddrinfo(l->req.ar_result);
+	free(l);
+}
+#else
+struct compat_lookup {
+	int		 rc;
+	struct addrinfo	*result;
+};
+
+int
+compat_lookup_start(struct compat_lookup **lp, const char *host,
+    const char *port, const struct addrinfo *hints)
+{
+	struct compat_lookup *l;
+
+	if ((l = calloc(1, sizeof(*l))) == NULL)
+		return EAI_MEMORY;
+	l->rc = getaddrinfo(host, port, hints, &l->result);
+	*lp = l;
+	return 0;
+}
+
+bool
+compat_lookup_done(struct compat_lookup *l, int *rc, struct addrinfo **out)
+{
+	*rc = l->rc;
+	*out = l->rc == 0 ? l->result : NULL;
+	free(l);
+	return true;
+}
+
+void
+compat_lookup_cancel(struct compat_lookup *l)
+{
+	if (l->rc == 0)
+		freeaddrinfo(l->result);
+	free(l);
+}
+#endif

@@ -3,25 +3,29 @@
  * glibc's calls; elsewhere each has a portable fallback that keeps retry
  * correct, if less thorough (noted at each), so that a BSD or macOS port
  * starts by filling in compat.c.  Each is safe in a vfork child where it
- * says so.
+ * says so.  Built with RETRY_PORTABLE defined, retry uses every fallback
+ * on Linux too: make check-portable runs the suite against that build.
  */
 #ifndef RETRY_COMPAT_H
 #define RETRY_COMPAT_H
 
+#include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <time.h>
 
+struct addrinfo;
+
 /* pipe2(2) with O_CLOEXEC and maybe O_NONBLOCK; elsewhere pipe(2) and
  * fcntl(2), which a thread could race (retry has none). */
 int		 compat_pipe(int fd[2], bool nonblock);
-/* Closes fds lo to hi: close_range(2), else one by one up to the limit.
- * Safe in a vfork child. */
+/* Closes fds lo to hi: close_range(2); elsewhere those of them that poll(2)
+ * finds open, up to the limit on descriptors.  Safe in a vfork child. */
 void		 compat_close_range(unsigned lo, unsigned hi);
 /* Asks for a pipe buffer of n bytes (F_SETPIPE_SZ); elsewhere nothing. */
 void		 compat_pipe_size(int fd, int n);
-/* "TERM" for 15 (sigabbrev_np); elsewhere sys_signame or a table of the
- * POSIX names.  NULL when unknown. */
+/* "TERM" for 15 (sigabbrev_np); elsewhere a table of the names that
+ * glibc gives.  NULL when unknown. */
 const char	*compat_signal_abbrev(int sig);
 /* A new open file description of what fd is open to, through /proc;
  * elsewhere -1 (the callers then share fd's, with care). */
@@ -35,8 +39,10 @@ void		 compat_parent_death(int sig);
 unsigned long	 compat_timer_slack(void);
 void		 compat_set_timer_slack(unsigned long ns);
 /* Waits as ppoll(2) does, the signal mask unchanged: ppoll where it is;
- * elsewhere poll(2), to the millisecond, rounded up (a signal still ends
- * the wait at once: its handler writes to a pipe in fds). */
+ * elsewhere poll(2), to the millisecond, rounded up.  No mask needs
+ * swapping for the wait: retry's handled signals are never blocked, and
+ * each handler writes to a pipe in fds, so a signal ends the wait at once
+ * however it waits. */
 int		 compat_wait(struct pollfd *, nfds_t, const struct timespec *);
 /* An anonymous file in memory, close-on-exec (memfd_create); elsewhere -1
  * (ENOSYS): the caller makes one in a directory. */
@@ -45,8 +51,28 @@ int		 compat_memfd(const char *name);
  * 0. */
 void		 compat_no_core(void);
 
-/* A directory opened only to name files in it. */
-#ifndef O_PATH
+/*
+ * A name looked up while the caller waits for other things too:
+ * getaddrinfo_a(3), whose lookup a thread of glibc's makes; elsewhere
+ * getaddrinfo(3) at once, which holds retry up for as long as the
+ * resolver takes (resolv.conf's timeout and attempts bound it).
+ */
+struct compat_lookup;
+/* Starts looking host and port up, which must last until the lookup has
+ * ended: 0, or an EAI_ code. */
+int		 compat_lookup_start(struct compat_lookup **, const char *host,
+		    const char *port, const struct addrinfo *hints);
+/* Whether it has ended; if so, *rc says how (0, with the addresses in
+ * *out, the caller's to free, or an EAI_ code), and it is freed. */
+bool		 compat_lookup_done(struct compat_lookup *, int *rc,
+		    struct addrinfo **out);
+/* Gives a lookup up: freed at once if it has ended or can be stopped,
+ * else left to end with the process. */
+void		 compat_lookup_cancel(struct compat_lookup *);
+
+/* A directory opened only to name files in it; elsewhere opened to read. */
+#if !defined(O_PATH) || defined(RETRY_PORTABLE)
+#undef O_PATH
 #define O_PATH	0
 #endif
 

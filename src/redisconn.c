@@ -14,6 +14,7 @@
 #include <hiredis/hiredis.h>
 
 #include "clock.h"
+#include "compat.h"
 #include "duration.h"
 #include "lib.h"
 #include "redisconn.h"
@@ -27,13 +28,6 @@
 #define ELEMENTS_MAX	10000
 /* How often a name lookup in progress is looked at. */
 #define LOOKUP_TICK	(5 * 1000000LL)
-
-/* A name being looked up with getaddrinfo_a: kept across commands, since
- * a lookup cannot be stopped once begun. */
-struct redis_lookup {
-	struct gaicb	 req;
-	struct addrinfo	 hints;
-};
 
 /* hiredis, which formats commands and parses replies: loaded when the
  * first connection is made (lib.h). */
@@ -243,12 +237,8 @@ redisconn_close(struct redis_conn *r)
 	disconnect(r);
 	/* One still running is left to end on its own: the process is
 	 * ending. */
-	if (r->lookup != NULL && gai_cancel(&r->lookup->req) != EAI_NOTCANCELED
-	    && gai_error(&r->lookup->req) != EAI_INPROGRESS) {
-		if (r->lookup->req.ar_result != NULL)
-			freeaddrinfo(r->lookup->req.ar_result);
-		free(r->lookup);
-	}
+	if (r->lookup != NULL)
+		compat_lookup_cancel(r->lookup);
 	r->lookup = NULL;
 }
 
@@ -260,30 +250,18 @@ resolve(struct redis_conn *r, int64_t by, struct addrinfo **out, char *err,
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 	    .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
-	struct gaicb *list[1];
-	struct sigevent none = { .sigev_notify = SIGEV_NONE };
+	const struct addrinfo named = { .ai_socktype = SOCK_STREAM,
+	    .ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG };
 	int rc;
 
 	if (getaddrinfo(r->url.host, r->url.port, &hints, out) == 0)
 		return 0;
-	if (r->lookup == NULL) {
-		if ((r->lookup = calloc(1, sizeof(*r->lookup))) == NULL)
-			return redisconn_fail(r, err, sz, "%s",
-			    strerror(errno));
-		r->lookup->hints = (struct addrinfo){ .ai_socktype =
-		    SOCK_STREAM, .ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG };
-		r->lookup->req.ar_name = r->url.host;
-		r->lookup->req.ar_service = r->url.port;
-		r->lookup->req.ar_request = &r->lookup->hints;
-		list[0] = &r->lookup->req;
-		if ((rc = getaddrinfo_a(GAI_NOWAIT, list, 1, &none)) != 0) {
-			free(r->lookup);
-			r->lookup = NULL;
-			return redisconn_fail(r, err, sz, "looking up %s: %s",
-			    r->url.host, gai_strerror(rc));
-		}
-	}
-	while ((rc = gai_error(&r->lookup->req)) == EAI_INPROGRESS) {
+	/* Kept across commands: a lookup cannot be stopped once begun. */
+	if (r->lookup == NULL && (rc = compat_lookup_start(&r->lookup,
+	    r->url.host, r->url.port, &named)) != 0)
+		return redisconn_fail(r, err, sz, "looking up %s: %s",
+		    r->url.host, gai_strerror(rc));
+	while (!compat_lookup_done(r->lookup, &rc, out)) {
 		const int64_t now = mono_ns();
 
 		if (stopped(r))
@@ -294,8 +272,6 @@ resolve(struct redis_conn *r, int64_t by, struct addrinfo **out, char *err,
 		(void)signals_wait(NULL, 0, now + LOOKUP_TICK < by ?
 		    now + LOOKUP_TICK : by);
 	}
-	*out = r->lookup->req.ar_result;
-	free(r->lookup);
 	r->lookup = NULL;
 	if (rc != 0)
 		return redisconn_fail(r, err, sz, "looking up %s: %s",

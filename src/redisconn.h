@@ -17,7 +17,7 @@
 
 #include "storeurl.h"
 
-struct redis_lookup;
+struct compat_lookup;
 struct redisReply;
 
 struct redis_conn {
@@ -30,7 +30,7 @@ struct redis_conn {
 	void		*reader;	/* hiredis's, while connected */
 	bool		 too_many;	/* the reader met too long an array */
 	bool		 ending;	/* a leave: sent even after a signal */
-	struct redis_lookup *lookup;	/* a name being looked up, or NULL */
+	struct compat_lookup *lookup;	/* a name being looked up, or NULL */
 };
 
 /* A command to send: its words. */

@@ -303,17 +303,18 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 		    dd if="$1" bs=$2 status=none) | cat >"$3"' \
 		    _ "$D/data" "$bs" "$D/out"
 		cmp "$D/data" "$D/out"
-		assert_regex "${stderr_lines[0]}" "^retry: --hold-stdout: cannot keep the output in memory: File too large$"
+		assert_regex "${stderr_lines[0]}" "^retry: --hold-stdout: cannot keep the output in $(spool_place): File too large$"
 	done
 }
 
 @test "a spool that cannot grow under --stdin replay is one clear error before any attempt" {
 	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --stdin replay -- sh -c "echo ran >\"\$1\"" _ "$1")' _ "$D/ran"
-	assert_regex "$stderr" "^retry: --stdin replay: cannot keep stdin in memory after 1048576 bytes: File too large$"
+	assert_regex "$stderr" "^retry: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large$"
 	[ ! -e "$D/ran" ]
 }
 
 @test "nothing needs /tmp: --hold-stdout and --stdin replay keep their spools in memory" {
+	skip_portable "no memfd: spools are files in TMPDIR"
 	run -0 --separate-stderr bash -c 'printf "a\nb\n" | TMPDIR=$1 "$RETRY" --stdin replay --hold-stdout -n 2 -- sh -c "cat; [ \"\$RETRY_ATTEMPT\" -eq 2 ]"' _ "$D/none"
 	assert_output "a
 b"

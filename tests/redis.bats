@@ -114,6 +114,19 @@ field() {
 	assert_line --partial "cmdstat_eval:calls=1,"
 }
 
+@test "redis: a server named by its host name is looked up, and used" {
+	getent hosts localhost >/dev/null || skip "localhost has no address"
+	redis_start
+	redis_cli SCRIPT FLUSH >/dev/null
+	redis_cli CONFIG RESETSTAT >/dev/null
+	run -1 --separate-stderr env \
+	    RETRY_SHARE_STORE="redis://localhost:$REDIS_PORT/4" timeout 60 \
+	    "$RETRY" --share byname --max 2 --immediate -q -- false
+	assert_equal "$stderr" ""
+	run -0 redis_cli INFO commandstats
+	assert_line --partial "cmdstat_evalsha:calls=4,"
+}
+
 @test "redis: share status and reset, and --dry-run, read the server's state" {
 	redis_start
 	export RETRY_SHARE_STORE=$REDIS_URL/5

@@ -246,6 +246,7 @@ fd_target() {
 
 @test "spools live in memory, and are gone after SIGTERM" {
 	skip_under_valgrind "it keeps files of its own in TMPDIR"
+	skip_portable "no memfd: spools are files in TMPDIR"
 	"$RETRY" --stdin replay --hold-stdout -- sh -c 'echo $$ >"$1"; sleep 100' sh "$D/pid" \
 	    </dev/null >/dev/null 2>&1 3>&- &
 	local rpid=$! i
@@ -267,6 +268,7 @@ fd_target() {
 
 @test "a TMPDIR that does not exist is no matter: spools live in memory" {
 	skip_under_valgrind "it needs TMPDIR itself"
+	skip_portable "no memfd: spools are files in TMPDIR"
 	export TMPDIR=$D/missing
 	run -0 --separate-stderr retry --stdin replay -- cat <<<"in"
 	assert_output "in"

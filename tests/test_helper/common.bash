@@ -85,6 +85,23 @@ skip_under_valgrind() {
 	[ "${RETRY_UNDER:-}" != valgrind ] || skip "under valgrind: $1"
 }
 
+# Skips a test of what only Linux gives, in the build that uses every
+# portable fallback of src/compat.c instead (make check-portable sets
+# RETRY_PORTABLE): the reason names what that build lacks.
+skip_portable() {
+	[ -z "${RETRY_PORTABLE:-}" ] || skip "the portable build: $1"
+}
+
+# Where retry's messages say its spools are: in memory (memfd), or in the
+# portable build, which has no memfd, in TMPDIR.
+spool_place() {
+	if [ -n "${RETRY_PORTABLE:-}" ]; then
+		printf '%s' "${TMPDIR:-/tmp}"
+	else
+		printf memory
+	fi
+}
+
 # Skips a test that takes away what ASan and LeakSanitizer need for
 # themselves at exit (descriptors for the symbolizer, a process for the
 # leak check): under them, it would test the sanitizer.

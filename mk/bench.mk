@@ -1,0 +1,23 @@
+# Benchmarks (bench/README.md); not part of CI.  Included by the
+# Makefile, whose variables it uses.
+
+BENCH_PROGS =	bench/pairtime bench/peakrss bench/spawnloop bench/redisping
+CLEANFILES +=	$(BENCH_PROGS)
+
+bench: all $(BENCH_PROGS)
+	$(MAKE) static || echo "make bench: no static binary; its rows are left out" >&2
+	./bench/run
+
+bench-deps:
+	./bench/deps
+
+# A fleet of real retry processes, with and without --share, against a
+# flaky local HTTP service, beside retry simulate's model.
+fleet: all
+	RETRY='$(or $(RETRY),$(CURDIR)/retry)' ./bench/fleet
+
+$(BENCH_PROGS): bench/%: bench/%.c mk/bench.mk
+	$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
+	    -o $@ $< $(if $(filter bench/redisping,$@),$(HIREDIS_LIBS)) $(LDLIBS)
+
+.PHONY: bench bench-deps fleet

@@ -1,0 +1,26 @@
+# The Debian package retry-backoff, built from the release tarball
+# (mk/dist.mk).  Included by the Makefile, whose variables it uses.
+
+DEB_SOURCE =	retry-backoff
+
+# The sonames that the binary loads when it needs them (debian/rules makes
+# them dependencies of the package).
+sonames:
+	@echo $(PCRE_SONAME) $(HIREDIS_SONAME)
+
+# The package, source and binary, built from the tarball as Debian builds
+# it, in build/deb, then checked by lintian.
+deb: $(DIST).tar.gz
+	./tests/package/build-deb $(DIST).tar.gz $(DEB_SOURCE) $(VERSION)
+
+# Installs that package (apt-get, so as root or through sudo: it takes the
+# place of Debian's retry, which is put back after), runs the suite
+# against /usr/bin/retry, and purges it.
+check-deb:
+	@deb=$$(ls build/deb/$(DEB_SOURCE)_$(VERSION)-*.deb 2>/dev/null | \
+	    tail -n 1); [ -n "$$deb" ] || \
+	    { echo "make check-deb: no package in build/deb; make deb" >&2; \
+	      exit 1; }; \
+	./tests/package/check-installed "$$deb" $(DEB_SOURCE)
+
+.PHONY: sonames deb check-deb

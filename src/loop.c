@@ -1,10 +1,14 @@
-/* The retry loop. */
+/*
+ * The retry loop: every step (the start, an attempt, a sleep, shared
+ * state's gate) observes, asks the policy, says what it decided and
+ * returns the decision; loop_run carries each out, and end_run ends the
+ * run, the one function that does.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdnoreturn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,6 +19,7 @@
 #include "duration.h"
 #include "env.h"
 #include "exits.h"
+#include "hooks.h"
 #include "loop.h"
 #include "output.h"
 #include "policy.h"
@@ -33,7 +38,7 @@
  * the terminal too, for a shell's fg to give it to the attempt.
  */
 static int
-terminal(bool *hand_over)
+open_terminal(bool *hand_over)
 {
 	struct stat st;
 
@@ -50,6 +55,7 @@ struct run {
 	struct policy	 pol;
 	struct streams	 st;
 	struct attempt_opts ao;
+	struct hooks	 hooks;
 	int64_t		 t0;
 	bool		 piped;		/* stdout is a pipe, FIFO or socket, and
 					 * SIGPIPE ends a pipeline */
@@ -58,8 +64,15 @@ struct run {
 	double		 tokens;	/* the shared budget's, when it ended
 					 * the run */
 	bool		 probing;	/* this attempt probes the breaker */
-	const struct attempt_result *last;	/* the last attempt's, or
-						 * NULL */
+	enum gate_why	 waiting;	/* what the gate's wait said it is for,
+					 * before this attempt */
+	int64_t		 wait_said;	/* how long that wait was, ns, or -1 */
+	struct attempt_result result;	/* the last attempt's */
+	struct observed	 seen;		/* what was observed of it */
+	const struct attempt_result *last;	/* result, once there is one */
+	struct report	 said;		/* the last event said of an attempt or
+					 * a wait: the reader gone since, it
+					 * is said again as the end */
 	struct report	 after;		/* said after the attempt's report:
 					 * what it did to the breaker */
 	char		*command;	/* retry's command line, for ps */
@@ -75,7 +88,7 @@ struct run {
  * the first title, which writes over argv[0].
  */
 static char *
-joined(const struct config *c)
+join_words(const struct config *c)
 {
 	size_t len = 1;
 	char *s;
@@ -93,7 +106,7 @@ joined(const struct config *c)
 }
 
 static void
-title(const struct run *run, unsigned long attempt, const char *what,
+set_title(const struct run *run, unsigned long attempt, const char *what,
     int64_t delay)
 {
 	char d[DURATION_BUFSZ], n[48], next[64] = "";
@@ -114,7 +127,7 @@ title(const struct run *run, unsigned long attempt, const char *what,
 /* Whether the reader of retry's stdout or stderr (a pipe, a FIFO or a
  * socket) has gone, when a pipeline would end for it. */
 static bool
-reader_gone(const struct run *run)
+reader_is_gone(const struct run *run)
 {
 	return signals_pipe_default() && (run->st.gone[0] || run->st.gone[1] ||
 	    out_gone(STDOUT_FILENO) || out_gone(STDERR_FILENO));
@@ -159,151 +172,83 @@ sleep_until(const struct run *run, int64_t deadline)
 	return !gone;
 }
 
-static int
-cannot_run(const struct run *run, int e)
-{
-	const char *cmd = run->c->args[0];
-
-	if (e == ENOENT && strchr(cmd, '/') == NULL)
-		report_error(run->rep, "%s: command not found", cmd);
-	else
-		report_error(run->rep, "%s: %s", cmd, strerror(e));
-	return policy_cannot_run(e);
-}
-
 /*
  * The held stdout goes to stdout (out) or stderr, and what the attempt left
- * running goes on writing; -1 when that failed: its reader has gone (as a
- * pipeline, retry then dies of SIGPIPE where its output matters), or with
- * the reason in st.err.
- */
-static int
-settle(struct run *run, bool out)
-{
-	if (streams_settle(&run->st, out) == 0)
-		return 0;
-	if (signal_stop != 0) {
-		report_end(run->rep);
-		signals_die(signal_stop);
-	}
-	if (run->st.err[0] != '\0')
-		return -1;
-	if (out && reader_gone(run)) {
-		report_end(run->rep);
-		signals_die(SIGPIPE);
-	}
-	return 0;
-}
-
-/* The end of the run: the held stdout goes out (to stdout after a
- * success, else to stderr: a run that never succeeds gives a pipeline
- * nothing), then the status. */
-static int
-run_end(struct run *run, int status, bool succeeded)
-{
-	if (settle(run, succeeded) == -1) {
-		report_error(run->rep, "%s", run->st.err);
-		status = EXIT_USAGE;
-	}
-	if (run->probing)
-		shared_leave(&run->sh);
-	streams_free(&run->st);
-	shared_close(&run->sh);
-	free(run->command);
-	return status;
-}
-
-static noreturn void
-die(struct run *run, int sig)
-{
-	if (run->probing)
-		shared_leave(&run->sh);
-	(void)streams_settle(&run->st, false);
-	report_end(run->rep);
-	signals_die(sig);
-}
-
-/* A signal that ends the run: reported, then retry dies of it. */
-static noreturn void
-ended_by(struct run *run, int sig, const struct attempt_result *r,
-    int64_t duration)
-{
-	struct report ev = { .event = EV_SIGNAL,
-	    .attempt = r != NULL ? run->pol.n : run->judged,
-	    .result = r, .duration = duration,
-	    .elapsed = mono_ns() - run->t0, .delay = -1, .received = sig };
-
-	report(run->rep, &ev);
-	die(run, sig);
-}
-
-/* The child's stdio for a hook: /dev/null, and retry's stderr twice. */
-static int
-hook_stdio(struct run *run, int stdio[3])
-{
-	const bool *closed = run->st.closed;
-
-	stdio[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	stdio[1] = closed[2] ? STDIO_CLOSED :
-	    fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
-	stdio[2] = closed[2] ? STDIO_CLOSED : STDIO_INHERIT;
-	if (stdio[0] != -1 && stdio[1] != -1)
-		return 0;
-	stdio_close(stdio);
-	return -1;
-}
-
-/*
- * --on-retry and --on-giveup: sh -c CMD, its stdin /dev/null and its stdout
- * retry's stderr, under the same --timeout as an attempt.  Its failure is
- * reported and changes nothing else; a hook that cannot be set up so is
- * not run.
+ * running goes on writing; what went wrong is noted in o: a signal came,
+ * the output could not be written (why in st.err), or its reader has gone
+ * (as a pipeline, retry then dies of SIGPIPE where its output matters).
  */
 static void
-hook(struct run *run, const char *option, char *cmd,
-    const struct attempt_result *last, int64_t delay)
+settle_output(struct run *run, bool out, struct observed *o)
 {
-	static char sh[] = "/bin/sh", dash_c[] = "-c";
-	char *argv[] = { sh, dash_c, cmd, NULL };
-	struct attempt_opts ao = run->ao;
-	struct attempt_result r;
-
-	if (cmd == NULL)
+	if (streams_settle(&run->st, out) == 0)
 		return;
-	ao.argv = argv;
-	ao.tty = -1;
-	ao.hand_over = false;
-	ao.io = NULL;
-	ao.timeout = run->c->limits.timeout;
-	if (hook_stdio(run, ao.stdio) == -1) {
-		report_error(run->rep, "%s: not run: %s", option,
-		    strerror(errno));
+	o->received = signal_stop;
+	o->own_error = run->st.err[0] != '\0';
+	o->reader_gone = out && reader_is_gone(run);
+}
+
+/* What is said of the end that x makes of the run, where the policy
+ * halted it: r, the attempt during which a signal came (o says when it
+ * ran), or NULL between attempts. */
+static void
+say_halt(const struct run *run, const struct next *x,
+    const struct observed *o, const struct attempt_result *r)
+{
+	const char *cmd = run->c->args[0];
+	struct report ev;
+
+	switch (x->end) {
+	case END_SIGNAL:
+		ev = (struct report){ .event = EV_SIGNAL,
+		    .attempt = r != NULL ? run->pol.n : run->judged,
+		    .result = r, .duration = r != NULL ? o->end - o->start : 0,
+		    .elapsed = mono_ns() - run->t0, .delay = -1,
+		    .received = x->status };
+		report(run->rep, &ev);
+		return;
+	case END_READER_GONE:
+		/* The run ends because its output's reader has gone: retry
+		 * dies of SIGPIPE, as any writer of a pipeline whose reader
+		 * went away. */
+		ev = run->said;
+		ev.event = EV_STOP;
+		ev.reason = WHY_READER_GONE;
+		ev.delay = -1;
+		report(run->rep, &ev);
+		return;
+	case END_CANNOT_RUN:
+		if (o->exec_errno == ENOENT && strchr(cmd, '/') == NULL)
+			report_error(run->rep, "%s: command not found", cmd);
+		else
+			report_error(run->rep, "%s: %s", cmd,
+			    strerror(o->exec_errno));
+		return;
+	case END_OWN_ERROR:
+		report_error(run->rep, "%s", run->st.err);
+		return;
+	default:
 		return;
 	}
-	/* None before the first attempt: the shared breaker held it. */
-	if (last != NULL)
-		env_set(ENV_STATUS, (uint64_t)last->status, false);
-	env_set(ENV_DELAY_MS, delay >= 0 ? (uint64_t)delay / 1000000 : 0,
-	    false);
-	if (attempt_run(&ao, &r) == -1)
-		report_error(run->rep, "%s: not run: %s", option,
-		    strerror(errno));
-	else if (r.interrupted != 0)
-		ended_by(run, r.interrupted, NULL, 0);
-	else if (r.timed_out)
-		report_error(run->rep, "%s: timed out", option);
-	else if (r.signal != 0)
-		report_error(run->rep, "%s: killed by signal %d", option,
-		    r.signal);
-	else if (r.status != 0)
-		report_error(run->rep, "%s: exit %d", option, r.status);
-	env_unset(ENV_STATUS);
-	env_unset(ENV_DELAY_MS);
+}
+
+/* Whether a signal (sig, or 0) came to retry while it ran something of
+ * its own (a hook, a store, its set-up): x, or the end of the run. */
+static struct next
+check_signal(const struct run *run, struct next x, int sig)
+{
+	const struct observed o = { .received = sig };
+
+	if (sig == 0)
+		return x;
+	x = policy_halt(x, &o);
+	say_halt(run, &x, &o, NULL);
+	return x;
 }
 
 /* A rule that gave up on a line says so, once a run. */
 static void
-limited(const struct run *run)
+say_limited(const struct run *run)
 {
 	static const char *const names[RULE_COUNT] = {
 		"--until-output", "--fail-if-output", "--retry-if-output",
@@ -323,7 +268,7 @@ limited(const struct run *run)
 /* An attempt that could not be started fails as any other, with
  * EXIT_USAGE. */
 static void
-not_started(struct run *run, struct attempt_result *r, const char *why)
+fail_start(struct run *run, struct attempt_result *r, const char *why)
 {
 	memset(r, 0, sizeof(*r));
 	r->status = EXIT_USAGE;
@@ -331,48 +276,43 @@ not_started(struct run *run, struct attempt_result *r, const char *why)
 	run->st.err[0] = '\0';
 }
 
-/* Runs the next attempt; 0, with when it started and ended (ns since the
- * run started) in o, or -1 with the run's exit status in *exit. */
-static int
-attempt(struct run *run, struct attempt_result *r, struct observed *o,
-    int *exit)
+/* Runs attempt n (run->pol.n), observed in run->result and run->seen. */
+static void
+observe_attempt(struct run *run)
 {
 	const struct config *c = run->c;
 	const int64_t start = mono_ns() - run->t0;
+	struct attempt_result *r = &run->result;
+	struct observed *o = &run->seen;
 	struct report ev = { .event = EV_START, .attempt = run->pol.n,
 	    .elapsed = start, .delay = -1 };
 	char why[256];
 
 	run->made++;
-
+	run->waiting = WAIT_NONE;
+	run->wait_said = -1;
 	env_set(ENV_ATTEMPT, run->pol.n, false);
 	env_set(ENV_ELAPSED_MS, (uint64_t)start / 1000000, false);
 	run->ao.timeout = policy_timeout(&run->pol, start);
 	run->cause[0] = '\0';
 	report(run->rep, &ev);
-	title(run, run->pol.n, "running", -1);
+	set_title(run, run->pol.n, "running", -1);
 	if (streams_attempt(&run->st, &run->ao) == -1)
-		not_started(run, r, run->st.err);
+		fail_start(run, r, run->st.err);
 	else if (attempt_run(&run->ao, r) == -1) {
 		snprintf(why, sizeof(why), "%s", strerror(errno));
-		not_started(run, r, why);
+		fail_start(run, r, why);
 	}
 	streams_after(&run->st);
+	/* own_error: the output could not be passed on or kept (st.err
+	 * says why). */
 	*o = (struct observed){ .status = r->status, .signal = r->signal,
-	    .start = start, .end = mono_ns() - run->t0 };
-	if (r->exec_errno != 0) {
-		*exit = run_end(run, cannot_run(run, r->exec_errno), false);
-		return -1;
-	}
-	if (r->interrupted != 0)
-		ended_by(run, r->interrupted, r, o->end - o->start);
-	if (run->st.err[0] != '\0') {
-		/* The output could not be passed on or kept. */
-		report_error(run->rep, "%s", run->st.err);
-		*exit = run_end(run, EXIT_USAGE, false);
-		return -1;
-	}
-	limited(run);
+	    .start = start, .end = mono_ns() - run->t0,
+	    .exec_errno = r->exec_errno, .received = r->interrupted,
+	    .own_error = run->st.err[0] != '\0' };
+	if (o->exec_errno != 0 || o->received != 0 || o->own_error)
+		return;
+	say_limited(run);
 	env_set(ENV_LAST_STATUS, (uint64_t)r->status, false);
 	o->end_s = (double)o->end / 1e9;
 	memcpy(o->matched, run->st.result.matched, sizeof(o->matched));
@@ -382,151 +322,305 @@ attempt(struct run *run, struct attempt_result *r, struct observed *o,
 		o->wall = time(NULL);
 	}
 	o->reader_gone = (r->signal == SIGPIPE || r->status == 128 + SIGPIPE) &&
-	    reader_gone(run);
-	return 0;
+	    reader_is_gone(run);
 }
 
-/* The run ends because its output's reader has gone: retry dies of
- * SIGPIPE, as any writer of a pipeline whose reader went away. */
-static noreturn void
-reader_left(struct run *run, struct report *ev)
+/* --share, after an attempt: counted, with what it changed kept to be
+ * said; the policy then judges the store's answer. */
+static struct next
+record_result(struct run *run, const struct observed *o, struct next x)
 {
-	ev->event = EV_STOP;
-	ev->reason = WHY_READER_GONE;
-	ev->delay = -1;
-	report(run->rep, ev);
-	die(run, SIGPIPE);
-}
-
-/* The end of a run that did not succeed: --on-giveup, then the status. */
-static int
-given_up(struct run *run, const struct attempt_result *r, int status)
-{
-	hook(run, "--on-giveup", run->c->on_giveup, r, -1);
-	return run_end(run, status, false);
-}
-
-/*
- * --share, before attempt n: the breaker may hold it until it half-opens
- * or another run's probe ends, and another run's not-before until then;
- * each wait is said once, and one that would pass --budget ends the run
- * (75).  0 to go on, or -1 with the run's exit status.
- */
-static int
-gate(struct run *run, int *exit)
-{
-	const int64_t budget = run->c->limits.budget;
-	struct report ev = { .event = EV_SHARE, .attempt = run->pol.n,
-	    .delay = -1, .wait = -1 };
-	enum gate_why said = WAIT_NONE;
+	const bool success = x.outcome.verdict == V_SUCCESS;
+	struct report ev = { .event = EV_SHARE, .attempt = x.attempt,
+	    .elapsed = o->end, .delay = -1, .wait = -1 };
+	struct record_answer a;
 	enum shared_said got;
-	struct gate_answer g;
-	int64_t until;
 
-	while ((got = shared_gate(&run->sh, &g)) == SHARED_ANSWERED &&
-	    g.what != GATE_GO) {
-		ev.elapsed = mono_ns() - run->t0;
-		ev.waited = g.why;
-		if (g.what == GATE_PROBE) {
-			ev.shared = SE_PROBE;
-			ev.wait = -1;
-			report(run->rep, &ev);
-			run->probing = true;
-			return 0;
+	got = shared_record(&run->sh, success, x.what == NEXT_SLEEP &&
+	    !success, x.others, &a, &run->tokens);
+	if (got == SHARED_ANSWERED) {
+		if (a.opened || a.closed) {
+			ev.shared = a.closed ? SE_CLOSED : run->probing ?
+			    SE_REOPENED : SE_OPENED;
+			ev.tokens = run->tokens;
+			run->after = ev;
 		}
-		/* until: how long from now, by the store's clock; at least a
-		 * millisecond, whatever a store says. */
-		until = mono_ns() + (g.until > NS_PER_MS ? g.until : NS_PER_MS);
-		if (g.what == GATE_GIVE_UP || (budget >= 0 &&
-		    until - run->t0 > budget)) {
-			ev.shared = g.what == GATE_GIVE_UP ? SE_GIVE_UP_OPEN :
-			    SE_PAST_BUDGET;
-			report(run->rep, &ev);
-			*exit = given_up(run, run->last, EXIT_SHARED);
-			return -1;
-		}
-		if (g.why != said) {
-			ev.shared = g.why == WAIT_OPEN ? SE_WAIT_OPEN :
-			    g.why == WAIT_PROBE ? SE_WAIT_PROBE :
-			    SE_WAIT_NOT_BEFORE;
-			ev.wait = g.until;
-			report(run->rep, &ev);
-			said = g.why;
-		}
-		if (!sleep_until(run, until))
-			reader_left(run, &ev);
-		if (signal_stop != 0)
-			ended_by(run, signal_stop, NULL, 0);
+		run->probing = false;
 	}
-	/* The store was waited for, and a signal came. */
-	if (signal_stop != 0)
-		ended_by(run, signal_stop, NULL, 0);
-	if (got == SHARED_DOWN) {
-		ev.elapsed = mono_ns() - run->t0;
-		ev.shared = SE_STORE_DOWN;
-		report(run->rep, &ev);
-		*exit = given_up(run, run->last, EXIT_SHARED);
-		return -1;
-	}
-	return 0;
+	return policy_shared(&run->pol, x, o, got == SHARED_ANSWERED ? &a :
+	    NULL, got == SHARED_DOWN, mono_ns() - run->t0);
 }
 
 /* What the attempt did to the shared breaker, after the attempt's own
  * report. */
 static void
-report_after(struct run *run)
+say_after(struct run *run)
 {
 	if (run->after.event == EV_SHARE)
 		report(run->rep, &run->after);
 	run->after.event = EV_START;
 }
 
-/* --share, after an attempt: counted, with what it changed said; a retry
- * that the shared budget refuses ends the run instead. */
+/* Before a retry: what the attempt read of stdin is said, then
+ * --on-retry runs, and the title says what comes. */
 static struct next
-recorded(struct run *run, const struct observed *o, struct next x)
+prepare_retry(struct run *run, struct next x)
 {
-	const bool success = x.outcome.verdict == V_SUCCESS;
-	struct report ev = { .event = EV_SHARE, .attempt = x.attempt,
-	    .elapsed = o->end, .delay = -1, .wait = -1 };
-	const struct backoff *b = &run->c->backoff;
-	struct record_answer a;
-	int64_t asked = -1;
-
-	/* What the output asked holds for the others even when this run
-	 * ends here. */
-	if (x.what == NEXT_SLEEP && x.asked)
-		asked = x.delay.ns;
-	else if (x.what == NEXT_EXIT && !success && o->capture != NULL &&
-	    delay_parse(o->capture, o->wall, &asked) != NULL)
-		asked = -1;
-	if (asked > (b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX))
-		asked = b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX;
-	switch (shared_record(&run->sh, success, x.what == NEXT_SLEEP &&
-	    !success, asked, &a, &run->tokens)) {
-	case SHARED_UNSHARED:
-		return x;
-	case SHARED_DOWN:
-		/* A success stands; a retry needs the store. */
-		if (x.what == NEXT_SLEEP && !success)
-			x = policy_denied(&run->pol, x, o, GIVE_UP_STORE);
-		return x;
-	case SHARED_ANSWERED:
-		break;
+	if (x.outcome.verdict != V_SUCCESS) {
+		if (streams_stdin_used(&run->st))
+			report_error(run->rep, "attempt %lu read stdin: the "
+			    "next attempt will not see that input again "
+			    "(--stdin replay gives every attempt all of it)",
+			    x.attempt);
+		x = check_signal(run, x, hook_run(&run->hooks, "--on-retry",
+		    run->c->on_retry, run->last, x.delay.ns));
+		if (x.what != NEXT_SLEEP)
+			return x;
 	}
-	if (a.opened || a.closed) {
-		ev.shared = a.closed ? SE_CLOSED : run->probing ?
-		    SE_REOPENED : SE_OPENED;
-		ev.tokens = run->tokens;
-		run->after = ev;
-	}
-	run->probing = false;
-	if (x.what == NEXT_SLEEP && !success && !a.retry)
-		x = policy_denied(&run->pol, x, o, GIVE_UP_SHARED);
-	/* The store's time counts against --budget too. */
-	return policy_late(&run->pol, x, o, mono_ns() - run->t0);
+	set_title(run, x.attempt, x.outcome.verdict == V_SUCCESS ?
+	    "succeeded" : "failed", x.delay.ns);
+	return x;
 }
 
+/*
+ * The judgement x on the attempt, said: its held output first (a
+ * success's to stdout, a failure's to stderr), which may end the run
+ * instead, then the attempt's event and what it did to the breaker.
+ */
+static struct next
+say_judgement(struct run *run, struct next x)
+{
+	struct observed *o = &run->seen;
+	struct report ev = { .attempt = x.attempt, .made = run->made,
+	    .result = run->last, .duration = o->end - o->start,
+	    .elapsed = o->end, .delay = -1, .reason = x.outcome.reason,
+	    .give_up = x.give_up, .asked = x.asked, .wanted = x.wanted,
+	    .tokens = run->tokens,
+	    .cause = run->cause[0] != '\0' ? run->cause : NULL };
+
+	run->said = ev;
+	if (x.what == NEXT_DIE) {
+		/* Ctrl-C, or the reader gone: as the pipeline. */
+		ev.event = EV_STOP;
+		report(run->rep, &ev);
+		return x;
+	}
+	settle_output(run, x.outcome.verdict == V_SUCCESS, o);
+	if ((x = policy_halt(x, o)).end == END_OWN_ERROR)
+		say_halt(run, &x, o, NULL);
+	/* A signal, or the reader gone, as it was written: nothing more is
+	 * said. */
+	if (x.end != END_NONE && x.end != END_VERDICT)
+		return x;
+	if (x.what == NEXT_EXIT)
+		/* A --forever run that --budget ends after a success ends as
+		 * any successful run. */
+		ev.event = x.outcome.verdict == V_SUCCESS ? EV_SUCCEEDED :
+		    x.give_up != GIVE_UP_NONE ? EV_GIVE_UP :
+		    x.outcome.verdict == V_STOP ? EV_STOP : EV_SUCCEEDED;
+	else {
+		ev.event = x.outcome.verdict == V_SUCCESS ? EV_SUCCEEDED :
+		    EV_FAILED;
+		ev.delay = x.delay.ns;
+	}
+	report(run->rep, &ev);
+	run->said = ev;
+	say_after(run);
+	return x;
+}
+
+/*
+ * Attempt n (run->pol.n): run, judged, counted by shared state, and the
+ * judgement said; then, before a retry, what comes with one.  What came
+ * to retry during the attempt ends the run before it is counted; its
+ * reader gone is said as the attempt's stop.
+ */
+static struct next
+run_attempt(struct run *run)
+{
+	struct observed *o = &run->seen;
+	struct next x;
+
+	observe_attempt(run);
+	run->last = &run->result;
+	x = policy_next(&run->pol, o);
+	if (x.end != END_NONE && x.end != END_VERDICT &&
+	    x.end != END_READER_GONE) {
+		say_halt(run, &x, o, run->last);
+		return x;
+	}
+	if (run->sh.on && x.counted)
+		x = record_result(run, o, x);
+	run->judged = x.attempt;
+	if (x.unusable != NULL)
+		report_error(run->rep, "--delay-from-output: '%s': %s",
+		    o->capture, x.unusable);
+	x = say_judgement(run, x);
+	return x.what == NEXT_SLEEP ? prepare_retry(run, x) : x;
+}
+
+/*
+ * --share, before attempt n: shared state's gate, and the policy's
+ * judgement of its answer.  The breaker may hold the attempt until it
+ * half-opens or another run's probe ends, and another run's not-before
+ * until then; each wait is said once an attempt, and an end of the run
+ * with the wait said before it.
+ */
+static struct next
+ask_gate(struct run *run)
+{
+	struct report ev = { .event = EV_SHARE, .attempt = run->pol.n,
+	    .delay = -1, .wait = run->wait_said };
+	struct gate_answer g = { GATE_GO, WAIT_NONE, 0 };
+	enum shared_said got;
+	struct next x;
+
+	got = shared_gate(&run->sh, &g);
+	ev.elapsed = mono_ns() - run->t0;
+	ev.waited = g.why;
+	run->said = ev;
+	x = policy_gate(&run->pol, got == SHARED_ANSWERED ? &g : NULL,
+	    got == SHARED_DOWN, ev.elapsed);
+	/* The store was waited for, and a signal came. */
+	if (signal_stop != 0)
+		return check_signal(run, x, signal_stop);
+	switch (x.end) {
+	case END_SHARE_OPEN:
+		ev.shared = SE_GIVE_UP_OPEN;
+		break;
+	case END_SHARE_PAST_BUDGET:
+		ev.shared = SE_PAST_BUDGET;
+		break;
+	case END_SHARE_DOWN:
+		ev.shared = SE_STORE_DOWN;
+		break;
+	default:
+		if (x.probe) {
+			ev.shared = SE_PROBE;
+			ev.wait = -1;
+			run->probing = true;
+		} else if (x.what == NEXT_SLEEP && x.waited != run->waiting) {
+			ev.shared = x.waited == WAIT_OPEN ? SE_WAIT_OPEN :
+			    x.waited == WAIT_PROBE ? SE_WAIT_PROBE :
+			    SE_WAIT_NOT_BEFORE;
+			ev.wait = run->wait_said = g.until;
+			run->waiting = x.waited;
+		} else
+			return x;
+		break;
+	}
+	report(run->rep, &ev);
+	return x;
+}
+
+/* Attempt n is next: with --share, once shared state lets it start. */
+static struct next
+admit_attempt(struct run *run)
+{
+	struct next x = { .what = NEXT_ATTEMPT, .attempt = run->pol.n };
+
+	return run->sh.on ? ask_gate(run) : x;
+}
+
+/* Sleeps as x says; a signal, or the reader of stdout gone, ends the run
+ * instead, as the policy says.  Then attempt n is next. */
+static struct next
+sleep_for(struct run *run, struct next x)
+{
+	struct observed o = { 0 };
+
+	o.reader_gone = !sleep_until(run, sat_add(run->t0, x.at));
+	o.received = signal_stop;
+	if ((x = policy_halt(x, &o)).what != NEXT_SLEEP) {
+		say_halt(run, &x, &o, NULL);
+		return x;
+	}
+	return admit_attempt(run);
+}
+
+/*
+ * The one place where a run ends, as x says: --on-giveup after a run that
+ * gave up, the held output let go (to stdout after a success, else to
+ * stderr: a run that never succeeds gives a pipeline nothing), and a probe
+ * of the shared breaker it holds; then the exit status is returned, or
+ * retry dies of the signal, as if it had never caught it.
+ */
+static int
+end_run(struct run *run, struct next x)
+{
+	struct observed o = { 0 };
+
+	if (x.what == NEXT_EXIT && x.gave_up)
+		x = check_signal(run, x, hook_run(&run->hooks, "--on-giveup",
+		    run->c->on_giveup, run->last, -1));
+	if (x.what == NEXT_EXIT) {
+		settle_output(run, x.end == END_VERDICT &&
+		    x.outcome.verdict == V_SUCCESS, &o);
+		if ((x = policy_halt(x, &o)).end == END_OWN_ERROR &&
+		    o.own_error)
+			say_halt(run, &x, &o, NULL);
+	}
+	if (run->probing)
+		shared_leave(&run->sh);
+	if (x.what == NEXT_DIE) {
+		(void)streams_settle(&run->st, false);
+		report_end(run->rep);
+		signals_die(x.status);
+	}
+	streams_free(&run->st);
+	shared_close(&run->sh);
+	free(run->command);
+	return x.status;
+}
+
+/* The run set up: its streams, the terminal, the policy, --share and the
+ * hooks.  Its first attempt is next, or the end of a run that cannot be
+ * made. */
+static struct next
+start_run(struct run *run, const struct config *c, const struct reporter *rep,
+    struct rng *rng, const bool closed[3])
+{
+	const struct observed broken = { .own_error = true };
+	struct next x = { .what = NEXT_ATTEMPT, .attempt = 1 };
+	char why[512];
+	int rc;
+
+	run->c = c;
+	run->rep = rep;
+	run->t0 = mono_ns();
+	run->wait_said = -1;
+	run->ao.argv = c->args;
+	run->ao.signal = c->signal;
+	run->ao.kill_after = c->kill_after;
+	run->command = join_words(c);
+	policy_init(&run->pol, &c->backoff, &c->limits, &c->verdict, rng);
+	hooks_init(&run->hooks, c, rep, closed);
+	if (streams_init(&run->st, c, closed, c->args[0]) == -1) {
+		if (signal_stop != 0)
+			return check_signal(run, x, signal_stop);
+		report_error(run->rep, "%s", run->st.err);
+		return policy_halt(x, &broken);
+	}
+	run->ao.tty = open_terminal(&run->ao.hand_over);
+	run->piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
+	if (c->share != NULL &&
+	    (rc = shared_open(&run->sh, c, rep, true, why, sizeof(why))) != 0) {
+		if (signal_stop != 0)
+			return check_signal(run, x, signal_stop);
+		if (rc == -1) {
+			report_error(run->rep, "--share %s: %s", c->share, why);
+			return policy_halt(x, &broken);
+		}
+		report_error(run->rep, "--share %s: %s; %s", c->share, why,
+		    c->share_required ? "--share-required: giving up" :
+		    "going on without the shared state");
+	}
+	if (c->limits.budget >= 0)
+		run->sh.end = run->t0 + c->limits.budget;
+	env_set(ENV_MAX_ATTEMPTS, c->backoff.max_attempts, false);
+	env_set(ENV_LAST_STATUS, 0, true);
+	return admit_attempt(run);
+}
 
 int
 loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
@@ -539,106 +633,19 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 	 * A process makes one run.
 	 */
 	static struct run run;
-	struct attempt_result r;
-	struct observed o;
-	struct report ev;
 	struct next x;
-	char why[512];
-	int status;
 
-	run.c = c;
-	run.rep = rep;
-	run.t0 = mono_ns();
-	run.ao.argv = c->args;
-	run.ao.signal = c->signal;
-	run.ao.kill_after = c->kill_after;
-	run.command = joined(c);
-	if (streams_init(&run.st, c, closed, c->args[0]) == -1) {
-		if (signal_stop != 0)
-			ended_by(&run, signal_stop, NULL, 0);
-		report_error(run.rep, "%s", run.st.err);
-		return run_end(&run, EXIT_USAGE, false);
-	}
-	run.ao.tty = terminal(&run.ao.hand_over);
-	run.piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
-	policy_init(&run.pol, &c->backoff, &c->limits, &c->verdict, rng);
-	if (c->share != NULL &&
-	    (status = shared_open(&run.sh, c, rep, true, why, sizeof(why))) !=
-	    0) {
-		if (signal_stop != 0)
-			ended_by(&run, signal_stop, NULL, 0);
-		if (status == -1) {
-			report_error(run.rep, "--share %s: %s", c->share, why);
-			return run_end(&run, EXIT_USAGE, false);
+	/* What the policy decides is carried out here, and only here. */
+	for (x = start_run(&run, c, rep, rng, closed);;)
+		switch (x.what) {
+		case NEXT_ATTEMPT:
+			x = run_attempt(&run);
+			break;
+		case NEXT_SLEEP:
+			x = sleep_for(&run, x);
+			break;
+		case NEXT_EXIT:
+		case NEXT_DIE:
+			return end_run(&run, x);
 		}
-		report_error(run.rep, "--share %s: %s; %s", c->share, why,
-		    c->share_required ? "--share-required: giving up" :
-		    "going on without the shared state");
-	}
-	if (c->limits.budget >= 0)
-		run.sh.end = run.t0 + c->limits.budget;
-	env_set(ENV_MAX_ATTEMPTS, c->backoff.max_attempts, false);
-	env_set(ENV_LAST_STATUS, 0, true);
-	for (;;) {
-		if (run.sh.on && gate(&run, &status) == -1)
-			return status;
-		if (attempt(&run, &r, &o, &status) == -1)
-			return status;
-		run.last = &r;
-		x = policy_next(&run.pol, &o);
-		if (run.sh.on && x.what != NEXT_DIE)
-			x = recorded(&run, &o, x);
-		run.judged = x.attempt;
-		if (x.unusable != NULL)
-			report_error(run.rep, "--delay-from-output: '%s': %s",
-			    o.capture, x.unusable);
-		ev = (struct report){ .attempt = x.attempt, .made = run.made,
-		    .result = &r, .duration = o.end - o.start,
-		    .elapsed = o.end, .delay = -1, .reason = x.outcome.reason,
-		    .give_up = x.give_up, .asked = x.asked, .wanted = x.wanted,
-		    .tokens = run.tokens,
-		    .cause = run.cause[0] != '\0' ? run.cause : NULL };
-		if (x.what == NEXT_DIE) {
-			/* Ctrl-C, or the reader gone: as the pipeline. */
-			ev.event = EV_STOP;
-			report(run.rep, &ev);
-			die(&run, x.status);
-		}
-		/* Held stdout: a success's goes to stdout, a failure's to
-		 * stderr, before what is said of the attempt. */
-		if (settle(&run, x.outcome.verdict == V_SUCCESS) == -1) {
-			report_error(run.rep, "%s", run.st.err);
-			return run_end(&run, EXIT_USAGE, false);
-		}
-		if (x.what == NEXT_EXIT) {
-			/* A --forever run that --budget ends after a
-			 * success ends as any successful run. */
-			ev.event = x.outcome.verdict == V_SUCCESS ?
-			    EV_SUCCEEDED : x.give_up != GIVE_UP_NONE ?
-			    EV_GIVE_UP : x.outcome.verdict == V_STOP ? EV_STOP :
-			    EV_SUCCEEDED;
-			report(run.rep, &ev);
-			report_after(&run);
-			return x.outcome.verdict == V_SUCCESS ?
-			    run_end(&run, x.status, true) :
-			    given_up(&run, &r, x.status);
-		}
-		ev.event = x.outcome.verdict == V_SUCCESS ? EV_SUCCEEDED :
-		    EV_FAILED;
-		ev.delay = x.delay.ns;
-		report(run.rep, &ev);
-		report_after(&run);
-		if (x.outcome.verdict != V_SUCCESS && streams_stdin_used(&run.st))
-			report_error(run.rep, "attempt %lu read stdin: the next "
-			    "attempt will not see that input again (--stdin "
-			    "replay gives every attempt all of it)", x.attempt);
-		if (x.outcome.verdict != V_SUCCESS)
-			hook(&run, "--on-retry", c->on_retry, &r, x.delay.ns);
-		title(&run, x.attempt, x.outcome.verdict == V_SUCCESS ?
-		    "succeeded" : "failed", x.delay.ns);
-		if (!sleep_until(&run, sat_add(run.t0 + o.end, x.delay.ns)))
-			reader_left(&run, &ev);
-		if (signal_stop != 0)
-			ended_by(&run, signal_stop, NULL, 0);
-	}
 }

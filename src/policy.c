@@ -1,8 +1,11 @@
 /*
- * The run policy, in the contract's order: the reader gone, the back-off
- * started over, the verdict, success, the next delay (the engine's, or the
- * output's), then the limits that end the run: attempts, the time since
- * the start, the budget.
+ * The run policy, in the contract's order: what ends a run whatever its
+ * command did (a command that could not be run, a signal that came to
+ * retry, retry's own error, its reader gone), the back-off started over,
+ * the verdict, success, the next delay (the engine's, or the output's),
+ * then the limits that end the run: attempts, the time since the start,
+ * the budget.  Shared state's answers come before an attempt (the gate)
+ * and after it (the record).
  */
 #include <errno.h>
 #include <signal.h>
@@ -11,6 +14,14 @@
 #include "duration.h"
 #include "exits.h"
 #include "policy.h"
+
+/* Nothing decided yet about attempt n. */
+static struct next
+undecided(unsigned long n)
+{
+	return (struct next){ .what = NEXT_EXIT, .attempt = n,
+	    .delay = { -1, -1, GIVE_UP_NONE }, .at = -1, .others = -1 };
+}
 
 void
 policy_init(struct policy *p, const struct backoff *b,
@@ -40,6 +51,45 @@ policy_cannot_run(int e)
 	return e == ENOENT || e == ENOTDIR ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
 }
 
+/* x cut short, for why: an exit with status, or a death by signal. */
+static struct next
+cut_short(const struct next *x, enum next_what what, enum end why, int status)
+{
+	struct next y = undecided(x->attempt);
+
+	y.what = what;
+	y.end = why;
+	y.status = status;
+	return y;
+}
+
+/* Whether o ends the run whatever the command's verdict; x then says
+ * how. */
+static bool
+halted(const struct observed *o, struct next *x)
+{
+	if (o->exec_errno != 0)
+		*x = cut_short(x, NEXT_EXIT, END_CANNOT_RUN,
+		    policy_cannot_run(o->exec_errno));
+	else if (o->received != 0)
+		*x = cut_short(x, NEXT_DIE, END_SIGNAL, o->received);
+	else if (o->own_error)
+		*x = cut_short(x, NEXT_EXIT, END_OWN_ERROR, EXIT_USAGE);
+	else if (o->reader_gone) {
+		*x = cut_short(x, NEXT_DIE, END_READER_GONE, SIGPIPE);
+		x->outcome = (struct outcome){ V_STOP, WHY_READER_GONE };
+	} else
+		return false;
+	return true;
+}
+
+struct next
+policy_halt(struct next x, const struct observed *o)
+{
+	(void)halted(o, &x);
+	return x;
+}
+
 /* A run that did not succeed never exits 0, even when its last attempt
  * did (a failure by its output, or by --success-on); but under --until or
  * --while, as in Debian's retry, a run exits with its last status. */
@@ -49,13 +99,19 @@ unsuccessful(const struct verdict_rules *r, int status)
 	return status == 0 && !r->criteria ? 1 : status;
 }
 
+/* The most a delay that the output asks for may be. */
+static int64_t
+asked_max(const struct backoff *b)
+{
+	return b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX;
+}
+
 /* The delay the output asked for instead of the engine's, within
  * --min-delay and --max-delay (or ASKED_MAX). */
 static void
-asked(struct next *x, const struct backoff *b, const struct observed *o)
+apply_asked(struct next *x, const struct backoff *b, const struct observed *o)
 {
-	const int64_t max = b->max_delay.ns >= 0 ? b->max_delay.ns :
-	    ASKED_MAX;
+	const int64_t max = asked_max(b);
 	int64_t ns;
 
 	if ((x->unusable = delay_parse(o->capture, o->wall, &ns)) != NULL)
@@ -70,55 +126,47 @@ asked(struct next *x, const struct backoff *b, const struct observed *o)
 	x->asked = true;
 }
 
+/* What the output asks the other runs of --share to wait: the delay it
+ * chose for a retry, or, when a failure ends the run, what it asked all
+ * the same; within --max-delay (or ASKED_MAX), or -1. */
+static int64_t
+asked_of_others(const struct next *x, const struct backoff *b,
+    const struct observed *o)
+{
+	int64_t ns = -1;
+
+	if (x->what == NEXT_SLEEP && x->asked)
+		ns = x->delay.ns;
+	else if (x->what == NEXT_EXIT && x->outcome.verdict != V_SUCCESS &&
+	    o->capture != NULL && delay_parse(o->capture, o->wall, &ns) !=
+	    NULL)
+		ns = -1;
+	return ns > asked_max(b) ? asked_max(b) : ns;
+}
+
 /* The end of the run after attempt n, for why. */
 static struct next
-ends(struct next x, const struct verdict_rules *rules,
+end_with(struct next x, const struct verdict_rules *rules,
     const struct observed *o, enum give_up why)
 {
 	x.what = NEXT_EXIT;
+	x.end = END_VERDICT;
 	x.give_up = why;
+	x.gave_up = x.outcome.verdict != V_SUCCESS;
 	x.delay = (struct delay){ -1, -1, why };
+	x.at = -1;
 	x.status = x.outcome.verdict == V_SUCCESS && !rules->criteria ? 0 :
 	    unsuccessful(rules, o->status);
 	return x;
 }
 
-struct next
-policy_denied(const struct policy *p, struct next x, const struct observed *o,
-    enum give_up why)
-{
-	x = ends(x, p->rules, o, why);
-	if (why == GIVE_UP_STORE)
-		x.status = EXIT_SHARED;
-	return x;
-}
-
-struct next
-policy_late(const struct policy *p, struct next x, const struct observed *o,
-    int64_t now)
-{
-	const int64_t at = sat_add(o->end, x.delay.ns);
-
-	if (x.what == NEXT_SLEEP && p->l->budget >= 0 &&
-	    (now > at ? now : at) > p->l->budget)
-		return ends(x, p->rules, o, GIVE_UP_BUDGET);
-	return x;
-}
-
-struct next
-policy_next(struct policy *p, const struct observed *o)
+/* The verdict on attempt p->n, and what follows it. */
+static struct next
+judge(struct policy *p, const struct observed *o, struct next x)
 {
 	const struct backoff *b = p->e.b;
 	const struct limits *l = p->l;
-	struct next x = { .what = NEXT_EXIT, .attempt = p->n,
-	    .delay = { -1, -1, GIVE_UP_NONE } };
 
-	if (o->reader_gone) {
-		x.outcome = (struct outcome){ V_STOP, WHY_READER_GONE };
-		x.what = NEXT_DIE;
-		x.status = SIGPIPE;
-		return x;
-	}
 	/* A long enough attempt starts the back-off over; with --forever,
 	 * the count of attempts too (without, --max still counts them). */
 	if (l->reset_after >= 0 && o->end - o->start >= l->reset_after &&
@@ -128,15 +176,18 @@ policy_next(struct policy *p, const struct observed *o)
 			x.attempt = p->n = 1;
 	}
 	x.outcome = verdict(p->rules, o->status, o->signal, o->matched);
+	x.end = END_VERDICT;
 	if (x.outcome.verdict == V_STOP) {
 		/* Ctrl-C: die of it too, so that a calling shell loop
 		 * stops; a --stop-on status is the user's own choice. */
 		if (x.outcome.reason == WHY_INTERRUPTED) {
 			x.what = NEXT_DIE;
 			x.status = o->signal;
-		} else
+		} else {
+			x.gave_up = true;
 			x.status = x.outcome.reason == WHY_STOP_ON ?
 			    o->status : unsuccessful(p->rules, o->status);
+		}
 		return x;
 	}
 	if (x.outcome.verdict == V_SUCCESS && !l->forever) {
@@ -146,19 +197,104 @@ policy_next(struct policy *p, const struct observed *o)
 	}
 	if (x.outcome.verdict != V_SUCCESS && !l->forever &&
 	    b->max_attempts > 0 && p->n >= b->max_attempts)
-		return ends(x, p->rules, o, GIVE_UP_MAX);
+		return end_with(x, p->rules, o, GIVE_UP_MAX);
 	if (x.outcome.verdict == V_SUCCESS)
 		x.delay = engine_success(&p->e, o->end_s);
 	else {
 		x.delay = engine_failure(&p->e, o->end_s);
 		if (x.delay.ns >= 0 && o->capture != NULL)
-			asked(&x, b, o);
+			apply_asked(&x, b, o);
 	}
 	if (x.delay.ns < 0)
-		return ends(x, p->rules, o, x.delay.why);
-	if (l->budget >= 0 && sat_add(o->end, x.delay.ns) > l->budget)
-		return ends(x, p->rules, o, GIVE_UP_BUDGET);
+		return end_with(x, p->rules, o, x.delay.why);
+	x.at = sat_add(o->end, x.delay.ns);
+	if (l->budget >= 0 && x.at > l->budget)
+		return end_with(x, p->rules, o, GIVE_UP_BUDGET);
 	x.what = NEXT_SLEEP;
+	x.end = END_NONE;
 	p->n++;
+	return x;
+}
+
+struct next
+policy_next(struct policy *p, const struct observed *o)
+{
+	struct next x = undecided(p->n);
+
+	if (halted(o, &x))
+		return x;
+	x = judge(p, o, x);
+	x.counted = x.what != NEXT_DIE;
+	x.others = asked_of_others(&x, p->e.b, o);
+	return x;
+}
+
+/* The end of the run by shared state, before an attempt. */
+static struct next
+end_shared(struct next x, enum end why)
+{
+	x.what = NEXT_EXIT;
+	x.end = why;
+	x.gave_up = true;
+	x.at = -1;
+	x.status = EXIT_SHARED;
+	return x;
+}
+
+struct next
+policy_gate(const struct policy *p, const struct gate_answer *g, bool down,
+    int64_t now)
+{
+	struct next x = undecided(p->n);
+	int64_t wait;
+
+	x.what = NEXT_ATTEMPT;
+	if (g == NULL)
+		return down ? end_shared(x, END_SHARE_DOWN) : x;
+	x.waited = g->why;
+	switch (g->what) {
+	case GATE_GO:
+		return x;
+	case GATE_PROBE:
+		x.probe = true;
+		return x;
+	case GATE_GIVE_UP:
+		return end_shared(x, END_SHARE_OPEN);
+	case GATE_WAIT:
+		break;
+	}
+	/* At least a millisecond, whatever a store says. */
+	wait = g->until > NS_PER_MS ? g->until : NS_PER_MS;
+	x.at = sat_add(now, wait);
+	if (p->l->budget >= 0 && x.at > p->l->budget)
+		return end_shared(x, END_SHARE_PAST_BUDGET);
+	x.what = NEXT_SLEEP;
+	x.delay = (struct delay){ wait, (double)wait / 1e9, GIVE_UP_NONE };
+	return x;
+}
+
+struct next
+policy_shared(const struct policy *p, struct next x, const struct observed *o,
+    const struct record_answer *a, bool down, int64_t now)
+{
+	const bool retry = x.what == NEXT_SLEEP &&
+	    x.outcome.verdict != V_SUCCESS;
+
+	if (!x.counted)
+		return x;
+	if (a == NULL) {
+		/* A success stands; a retry needs the store. */
+		if (!retry || !down)
+			return x;
+		x = end_with(x, p->rules, o, GIVE_UP_STORE);
+		x.status = EXIT_SHARED;
+		return x;
+	}
+	if (retry && !a->retry)
+		return end_with(x, p->rules, o, GIVE_UP_SHARED);
+	/* The store's time counts against --budget too. */
+	if (x.what == NEXT_SLEEP && p->l->budget >= 0 &&
+	    (now > x.at ? now : x.at) > p->l->budget)
+		return end_with(x, p->rules, o, GIVE_UP_BUDGET);
 	return x;
 }

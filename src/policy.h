@@ -1,9 +1,13 @@
 /*
- * The run policy: what happens after an attempt.  Given what was observed
- * of it, it answers "sleep D, then attempt n + 1" or "end with status S
- * (or die of signal S), because R".  retry, --dry-run and
+ * The run policy: the one judge of how a run goes on and how it ends.
+ * After an attempt, given what was observed of it, it answers "sleep D,
+ * then attempt n + 1" or "end with status S (or die of signal S), because
+ * R"; before an attempt, given shared state's answer, "start it now",
+ * "wait D and ask again" or "end"; and after any of them, what came to
+ * retry before it was carried out (a signal, its reader gone, an error of
+ * its own) ends the run as it says.  retry, --dry-run and
  * show-backoff-delays all ask it, so that they cannot disagree.  Pure: no
- * clock (times are passed in) and no I/O.
+ * clock (times are passed in), no I/O, and it never exits.
  */
 #ifndef RETRY_POLICY_H
 #define RETRY_POLICY_H
@@ -15,6 +19,7 @@
 #include "engine.h"
 #include "exits.h"
 #include "match.h"
+#include "share.h"
 #include "verdict.h"
 
 /* The limits of a run, beside the engine's. */
@@ -26,7 +31,7 @@ struct limits {
 					 * back-off over; -1 */
 };
 
-/* What was observed of an attempt. */
+/* What was observed of an attempt, or since the last decision. */
 struct observed {
 	int		 status;	/* 0-255, 128 + N, 124 timed out, 125
 					 * could not start */
@@ -42,28 +47,76 @@ struct observed {
 	const char	*capture;	/* what --delay-from-output captured,
 					 * or NULL */
 	time_t		 wall;		/* the time of day, for an HTTP-date */
-	bool		 reader_gone;	/* it died of SIGPIPE, and so would a
-					 * pipeline: retry's reader has gone */
+	/* What ends a run whatever its command's verdict, in this order: */
+	int		 exec_errno;	/* the command could not be run: why */
+	int		 received;	/* a signal that ends the run came to
+					 * retry, or 0 */
+	bool		 own_error;	/* retry could not pass on, keep or
+					 * write out the output, or set the
+					 * run up */
+	bool		 reader_gone;	/* retry's reader has gone, where a
+					 * pipeline would end: the attempt
+					 * died of SIGPIPE, or retry found it
+					 * gone as it wrote or waited */
 };
 
 enum next_what {
-	NEXT_SLEEP,	/* sleep delay, then the next attempt */
+	NEXT_ATTEMPT,	/* start attempt n now */
+	NEXT_SLEEP,	/* sleep until at, then attempt n (with --share, once
+			 * shared state lets it start) */
 	NEXT_EXIT,	/* exit with status */
 	NEXT_DIE,	/* die of signal status, as the pipeline would */
 };
 
+/* Why a run ends (NEXT_EXIT, NEXT_DIE). */
+enum end {
+	END_NONE,		/* it goes on */
+	END_VERDICT,		/* the verdict on the attempt, or a limit of
+				 * the run's (outcome and give_up say which,
+				 * a spent shared budget or store among them) */
+	END_SIGNAL,		/* a signal that ends the run came to retry:
+				 * it dies of it */
+	END_READER_GONE,	/* retry's reader has gone: it dies of
+				 * SIGPIPE, as a pipeline's writer */
+	END_CANNOT_RUN,		/* the command could not be run: 126, 127 */
+	END_OWN_ERROR,		/* retry's own error: EXIT_USAGE */
+	END_SHARE_OPEN,		/* the shared breaker is open (or another run
+				 * probes it), and --share-open giveup:
+				 * EXIT_SHARED */
+	END_SHARE_PAST_BUDGET,	/* waiting for shared state would pass
+				 * --budget: EXIT_SHARED */
+	END_SHARE_DOWN,		/* the store does not answer before an
+				 * attempt, and --share-required:
+				 * EXIT_SHARED */
+};
+
 struct next {
 	enum next_what	 what;
+	enum end	 end;		/* NEXT_EXIT, NEXT_DIE: why */
 	unsigned long	 attempt;	/* the attempt judged, as counted: a
 					 * --forever reset starts at 1 */
 	struct outcome	 outcome;	/* the verdict on it, and why */
 	enum give_up	 give_up;	/* the back-off ended: why */
+	bool		 gave_up;	/* NEXT_EXIT: the run ends without a
+					 * success, by a verdict, a limit or
+					 * shared state: --on-giveup runs */
 	struct delay	 delay;		/* NEXT_SLEEP: how long */
+	int64_t		 at;		/* NEXT_SLEEP: until when, ns since the
+					 * run started */
 	bool		 asked;		/* the delay is what the output asked */
 	int64_t		 wanted;	/* asked: what the output asked for,
 					 * before --min-delay and --max-delay */
 	const char	*unusable;	/* why the capture is no delay, or
 					 * NULL */
+	bool		 counted;	/* a verdict on the attempt, which
+					 * --share counts */
+	int64_t		 others;	/* counted: ns its output asks every
+					 * run of --share to wait, within
+					 * --max-delay (or ASKED_MAX); -1 */
+	bool		 probe;		/* NEXT_ATTEMPT: it probes the shared
+					 * breaker */
+	enum gate_why	 waited;	/* after shared state's gate: what it
+					 * waits for */
 	int		 status;	/* NEXT_EXIT: the exit status;
 					 * NEXT_DIE: the signal */
 };
@@ -85,20 +138,34 @@ void		 policy_init(struct policy *, const struct backoff *,
 /* The time the next attempt has, when elapsed ns of the run are gone: its
  * --timeout, cut to what is left of the --budget; -1 for no limit. */
 int64_t		 policy_timeout(const struct policy *, int64_t elapsed);
-/* Judges attempt p->n and says what happens next. */
+/* Judges attempt p->n and says what happens next.  A command that could
+ * not be run, a signal that came to retry, retry's own error and its
+ * reader gone end the run before the verdict does, in that order. */
 struct next	 policy_next(struct policy *, const struct observed *);
-
-/* x, an answer to attempt p->n that shared state refuses: the end of the
- * run instead, for why: GIVE_UP_SHARED (the budget is spent: the
- * attempt's status) or GIVE_UP_STORE (the store does not answer, and
- * --share-required: EXIT_SHARED). */
-struct next	 policy_denied(const struct policy *, struct next x,
-		    const struct observed *, enum give_up why);
-/* x, an answer to attempt p->n, once the shared state has been asked at
- * now (ns since the run started): a next attempt that would now start
- * past --budget ends the run as the budget does. */
-struct next	 policy_late(const struct policy *, struct next x,
-		    const struct observed *, int64_t now);
+/*
+ * Before attempt p->n, at now (ns since the run started), shared state's
+ * gate answered g, or nothing (NULL; down: the store is down, and
+ * --share-required).  The attempt starts (and may probe the breaker), or
+ * waits (a millisecond at least) and asks again; a wait that would pass
+ * --budget, --share-open giveup and a store down end the run with
+ * EXIT_SHARED.
+ */
+struct next	 policy_gate(const struct policy *, const struct gate_answer *g,
+		    bool down, int64_t now);
+/*
+ * x, a counted answer to attempt p->n, once shared state has recorded it
+ * at now: a, its answer, or nothing (NULL; down: the store is down, and
+ * --share-required).  A retry that the shared budget refuses ends the run
+ * with the attempt's status (GIVE_UP_SHARED), one that a store down
+ * cannot count with EXIT_SHARED (GIVE_UP_STORE), and one that would now
+ * start past --budget as the budget does.  A success stands.
+ */
+struct next	 policy_shared(const struct policy *, struct next x,
+		    const struct observed *, const struct record_answer *a,
+		    bool down, int64_t now);
+/* x, when o came before it was carried out (a signal to retry, its own
+ * error, its reader gone): the end of the run instead, or x. */
+struct next	 policy_halt(struct next x, const struct observed *o);
 /* The exit status when the command cannot be run: errno e. */
 int		 policy_cannot_run(int e);
 

@@ -243,7 +243,7 @@ exited(pid_t pid)
 
 /* The signal that stopped pid (Ctrl-Z), or 0; consumes that event only. */
 static int
-stopped(pid_t pid)
+take_stop_signal(pid_t pid)
 {
 	siginfo_t si;
 
@@ -489,7 +489,7 @@ turn(struct wait *w)
 	 * has nowhere to go does not hold up a signal. */
 	if (w->gone && (io == NULL || !io->busy(io->ctx) || signal_stop != 0))
 		return false;
-	if (!w->gone && o->tty >= 0 && (sig = stopped(w->pid)) != 0) {
+	if (!w->gone && o->tty >= 0 && (sig = take_stop_signal(w->pid)) != 0) {
 		stopped_by(w, sig);
 		return true;
 	}

@@ -1,19 +1,41 @@
 /*
- * The run policy over tables of attempts.  A row gives retry's options, the
- * attempts as observed, and what the policy must say after each one.
+ * The run policy over tables of runs: every way a run goes on or ends is a
+ * row.  A row gives retry's options, what was observed, step by step, and
+ * what the policy must say after each step.
  *
- * An attempt: an exit status (7) or a signal it died of (TERM), then
- * optionally "+DUR", how long it ran; "=ufrs", the output rules its output
- * met (--until-output, --fail-if-output, --retry-if-output,
- * --stop-if-output); "~TEXT", what --delay-from-output captured, '_' for a
- * space; and "!" after PIPE: the reader of retry's output has gone.
- * Attempts follow each other as in a run: each starts when the delay
- * before it ends.
+ * An attempt: an exit status (7) or a signal it died of (TERM), or
+ * "exec:ERRNO", a command that could not be run (ENOENT, ENOTDIR, EACCES,
+ * ENOEXEC); then optionally "+DUR", how long it ran; "=ufrs", the output
+ * rules its output met (--until-output, --fail-if-output,
+ * --retry-if-output, --stop-if-output); "~TEXT", what --delay-from-output
+ * captured, '_' for a space; "!" after PIPE: the reader of retry's output
+ * has gone; "^SIG": a signal that ends the run came to retry during it;
+ * "#": retry could not pass its output on.  Attempts follow each other as
+ * in a run: each starts when the delay before it ends.
  *
- * What the policy says: "sleep DUR" ("asked" when the output chose it,
- * "unusable" when the output's was no delay), "exit STATUS" or "die
- * SIGNAL", then why the run ended; "@N" when the attempt's number is not
- * its place in the run (a --forever reset).
+ * After an attempt, with --share, what shared state answered its record:
+ * "counted" (a retry may take a token), "spent" (the budget has none) or
+ * "unanswered" (the store is down), then optionally "+DUR", the time the
+ * store took; and what writing its held output met: "output:SIG" (a
+ * signal), "output:error" or "output:gone" (its reader has gone).
+ *
+ * Before an attempt, with --share, the gate's answer: "gate:go",
+ * "gate:probe", a wait ("gate:open:DUR", "gate:probing:DUR",
+ * "gate:not_before:DUR": the breaker is open, another run probes it,
+ * another run's output asked for a delay), a give-up ("gate:giveup:open",
+ * "gate:giveup:probe": --share-open giveup), or "gate:down": no answer.
+ * A store that gives no answer is down with --share-required.
+ *
+ * Between attempts (a sleep, a hook, a wait): "signal:SIG", a signal that
+ * ends the run came to retry, or "gone": the reader of its output went.
+ *
+ * What the policy says: "go", "probe" or "wait DUR" before an attempt;
+ * "sleep DUR" ("asked" when the output chose it, "unusable" when the
+ * output's was no delay), "exit STATUS" or "die SIGNAL", then why the run
+ * ended; "@N" when the attempt's number is not its place in the run (a
+ * --forever reset); ", others DUR" when the output asks the other runs of
+ * --share to wait; ", no --on-giveup" for a run that ends without success
+ * and without giving up (--on-giveup is not run).
  */
 #include <errno.h>
 #include <signal.h>
@@ -24,6 +46,7 @@
 #include "../../src/duration.h"
 #include "../../src/options.h"
 #include "../../src/policy.h"
+#include "../../src/share.h"
 #include "unit.h"
 
 /* The time of day for an HTTP-date: Tue, 14 Nov 2023 22:13:20 GMT. */
@@ -280,6 +303,159 @@ static const struct row {
 	{ "a delay asked for past the budget",
 	  "--delay-from-output (.+) --budget 10s -d 1s", "1~20",
 	  "exit 1 budget" },
+
+	/* What ends a run whatever the verdict, first to last: a command
+	 * that cannot be run, a signal that came to retry, retry's own
+	 * error, the reader of its output gone. */
+	{ "a command not found: 127", "", "exec:ENOENT",
+	  "exit 127 cannot_run, no --on-giveup" },
+	{ "a path through a file: 127", "", "exec:ENOTDIR",
+	  "exit 127 cannot_run, no --on-giveup" },
+	{ "a command found but not run: 126", "", "exec:EACCES",
+	  "exit 126 cannot_run, no --on-giveup" },
+	{ "a command that is no program: 126", "", "exec:ENOEXEC",
+	  "exit 126 cannot_run, no --on-giveup" },
+	{ "a command that cannot be run is not retried", "-n 5 -d 1s",
+	  "1 exec:ENOENT", "sleep 1s; exit 127 cannot_run, no --on-giveup" },
+	{ "a command that cannot be run, and a signal: 127", "",
+	  "exec:ENOENT^TERM", "exit 127 cannot_run, no --on-giveup" },
+	{ "a signal to retry during an attempt: it dies of it", "-n 5",
+	  "1^TERM", "die 15 signal" },
+	{ "a signal to retry comes before a success", "", "0^HUP",
+	  "die 1 signal" },
+	{ "a signal to retry comes before --stop-on", "--stop-on 1", "1^TERM",
+	  "die 15 signal" },
+	{ "a signal to retry comes before --max", "-n 1", "1^ALRM",
+	  "die 14 signal" },
+	{ "a signal to retry comes before its own error", "", "1#^TERM",
+	  "die 15 signal" },
+	{ "output that could not be passed on: 125", "-n 5", "1#",
+	  "exit 125 own_error, no --on-giveup" },
+	{ "output that could not be passed on, on a success: 125", "", "0#",
+	  "exit 125 own_error, no --on-giveup" },
+	{ "its own error comes before the reader gone", "", "PIPE!#",
+	  "exit 125 own_error, no --on-giveup" },
+	{ "a signal before the first attempt", "", "signal:TERM",
+	  "die 15 signal" },
+	{ "a signal between attempts", "-d 1s", "1 signal:INT",
+	  "sleep 1s; die 2 signal" },
+	{ "the reader gone between attempts", "-d 1s", "1 gone",
+	  "sleep 1s; die 13 reader_gone" },
+	{ "the held output: a signal as it is written", "", "0 output:TERM",
+	  "die 15 signal" },
+	{ "the held output: a signal after a failure", "-d 1s",
+	  "1 output:TERM", "die 15 signal" },
+	{ "the held output cannot be written: 125", "", "0 output:error",
+	  "exit 125 own_error, no --on-giveup" },
+	{ "the held output cannot be written after a failure: 125", "-d 1s",
+	  "1 output:error", "exit 125 own_error, no --on-giveup" },
+	{ "the held output cannot be written at the end: 125", "-n 1",
+	  "1 output:error", "exit 125 own_error, no --on-giveup" },
+	{ "the held output's reader gone", "", "0 output:gone",
+	  "die 13 reader_gone" },
+
+	/* --share, before an attempt: the gate. */
+	{ "--share: the gate lets the attempt start", "--share s",
+	  "gate:go 0", "go; exit 0" },
+	{ "--share: the attempt probes the half-open breaker", "--share s -n 1",
+	  "gate:probe 1", "probe; exit 1 max" },
+	{ "--share: the breaker open: a wait, then the attempt", "--share s",
+	  "gate:open:30s gate:go 0", "wait 30s; go; exit 0" },
+	{ "--share: another run probes: a wait, then a probe", "--share s",
+	  "gate:probing:250ms gate:probe 0", "wait 250ms; probe; exit 0" },
+	{ "--share: another run's not-before", "--share s",
+	  "gate:not_before:5s gate:go 0", "wait 5s; go; exit 0" },
+	{ "--share: a wait is a millisecond at least", "--share s",
+	  "gate:not_before:0 gate:go 0", "wait 1ms; go; exit 0" },
+	{ "--share-open giveup: the breaker open ends the run: 75",
+	  "--share s --share-open giveup", "gate:giveup:open",
+	  "exit 75 share_open" },
+	{ "--share-open giveup: another run's probe ends it too: 75",
+	  "--share s --share-open giveup", "gate:giveup:probe",
+	  "exit 75 share_open" },
+	{ "--share-open giveup after a failure: 75",
+	  "--share s --share-open giveup -d 1s",
+	  "gate:go 1 counted gate:giveup:open",
+	  "go; sleep 1s; exit 75 share_open" },
+	{ "the breaker open past --budget: 75", "--share s --budget 10s",
+	  "gate:open:30s", "exit 75 share_past_budget" },
+	{ "the breaker open past --budget after a failure: 75",
+	  "--share s --budget 10s -d 1s", "gate:go 1+2s counted gate:open:8s",
+	  "go; sleep 1s; exit 75 share_past_budget" },
+	{ "another run's probe past --budget: 75", "--share s --budget 1s",
+	  "gate:probing:250ms gate:probing:250ms gate:probing:250ms "
+	  "gate:probing:250ms gate:probing:250ms",
+	  "wait 250ms; wait 250ms; wait 250ms; wait 250ms; "
+	  "exit 75 share_past_budget" },
+	{ "a not-before past --budget: 75", "--share s --budget 10s",
+	  "gate:not_before:11s", "exit 75 share_past_budget" },
+	{ "a wait that ends at --budget", "--share s --budget 30s",
+	  "gate:open:30s gate:go 0", "wait 30s; go; exit 0" },
+	{ "the store down before an attempt: the run goes on without",
+	  "--share s -d 1s", "gate:down 1 unanswered gate:down 0",
+	  "go; sleep 1s; go; exit 0" },
+	{ "the store down before an attempt, --share-required: 75",
+	  "--share s --share-required", "gate:down", "exit 75 share_down" },
+	{ "--share-required: the store down after a first attempt: 75",
+	  "--share s --share-required -d 1s",
+	  "gate:go 1 counted gate:down", "go; sleep 1s; exit 75 share_down" },
+	{ "a signal while the gate waits", "--share s",
+	  "gate:open:30s signal:TERM", "wait 30s; die 15 signal" },
+	{ "the reader gone while the gate waits", "--share s",
+	  "gate:open:30s gone", "wait 30s; die 13 reader_gone" },
+
+	/* --share, after an attempt: the record. */
+	{ "--share: the shared budget lets a retry run", "--share s -d 1s",
+	  "gate:go 1 counted gate:go 0 counted", "go; sleep 1s; go; exit 0" },
+	{ "a spent shared budget ends the run with the attempt's status",
+	  "--share s -d 1s", "gate:go 3 spent", "go; exit 3 share_budget" },
+	{ "a spent shared budget: never 0", "--share s --fail-if-output x",
+	  "gate:go 0=f spent", "go; exit 1 share_budget" },
+	{ "a spent shared budget: no retry, but a success goes on",
+	  "--share s --forever -d 1s", "gate:go 0 spent", "go; sleep 0s" },
+	{ "a spent shared budget: the last attempt asked no retry",
+	  "--share s -n 1", "gate:go 1 spent", "go; exit 1 max" },
+	{ "the store down after an attempt: the run goes on without",
+	  "--share s -d 1s", "gate:go 1 unanswered", "go; sleep 1s" },
+	{ "--share-required: a retry the store cannot count: 75",
+	  "--share s --share-required -d 1s", "gate:go 1 unanswered",
+	  "go; exit 75 share_store" },
+	{ "--share-required: a success stands without the store",
+	  "--share s --share-required", "gate:go 0 unanswered", "go; exit 0" },
+	{ "--share-required: the last attempt needs no store",
+	  "--share s --share-required -n 1", "gate:go 1 unanswered",
+	  "go; exit 1 max" },
+	{ "the store's time counts against --budget",
+	  "--share s --budget 5s -d 1s", "gate:go 1+3s counted+3s",
+	  "go; exit 1 budget" },
+	{ "the store's time within --budget", "--share s --budget 5s -d 1s",
+	  "gate:go 1+3s counted+1s", "go; sleep 1s" },
+	{ "--share: the delay the output asked holds for the others",
+	  "--share s --delay-from-output (.+)", "gate:go 1~30 counted",
+	  "go; sleep 30s asked, others 30s" },
+	{ "--share: the others' delay within --max-delay",
+	  "--share s --delay-from-output (.+) --max-delay 10s",
+	  "gate:go 1~30 counted", "go; sleep 10s asked (30s), others 10s" },
+	{ "--share: the others' delay at most an hour",
+	  "--share s --delay-from-output (.+)", "gate:go 1~99999 counted",
+	  "go; sleep 1h asked (1d3h46m39s), others 1h" },
+	{ "--share: the others' delay as raised by --min-delay",
+	  "--share s --delay-from-output (.+) --min-delay 5s",
+	  "gate:go 1~2 counted", "go; sleep 5s asked (2s), others 5s" },
+	{ "--share: the others' delay when the run ends",
+	  "--share s --delay-from-output (.+) -n 1", "gate:go 1~30 counted",
+	  "go; exit 1 max, others 30s" },
+	{ "--share: the others' delay when the run ends, as asked",
+	  "--share s --delay-from-output (.+) --min-delay 5s -n 1",
+	  "gate:go 1~2 counted", "go; exit 1 max, others 2s" },
+	{ "--share: a delay that is none asks nothing of the others",
+	  "--share s --delay-from-output (.+) -d 5s", "gate:go 1~soon counted",
+	  "go; sleep 5s unusable" },
+	{ "--share: a success asks nothing of the others",
+	  "--share s --forever --delay-from-output (.+)",
+	  "gate:go 0~30 counted", "go; sleep 0s" },
+	{ "--share: a signal during an attempt is not counted",
+	  "--share s", "gate:go 1^TERM", "go; die 15 signal" },
 };
 
 #define NROWS	(sizeof(rows) / sizeof(rows[0]))
@@ -301,6 +477,26 @@ split(const char *s, char *buf, size_t bufsz, char **argv, int max)
 	return n;
 }
 
+/* The errnos that rows name. */
+static const char *
+errno_parse(const char *s, int *e)
+{
+	static const struct {
+		const char	*name;
+		int		 e;
+	} names[] = {
+		{ "ENOENT", ENOENT }, { "ENOTDIR", ENOTDIR },
+		{ "EACCES", EACCES }, { "ENOEXEC", ENOEXEC },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i].name) == 0) {
+			*e = names[i].e;
+			return NULL;
+		}
+	return "a bad errno";
+}
+
 /* One attempt of a row: what it observed, and how long it ran. */
 static const char *
 observe(char *tok, struct observed *o, int64_t *ran, char *capture)
@@ -310,6 +506,15 @@ observe(char *tok, struct observed *o, int64_t *ran, char *capture)
 
 	memset(o, 0, sizeof(*o));
 	*ran = 0;
+	if ((p = strchr(tok, '^')) != NULL) {
+		*p++ = '\0';
+		if (signal_parse(p, &o->received) != NULL)
+			return "a bad signal";
+	}
+	if ((p = strchr(tok, '#')) != NULL) {
+		*p = '\0';
+		o->own_error = true;
+	}
 	if ((p = strchr(tok, '~')) != NULL) {
 		*p++ = '\0';
 		strlcpy(capture, p, CAPTURE_MAX);
@@ -332,6 +537,8 @@ observe(char *tok, struct observed *o, int64_t *ran, char *capture)
 		*p = '\0';
 		o->reader_gone = true;
 	}
+	if (strncmp(tok, "exec:", 5) == 0)
+		return errno_parse(tok + 5, &o->exec_errno);
 	if (tok[0] >= '0' && tok[0] <= '9')
 		o->status = atoi(tok);
 	else if (signal_parse(tok, &sig) == NULL) {
@@ -357,37 +564,220 @@ ending(const struct next *x)
 	static const char *const limit[] = {
 		[GIVE_UP_NONE] = "", [GIVE_UP_MAX] = " max",
 		[GIVE_UP_BUDGET] = " budget", [GIVE_UP_DURATION] = " duration",
+		[GIVE_UP_SHARED] = " share_budget",
+		[GIVE_UP_STORE] = " share_store",
+	};
+	static const char *const end[] = {
+		[END_NONE] = "", [END_VERDICT] = "", [END_SIGNAL] = " signal",
+		[END_READER_GONE] = " reader_gone",
+		[END_CANNOT_RUN] = " cannot_run",
+		[END_OWN_ERROR] = " own_error",
+		[END_SHARE_OPEN] = " share_open",
+		[END_SHARE_PAST_BUDGET] = " share_past_budget",
+		[END_SHARE_DOWN] = " share_down",
 	};
 
+	if (x->end != END_VERDICT)
+		return end[x->end];
 	if (x->give_up != GIVE_UP_NONE)
 		return limit[x->give_up];
 	return x->outcome.verdict == V_STOP ? why[x->outcome.reason] : "";
 }
 
-/* What the policy says of a row's attempts, in the row's words. */
+/* A gate's answer in a row's words (w, after "gate:"), judged at now. */
+static const char *
+answer_gate(const struct policy *p, const char *w, bool down, int64_t now,
+    struct next *x)
+{
+	static const struct {
+		const char	*word;
+		enum gate	 what;
+		enum gate_why	 why;
+	} words[] = {
+		{ "go", GATE_GO, WAIT_NONE },
+		{ "probe", GATE_PROBE, WAIT_NONE },
+		{ "giveup:open", GATE_GIVE_UP, WAIT_OPEN },
+		{ "giveup:probe", GATE_GIVE_UP, WAIT_PROBE },
+		{ "open:", GATE_WAIT, WAIT_OPEN },
+		{ "probing:", GATE_WAIT, WAIT_PROBE },
+		{ "not_before:", GATE_WAIT, WAIT_NOT_BEFORE },
+	};
+	struct gate_answer g;
+	size_t len;
+
+	if (strcmp(w, "down") == 0) {
+		*x = policy_gate(p, NULL, down, now);
+		return NULL;
+	}
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		len = strlen(words[i].word);
+		if (words[i].what == GATE_WAIT ?
+		    strncmp(w, words[i].word, len) != 0 :
+		    strcmp(w, words[i].word) != 0)
+			continue;
+		g = (struct gate_answer){ words[i].what, words[i].why, 0 };
+		if (g.what == GATE_WAIT &&
+		    duration_parse(w + len, &g.until) != NULL)
+			return "a bad duration";
+		*x = policy_gate(p, &g, down, now);
+		return NULL;
+	}
+	return "a bad gate";
+}
+
+/* What shared state answered the record of attempt o (x): "counted",
+ * "spent" or "unanswered", then "+DUR", the store's time. */
+static const char *
+answer_record(const struct policy *p, struct next *x, const struct observed *o,
+    char *w, bool down)
+{
+	struct record_answer a = { 0 };
+	int64_t took = 0;
+	char *d;
+
+	if ((d = strchr(w, '+')) != NULL) {
+		*d++ = '\0';
+		if (duration_parse(d, &took) != NULL)
+			return "a bad duration";
+	}
+	a.retry = strcmp(w, "counted") == 0;
+	if (!a.retry && strcmp(w, "spent") != 0 &&
+	    strcmp(w, "unanswered") != 0)
+		return "a bad record";
+	*x = policy_shared(p, *x, o, strcmp(w, "unanswered") == 0 ? NULL : &a,
+	    down, o->end + took);
+	return NULL;
+}
+
+/* What came to retry before x was carried out: "signal:SIG" and "gone"
+ * between attempts, "output:SIG", "output:error" and "output:gone" as
+ * an attempt's held output was written (*is: w is one of them); NULL, or
+ * what is wrong with w. */
+static const char *
+apply_halt(const char *w, struct next *x, bool *is)
+{
+	struct observed o = { 0 };
+	const char *what;
+
+	*is = true;
+	if (strncmp(w, "output:", 7) == 0)
+		w += 7;
+	else if (strcmp(w, "gone") != 0 && strncmp(w, "signal:", 7) != 0) {
+		*is = false;
+		return NULL;
+	}
+	if ((what = strchr(w, ':')) != NULL)
+		w = what + 1;
+	if (strcmp(w, "gone") == 0)
+		o.reader_gone = true;
+	else if (strcmp(w, "error") == 0)
+		o.own_error = true;
+	else if (signal_parse(w, &o.received) != NULL)
+		return "a bad signal";
+	*x = policy_halt(*x, &o);
+	return NULL;
+}
+
+/* Whether w is said of the attempt before it: its record, or what
+ * writing its output met. */
+static bool
+follows(const char *w)
+{
+	return strncmp(w, "counted", 7) == 0 || strncmp(w, "spent", 5) == 0 ||
+	    strncmp(w, "unanswered", 10) == 0 || strncmp(w, "output:", 7) == 0;
+}
+
+/* What the policy says: x, in a row's words, at got + len. */
+static size_t
+say(char *got, size_t gotsz, size_t len, const struct next *x,
+    unsigned long place, bool others)
+{
+	char d[DURATION_BUFSZ], w[DURATION_BUFSZ];
+	const size_t start = len;
+
+	if (x->what == NEXT_ATTEMPT)
+		return (size_t)snprintf(got + len, gotsz - len, "%s",
+		    x->probe ? "probe" : "go");
+	/* Held within --min-delay and --max-delay: "(what was asked)". */
+	if (x->what == NEXT_SLEEP && place == 0)
+		len += (size_t)snprintf(got + len, gotsz - len, "wait %s",
+		    duration_format(x->delay.ns, d, sizeof(d)));
+	else if (x->what == NEXT_SLEEP && x->asked && x->wanted != x->delay.ns)
+		len += (size_t)snprintf(got + len, gotsz - len,
+		    "sleep %s asked (%s)", duration_format(x->delay.ns, d,
+		    sizeof(d)), duration_format(x->wanted, w, sizeof(w)));
+	else if (x->what == NEXT_SLEEP)
+		len += (size_t)snprintf(got + len, gotsz - len, "sleep %s%s%s",
+		    duration_format(x->delay.ns, d, sizeof(d)),
+		    x->asked ? " asked" : "",
+		    x->unusable != NULL ? " unusable" : "");
+	else
+		len += (size_t)snprintf(got + len, gotsz - len, "%s %d%s",
+		    x->what == NEXT_DIE ? "die" : "exit", x->status,
+		    ending(x));
+	if (place > 0 && x->attempt != place)
+		len += (size_t)snprintf(got + len, gotsz - len, " @%lu",
+		    x->attempt);
+	if (others && x->others >= 0)
+		len += (size_t)snprintf(got + len, gotsz - len, ", others %s",
+		    duration_format(x->others, d, sizeof(d)));
+	if (x->what == NEXT_EXIT && !x->gave_up && !(x->end == END_VERDICT &&
+	    x->outcome.verdict == V_SUCCESS))
+		len += (size_t)snprintf(got + len, gotsz - len,
+		    ", no --on-giveup");
+	return len - start;
+}
+
+/* What the policy says of a row's steps, in the row's words. */
 static void
 replay(const struct row *r, const struct config *c, struct rng *rng,
     char *got, size_t gotsz)
 {
 	struct policy pol;
 	struct observed o;
-	struct next x;
-	char buf[1024], d[DURATION_BUFSZ], w[DURATION_BUFSZ];
-	char capture[CAPTURE_MAX], *tok, *save;
+	struct next x = { .what = NEXT_ATTEMPT, .attempt = 1 };
+	char buf[1024], capture[CAPTURE_MAX], *tok[64], *save;
 	const char *why;
 	int64_t t = 0, ran;
 	size_t len = 0;
 	unsigned long place = 0;
+	bool is, shared;
+	int n = 0;
 
 	got[0] = '\0';
 	policy_init(&pol, &c->backoff, &c->limits, &c->verdict, rng);
 	snprintf(buf, sizeof(buf), "%s", r->attempts);
-	for (tok = strtok_r(buf, " ", &save); tok != NULL;
-	    tok = strtok_r(NULL, " ", &save)) {
+	for (char *w = strtok_r(buf, " ", &save); w != NULL && n < 64;
+	    w = strtok_r(NULL, " ", &save))
+		tok[n++] = w;
+	for (int i = 0; i < n; i++) {
 		if (len > 0)
 			len += (size_t)snprintf(got + len, gotsz - len, "; ");
-		if ((why = observe(tok, &o, &ran, capture)) != NULL) {
-			snprintf(got + len, gotsz - len, "%s: %s", tok, why);
+		if (strncmp(tok[i], "gate:", 5) == 0) {
+			if ((why = answer_gate(&pol, tok[i] + 5,
+			    c->share_required, t, &x)) != NULL) {
+				snprintf(got + len, gotsz - len, "%s: %s",
+				    tok[i], why);
+				return;
+			}
+			len += say(got, gotsz, len, &x, 0, false);
+			if (x.what == NEXT_SLEEP)
+				t = x.at;
+			else if (x.what != NEXT_ATTEMPT)
+				break;
+			continue;
+		}
+		if ((why = apply_halt(tok[i], &x, &is)) != NULL || is) {
+			if (why != NULL) {
+				snprintf(got + len, gotsz - len, "%s: %s",
+				    tok[i], why);
+				return;
+			}
+			(void)say(got, gotsz, len, &x, place, false);
+			return;
+		}
+		if ((why = observe(tok[i], &o, &ran, capture)) != NULL) {
+			snprintf(got + len, gotsz - len, "%s: %s", tok[i], why);
 			return;
 		}
 		o.start = t;
@@ -395,28 +785,25 @@ replay(const struct row *r, const struct config *c, struct rng *rng,
 		o.end_s = (double)o.end / 1e9;
 		x = policy_next(&pol, &o);
 		place++;
-		/* Held within --min-delay and --max-delay: "(what was
-		 * asked)". */
-		if (x.what == NEXT_SLEEP && x.asked && x.wanted != x.delay.ns)
-			len += (size_t)snprintf(got + len, gotsz - len,
-			    "sleep %s asked (%s)", duration_format(x.delay.ns,
-			    d, sizeof(d)), duration_format(x.wanted, w,
-			    sizeof(w)));
-		else if (x.what == NEXT_SLEEP)
-			len += (size_t)snprintf(got + len, gotsz - len,
-			    "sleep %s%s%s", duration_format(x.delay.ns, d,
-			    sizeof(d)), x.asked ? " asked" : "",
-			    x.unusable != NULL ? " unusable" : "");
-		else
-			len += (size_t)snprintf(got + len, gotsz - len, "%s %d%s",
-			    x.what == NEXT_DIE ? "die" : "exit", x.status,
-			    ending(&x));
-		if (x.attempt != place)
-			len += (size_t)snprintf(got + len, gotsz - len, " @%lu",
-			    x.attempt);
+		/* What followed the attempt before x was carried out. */
+		for (shared = false; i + 1 < n && follows(tok[i + 1]); i++) {
+			if (strncmp(tok[i + 1], "output:", 7) == 0)
+				why = apply_halt(tok[i + 1], &x, &is);
+			else {
+				why = answer_record(&pol, &x, &o, tok[i + 1],
+				    c->share_required);
+				shared = true;
+			}
+			if (why != NULL) {
+				snprintf(got + len, gotsz - len, "%s: %s",
+				    tok[i + 1], why);
+				return;
+			}
+		}
+		len += say(got, gotsz, len, &x, place, shared);
 		if (x.what != NEXT_SLEEP)
 			break;
-		t = o.end + x.delay.ns;
+		t = x.at;
 	}
 }
 

@@ -1,0 +1,73 @@
+/* The hooks: --on-retry and --on-giveup. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "duration.h"
+#include "env.h"
+#include "hooks.h"
+
+void
+hooks_init(struct hooks *h, const struct config *c,
+    const struct reporter *rep, const bool closed[3])
+{
+	h->rep = rep;
+	h->signal = c->signal;
+	h->timeout = c->limits.timeout;
+	h->kill_after = c->kill_after;
+	h->no_stderr = closed[2];
+}
+
+/* The child's stdio for a hook: /dev/null, and retry's stderr twice. */
+static int
+open_stdio(const struct hooks *h, int stdio[3])
+{
+	stdio[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	stdio[1] = h->no_stderr ? STDIO_CLOSED :
+	    fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
+	stdio[2] = h->no_stderr ? STDIO_CLOSED : STDIO_INHERIT;
+	if (stdio[0] != -1 && stdio[1] != -1)
+		return 0;
+	stdio_close(stdio);
+	return -1;
+}
+
+int
+hook_run(const struct hooks *h, const char *option, char *cmd,
+    const struct attempt_result *last, int64_t delay)
+{
+	static char sh[] = "/bin/sh", dash_c[] = "-c";
+	char *argv[] = { sh, dash_c, cmd, NULL };
+	struct attempt_opts ao = { .argv = argv, .tty = -1,
+	    .timeout = h->timeout, .signal = h->signal,
+	    .kill_after = h->kill_after };
+	struct attempt_result r;
+
+	if (cmd == NULL)
+		return 0;
+	if (open_stdio(h, ao.stdio) == -1) {
+		report_error(h->rep, "%s: not run: %s", option,
+		    strerror(errno));
+		return 0;
+	}
+	/* None before the first attempt: the shared breaker held it. */
+	if (last != NULL)
+		env_set(ENV_STATUS, (uint64_t)last->status, false);
+	env_set(ENV_DELAY_MS, delay >= 0 ? (uint64_t)(delay / NS_PER_MS) : 0,
+	    false);
+	r.interrupted = 0;
+	if (attempt_run(&ao, &r) == -1)
+		report_error(h->rep, "%s: not run: %s", option,
+		    strerror(errno));
+	else if (r.interrupted == 0 && r.timed_out)
+		report_error(h->rep, "%s: timed out", option);
+	else if (r.interrupted == 0 && r.signal != 0)
+		report_error(h->rep, "%s: killed by signal %d", option,
+		    r.signal);
+	else if (r.interrupted == 0 && r.status != 0)
+		report_error(h->rep, "%s: exit %d", option, r.status);
+	env_unset(ENV_STATUS);
+	env_unset(ENV_DELAY_MS);
+	return r.interrupted;
+}

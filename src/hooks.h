@@ -1,0 +1,36 @@
+/*
+ * The hooks, --on-retry and --on-giveup: sh -c CMD, its stdin /dev/null
+ * and its stdout retry's stderr, under the same --timeout, --signal and
+ * --kill-after as an attempt, with RETRY_STATUS and RETRY_DELAY_MS set.
+ * A hook's failure is reported and changes nothing else; a hook that
+ * cannot be set up so is not run.
+ */
+#ifndef RETRY_HOOKS_H
+#define RETRY_HOOKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "report.h"
+#include "spawn.h"
+
+struct hooks {
+	const struct reporter *rep;
+	int		 signal;	/* --signal: sent on --timeout */
+	int64_t		 timeout;	/* --timeout, ns, or -1 */
+	int64_t		 kill_after;	/* --kill-after, ns */
+	bool		 no_stderr;	/* retry was started without fd 2: so
+					 * is a hook */
+};
+
+/* closed: which of fds 0-2 retry was started without. */
+void	hooks_init(struct hooks *, const struct config *,
+	    const struct reporter *, const bool closed[3]);
+/* Runs cmd (NULL: none), the hook that option names, after attempt last
+ * (NULL before the first) and before a delay of delay ns (-1: none);
+ * returns a signal that ends the run and came while it ran, or 0. */
+int	hook_run(const struct hooks *, const char *option, char *cmd,
+	    const struct attempt_result *last, int64_t delay);
+
+#endif

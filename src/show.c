@@ -377,6 +377,9 @@ dry_run_shared(const struct config *c)
 	char why[1024], vis[4096], d[DURATION_BUFSZ];
 	const int64_t now = wall_ns();
 	char t[2][NUMBER_BUFSZ];
+	struct policy pol;
+	struct rng rng;
+	struct next x;
 	double tokens;
 	int got = 1;
 
@@ -407,21 +410,30 @@ dry_run_shared(const struct config *c)
 	    number_text(r->max, t[1]), share_whole(tokens) ?
 	    "after a failure would run" : "would not run (the budget is "
 	    "spent)", st.failures, st.failures == 1 ? "" : "s");
+	/* The policy judges the gate's answer, as it does in a run. */
 	g = share_gate(&st, r, 1, now);
-	if (g.what == GATE_GO)
-		printf("an attempt would start now\n");
-	else if (g.what == GATE_PROBE)
-		printf("the circuit is half-open: an attempt would start now "
-		    "and probe it\n");
-	else if (g.what == GATE_GIVE_UP)
+	if (g.what == GATE_WAIT)
+		g.until -= now;
+	rng_seed(&rng, 0);
+	policy_init(&pol, &c->backoff, &c->limits, &c->verdict, &rng);
+	x = policy_gate(&pol, &g, false, 0);
+	if (x.what == NEXT_ATTEMPT)
+		printf("%s\n", x.probe ? "the circuit is half-open: an attempt "
+		    "would start now and probe it" : "an attempt would start now");
+	else if (x.end == END_SHARE_OPEN)
 		printf("the circuit is open: the run would give up (%d)\n",
-		    EXIT_SHARED);
-	else
-		printf("an attempt would wait %s: %s\n", duration_format(
-		    duration_round(g.until - now), d, sizeof(d)),
+		    x.status);
+	else {
+		printf("an attempt would wait %s: %s", duration_format(
+		    duration_round(g.until), d, sizeof(d)),
 		    g.why == WAIT_OPEN ? "the circuit is open" :
 		    g.why == WAIT_PROBE ? "another run probes the circuit" :
 		    "another run was asked to wait");
+		if (x.what == NEXT_EXIT)
+			printf("; past --budget, the run would give up (%d)",
+			    x.status);
+		putchar('\n');
+	}
 }
 
 /* The schedule of an all-failing run: --count attempts at most. */

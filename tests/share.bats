@@ -342,6 +342,8 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	run -0 retry --dry-run --share d --share-breaker 2:1h --share-window 1d --count 2
 	assert_line "shared d: 9 of 10 tokens: a retry after a failure would run; 2 failures in a row"
 	assert_line "an attempt would wait 1h: the circuit is open"
+	run -0 retry --dry-run --share d --share-breaker 2:1h --share-window 1d --budget 10m --count 2
+	assert_line "an attempt would wait 1h: the circuit is open; past --budget, the run would give up (75)"
 	run -0 retry --dry-run --share d --share-breaker 2:1h --share-open giveup --count 2
 	assert_line "the circuit is open: the run would give up (75)"
 	run -0 "$RETRY" share status --log-format json d

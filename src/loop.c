@@ -61,6 +61,7 @@ struct run {
 					 * SIGPIPE ends a pipeline */
 	unsigned long	 judged;	/* the last attempt the policy judged */
 	unsigned long	 made;		/* attempts made, never started over */
+	unsigned long	 failures;	/* of them, those judged failures */
 	double		 tokens;	/* the shared budget's, when it ended
 					 * the run */
 	bool		 probing;	/* this attempt probes the breaker */
@@ -394,8 +395,8 @@ say_judgement(struct run *run, struct next x)
 	struct report ev = { .attempt = x.attempt, .made = run->made,
 	    .result = run->last, .duration = o->end - o->start,
 	    .elapsed = o->end, .delay = -1, .reason = x.outcome.reason,
-	    .give_up = x.give_up, .asked = x.asked, .wanted = x.wanted,
-	    .tokens = run->tokens,
+	    .failures = run->failures, .give_up = x.give_up,
+	    .asked = x.asked, .wanted = x.wanted, .tokens = run->tokens,
 	    .cause = run->cause[0] != '\0' ? run->cause : NULL };
 
 	run->said = ev;
@@ -452,6 +453,8 @@ run_attempt(struct run *run)
 	if (run->sh.on && x.counted)
 		x = record_result(run, o, x);
 	run->judged = x.attempt;
+	if (x.outcome.verdict != V_SUCCESS)
+		run->failures++;
 	if (x.unusable != NULL)
 		report_error(run->rep, "--delay-from-output: '%s': %s",
 		    o->capture, x.unusable);
@@ -539,11 +542,33 @@ sleep_for(struct run *run, struct next x)
 }
 
 /*
+ * A run whose verdict is a success, once its output is let go, says so in
+ * one closing line when an attempt of it failed: on which attempt, after
+ * how long, with the counts in JSON.  A first attempt that succeeds has
+ * nothing to say.
+ */
+static void
+say_recovered(const struct run *run, const struct next *x)
+{
+	const struct observed *o = &run->seen;
+	struct report ev = { .event = EV_DONE, .attempt = x->attempt,
+	    .made = run->made, .failures = run->failures,
+	    .result = run->last, .duration = o->end - o->start,
+	    .elapsed = o->end, .delay = -1, .reason = x->outcome.reason,
+	    .give_up = x->give_up };
+
+	if (x->what == NEXT_EXIT && x->end == END_VERDICT &&
+	    x->outcome.verdict == V_SUCCESS && run->failures > 0)
+		report(run->rep, &ev);
+}
+
+/*
  * The one place where a run ends, as x says: --on-giveup after a run that
  * gave up, the held output let go (to stdout after a success, else to
- * stderr: a run that never succeeds gives a pipeline nothing), and a probe
- * of the shared breaker it holds; then the exit status is returned, or
- * retry dies of the signal, as if it had never caught it.
+ * stderr: a run that never succeeds gives a pipeline nothing), the closing
+ * line of a success after failures, and a probe of the shared breaker it
+ * holds; then the exit status is returned, or retry dies of the signal,
+ * as if it had never caught it.
  */
 static int
 end_run(struct run *run, struct next x)
@@ -559,6 +584,7 @@ end_run(struct run *run, struct next x)
 		if ((x = policy_halt(x, &o)).end == END_OWN_ERROR &&
 		    o.own_error)
 			say_halt(run, &x, &o, NULL);
+		say_recovered(run, &x);
 	}
 	if (run->probing)
 		shared_leave(&run->sh);

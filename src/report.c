@@ -63,6 +63,14 @@ output_failure(enum reason why)
 	return "";
 }
 
+/* The attempts the run made, which a --forever --reset-after's count of
+ * attempts may be fewer than. */
+static unsigned long
+made(const struct report *e)
+{
+	return e->made > e->attempt ? e->made : e->attempt;
+}
+
 static void
 add_attempt(struct line *l, const struct reporter *c, unsigned long n)
 {
@@ -201,7 +209,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		add_next(l, e);
 		return;
 	case EV_GIVE_UP:
-		n = e->made > e->attempt ? e->made : e->attempt;
+		n = made(e);
 		line_add(l, "giving up after %lu attempt%s in %s: ", n,
 		    n == 1 ? "" : "s", duration_format(
 		    duration_round(e->elapsed), d, sizeof(d)));
@@ -225,6 +233,18 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		return;
 	case EV_SHARE:
 		share_text(l, c, e);
+		return;
+	case EV_DONE:
+		line_add(l, "succeeded on attempt %lu", made(e));
+		if (c->max_attempts > 0)
+			line_add(l, " of %lu", c->max_attempts);
+		line_add(l, " after %s", duration_format(
+		    duration_round(e->elapsed), d, sizeof(d)));
+		/* A success by --success-on, --until or --while says which. */
+		if (e->result != NULL && e->result->status != 0) {
+			line_add(l, ": ");
+			add_status(l, e);
+		}
 		return;
 	case EV_SIGNAL:
 		add_signal(l, e->received);
@@ -280,6 +300,7 @@ static const char *const event_names[] = {
 	[EV_START] = "start", [EV_FAILED] = "failure",
 	[EV_SUCCEEDED] = "success", [EV_GIVE_UP] = "giveup",
 	[EV_STOP] = "stop", [EV_SIGNAL] = "signal", [EV_SHARE] = "share",
+	[EV_DONE] = "done",
 };
 
 static const char *const share_events[] = {
@@ -312,8 +333,8 @@ reason_name(const struct report *e)
 		return "not_started";
 
 	/* A --forever run ends on a success too. */
-	if ((e->event == EV_GIVE_UP || e->event == EV_SUCCEEDED) &&
-	    e->give_up == GIVE_UP_BUDGET)
+	if ((e->event == EV_GIVE_UP || e->event == EV_SUCCEEDED ||
+	    e->event == EV_DONE) && e->give_up == GIVE_UP_BUDGET)
 		return "budget";
 	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_DURATION)
 		return "max_actual_duration";
@@ -399,6 +420,10 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 		line_add(l, ",\"message\":");
 		line_add_json(l, e->cause);
 	}
+	/* The two ends of a run that count its attempts. */
+	if (e->event == EV_GIVE_UP || e->event == EV_DONE)
+		line_add(l, ",\"attempts\":%lu,\"failures\":%lu", made(e),
+		    e->failures);
 	if (c->share != NULL) {
 		line_add(l, ",\"share\":\"%s\"", c->share);
 		if (e->event == EV_SHARE)
@@ -617,7 +642,7 @@ report(const struct reporter *c, const struct report *e)
 		[EV_START] = LOG_INFO, [EV_SUCCEEDED] = LOG_INFO,
 		[EV_FAILED] = LOG_WARNING, [EV_GIVE_UP] = LOG_ERR,
 		[EV_STOP] = LOG_ERR, [EV_SIGNAL] = LOG_ERR,
-		[EV_SHARE] = LOG_WARNING,
+		[EV_SHARE] = LOG_WARNING, [EV_DONE] = LOG_INFO,
 	};
 	struct line l = { 0 };
 	size_t body = 0;

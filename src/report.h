@@ -12,8 +12,10 @@
 #include "spawn.h"
 #include "verdict.h"
 
+/* EV_DONE: the run ended in a success after one or more failures, said
+ * once, as it ends. */
 enum event { EV_START, EV_FAILED, EV_SUCCEEDED, EV_GIVE_UP, EV_STOP,
-	EV_SIGNAL, EV_SHARE };
+	EV_SIGNAL, EV_SHARE, EV_DONE };
 
 /* EV_SHARE: what the shared state did or said. */
 enum share_event {
@@ -35,6 +37,8 @@ struct report {
 	unsigned long	 made;		/* the attempts the run made, a
 					 * --forever --reset-after's before
 					 * its count started over too */
+	unsigned long	 failures;	/* EV_GIVE_UP, EV_DONE: the attempts
+					 * of the run that failed */
 	const struct attempt_result *result;
 	int64_t		 duration;	/* of the attempt, ns */
 	int64_t		 elapsed;	/* since retry started, ns */

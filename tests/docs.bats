@@ -94,3 +94,40 @@ assert_names_all() {
 	    "$ROOT/man/show-backoff-delays.1"
 	assert_output ""
 }
+
+# The --log-format entry of retry.1.
+log_format_entry() {
+	sed -n '/^\.It Fl \\-log-format/,/^\.It Fl \\-log-file/p' "$ROOT/man/retry.1"
+}
+
+# The names in the table NAME of src/report.c, one a line.
+report_table() {
+	sed -n "/^static const char \\*const $1\\[\\] = {/,/^};/p" \
+	    "$ROOT/src/report.c" | grep -oE '"[a-z_]+"' | tr -d '"'
+}
+
+# Fails, naming them, when the --log-format entry quotes none of the
+# words on stdin as .Dq WORD.
+assert_quotes_all() {
+	local entry word missing=()
+	entry=$(log_format_entry)
+	while read -r word; do
+		grep -qE "(^\\.| )Dq $word( |\$)" <<<"$entry" || missing+=("$word")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "retry.1's --log-format lacks: ${missing[*]}"
+		return 1
+	fi
+}
+
+@test "retry.1's --log-format names every JSON event, share event and field" {
+	local events
+	events=$(report_table event_names)
+	[[ $events == *done* ]] || fail "no event names found: $events"
+	{ echo "$events"; echo error; } | assert_quotes_all
+	report_table share_events | assert_quotes_all
+	grep -oE '\\"[a-z_]+\\":' "$ROOT/src/report.c" | tr -d '\\":' | sort -u |
+	    assert_quotes_all
+	run ! assert_quotes_all <<<"no_such_event"
+	assert_output --partial "lacks: no_such_event"
+}

@@ -79,8 +79,9 @@ load test_helper/core
 @test "a timed-out attempt is retried, and a later success counts" {
 	run -0 --separate-stderr retry -n 3 --fixed 10ms --timeout 300ms \
 	    sh -c 'test "$RETRY_ATTEMPT" -ge 2 || exec sleep 10'
-	assert_equal "${#stderr_lines[@]}" 1
+	assert_equal "${#stderr_lines[@]}" 2
 	assert_regex "$stderr" "^retry: attempt 1/3 failed: timed out after "
+	assert_regex "${stderr_lines[1]}" "^retry: succeeded on attempt 2 of 3 after "
 }
 
 @test "exit status: 127 for a command not found, never retried" {

@@ -43,17 +43,79 @@ load test_helper/core
 	assert_stderr_lines "retry: giving up after 1 attempt in $DUR: exit 1"
 }
 
-@test "report: a success after failures adds no line" {
-	run -0 --separate-stderr retry -n 3 --fixed 1ms flaky 1
+@test "report: a success after failures ends with one line: on which attempt, after how long" {
+	run -0 --separate-stderr retry -n 5 --fixed 100ms flaky 2
+	assert_lines "run 1" "run 2" "run 3"
 	assert_stderr_lines \
-	    "retry: attempt 1/3 failed: exit 1 after $DUR; next attempt in 1ms"
+	    "retry: attempt 1/5 failed: exit 1 after $DUR; next attempt in 100ms" \
+	    "retry: attempt 2/5 failed: exit 1 after $DUR; next attempt in 100ms" \
+	    "retry: succeeded on attempt 3 of 5 after $DUR"
+	# The time is the run's, from its start to the end of the success.
+	assert_regex "${stderr_lines[2]}" "after (2[0-9][0-9]ms|[0-9.]+s)\$"
 }
 
-@test "report: unlimited attempts print no /N" {
+@test "report: a first attempt that succeeds says nothing; a later one, one line" {
+	run -0 --separate-stderr retry -n 3 --fixed 1ms flaky 0 1 "$BATS_TEST_TMPDIR/a"
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr retry --log-format json -n 3 --fixed 1ms -- true
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr retry -n 3 --fixed 1ms flaky 1 1 "$BATS_TEST_TMPDIR/b"
+	assert_regex "${stderr_lines[-1]}" "^retry: succeeded on attempt 2 of 3 after $DUR\$"
+}
+
+@test "report: unlimited attempts print no /N, and no 'of N'" {
 	run -0 --separate-stderr retry -n 0 --fixed 1ms flaky 2
 	assert_stderr_lines \
 	    "retry: attempt 1 failed: exit 1 after $DUR; next attempt in 1ms" \
-	    "retry: attempt 2 failed: exit 1 after $DUR; next attempt in 1ms"
+	    "retry: attempt 2 failed: exit 1 after $DUR; next attempt in 1ms" \
+	    "retry: succeeded on attempt 3 after $DUR"
+}
+
+@test "report: the closing line names a success that is not exit 0, and keeps the label" {
+	# --until: the criteria met, with the attempt's own status.
+	run -3 --separate-stderr retry --label db -u 3 --fixed 1ms -- \
+	    sh -c 'exit $((RETRY_ATTEMPT + 1))'
+	assert_stderr_lines \
+	    "retry\[db\]: attempt 1/5 failed: exit 2 after $DUR; next attempt in 1ms" \
+	    "retry\[db\]: succeeded on attempt 2 of 5 after $DUR: exit 3"
+	run -0 --separate-stderr retry --success-on 0,75 --fixed 1ms -- \
+	    sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] && exit 75; exit 1'
+	assert_stderr_lines \
+	    "retry: attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
+	    "retry: succeeded on attempt 2 of 5 after $DUR: exit 75"
+	# --while: a failure that meets no criterion is the success.
+	run -1 --separate-stderr retry -w 0 --fixed 1ms -- \
+	    sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] && exit 1; exit 0'
+	assert_stderr_lines \
+	    "retry: attempt 1/5 failed: exit 0 after $DUR; next attempt in 1ms" \
+	    "retry: succeeded on attempt 2 of 5 after $DUR: exit 1"
+}
+
+@test "report: no closing line for a run that gives up, stops or is stopped" {
+	run -1 --separate-stderr retry -n 2 --fixed 1ms flaky 9
+	[[ $stderr != *"succeeded on"* ]] || fail "$stderr"
+	run -2 --separate-stderr retry --stop-on 2 --fixed 1ms -- \
+	    sh -c 'exit $RETRY_ATTEMPT'
+	[[ $stderr != *"succeeded on"* ]] || fail "$stderr"
+	# An --until run that runs out of attempts exits 0, and did not succeed.
+	run -0 --separate-stderr retry -u 3 -n 2 --fixed 1ms -- \
+	    sh -c 'exit $((2 - RETRY_ATTEMPT))'
+	[[ ${stderr_lines[-1]} == "retry: giving up after 2 attempts in "*": exit 0" ]]
+	[[ $stderr != *"succeeded on"* ]] || fail "$stderr"
+	# The same criteria met on the second attempt: a success.
+	run -3 --separate-stderr retry -u 3 -n 2 --fixed 1ms -- \
+	    sh -c 'exit $((RETRY_ATTEMPT + 1))'
+	[[ ${stderr_lines[-1]} == "retry: succeeded on attempt 2 of 2 after "*": exit 3" ]]
+}
+
+@test "report: --forever ended by --budget after failures closes with the line, without 'of N'" {
+	run -0 --separate-stderr retry --forever --fixed 10ms --delay-on-success 100ms \
+	    --budget 350ms -- sh -c '[ "$RETRY_ATTEMPT" != 1 ]'
+	[[ ${stderr_lines[0]} == "retry: attempt 1 failed: exit 1 after "* ]]
+	# Its last success, then the closing line, on the same attempt.
+	assert_regex "${stderr_lines[-2]}" "^retry: attempt [0-9]+ succeeded after $DUR; ending: the next attempt would start past the 350ms budget\$"
+	local n=${stderr_lines[-2]#retry: attempt }
+	assert_regex "${stderr_lines[-1]}" "^retry: succeeded on attempt ${n%% *} after $DUR\$"
 }
 
 @test "report: -q prints nothing, even when giving up" {
@@ -62,6 +124,21 @@ load test_helper/core
 	assert_lines "run 1" "run 2" "run 3"
 	run -2 --separate-stderr retry --quiet --retry-on 1 flaky 9 2
 	assert_equal "$stderr" ""
+}
+
+@test "report: -q prints nothing when a run succeeds after failures, in text or JSON" {
+	local f
+	for f in text json; do
+		run -0 --separate-stderr retry --log-format $f -n 3 --fixed 1ms \
+		    flaky 2 1 "$BATS_TEST_TMPDIR/$f"
+		[[ ${stderr_lines[-1]} == *'succeeded on attempt 3 of 3 after '* ||
+		    ${stderr_lines[-1]} == '{"ts":'*'"event":"done"'* ]] ||
+		    fail "no closing line in $f: $stderr"
+		run -0 --separate-stderr retry -q --log-format $f -n 3 --fixed 1ms \
+		    flaky 2 1 "$BATS_TEST_TMPDIR/q$f"
+		assert_equal "$stderr" ""
+		assert_lines "run 1" "run 2" "run 3"
+	done
 }
 
 @test "report: -q still reports retry's own errors" {
@@ -75,7 +152,8 @@ load test_helper/core
 	    "retry: attempt 1/3 starting" \
 	    "retry: attempt 1/3 failed: exit 1 after $DUR; next attempt in 10ms" \
 	    "retry: attempt 2/3 starting" \
-	    "retry: attempt 2/3 succeeded after $DUR"
+	    "retry: attempt 2/3 succeeded after $DUR" \
+	    "retry: succeeded on attempt 2 of 3 after $DUR"
 }
 
 @test "report: --label gives retry[LABEL]: on every line" {
@@ -96,7 +174,8 @@ load test_helper/core
 	assert_lines "out 1" "out 2"
 	assert_stderr_lines "err 1" \
 	    "retry: attempt 1/2 failed: exit 1 after $DUR; next attempt in 1ms" \
-	    "err 2"
+	    "err 2" \
+	    "retry: succeeded on attempt 2 of 2 after $DUR"
 }
 
 @test "--version and the manuals give the name and the version in VERSION" {

@@ -20,7 +20,8 @@ assert_no_temp_files() {
 	assert_equal "$output" "$(printf 'try 1\ntry 2\ntry 3\nready')"
 	assert_equal "${stderr_lines[0]}" "${stderr_lines[0]%%after*}after${stderr_lines[0]#*after}"
 	[[ ${stderr_lines[0]} =~ ^retry:\ attempt\ 1/5\ failed:\ exit\ 0\ after\ [0-9.]+(ns|us|ms|s)\ \(no\ line\ matched\ --until-output\)\;\ next\ attempt\ in\ 0s$ ]]
-	assert_equal "${#stderr_lines[@]}" 2
+	[[ ${stderr_lines[2]} == "retry: succeeded on attempt 3 of 5 after "* ]]
+	assert_equal "${#stderr_lines[@]}" 3
 }
 
 @test "--until-output that never matches gives up, and never exits 0" {
@@ -92,7 +93,8 @@ assert_no_temp_files() {
 	    sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] || echo "error: rate limit" >&2'
 	[[ ${stderr_lines[0]} == "error: rate limit" ]]
 	[[ ${stderr_lines[1]} =~ ^retry:\ attempt\ 1/5\ failed:\ exit\ 0\ after\ .*\ \(a\ line\ matched\ --fail-if-output\)\;\ next\ attempt\ in\ 0s$ ]]
-	assert_equal "${#stderr_lines[@]}" 2
+	[[ ${stderr_lines[2]} == "retry: succeeded on attempt 2 of 5 after "* ]]
+	assert_equal "${#stderr_lines[@]}" 3
 }
 
 @test "--stop-if-output stops at once with the attempt's status" {
@@ -214,7 +216,8 @@ fd_target() {
 	[[ ${stderr_lines[1]} =~ ^retry:\ attempt\ 1/5\ failed ]]
 	assert_equal "${stderr_lines[2]}" "out 2"
 	[[ ${stderr_lines[3]} =~ ^retry:\ attempt\ 2/5\ failed ]]
-	assert_equal "${#stderr_lines[@]}" 4
+	[[ ${stderr_lines[4]} =~ ^retry:\ succeeded\ on\ attempt\ 3\ of\ 5 ]]
+	assert_equal "${#stderr_lines[@]}" 5
 	assert_no_temp_files
 }
 

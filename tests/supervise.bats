@@ -149,10 +149,49 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	run -0 --separate-stderr retry -q --immediate --log-file "$D/log" -- flaky 1
 	assert_equal "$stderr" ""
 	assert_equal "$(sed -n 1p "$D/log")" before
-	assert_equal "$(wc -l <"$D/log")" 5
+	assert_equal "$(wc -l <"$D/log")" 6
 	[[ $(sed -n 2p "$D/log") == *"Z retry: attempt 1/5 starting" ]]
 	[[ $(sed -n 3p "$D/log") == *"Z retry: attempt 1/5 failed: exit 1 after "* ]]
 	[[ $(sed -n 5p "$D/log") == *"Z retry: attempt 2/5 succeeded after "* ]]
+	[[ $(sed -n 6p "$D/log") == *"Z retry: succeeded on attempt 2 of 5 after "* ]]
+}
+
+@test "JSON Lines: a success after failures ends with a done event that counts them" {
+	run -0 --separate-stderr retry --fixed 100ms --max 5 --log-format json -- flaky 2
+	run -0 jq -c '[.event, .attempt, .max_attempts, .attempts, .failures,
+	    .status, .signal, .timed_out, .delay_ms, .reason,
+	    .elapsed_ms >= 100 * (.attempt - 1),
+	    (.duration_ms | type)]' <<<"$stderr"
+	assert_output "$(printf '%s\n' \
+	    '["failure",1,5,null,null,1,null,false,100,null,true,"number"]' \
+	    '["failure",2,5,null,null,1,null,false,100,null,true,"number"]' \
+	    '["done",3,5,3,2,0,null,false,null,null,true,"number"]')"
+	# A run that gives up counts them the same way.
+	run -1 --separate-stderr retry --immediate --max 2 --log-format json -- false
+	run -0 jq -c 'select(.event == "giveup") | [.attempts, .failures, .reason]' <<<"$stderr"
+	assert_output '[2,2,"max_attempts"]'
+	# --forever: every attempt made, after the success that --budget ends
+	# the run on, with its reason.
+	run -0 --separate-stderr retry --forever --fixed 10ms --delay-on-success 50ms \
+	    --budget 200ms --reset-after 20ms --log-format json -- \
+	    sh -c '[ "$RETRY_ATTEMPT" != 1 ] && sleep 0.03'
+	run -0 jq -sc '(map(select(.event == "success")) | length) as $s |
+	    .[-2:] | [.[0].event, .[1].event, .[1].attempt, .[1].max_attempts,
+	    .[1].attempts == $s + 1, .[1].failures, .[1].reason]' <<<"$stderr"
+	assert_output '["success","done",1,0,true,1,"budget"]'
+}
+
+@test "--log-file gets the closing line of a success after failures, -q or not, text or JSON" {
+	run -0 --separate-stderr retry -q --immediate --log-file "$D/log" -- flaky 1
+	assert_equal "$stderr" ""
+	assert_regex "$(tail -n 1 "$D/log")" \
+	    "^[0-9-]+T[0-9:.]+Z retry: succeeded on attempt 2 of 5 after [0-9.]+(ns|us|ms|s)\$"
+	run -0 --separate-stderr retry -q --immediate --log-format json \
+	    --log-file "$D/json" -- flaky 1 1 "$D/count"
+	assert_equal "$stderr" ""
+	run -0 jq -c '[.event, .attempts, .failures]' "$D/json"
+	assert_output "$(printf '%s\n' '["start",null,null]' '["failure",null,null]' \
+	    '["start",null,null]' '["success",null,null]' '["done",2,1]')"
 }
 
 @test "--log-file that cannot be opened: one line naming it, exit 125, nothing run" {

@@ -43,7 +43,8 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 	run -0 --separate-stderr retry -n 3 -d 0 -T 0.3 -- \
 	    sh -c "$slow_until" "$d" 2
 	assert_regex "$stderr" \
-	    '^retry: attempt 1/3 failed: timed out after [0-9.]+m?s; next attempt in 0s$'
+	    '^retry: attempt 1/3 failed: timed out after [0-9.]+m?s; next attempt in 0s
+retry: succeeded on attempt 2 of 3 after [0-9.]+m?s$'
 	assert_equal "$(cat "$d/n")" 2
 }
 

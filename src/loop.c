@@ -494,9 +494,9 @@ recorded(struct run *run, const struct observed *o, struct next x)
 	int64_t asked = -1;
 
 	/* What the output asked holds for the others even when this run
-	 * ends here. */
-	if (x.what == NEXT_SLEEP && x.asked)
-		asked = x.delay.ns;
+	 * waits longer, or ends here. */
+	if (x.what == NEXT_SLEEP && x.hinted)
+		asked = x.hint;
 	else if (x.what == NEXT_EXIT && !success && o->capture != NULL &&
 	    delay_parse(o->capture, o->wall, &asked) != NULL)
 		asked = -1;
@@ -595,7 +595,9 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
 		ev = (struct report){ .attempt = x.attempt, .made = run.made,
 		    .result = &r, .duration = o.end - o.start,
 		    .elapsed = o.end, .delay = -1, .reason = x.outcome.reason,
-		    .give_up = x.give_up, .asked = x.asked, .wanted = x.wanted,
+		    .give_up = x.give_up, .asked = x.asked,
+		    .hinted = x.hinted, .wanted = x.wanted,
+		    .strategy = x.strategy,
 		    .tokens = run.tokens,
 		    .cause = run.cause[0] != '\0' ? run.cause : NULL };
 		if (x.what == NEXT_DIE) {

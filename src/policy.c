@@ -49,10 +49,14 @@ unsuccessful(const struct verdict_rules *r, int status)
 	return status == 0 && !r->criteria ? 1 : status;
 }
 
-/* The delay the output asked for instead of the engine's, within
- * --min-delay and --max-delay (or ASKED_MAX). */
+/*
+ * The delay the output asked for, within --min-delay and --max-delay (or
+ * ASKED_MAX): the next delay when it is at least the strategy's, which it
+ * then replaces; with --delay-from-output-replaces, in any case.
+ */
 static void
-asked(struct next *x, const struct backoff *b, const struct observed *o)
+asked(struct next *x, const struct backoff *b, const struct limits *l,
+    const struct observed *o)
 {
 	const int64_t max = b->max_delay.ns >= 0 ? b->max_delay.ns :
 	    ASKED_MAX;
@@ -60,11 +64,16 @@ asked(struct next *x, const struct backoff *b, const struct observed *o)
 
 	if ((x->unusable = delay_parse(o->capture, o->wall, &ns)) != NULL)
 		return;
+	x->hinted = true;
 	x->wanted = ns;
+	x->strategy = x->delay.ns;
 	if (ns > max)
 		ns = max;
 	if (ns < b->min_delay.ns)
 		ns = b->min_delay.ns;
+	x->hint = ns;
+	if (ns < x->delay.ns && !l->output_replaces)
+		return;
 	x->delay.ns = ns;
 	x->delay.s = (double)ns / 1e9;
 	x->asked = true;
@@ -152,7 +161,7 @@ policy_next(struct policy *p, const struct observed *o)
 	else {
 		x.delay = engine_failure(&p->e, o->end_s);
 		if (x.delay.ns >= 0 && o->capture != NULL)
-			asked(&x, b, o);
+			asked(&x, b, l, o);
 	}
 	if (x.delay.ns < 0)
 		return ends(x, p->rules, o, x.delay.why);

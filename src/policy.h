@@ -24,6 +24,9 @@ struct limits {
 	int64_t		 timeout;	/* ns: an attempt's time; -1 */
 	int64_t		 reset_after;	/* ns: an attempt this long starts the
 					 * back-off over; -1 */
+	bool		 output_replaces; /* the delay the output asks for
+					 * replaces the strategy's, rather than
+					 * being the least the run waits */
 };
 
 /* What was observed of an attempt. */
@@ -59,9 +62,14 @@ struct next {
 	struct outcome	 outcome;	/* the verdict on it, and why */
 	enum give_up	 give_up;	/* the back-off ended: why */
 	struct delay	 delay;		/* NEXT_SLEEP: how long */
+	bool		 hinted;	/* the output asked for a delay:
+					 * wanted, hint and strategy hold */
 	bool		 asked;		/* the delay is what the output asked */
-	int64_t		 wanted;	/* asked: what the output asked for,
+	int64_t		 wanted;	/* hinted: what the output asked for,
 					 * before --min-delay and --max-delay */
+	int64_t		 hint;		/* hinted: the same, within them */
+	int64_t		 strategy;	/* hinted: the strategy's delay, its
+					 * jitter and limits applied */
 	const char	*unusable;	/* why the capture is no delay, or
 					 * NULL */
 	int		 status;	/* NEXT_EXIT: the exit status;

@@ -221,9 +221,9 @@ const struct opt optable[] = {
 	  0, 0,
 	  TEXT(patterns[RULE_CAPTURE], NULL),
 	  "wait at least what RE's first group gives:\n"
-	  "seconds, a duration or an HTTP-date\n"
-	  "(Retry-After), within --min-delay and\n"
-	  "--max-delay (or 1h)" },
+	  "seconds, a duration, an HTTP-date (Retry-After)\n"
+	  "or a Unix time (X-RateLimit-Reset), within\n"
+	  "--min-delay and --max-delay (or 1h)" },
 	{ "delay-from-output-replaces", 0, O_DELAY_FROM_OUTPUT_REPLACES, NULL,
 	  G_VERDICT, RETRY, 0, 0,
 	  FLAG(limits.output_replaces),

@@ -253,6 +253,23 @@ print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
 	assert_output '300 True 100 300'
 }
 
+@test "--delay-from-output: a Unix time, as X-RateLimit-Reset gives it" {
+	local t0 t1
+	t0=$(now_ms)
+	run -1 --separate-stderr retry --immediate --max 2 \
+	    --delay-from-output '^x-ratelimit-reset: (\d+)' -- \
+	    sh -c 'echo "x-ratelimit-reset: $(($(date +%s) + 2))"; exit 1'
+	t1=$(now_ms)
+	# Whole seconds from the second it is now: 1s to 2s.
+	((t1 - t0 >= 1000 && t1 - t0 < 4500))
+	assert_regex "${stderr_lines[0]}" "; next attempt in [12]s, as the command's output asked\$"
+	# One gone by asks for nothing: the strategy's delay.
+	run -1 --separate-stderr retry --fixed 10ms --max 2 \
+	    --delay-from-output '^x-ratelimit-reset: (\d+)' -- \
+	    sh -c 'echo "x-ratelimit-reset: $(($(date +%s) - 60))"; exit 1'
+	assert_regex "${stderr_lines[0]}" "; next attempt in 10ms, the strategy's: the command's output asked for 0s\$"
+}
+
 @test "--delay-from-output: an HTTP-date, the cap, and a value that is no delay" {
 	run -1 --separate-stderr retry --fixed 5s --max 2 --max-delay 300ms \
 	    --delay-from-output 'wait ([^ ]+)' -- sh -c 'echo wait 10m; exit 1'

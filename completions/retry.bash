@@ -10,9 +10,10 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --delay-multiple-on-success --jitter-factor --consider-actual-delay --jitter
 --seed --success-on --retry-on --stop-on --until --while --until-output
 --exit-on-match --fail-if-output --retry-if-output --stop-if-output --match
---fixed-strings --ignore-case --stdin --hold-stdout --delay-from-output --forever
---reset-after --log-format --log-file --syslog --on-retry --on-giveup
---quiet --verbose --label --message --dry-run --share --share-budget
+--fixed-strings --ignore-case --stdin --hold-stdout --delay-from-output
+--delay-from-output-replaces --forever --reset-after --log-format --log-file
+--syslog --on-retry --on-giveup --quiet --verbose --label --message
+--dry-run --share --share-budget
 --share-window --share-breaker --share-open --share-store --share-store-file
 --share-timeout --share-required --count --help --version'
 

@@ -209,7 +209,8 @@ complete -c retry -n $opts -s F -l fixed-strings -d 'Take each pattern as a plai
 complete -c retry -n $opts -s i -l ignore-case -d 'Match without regard to case'
 complete -c retry -n $opts -l stdin -x -a 'inherit replay null' -d 'What each attempt reads'
 complete -c retry -n $opts -l hold-stdout -d "Only a successful attempt's stdout reaches stdout"
-complete -c retry -n $opts -l delay-from-output -x -d 'Take the next delay from the output'
+complete -c retry -n $opts -l delay-from-output -x -d 'Wait at least the delay that the output gives'
+complete -c retry -n $opts -l delay-from-output-replaces -d "Wait the output's delay even when the strategy's is longer"
 complete -c retry -n $opts -l forever -d 'Run again after a success too'
 complete -c retry -n $opts -l reset-after -x -d 'An attempt this long starts the count over'
 complete -c retry -n $opts -l log-format -x -a 'text json' -d 'Report as text or JSON Lines'

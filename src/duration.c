@@ -252,9 +252,17 @@ delay_parse(const char *s, time_t now, int64_t *out)
 	buf[len] = '\0';
 	/* However long it is, the caller caps it. */
 	if (isdigit((unsigned char)buf[0])) {
-		if ((err = parse(buf, out)) == NULL && *out > DURATION_MAX)
+		if ((err = parse(buf, out)) != NULL)
+			return err;
+		/* A plain number from UNIX_TIME_MIN on is a time of day,
+		 * as in X-RateLimit-Reset: as seconds, it would be 31
+		 * years or more, which no server means. */
+		if (plain_number(buf, 0) && *out >= UNIX_TIME_MIN * NS_PER_SEC)
+			*out = *out > sat_mul((int64_t)now, NS_PER_SEC) ?
+			    *out - sat_mul((int64_t)now, NS_PER_SEC) : 0;
+		if (*out > DURATION_MAX)
 			*out = DURATION_MAX;
-		return err;
+		return NULL;
 	}
 	/* IMF-fixdate, as in "Sun, 06 Nov 1994 08:49:37 GMT". */
 	memset(&tm, 0, sizeof(tm));

@@ -10,6 +10,8 @@
 #define NS_PER_MS	INT64_C(1000000)
 #define NS_PER_SEC	INT64_C(1000000000)
 #define DURATION_MAX	(INT64_C(365) * 86400 * NS_PER_SEC)
+/* The first Unix time of ten digits, 2001-09-09 01:46:40 UTC. */
+#define UNIX_TIME_MIN	INT64_C(1000000000)
 
 /* Parses "250ms", "1m30s", "0.5" (seconds) into *ns. NULL or a reason. */
 const char	*duration_parse(const char *, int64_t *);
@@ -33,8 +35,12 @@ struct span {
 const char	*span_parse(const char *, struct span *);
 /* A span of ns. */
 struct span	 span_of(int64_t);
-/* A delay a command asked for (Retry-After): seconds, a duration, or an
- * HTTP-date, which counts from now, at most 365 days; NULL or a reason. */
+/*
+ * A delay a command asked for (Retry-After): seconds, a duration, or a
+ * time, which counts from now (0 once it has gone by): an HTTP-date, or a
+ * plain number of UNIX_TIME_MIN or more, a Unix time (X-RateLimit-Reset).
+ * At most 365 days; NULL or a reason.
+ */
 const char	*delay_parse(const char *, time_t now, int64_t *);
 /* Rounds to three significant digits, for measured times. */
 int64_t		 duration_round(int64_t);

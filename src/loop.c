@@ -396,7 +396,8 @@ say_judgement(struct run *run, struct next x)
 	    .result = run->last, .duration = o->end - o->start,
 	    .elapsed = o->end, .delay = -1, .reason = x.outcome.reason,
 	    .failures = run->failures, .give_up = x.give_up,
-	    .asked = x.asked, .wanted = x.wanted, .tokens = run->tokens,
+	    .asked = x.asked, .hinted = x.hinted, .wanted = x.wanted,
+	    .strategy = x.strategy, .tokens = run->tokens,
 	    .cause = run->cause[0] != '\0' ? run->cause : NULL };
 
 	run->said = ev;

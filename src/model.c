@@ -217,8 +217,8 @@ const char *
 simulate_contention(const struct backoff *b, unsigned long clients,
     unsigned long runs, uint64_t seed, struct contention_result *r)
 {
-	struct sim s = { .b = b, .limits = { false, -1, -1, -1 },
-	    .nclients = clients };
+	struct sim s = { .b = b, .limits = { .budget = -1, .timeout = -1,
+	    .reset_after = -1 }, .nclients = clients };
 	double time = 0, calls = 0, gave_up = 0;
 
 	if (clients == 0 || clients > CLIENTS_MAX || runs == 0)

@@ -219,9 +219,16 @@ const struct opt optable[] = {
 	  "stop at once if a line of output matches RE" },
 	{ "delay-from-output", 0, O_DELAY_FROM_OUTPUT, "RE", G_VERDICT, RETRY,
 	  0, 0,
-	  TEXT(patterns[RULE_CAPTURE], NULL), "wait what RE's first group gives: seconds,\n"
-	  "a duration or an HTTP-date (Retry-After),\n"
-	  "within --min-delay and --max-delay (or 1h)" },
+	  TEXT(patterns[RULE_CAPTURE], NULL),
+	  "wait at least what RE's first group gives:\n"
+	  "seconds, a duration, an HTTP-date (Retry-After)\n"
+	  "or a Unix time (X-RateLimit-Reset), within\n"
+	  "--min-delay and --max-delay (or 1h)" },
+	{ "delay-from-output-replaces", 0, O_DELAY_FROM_OUTPUT_REPLACES, NULL,
+	  G_VERDICT, RETRY, 0, 0,
+	  FLAG(limits.output_replaces),
+	  "wait what it gives even when the strategy's\n"
+	  "delay is longer" },
 	{ "match", 0, O_MATCH, "STREAM", G_VERDICT, RETRY, 0, 0,
 	  CHOICE(match, streams),
 	  "stdout, stderr or both (default both)" },

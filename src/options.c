@@ -553,6 +553,9 @@ validate_retry(struct parse *p)
 	if (c->verdict.exit_on_match && c->patterns[RULE_UNTIL] == NULL)
 		return fail(p, optable_find(0, "exit-on-match"), "goes with "
 		    "--until-output, whose match it waits for");
+	if (c->limits.output_replaces && c->patterns[RULE_CAPTURE] == NULL)
+		return fail(p, optable_find(0, "delay-from-output-replaces"),
+		    "goes with --delay-from-output, whose delay it takes");
 	if (!rules_any(&c->verdict.output)) {
 		const char *lone = p->given[O_MATCH - O_MAX] ? "match" :
 		    p->given[O_FIXED_STRINGS - O_MAX] ? "fixed-strings" :

@@ -106,37 +106,47 @@ asked_max(const struct backoff *b)
 	return b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX;
 }
 
-/* The delay the output asked for instead of the engine's, within
- * --min-delay and --max-delay (or ASKED_MAX). */
+/*
+ * The delay the output asked for, within --min-delay and --max-delay (or
+ * ASKED_MAX): the next delay when it is at least the strategy's, which it
+ * then replaces; with --delay-from-output-replaces, in any case.
+ */
 static void
-apply_asked(struct next *x, const struct backoff *b, const struct observed *o)
+apply_asked(struct next *x, const struct backoff *b, const struct limits *l,
+    const struct observed *o)
 {
 	const int64_t max = asked_max(b);
 	int64_t ns;
 
 	if ((x->unusable = delay_parse(o->capture, o->wall, &ns)) != NULL)
 		return;
+	x->hinted = true;
 	x->wanted = ns;
+	x->strategy = x->delay.ns;
 	if (ns > max)
 		ns = max;
 	if (ns < b->min_delay.ns)
 		ns = b->min_delay.ns;
+	x->hint = ns;
+	if (ns < x->delay.ns && !l->output_replaces)
+		return;
 	x->delay.ns = ns;
 	x->delay.s = (double)ns / 1e9;
 	x->asked = true;
 }
 
-/* What the output asks the other runs of --share to wait: the delay it
- * chose for a retry, or, when a failure ends the run, what it asked all
- * the same; within --max-delay (or ASKED_MAX), or -1. */
+/* What the output asks the other runs of --share to wait: what it asked
+ * for a retry, even when this run waits longer, or, when a failure ends
+ * the run, what it asked all the same; within --max-delay (or ASKED_MAX),
+ * or -1. */
 static int64_t
 asked_of_others(const struct next *x, const struct backoff *b,
     const struct observed *o)
 {
 	int64_t ns = -1;
 
-	if (x->what == NEXT_SLEEP && x->asked)
-		ns = x->delay.ns;
+	if (x->what == NEXT_SLEEP && x->hinted)
+		ns = x->hint;
 	else if (x->what == NEXT_EXIT && x->outcome.verdict != V_SUCCESS &&
 	    o->capture != NULL && delay_parse(o->capture, o->wall, &ns) !=
 	    NULL)
@@ -203,7 +213,7 @@ judge(struct policy *p, const struct observed *o, struct next x)
 	else {
 		x.delay = engine_failure(&p->e, o->end_s);
 		if (x.delay.ns >= 0 && o->capture != NULL)
-			apply_asked(&x, b, o);
+			apply_asked(&x, b, l, o);
 	}
 	if (x.delay.ns < 0)
 		return end_with(x, p->rules, o, x.delay.why);

@@ -29,6 +29,9 @@ struct limits {
 	int64_t		 timeout;	/* ns: an attempt's time; -1 */
 	int64_t		 reset_after;	/* ns: an attempt this long starts the
 					 * back-off over; -1 */
+	bool		 output_replaces; /* the delay the output asks for
+					 * replaces the strategy's, rather than
+					 * being the least the run waits */
 };
 
 /* What was observed of an attempt, or since the last decision. */
@@ -103,9 +106,14 @@ struct next {
 	struct delay	 delay;		/* NEXT_SLEEP: how long */
 	int64_t		 at;		/* NEXT_SLEEP: until when, ns since the
 					 * run started */
+	bool		 hinted;	/* the output asked for a delay:
+					 * wanted, hint and strategy hold */
 	bool		 asked;		/* the delay is what the output asked */
-	int64_t		 wanted;	/* asked: what the output asked for,
+	int64_t		 wanted;	/* hinted: what the output asked for,
 					 * before --min-delay and --max-delay */
+	int64_t		 hint;		/* hinted: the same, within them */
+	int64_t		 strategy;	/* hinted: the strategy's delay, its
+					 * jitter and limits applied */
 	const char	*unusable;	/* why the capture is no delay, or
 					 * NULL */
 	bool		 counted;	/* a verdict on the attempt, which

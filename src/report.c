@@ -87,8 +87,14 @@ add_next(struct line *l, const struct report *e)
 
 	line_add(l, "; next attempt in %s", duration_format(e->delay, d,
 	    sizeof(d)));
-	if (!e->asked)
+	if (!e->hinted)
 		return;
+	/* The strategy's delay is longer than what was asked: it stands. */
+	if (!e->asked) {
+		line_add(l, ", the strategy's: the command's output asked for "
+		    "%s", duration_format(e->wanted, d, sizeof(d)));
+		return;
+	}
 	if (e->wanted == e->delay) {
 		line_add(l, ", as the command's output asked");
 		return;
@@ -405,12 +411,21 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 		    "\"timed_out\":false,\"duration_ms\":null");
 	line_add(l, ",\"elapsed_ms\":%lld",
 	    (long long)(e->elapsed / NS_PER_MS));
-	if (e->delay >= 0 && e->event != EV_START)
+	if (e->delay >= 0 && e->event != EV_START) {
 		line_add(l, ",\"delay_ms\":%lld,\"delay_from_output\":%s",
 		    (long long)(e->delay / NS_PER_MS),
 		    e->asked ? "true" : "false");
-	else
-		line_add(l, ",\"delay_ms\":null,\"delay_from_output\":false");
+		line_add(l, ",\"strategy_delay_ms\":%lld",
+		    (long long)((e->hinted ? e->strategy : e->delay) /
+		    NS_PER_MS));
+		if (e->hinted)
+			line_add(l, ",\"output_delay_ms\":%lld",
+			    (long long)(e->wanted / NS_PER_MS));
+		else
+			line_add(l, ",\"output_delay_ms\":null");
+	} else
+		line_add(l, ",\"delay_ms\":null,\"delay_from_output\":false,"
+		    "\"strategy_delay_ms\":null,\"output_delay_ms\":null");
 	line_add(l, ",\"reason\":");
 	if (why != NULL)
 		line_add(l, "\"%s\"", why);

@@ -44,7 +44,9 @@ struct report {
 	int64_t		 elapsed;	/* since retry started, ns */
 	int64_t		 delay;		/* the next delay, ns, or -1 */
 	bool		 asked;		/* the delay came from the output */
-	int64_t		 wanted;	/* asked: what the output asked for */
+	bool		 hinted;	/* the output asked for a delay */
+	int64_t		 wanted;	/* hinted: what the output asked for */
+	int64_t		 strategy;	/* hinted: the strategy's delay */
 	enum reason	 reason;	/* why it stopped or failed */
 	enum give_up	 give_up;	/* EV_GIVE_UP */
 	const char	*cause;		/* the attempt could not start: why */

@@ -436,6 +436,27 @@ dry_run_shared(const struct config *c)
 	}
 }
 
+/* --dry-run --delay-from-output: what a delay that the output asks for does
+ * to the schedule, whose attempts print nothing. */
+static void
+dry_run_asked(const struct config *c)
+{
+	const struct backoff *b = &c->backoff;
+	char lo[DURATION_BUFSZ], hi[DURATION_BUFSZ];
+	int64_t max = b->max_delay.ns >= 0 ? b->max_delay.ns : ASKED_MAX;
+
+	if (max < b->min_delay.ns)
+		max = b->min_delay.ns;
+	duration_format(b->min_delay.ns, lo, sizeof(lo));
+	duration_format(max, hi, sizeof(hi));
+	if (c->limits.output_replaces)
+		printf("the command's output can replace any of these "
+		    "delays, within %s and %s\n", lo, hi);
+	else
+		printf("the command's output can lengthen any of these "
+		    "delays, to %s at most\n", hi);
+}
+
 /* The schedule of an all-failing run: --count attempts at most. */
 int
 dry_run(const struct config *c, struct rng *rng)
@@ -463,6 +484,8 @@ dry_run(const struct config *c, struct rng *rng)
 	if (s.d.why == GIVE_UP_BUDGET)
 		printf("then gives up: the next attempt would start past the %s "
 		    "budget\n", duration_format(c->limits.budget, d, sizeof(d)));
+	if (c->patterns[RULE_CAPTURE] != NULL)
+		dry_run_asked(c);
 	if (c->share != NULL)
 		dry_run_shared(c);
 	return flushed();

@@ -72,7 +72,7 @@ needs_root() {
 }
 
 @test "a delay from output is held within --min-delay and --max-delay" {
-	run -1 --separate-stderr retry --max 2 --min-delay 200ms \
+	run -1 --separate-stderr retry --max 2 --immediate --min-delay 200ms \
 	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'echo "Retry-After: 0"; exit 1'
 	assert_regex "${stderr_lines[0]}" "next attempt in 200ms, raised to --min-delay: the command's output asked for 0s\$"
 	run -1 --separate-stderr retry --max 2 --max-delay 50ms \

@@ -2,8 +2,10 @@
 # Every example in the manual and in README.md, run as printed: the
 # commands that need a network or a service (curl's addresses, kubectl,
 # psql, ssh, nc, pg_isready, notify-ops) are stand-ins on PATH, curl the
-# real one pointed at a web server on 127.0.0.1 that answers each new path
-# with 503 and Retry-After: 1 once, then 200.
+# real one pointed at a web server on 127.0.0.1 that refuses each new path
+# once, saying how long to wait (Retry-After: 1; GitHub's X-RateLimit-Reset
+# under api.github.com; the IETF's RateLimit under /api/), then answers
+# 200.
 bats_require_minimum_version 1.5.0
 load test_helper/common
 
@@ -48,6 +50,7 @@ setup() {
 	for a; do
 		case \$a in
 		https://example.com*) a=http://127.0.0.1:$PORT\${a#https://example.com} ;;
+		https://api.github.com*) a=http://127.0.0.1:$PORT/github\${a#https://api.github.com} ;;
 		URL) a=http://127.0.0.1:$PORT/url ;;
 		esac
 		args+=("\$a")
@@ -141,8 +144,12 @@ $want"
 	mandoc -Tascii "$ROOT/man/retry.1" | col -bx >"$D/retry.txt"
 	run_examples "$D/retry.txt" man
 	assert_server_answers
-	# The Retry-After example waited what the server asked.
 	[ -s "$D/work/page.html" ]
+	# The rate limits' examples waited what the server asked.
+	[ -s "$D/work/repo.json" ]
+	[ -s "$D/work/items.json" ]
+	run -0 curl -fsS "http://127.0.0.1:$PORT/early"
+	refute_line --regexp '^/(github|api)/'
 	[ -s "$D/work/sync.json" ]
 	assert_equal "$(cat "$D/work/tunnel")" "tunnel up"
 }

@@ -23,6 +23,30 @@ load test_helper/core
 	    "retry: giving up after 4 attempts in $DUR: exit 1"
 }
 
+@test "report: --dry-run's delays are the least a run waits with --delay-from-output" {
+	run -0 retry --dry-run -n 3 --fixed 20ms --jitter full --seed 9 \
+	    --delay-from-output 'wait (.+)'
+	assert_line --index 4 \
+	    "the command's output can lengthen any of these delays, to 1h at most"
+	local d1 d2
+	d1=$(awk 'NR == 3 { print $2 }' <<<"$output")
+	d2=$(awk 'NR == 4 { print $2 }' <<<"$output")
+	run -1 --separate-stderr retry -n 3 --fixed 20ms --jitter full \
+	    --seed 9 --delay-from-output 'wait (.+)' -- \
+	    sh -c 'echo wait 0; exit 1'
+	assert_stderr_lines \
+	    "retry: attempt 1/3 failed: exit 1 after $DUR; next attempt in ${d1//./\\.}, the strategy's: the command's output asked for 0s" \
+	    "retry: attempt 2/3 failed: exit 1 after $DUR; next attempt in ${d2//./\\.}, the strategy's: the command's output asked for 0s" \
+	    "retry: giving up after 3 attempts in $DUR: exit 1"
+	run -0 retry --dry-run -n 2 --fixed 20ms --min-delay 10ms \
+	    --max-delay 5s --delay-from-output 'wait (.+)' \
+	    --delay-from-output-replaces
+	assert_lines "attempt  delay      starts at" \
+	    "1        -          0s" \
+	    "2        20ms       20ms" \
+	    "the command's output can replace any of these delays, within 10ms and 5s"
+}
+
 @test "report: retry sleeps what --dry-run and show-backoff-delays print" {
 	run -0 retry --dry-run -n 4 --fixed 20ms --jitter full --seed 9
 	local d1 d2 d3

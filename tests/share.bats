@@ -390,6 +390,17 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	(($(now_ms) - t0 < 5000))
 }
 
+@test "share: a delay the output asks for holds the others when the run's own is longer" {
+	load test_helper/procs
+	start_retry --share rl -n 2 --fixed 10s \
+	    --delay-from-output '^retry-after: (\d+)' \
+	    -- sh -c 'echo retry-after: 3; exit 1'
+	wait_match "$BATS_TEST_TMPDIR/err" "next attempt in 10s, the strategy's"
+	run -0 retry --dry-run --share rl --count 1
+	kill "$RETRY_PID"
+	assert_line --regexp '^an attempt would wait ([12][.0-9]*s|3s): another run was asked to wait$'
+}
+
 @test "share: the last attempt's Retry-After holds the others within --max-delay" {
 	run -1 retry --share md -n 1 --max-delay 1s \
 	    --delay-from-output '^retry-after: (\d+)' \

@@ -236,18 +236,77 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	[[ $stderr == *"retry: --on-retry: timed out"* ]]
 }
 
-@test "--delay-from-output honours Retry-After: 1 against a 5s strategy" {
+@test "--delay-from-output-replaces honours Retry-After: 1 against a 5s strategy" {
 	local t0 t1
 	t0=$(now_ms)
 	run -1 --separate-stderr retry --fixed 5s --max 2 -q \
-	    --delay-from-output '^Retry-After: ([^ ]+)' -- \
+	    --delay-from-output '^Retry-After: ([^ ]+)' \
+	    --delay-from-output-replaces -- \
 	    sh -c 'printf "HTTP/1.1 503\r\nRetry-After: 1\r\n\r\n"; exit 1'
 	t1=$(now_ms)
 	((t1 - t0 >= 1000 && t1 - t0 < 3500))
 	run -1 --separate-stderr retry --fixed 5s --max 2 \
-	    --delay-from-output '^Retry-After: ([^ ]+)' -- \
+	    --delay-from-output '^Retry-After: ([^ ]+)' \
+	    --delay-from-output-replaces -- \
 	    sh -c 'printf "Retry-After: 0.2\r\n"; exit 1'
 	[[ ${stderr_lines[0]} == *"; next attempt in 200ms, as the command's output asked" ]]
+	run -125 --separate-stderr retry --delay-from-output-replaces -- true
+	assert_equal "${stderr_lines[0]}" "retry: --delay-from-output-replaces: goes with --delay-from-output, whose delay it takes"
+}
+
+@test "--delay-from-output waits the longer of what it asks and the strategy's delay" {
+	local t0 t1
+	# Retry-After: 0 does not make a 1s strategy retry at once.
+	t0=$(now_ms)
+	run -1 --separate-stderr retry --fixed 1s --max 2 \
+	    --delay-from-output '^Retry-After: ([^ ]+)' -- \
+	    sh -c 'printf "HTTP/1.1 503\r\nRetry-After: 0\r\n\r\n"; exit 1'
+	t1=$(now_ms)
+	((t1 - t0 >= 1000 && t1 - t0 < 3500))
+	[[ ${stderr_lines[0]} == *"; next attempt in 1s, the strategy's: the command's output asked for 0s" ]]
+	# Retry-After: 1 holds a 100ms strategy back.
+	t0=$(now_ms)
+	run -1 --separate-stderr retry --fixed 100ms --max 2 \
+	    --delay-from-output '^Retry-After: ([^ ]+)' -- \
+	    sh -c 'printf "Retry-After: 1\r\n"; exit 1'
+	t1=$(now_ms)
+	((t1 - t0 >= 1000 && t1 - t0 < 3500))
+	[[ ${stderr_lines[0]} == *"; next attempt in 1s, as the command's output asked" ]]
+	# JSON says both.
+	run -1 --separate-stderr retry --fixed 300ms --max 2 --log-format json \
+	    --delay-from-output 'wait (.+)' -- sh -c 'echo wait 100ms; exit 1'
+	run -0 python3 -c '
+import json, sys
+for l in sys.argv[1].splitlines():
+    e = json.loads(l)
+    print(e["event"], e["delay_ms"], e["delay_from_output"],
+          e["strategy_delay_ms"], e["output_delay_ms"])' "$stderr"
+	assert_output $'failure 300 False 300 100\ngiveup None False None None'
+	run -1 --separate-stderr retry --fixed 100ms --max 2 --log-format json \
+	    --delay-from-output 'wait (.+)' -- sh -c 'echo wait 300ms; exit 1'
+	run -0 python3 -c '
+import json, sys
+e = json.loads(sys.argv[1].splitlines()[0])
+print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
+      e["output_delay_ms"])' "$stderr"
+	assert_output '300 True 100 300'
+}
+
+@test "--delay-from-output: a Unix time, as X-RateLimit-Reset gives it" {
+	local t0 t1
+	t0=$(now_ms)
+	run -1 --separate-stderr retry --immediate --max 2 \
+	    --delay-from-output '^x-ratelimit-reset: (\d+)' -- \
+	    sh -c 'echo "x-ratelimit-reset: $(($(date +%s) + 2))"; exit 1'
+	t1=$(now_ms)
+	# Whole seconds from the second it is now: 1s to 2s.
+	((t1 - t0 >= 1000 && t1 - t0 < 4500))
+	assert_regex "${stderr_lines[0]}" "; next attempt in [12]s, as the command's output asked\$"
+	# One gone by asks for nothing: the strategy's delay.
+	run -1 --separate-stderr retry --fixed 10ms --max 2 \
+	    --delay-from-output '^x-ratelimit-reset: (\d+)' -- \
+	    sh -c 'echo "x-ratelimit-reset: $(($(date +%s) - 60))"; exit 1'
+	assert_regex "${stderr_lines[0]}" "; next attempt in 10ms, the strategy's: the command's output asked for 0s\$"
 }
 
 @test "--delay-from-output: an HTTP-date, the cap, and a value that is no delay" {
@@ -259,7 +318,7 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	    --delay-from-output '^Retry-After: (.*)' -- sh -c 'echo "Retry-After: 3600"; exit 1'
 	assert_regex "${stderr_lines[0]}" "; next attempt in 200ms, capped: the command's output asked for 1h\$"
 	date=$(LC_ALL=C date -u -d '@'$(($(date +%s) - 100)) '+%a, %d %b %Y %H:%M:%S GMT')
-	run -1 --separate-stderr retry --fixed 5s --max 2 \
+	run -1 --separate-stderr retry --immediate --max 2 \
 	    --delay-from-output '^Retry-After: (.*)$' -- sh -c "echo 'Retry-After: $date'; exit 1"
 	[[ ${stderr_lines[0]} == *"; next attempt in 0s, as the command's output asked" ]]
 	run -1 --separate-stderr retry --fixed 10ms --max 2 \

@@ -1,8 +1,9 @@
 /*
  * Durations: what a written duration is worth, in seconds as
  * show-backoff-delays prints them (%.15g, so every unit is checked to the
- * nanosecond), what it is refused for, and the short human form that
- * --dry-run prints.
+ * nanosecond), what it is refused for, what a delay that a command's
+ * output asks for is worth, and the short human form that --dry-run
+ * prints.
  */
 #include <string.h>
 
@@ -101,6 +102,52 @@ static const struct formatted {
 	{ "999.9994ms", "999.999ms" },
 };
 
+/* The time of day for the rows below: Tue, 14 Nov 2023 22:13:20 GMT. */
+#define NOW	1700000000
+
+/* A delay that a command's output asks for (--delay-from-output), at NOW:
+ * its worth in seconds, or why it is none. */
+static const struct asked {
+	const char	*in;
+	const char	*want;
+} asked[] = {
+	/* Seconds and durations; blanks and a CR around them are not part
+	 * of them. */
+	{ "2", "2" },
+	{ "1.5", "1.5" },
+	{ "1m30s", "90" },
+	{ " 7\r", "7" },
+	{ "0", "0" },
+	/* An HTTP-date counts from now; one gone by is 0. */
+	{ "Tue, 14 Nov 2023 22:13:30 GMT", "10" },
+	{ "Tue, 14 Nov 2023 22:13:00 GMT", "0" },
+	/* A plain number from 1000000000 on (2001-09-09, ten digits) is a
+	 * Unix time: as seconds it would be 31 years or more. */
+	{ "1700000030", "30" },
+	{ "1700000030.25", "30.25" },
+	{ "1700000000", "0" },
+	{ "1699999000", "0" },
+	{ "1000000000", "0" },
+	{ "01700000030", "30" },
+	{ "1700090000", "90000" },
+	/* Below it, seconds, 365 days at most (the caller caps them). */
+	{ "999999999", "31536000" },
+	{ "999999999.9", "31536000" },
+	/* RateLimit-Reset and RateLimit's t= are seconds, and small. */
+	{ "60", "60" },
+	/* A unit makes a number a duration, however long. */
+	{ "1700000030s", "31536000" },
+	{ "1700000030ms", "1700000.03" },
+	/* Far in the future: 365 days at most. */
+	{ "99999999999", "31536000" },
+	{ "Fri, 31 Dec 9999 23:59:59 GMT", "31536000" },
+	/* None. */
+	{ "soon", "neither seconds, a duration nor an HTTP-date" },
+	{ "-5", "neither seconds, a duration nor an HTTP-date" },
+	{ "  ", "not a delay" },
+	{ "5x", "unknown unit (use ns, us, ms, s, m, h or d)" },
+};
+
 void
 unit_duration(void)
 {
@@ -125,6 +172,16 @@ unit_duration(void)
 		unit_row(why != NULL && strcmp(why, r->why) == 0,
 		    "duration_parse", r->in, "want '%s', got '%s' (%lld ns)",
 		    r->why, why != NULL ? why : "", (long long)ns);
+	}
+	for (size_t i = 0; i < sizeof(asked) / sizeof(asked[0]); i++) {
+		const struct asked *r = &asked[i];
+
+		ns = -1;
+		if ((why = delay_parse(r->in, NOW, &ns)) == NULL)
+			number_text((double)ns / 1e9, num);
+		unit_row(strcmp(why != NULL ? why : num, r->want) == 0,
+		    "delay_parse", r->in, "want %s, got %s", r->want,
+		    why != NULL ? why : num);
 	}
 	for (size_t i = 0; i < sizeof(formatted) / sizeof(formatted[0]);
 	    i++) {

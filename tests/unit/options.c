@@ -223,6 +223,8 @@ static const struct refused {
 	{ M_RETRY, "--until-output: a newline in a bad pattern", "--until-output", { "--until-output", "a\n(", NULL } },
 	{ M_RETRY, "--fail-if-output: an interval past 65535", "--fail-if-output", { "--fail-if-output", "x{1,65536}", NULL } },
 	{ M_RETRY, "--delay-from-output: no group", "--delay-from-output", { "--delay-from-output", "Retry-After", NULL } },
+	{ M_RETRY, "--delay-from-output-replaces: without --delay-from-output", "--delay-from-output-replaces", { "--delay-from-output-replaces", "true", NULL } },
+	{ M_RETRY, "--delay-from-output-replaces: with another rule only", "--delay-from-output-replaces", { "--delay-from-output-replaces", "--retry-if-output", "x", "true", NULL } },
 	{ M_RETRY, "--match: without an output rule", "--match", { "--match", "stdout", NULL } },
 	{ M_RETRY, "--exit-on-match: without --until-output", "--exit-on-match", { "--exit-on-match", "true", NULL } },
 	{ M_RETRY, "--exit-on-match: with another rule only", "--exit-on-match", { "--exit-on-match", "--fail-if-output", "x", "true", NULL } },

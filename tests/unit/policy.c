@@ -30,8 +30,9 @@
  * ends the run came to retry, or "gone": the reader of its output went.
  *
  * What the policy says: "go", "probe" or "wait DUR" before an attempt;
- * "sleep DUR" ("asked" when the output chose it, "unusable" when the
- * output's was no delay), "exit STATUS" or "die SIGNAL", then why the run
+ * "sleep DUR" ("asked" when the output chose it, "strategy (ASKED)" when
+ * the strategy's delay was longer than what the output asked for,
+ * "unusable" when the output's was no delay), "exit STATUS" or "die SIGNAL", then why the run
  * ended; "@N" when the attempt's number is not its place in the run (a
  * --forever reset); ", others DUR" when the output asks the other runs of
  * --share to wait; ", no --on-giveup" for a run that ends without success
@@ -274,12 +275,67 @@ static const struct row {
 	  "--reset-after 10s -n 0 --exp 1s", "1 1+9s 1+10s 1",
 	  "sleep 1s; sleep 2s; sleep 1s; sleep 2s" },
 
-	/* --delay-from-output. */
+	/* --delay-from-output: the longer of what the output asks for and
+	 * the strategy's delay. */
 	{ "a delay asked for", "--delay-from-output ([0-9]+) -d 5s -n 3",
-	  "1~1 1 1", "sleep 1s asked; sleep 5s; exit 1 max" },
+	  "1~9 1 1", "sleep 9s asked; sleep 5s; exit 1 max" },
+	{ "a delay asked for, shorter than the strategy's",
+	  "--delay-from-output ([0-9]+) -d 5s -n 3",
+	  "1~1 1 1", "sleep 5s strategy (1s); sleep 5s; exit 1 max" },
+	{ "Retry-After: 0 under --fixed 10s: 10s",
+	  "--delay-from-output (.+) --fixed 10s", "1~0",
+	  "sleep 10s strategy (0s)" },
+	{ "a delay asked for against a growing strategy",
+	  "--delay-from-output (.+) --exp 1s", "1~3 1~3 1~3 1~3",
+	  "sleep 3s asked; sleep 3s asked; sleep 4s strategy (3s); "
+	  "sleep 8s strategy (3s)" },
+	{ "a delay asked for, as long as the strategy's: asked",
+	  "--delay-from-output (.+) -d 5s", "1~5", "sleep 5s asked" },
+	{ "a delay asked for against the strategy's after its jitter",
+	  "--delay-from-output (.+) --fixed 10s --jitter full",
+	  "1~5 1~5 1~5 1~5", "sleep 8.807s strategy (5s); sleep 5s asked; "
+	  "sleep 8.463s strategy (5s); sleep 9.868s strategy (5s)" },
 	{ "a delay asked for, below --min-delay",
 	  "--delay-from-output (.+) --min-delay 2s -d 5s", "1~0",
+	  "sleep 5s strategy (0s)" },
+	{ "a delay asked for, below --min-delay, as is the strategy's",
+	  "--delay-from-output (.+) --min-delay 2s --immediate", "1~0",
 	  "sleep 2s asked (0s)" },
+	{ "a delay asked for, held at an hour; a longer fixed delay stands",
+	  "--delay-from-output (.+) --fixed 2h", "1~99999",
+	  "sleep 2h strategy (1d3h46m39s)" },
+	{ "a delay asked for as a Unix time",
+	  "--delay-from-output (.+) -d 5s", "1~1700000030",
+	  "sleep 30s asked" },
+	{ "a delay asked for as a Unix time with a fraction",
+	  "--delay-from-output (.+) -d 5s", "1~1700000030.25",
+	  "sleep 30.25s asked" },
+	{ "a delay asked for as a Unix time gone by",
+	  "--delay-from-output (.+) -d 5s", "1~1699999999",
+	  "sleep 5s strategy (0s)" },
+	{ "a delay asked for as a Unix time past the cap",
+	  "--delay-from-output (.+) -d 5s", "1~1700090000",
+	  "sleep 1h asked (1d1h)" },
+	{ "a delay asked for in seconds, just short of a Unix time",
+	  "--delay-from-output (.+) -d 5s --max-delay 365d", "1~999999999",
+	  "sleep 365d asked" },
+	/* --delay-from-output-replaces: what the output asks for, even when
+	 * the strategy's is longer. */
+	{ "replaces: a delay asked for",
+	  "--delay-from-output ([0-9]+) --delay-from-output-replaces -d 5s "
+	  "-n 3", "1~1 1 1", "sleep 1s asked; sleep 5s; exit 1 max" },
+	{ "replaces: Retry-After: 0 under --fixed 10s",
+	  "--delay-from-output (.+) --delay-from-output-replaces --fixed 10s",
+	  "1~0", "sleep 0s asked" },
+	{ "replaces: a delay asked for, below --min-delay",
+	  "--delay-from-output (.+) --delay-from-output-replaces "
+	  "--min-delay 2s -d 5s", "1~0", "sleep 2s asked (0s)" },
+	{ "replaces: a delay asked for as an HTTP-date gone by",
+	  "--delay-from-output (.+) --delay-from-output-replaces -d 5s",
+	  "1~Tue,_14_Nov_2023_22:13:00_GMT", "sleep 0s asked" },
+	{ "replaces: a fixed delay longer than the cap",
+	  "--delay-from-output (.+) --delay-from-output-replaces --fixed 2h",
+	  "1~99999", "sleep 1h asked (1d3h46m39s)" },
 	{ "a delay asked for, above --max-delay",
 	  "--delay-from-output (.+) --max-delay 10s -d 5s", "1~99",
 	  "sleep 10s asked (1m39s)" },
@@ -293,7 +349,7 @@ static const struct row {
 	  "1~Tue,_14_Nov_2023_22:13:30_GMT", "sleep 10s asked" },
 	{ "a delay asked for as an HTTP-date gone by",
 	  "--delay-from-output (.+) -d 5s",
-	  "1~Tue,_14_Nov_2023_22:13:00_GMT", "sleep 0s asked" },
+	  "1~Tue,_14_Nov_2023_22:13:00_GMT", "sleep 5s strategy (0s)" },
 	{ "a delay asked for that is none: the strategy's",
 	  "--delay-from-output (.+) -d 5s", "1~soon", "sleep 5s unusable" },
 	{ "a delay asked for on the last attempt",
@@ -702,6 +758,10 @@ say(char *got, size_t gotsz, size_t len, const struct next *x,
 	if (x->what == NEXT_SLEEP && place == 0)
 		len += (size_t)snprintf(got + len, gotsz - len, "wait %s",
 		    duration_format(x->delay.ns, d, sizeof(d)));
+	else if (x->what == NEXT_SLEEP && x->hinted && !x->asked)
+		len += (size_t)snprintf(got + len, gotsz - len,
+		    "sleep %s strategy (%s)", duration_format(x->delay.ns, d,
+		    sizeof(d)), duration_format(x->wanted, w, sizeof(w)));
 	else if (x->what == NEXT_SLEEP && x->asked && x->wanted != x->delay.ns)
 		len += (size_t)snprintf(got + len, gotsz - len,
 		    "sleep %s asked (%s)", duration_format(x->delay.ns, d,
@@ -849,7 +909,8 @@ rows_timeout(void)
 	char name[64];
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		l = (struct limits){ false, t[i].budget, t[i].timeout, -1 };
+		l = (struct limits){ .budget = t[i].budget,
+		    .timeout = t[i].timeout, .reset_after = -1 };
 		policy_init(&p, &b, &l, &rules, NULL);
 		snprintf(name, sizeof(name), "timeout %lld, budget %lld, at %lld",
 		    (long long)t[i].timeout, (long long)t[i].budget,

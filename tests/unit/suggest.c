@@ -21,9 +21,11 @@ static const struct suggestion {
 	  "--match" },
 	{ MODE_RETRY, "dela", "--delays or --delay or --delay-on-success or "
 	  "--delay-increment-on-failure" },
+	{ MODE_RETRY, "delay-from", "--delay-from-output or "
+	  "--delay-from-output-replaces" },
 	/* One that it begins. */
 	{ MODE_RETRY, "dry", "--dry-run" },
-	{ MODE_RETRY, "delay-from", "--delay-from-output" },
+	{ MODE_RETRY, "delay-from-output-r", "--delay-from-output-replaces" },
 	/* The names of other retry tools. */
 	{ MODE_RETRY, "attempts", "--max" },
 	{ MODE_RETRY, "retries", "--max" },

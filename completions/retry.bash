@@ -11,8 +11,8 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --seed --success-on --retry-on --stop-on --until --while --until-output
 --exit-on-match --fail-if-output --retry-if-output --stop-if-output --match
 --fixed-strings --ignore-case --stdin --hold-stdout --delay-from-output
---delay-from-output-replaces --forever --reset-after --log-format --log-file
---syslog --on-retry --on-giveup --quiet --verbose --label --message
+--delay-from-output-replaces --forever --successes --reset-after --log-format
+--log-file --syslog --on-retry --on-giveup --quiet --verbose --label --message
 --dry-run --share --share-budget
 --share-window --share-breaker --share-open --share-store --share-store-file
 --share-timeout --share-required --count --help --version'
@@ -24,6 +24,7 @@ _retry_show_options='--max --max-attempts --budget --max-actual-duration
 --initial-delay2 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
 --consider-actual-delay --jitter --seed --count --format --unit --chart
+--successes
 --ascii --samples --help --version'
 
 _retry_simulate_options='--max --max-attempts --max-actual-duration --exp
@@ -53,6 +54,7 @@ _retry_takes_value() {
 	--delay-multiple-on-success | --jitter-factor | --jitter | --seed | \
 	--success-on | --retry-on | --stop-on | --until | --while | \
 	--label | --message | --count | \
+	--successes | \
 	--until-output | --fail-if-output | --retry-if-output | \
 	--stop-if-output | --match | --stdin | --delay-from-output | \
 	--reset-after | --log-format | --log-file | --on-retry | --on-giveup | \

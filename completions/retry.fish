@@ -15,6 +15,7 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     --retry-if-output --stop-if-output \
     --match --stdin --delay-from-output --reset-after --log-format \
     --log-file --on-retry --on-giveup \
+    --successes \
     -m --label --message --share --share-budget --share-window --share-breaker \
     --share-open --share-store --share-store-file --share-timeout --count \
     --format --unit --samples
@@ -173,6 +174,7 @@ for c in retry show-backoff-delays
     complete -c $c -n $engine -s j -l jitter -x -a 'none full equal half scattered scattered: down down: add:' -d 'Randomise each delay'
     complete -c $c -n $engine -l seed -x -d 'Make random choices reproducible'
     complete -c $c -n $both -l count -x -d 'At most N steps of an all-failing run'
+    complete -c $c -n $both -l successes -x -d 'Done only after N successes in a row'
     complete -c $c -n $engine -s h -l help -d 'Show the help and exit'
     complete -c $c -n $engine -s v -s V -l version -d 'Show the version and exit'
     complete -c $c -n $output -l format -x -a 'plain table csv json' -d 'Output format'

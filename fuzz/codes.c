@@ -1,5 +1,7 @@
 /* Status sets, Debian's criteria and signal names: codes_parse,
- * criteria_parse, signal_parse. */
+ * codes_parse_limits, criteria_parse, signal_parse. */
+#include <string.h>
+
 #include "../src/codes.h"
 #include "fuzz.h"
 
@@ -8,7 +10,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_string(data, size);
 	struct codes c = { { 0 }, false };
+	struct codes_limit lim[CODES_LIMITS];
+	char text[128];
 	const char *name;
+	size_t k = 0;
 	int sig = 0, n = 0;
 
 	if (codes_parse(s, &c) == NULL) {
@@ -17,6 +22,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n += codes_has(&c, i);
 		CHECK(n > 0 && !codes_has(&c, -1) &&
 		    !codes_has(&c, STATUS_MAX + 1));
+	} else
+		CHECK(!c.set);
+	/* --retry-on's limits: each within the list and its statuses. */
+	c = (struct codes){ { 0 }, false };
+	if (codes_parse_limits(s, &c, lim, &k) == NULL) {
+		CHECK(c.set && k <= CODES_LIMITS);
+		for (size_t j = 0; j < k; j++) {
+			CHECK(lim[j].max >= 1 && lim[j].max <= CODES_LIMIT_MAX);
+			CHECK(lim[j].item >= s && lim[j].item + lim[j].len <=
+			    s + strlen(s));
+			for (int i = 0; i <= STATUS_MAX; i++)
+				CHECK(!codes_has(&lim[j].codes, i) ||
+				    codes_has(&c, i));
+			(void)codes_limit_text(&lim[j], text, sizeof(text));
+		}
 	} else
 		CHECK(!c.set);
 	c = (struct codes){ { 0 }, false };

@@ -1,6 +1,7 @@
 /* Status sets and signal names. */
 #include <ctype.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -123,26 +124,94 @@ item(const char *s, size_t len, struct codes *c)
 	return NULL;
 }
 
-const char *
-codes_parse(const char *s, struct codes *out)
+/* N of an item's ":N": a number of retries. */
+static const char *
+limit(const char *s, size_t len, unsigned long *out)
 {
-	struct codes c = { .set = true };
-	const char *comma, *err;
-	size_t len;
+	unsigned long v = 0;
+
+	if (len == 0)
+		goto bad;
+	for (size_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			goto bad;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+		if (v > CODES_LIMIT_MAX)
+			goto bad;
+	}
+	if (v == 0)
+		goto bad;
+	*out = v;
+	return NULL;
+bad:
+	return "a limit is a number of retries from 1 to 1000000000, as in "
+	    "1:2";
+}
+
+/* A list of items; with lim, an item may end in ":N". */
+static const char *
+list(const char *s, struct codes *out, struct codes_limit *lim, size_t *n)
+{
+	struct codes c = { .set = true }, one;
+	const char *comma, *colon, *err;
+	size_t len, k = 0;
 
 	if (*s == '\0')
 		return "empty list";
 	for (;;) {
 		comma = strchr(s, ',');
 		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
-		if ((err = item(s, len, &c)) != NULL)
+		colon = memchr(s, ':', len);
+		memset(&one, 0, sizeof(one));
+		if ((err = item(s, colon != NULL ? (size_t)(colon - s) : len,
+		    &one)) != NULL)
 			return err;
+		if (colon != NULL && lim == NULL)
+			return "only --retry-on takes a limit (:N)";
+		if (colon != NULL) {
+			if (k == CODES_LIMITS)
+				return "more than 16 items with a limit";
+			lim[k] = (struct codes_limit){ one, 0, s, len };
+			if ((err = limit(colon + 1, (size_t)(s + len - colon -
+			    1), &lim[k].max)) != NULL)
+				return err;
+			k++;
+		}
+		for (size_t i = 0; i < sizeof(c.bits) / sizeof(c.bits[0]); i++)
+			c.bits[i] |= one.bits[i];
 		if (comma == NULL)
 			break;
 		s = comma + 1;
 	}
 	*out = c;
+	if (n != NULL)
+		*n = k;
 	return NULL;
+}
+
+const char *
+codes_parse(const char *s, struct codes *out)
+{
+	return list(s, out, NULL, NULL);
+}
+
+const char *
+codes_parse_limits(const char *s, struct codes *out, struct codes_limit *lim,
+    size_t *n)
+{
+	return list(s, out, lim, n);
+}
+
+const char *
+codes_limit_text(const struct codes_limit *l, char *buf, size_t sz)
+{
+	const char *colon = memchr(l->item, ':', l->len);
+	const int n = (int)(colon - l->item);
+
+	snprintf(buf, sz, "%s %.*s retried %lu time%s (--retry-on %.*s)",
+	    memchr(l->item, '-', (size_t)n) != NULL ? "statuses" : "status",
+	    n, l->item, l->max, l->max == 1 ? "" : "s", (int)l->len, l->item);
+	return buf;
 }
 
 const char *

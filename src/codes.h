@@ -14,6 +14,31 @@ struct codes {
 };
 
 const char	*codes_parse(const char *, struct codes *);
+
+/* --retry-on's STATUS:N: the statuses of one item of the list, retried N
+ * times at most in all; an attempt counts against every item that holds
+ * its status. */
+struct codes_limit {
+	struct codes	 codes;
+	unsigned long	 max;		/* retries, from 1 */
+	const char	*item;		/* the item, in the list it came from */
+	size_t		 len;		/* its length, ":N" included */
+};
+
+#define CODES_LIMITS	16		/* items with a limit in one list */
+#define CODES_LIMIT_MAX	1000000000	/* the most N may be, as --max */
+
+/*
+ * A list as codes_parse takes it whose items may end in ":N": the
+ * statuses into *out, every item's, and each item with a limit into
+ * lim[0..*n-1], CODES_LIMITS at most.
+ */
+const char	*codes_parse_limits(const char *, struct codes *,
+		    struct codes_limit *lim, size_t *n);
+/* What reaching it means, in buf: "status 1 retried 2 times (--retry-on
+ * 1:2)", "statuses 75-78 retried 10 times (--retry-on 75-78:10)". */
+const char	*codes_limit_text(const struct codes_limit *, char *buf,
+		    size_t);
 /* The item of a comma list at s, without spaces around it: its start, its
  * length in *len, and in *next where the next item starts, or NULL. */
 const char	*list_item(const char *s, size_t *len, const char **next);

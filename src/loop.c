@@ -397,7 +397,8 @@ say_judgement(struct run *run, struct next x)
 	    .elapsed = o->end, .delay = -1, .reason = x.outcome.reason,
 	    .failures = run->failures, .give_up = x.give_up,
 	    .asked = x.asked, .hinted = x.hinted, .wanted = x.wanted,
-	    .strategy = x.strategy, .tokens = run->tokens,
+	    .strategy = x.strategy, .tokens = run->tokens, .limit = x.limit,
+	    .streak = x.streak,
 	    .cause = run->cause[0] != '\0' ? run->cause : NULL };
 
 	run->said = ev;
@@ -407,7 +408,7 @@ say_judgement(struct run *run, struct next x)
 		report(run->rep, &ev);
 		return x;
 	}
-	settle_output(run, x.outcome.verdict == V_SUCCESS, o);
+	settle_output(run, x.outcome.verdict == V_SUCCESS && !x.pending, o);
 	if ((x = policy_halt(x, o)).end == END_OWN_ERROR)
 		say_halt(run, &x, o, NULL);
 	/* A signal, or the reader gone, as it was written: nothing more is
@@ -417,8 +418,8 @@ say_judgement(struct run *run, struct next x)
 	if (x.what == NEXT_EXIT)
 		/* A --forever run that --budget ends after a success ends as
 		 * any successful run. */
-		ev.event = x.outcome.verdict == V_SUCCESS ? EV_SUCCEEDED :
-		    x.give_up != GIVE_UP_NONE ? EV_GIVE_UP :
+		ev.event = x.outcome.verdict == V_SUCCESS && !x.gave_up ?
+		    EV_SUCCEEDED : x.give_up != GIVE_UP_NONE ? EV_GIVE_UP :
 		    x.outcome.verdict == V_STOP ? EV_STOP : EV_SUCCEEDED;
 	else {
 		ev.event = x.outcome.verdict == V_SUCCESS ? EV_SUCCEEDED :

@@ -85,6 +85,11 @@ const struct opt optable[] = {
 	{ "max-actual-duration", 0, O_MAX_ACTUAL_DURATION, "DUR", G_ATTEMPTS,
 	  ALL, 0, 0,
 	  SECONDS(backoff.max_actual_duration), "give up on a failure DUR or more after the start" },
+	{ "successes", 0, O_SUCCESSES, "N", G_ATTEMPTS, BOTH, 0, 0,
+	  COUNT(limits.successes, 1, 1000000000),
+	  "done only after N successes in a row, each one\n"
+	  "an attempt of --max; a failure starts over\n"
+	  "(default 1)" },
 
 	{ "exp", 'x', O_EXP, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(S_EXP),
@@ -185,8 +190,10 @@ const struct opt optable[] = {
 	  OTHER,
 	  "statuses that count as success (default 0)" },
 	{ "retry-on", 0, O_RETRY_ON, "CODES", G_VERDICT, RETRY, 0, 0,
-	  CODES(verdict.retry_on),
-	  "retry only these failures; stop on others" },
+	  OTHER,
+	  "retry only these failures; stop on others;\n"
+	  "an item as 1:2 or 75-78:10 is retried at most\n"
+	  "N times in all, then the run gives up" },
 	{ "stop-on", 0, O_STOP_ON, "CODES", G_VERDICT, RETRY, 0, 0,
 	  CODES(verdict.stop_on),
 	  "stop at once on these statuses" },

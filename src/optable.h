@@ -19,6 +19,7 @@ enum opt_id {
 	O_INITIAL_DELAY1, O_INITIAL_DELAY2, O_INC_FAILURE, O_INC_SUCCESS,
 	O_MUL_FAILURE, O_MUL_SUCCESS, O_JITTER_FACTOR, O_MAX_ACTUAL_DURATION,
 	O_CONSIDER_ACTUAL_DELAY,
+	O_SUCCESSES,
 	O_JITTER, O_SEED,
 	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON, O_UNTIL, O_WHILE,
 	O_UNTIL_OUTPUT, O_FAIL_IF_OUTPUT, O_RETRY_IF_OUTPUT, O_STOP_IF_OUTPUT,
@@ -92,7 +93,7 @@ struct opt {
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	84
+#define OPTABLE_ROWS	85
 
 extern const struct opt optable[];
 

@@ -192,6 +192,12 @@ special(struct parse *p, const struct opt *o, char *arg)
 			return fail(p, o, "'%s': %s", arg, why);
 		c->verdict.criteria = false;
 		return 0;
+	case O_RETRY_ON:
+		if ((why = codes_parse_limits(arg, &c->verdict.retry_on,
+		    c->retry_limits, &c->limits.nretry_limits)) != NULL)
+			return fail(p, o, "'%s': %s", arg, why);
+		c->limits.retry_limits = c->retry_limits;
+		return 0;
 	case O_UNTIL:
 	case O_WHILE:
 		if ((why = criteria_parse(arg, &c->verdict.success_on)) !=
@@ -592,6 +598,32 @@ resolve_delay(struct parse *p, bool algo)
 	return strategy(p, o, S_LIST) || delay_list(p, o, p->delay);
 }
 
+/*
+ * --successes: without --delay-on-success, the delay after a success
+ * short of N in a row is the strategy's first delay, so that the successes
+ * are apart, as the failures are; -a LILD, LIMD, MILD and MIMD keep their
+ * own rule for successes.
+ */
+static void
+between_successes(struct parse *p, bool algo)
+{
+	struct backoff *b = &p->cfg->backoff;
+	double *d = &b->delay_on_success;
+
+	if (p->cfg->limits.successes <= 1 ||
+	    p->given[O_DELAY_ON_SUCCESS - O_MAX])
+		return;
+	if (!algo)
+		*d = b->strategy == S_IMMEDIATE ? 0 : b->strategy == S_LIST ?
+		    (double)b->list[0] / 1e9 : (double)b->base / 1e9;
+	else if (b->strategy == A_CONSTANT)
+		*d = b->delay;
+	else if (b->strategy == A_EXPONENTIAL)
+		*d = b->initial_delay;
+	else if (b->strategy == A_FIBONACCI)
+		*d = b->initial_delay1;
+}
+
 /* Checks that need every option: conflicts, requirements, ranges. */
 static int
 validate(struct parse *p)
@@ -639,6 +671,14 @@ validate(struct parse *p)
 		    "goes with -a/--algorithm");
 	if (p->given[O_FACTOR - O_MAX] && b->strategy != S_EXP)
 		return fail(p, optable_find(0, "factor"), "goes with --exp");
+	if (c->limits.forever && p->given[O_SUCCESSES - O_MAX])
+		return fail(p, optable_find(0, "successes"), "a --forever run "
+		    "never ends on a success");
+	if (b->max_attempts > 0 && c->limits.successes > b->max_attempts)
+		return fail(p, optable_find(0, "successes"), "%lu in a row "
+		    "cannot fit in --max %lu", c->limits.successes,
+		    b->max_attempts);
+	between_successes(p, algo);
 	if (c->mode == MODE_SIMULATE)
 		return validate_simulate(p);
 	if (c->mode == MODE_SHARE)
@@ -667,6 +707,7 @@ defaults(struct config *c, enum mode mode)
 	c->share_timeout = 200 * NS_PER_MS;
 	c->count = 10;
 	c->limits.reset_after = -1;
+	c->limits.successes = 1;
 }
 
 int

@@ -33,6 +33,7 @@ struct config {
 	int64_t		 kill_after;	/* ns */
 	int		 signal;
 	struct verdict_rules verdict;
+	struct codes_limit retry_limits[CODES_LIMITS];	/* limits.retry_limits */
 	char		*patterns[RULE_COUNT];	/* the output rules given,
 						 * --delay-from-output's too */
 	enum match_stream match;

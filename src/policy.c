@@ -2,9 +2,10 @@
  * The run policy, in the contract's order: what ends a run whatever its
  * command did (a command that could not be run, a signal that came to
  * retry, retry's own error, its reader gone), the back-off started over,
- * the verdict, success, the next delay (the engine's, or the output's),
- * then the limits that end the run: attempts, the time since the start,
- * the budget.  Shared state's answers come before an attempt (the gate)
+ * the verdict, success (--successes in a row), the next delay (the
+ * engine's, or the output's), then the limits that end the run: attempts
+ * (and the room they leave for --successes), the time since the start, a
+ * --retry-on STATUS:N, the budget.  Shared state's answers come before an attempt (the gate)
  * and after it (the record).
  */
 #include <errno.h>
@@ -154,20 +155,56 @@ asked_of_others(const struct next *x, const struct backoff *b,
 	return ns > asked_max(b) ? asked_max(b) : ns;
 }
 
-/* The end of the run after attempt n, for why. */
+/* The end of the run after attempt n, for why: a success ends it as one,
+ * unless it was short of --successes in a row. */
 static struct next
 end_with(struct next x, const struct verdict_rules *rules,
     const struct observed *o, enum give_up why)
 {
+	const bool won = x.outcome.verdict == V_SUCCESS && !x.pending;
+
 	x.what = NEXT_EXIT;
 	x.end = END_VERDICT;
 	x.give_up = why;
-	x.gave_up = x.outcome.verdict != V_SUCCESS;
+	x.gave_up = !won;
 	x.delay = (struct delay){ -1, -1, why };
 	x.at = -1;
-	x.status = x.outcome.verdict == V_SUCCESS && !rules->criteria ? 0 :
+	x.status = won && !rules->criteria ? 0 :
 	    unsuccessful(rules, o->status);
 	return x;
+}
+
+/* The successes in a row that end a run. */
+static unsigned long
+successes(const struct limits *l)
+{
+	return l->successes > 1 ? l->successes : 1;
+}
+
+/* The --retry-on STATUS:N that a failure with status passes, counted, or
+ * NULL. */
+static const struct codes_limit *
+over_limit(struct policy *p, int status)
+{
+	const struct limits *l = p->l;
+	const struct codes_limit *over = NULL;
+
+	for (size_t i = 0; i < l->nretry_limits; i++)
+		if (codes_has(&l->retry_limits[i].codes, status) &&
+		    ++p->retried[i] > l->retry_limits[i].max && over == NULL)
+			over = &l->retry_limits[i];
+	return over;
+}
+
+/* Whether --max leaves too few attempts after attempt p->n for the
+ * successes in a row that the run still needs. */
+static bool
+no_room(const struct policy *p)
+{
+	const unsigned long max = p->e.b->max_attempts;
+
+	return !p->l->forever && max > 0 && (p->n >= max ||
+	    max - p->n < successes(p->l) - p->streak);
 }
 
 /* The verdict on attempt p->n, and what follows it. */
@@ -178,12 +215,15 @@ judge(struct policy *p, const struct observed *o, struct next x)
 	const struct limits *l = p->l;
 
 	/* A long enough attempt starts the back-off over; with --forever,
-	 * the count of attempts too (without, --max still counts them). */
+	 * the count of attempts too (without, --max still counts them),
+	 * and so the counts of --retry-on's limits. */
 	if (l->reset_after >= 0 && o->end - o->start >= l->reset_after &&
 	    p->n > 1) {
 		engine_init(&p->e, b, p->e.rng, 0);
-		if (l->forever)
+		if (l->forever) {
 			x.attempt = p->n = 1;
+			memset(p->retried, 0, sizeof(p->retried));
+		}
 	}
 	x.outcome = verdict(p->rules, o->status, o->signal, o->matched);
 	x.end = END_VERDICT;
@@ -200,18 +240,29 @@ judge(struct policy *p, const struct observed *o, struct next x)
 		}
 		return x;
 	}
-	if (x.outcome.verdict == V_SUCCESS && !l->forever) {
+	p->streak = x.outcome.verdict == V_SUCCESS ? p->streak + 1 : 0;
+	x.streak = p->streak;
+	if (x.outcome.verdict == V_SUCCESS && !l->forever &&
+	    p->streak >= successes(l)) {
 		x.status = p->rules->criteria &&
 		    x.outcome.reason != WHY_MATCHED ? o->status : 0;
 		return x;
 	}
-	if (x.outcome.verdict != V_SUCCESS && !l->forever &&
-	    b->max_attempts > 0 && p->n >= b->max_attempts)
-		return end_with(x, p->rules, o, GIVE_UP_MAX);
-	if (x.outcome.verdict == V_SUCCESS)
+	x.pending = x.outcome.verdict == V_SUCCESS && !l->forever;
+	if (no_room(p))
+		return end_with(x, p->rules, o, successes(l) > 1 ?
+		    GIVE_UP_SUCCESSES : GIVE_UP_MAX);
+	if (x.outcome.verdict == V_SUCCESS) {
+		/* With --forever, --retry-on's limits count as --max does:
+		 * failures since the last success. */
+		if (l->forever)
+			memset(p->retried, 0, sizeof(p->retried));
 		x.delay = engine_success(&p->e, o->end_s);
-	else {
+	} else {
 		x.delay = engine_failure(&p->e, o->end_s);
+		if (x.delay.ns >= 0 && (x.limit = over_limit(p, o->status)) !=
+		    NULL)
+			return end_with(x, p->rules, o, GIVE_UP_LIMIT);
 		if (x.delay.ns >= 0 && o->capture != NULL)
 			apply_asked(&x, b, l, o);
 	}

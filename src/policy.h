@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "codes.h"
 #include "engine.h"
 #include "exits.h"
 #include "match.h"
@@ -32,6 +33,10 @@ struct limits {
 	bool		 output_replaces; /* the delay the output asks for
 					 * replaces the strategy's, rather than
 					 * being the least the run waits */
+	unsigned long	 successes;	/* successes in a row that end a run
+					 * (0 and 1: one) */
+	const struct codes_limit *retry_limits;	/* --retry-on STATUS:N */
+	size_t		 nretry_limits;
 };
 
 /* What was observed of an attempt, or since the last decision. */
@@ -100,6 +105,12 @@ struct next {
 					 * --forever reset starts at 1 */
 	struct outcome	 outcome;	/* the verdict on it, and why */
 	enum give_up	 give_up;	/* the back-off ended: why */
+	const struct codes_limit *limit;	/* GIVE_UP_LIMIT: the
+					 * --retry-on item it reached */
+	unsigned long	 streak;	/* successes in a row, this one
+					 * included */
+	bool		 pending;	/* a success short of --successes in
+					 * a row: the run has not succeeded */
 	bool		 gave_up;	/* NEXT_EXIT: the run ends without a
 					 * success, by a verdict, a limit or
 					 * shared state: --on-giveup runs */
@@ -134,6 +145,9 @@ struct policy {
 	const struct verdict_rules *rules;
 	struct engine	 e;
 	unsigned long	 n;		/* the attempt to judge next, from 1 */
+	unsigned long	 streak;	/* successes in a row */
+	/* Attempts that ended with a status of each --retry-on STATUS:N. */
+	unsigned int	 retried[CODES_LIMITS];
 };
 
 /* A delay that the command's output asks for is at most this, unless

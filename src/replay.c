@@ -17,7 +17,12 @@ replay_start(struct replay *r, const struct config *c, struct rng *rng)
 	r->statuses = c->mode == MODE_SHOW && c->nargs > 0;
 	r->limit = r->statuses ? (unsigned long)c->nargs : c->count;
 	r->l = c->limits;
-	r->l.forever = r->l.forever || c->mode == MODE_SHOW;
+	/* STATUS goes on after a success, as Algorithm::Backoff does;
+	 * with --successes, a success short of N in a row goes on anyway,
+	 * and the replay is retry's run: --max counts every attempt, and it
+	 * ends where the run would. */
+	r->l.forever = r->l.forever ||
+	    (c->mode == MODE_SHOW && c->limits.successes <= 1);
 	policy_init(&r->pol, &c->backoff, &r->l, &c->verdict, rng);
 }
 
@@ -26,6 +31,7 @@ replay_step(struct replay *r, struct step *s)
 {
 	const struct config *c = r->c;
 	struct observed o = { .status = 1 };
+	struct next x;
 
 	if (r->over || r->done >= r->limit)
 		return false;
@@ -40,11 +46,13 @@ replay_step(struct replay *r, struct step *s)
 	o.start = o.end = r->statuses ?
 	    sat_from_ldouble((long double)s->st.time * 1e9L) : r->at;
 	o.end_s = s->st.time;
-	s->d = policy_next(&r->pol, &o).delay;
-	if (!r->statuses) {
+	x = policy_next(&r->pol, &o);
+	s->d = x.delay;
+	s->limit = x.limit;
+	if (!r->statuses || !r->l.forever)
 		r->over = s->d.ns < 0;
+	if (!r->statuses)
 		r->at = sat_add(r->at, s->d.ns < 0 ? 0 : s->d.ns);
-	}
 	return true;
 }
 

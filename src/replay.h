@@ -23,6 +23,7 @@ struct step {
 	unsigned long	 n;		/* 1-based */
 	struct entry	 st;
 	struct delay	 d;		/* d.ns < 0: gives up, for d.why */
+	const struct codes_limit *limit;	/* GIVE_UP_LIMIT: which */
 };
 
 /* A replay in progress. */
@@ -41,8 +42,9 @@ struct replay {
 /*
  * A replay of c: show-backoff-delays' STATUS arguments where it has some,
  * which the options checked, and a success does not end it (STATUS goes on
- * after one); else a run of --count attempts at most in which each fails at
- * once, when the previous delay ends, and that ends where the strategy
+ * after one), unless --successes makes it the run that retry makes, which
+ * ends there; else a run of --count attempts at most in which each fails
+ * at once, when the previous delay ends, and that ends where the strategy
  * gives up.
  */
 void		 replay_start(struct replay *, const struct config *,

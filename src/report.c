@@ -175,7 +175,7 @@ share_text(struct line *l, const struct reporter *c, const struct report *e)
 static void
 text(struct line *l, const struct reporter *c, const struct report *e)
 {
-	char d[DURATION_BUFSZ], t[2][NUMBER_BUFSZ];
+	char d[DURATION_BUFSZ], t[2][NUMBER_BUFSZ], lim[128];
 	unsigned long n;
 
 	switch (e->event) {
@@ -196,6 +196,9 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		if (e->reason == WHY_MATCHED)
 			line_add(l, ": a line matched --until-output "
 			    "(--exit-on-match)");
+		if (c->successes > 1)
+			line_add(l, ", %lu of %lu in a row", e->streak,
+			    c->successes);
 		if (e->delay >= 0)
 			add_next(l, e);
 		else if (e->give_up == GIVE_UP_BUDGET)
@@ -236,6 +239,13 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		} else if (e->give_up == GIVE_UP_STORE)
 			line_add(l, "; the store of %s does not answer "
 			    "(--share-required)", c->share);
+		else if (e->give_up == GIVE_UP_LIMIT)
+			line_add(l, "; %s", codes_limit_text(e->limit, lim,
+			    sizeof(lim)));
+		else if (e->give_up == GIVE_UP_SUCCESSES)
+			line_add(l, "; --max %lu leaves too few attempts for "
+			    "%lu successes in a row", c->max_attempts,
+			    c->successes);
 		return;
 	case EV_SHARE:
 		share_text(l, c, e);
@@ -348,6 +358,10 @@ reason_name(const struct report *e)
 		return "share_budget";
 	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_STORE)
 		return "share_store";
+	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_LIMIT)
+		return "retry_on_limit";
+	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SUCCESSES)
+		return "successes";
 	if (e->event == EV_GIVE_UP && names[e->reason] == NULL)
 		return "max_attempts";
 	return names[e->reason];
@@ -439,6 +453,13 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 	if (e->event == EV_GIVE_UP || e->event == EV_DONE)
 		line_add(l, ",\"attempts\":%lu,\"failures\":%lu", made(e),
 		    e->failures);
+	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_LIMIT) {
+		/* Checked: digits, '-', ':' and a signal's name. */
+		line_add(l, ",\"limit\":\"%.*s\"", (int)e->limit->len,
+		    e->limit->item);
+	}
+	if (e->event == EV_SUCCEEDED && c->successes > 1)
+		line_add(l, ",\"in_a_row\":%lu", e->streak);
 	if (c->share != NULL) {
 		line_add(l, ",\"share\":\"%s\"", c->share);
 		if (e->event == EV_SHARE)
@@ -624,11 +645,13 @@ reporter_open(struct reporter *r, const struct config *c, char *err,
 	*r = (struct reporter){
 		.label = c->label, .args = c->args, .nargs = c->nargs,
 		.verbosity = c->verbosity, .json = c->log_format == LOG_JSON,
-		.syslog = c->syslog, .forever = c->limits.forever,
+		.syslog = c->syslog,
+		.forever = c->limits.forever || c->limits.successes > 1,
 		.max_attempts = c->limits.forever ? 0 :
 		    c->backoff.max_attempts,
 		.budget = c->limits.budget,
 		.retry_on = c->verdict.retry_on.set,
+		.successes = c->limits.successes,
 		.retry_if_output = rule_given(&c->verdict.output, RULE_RETRY),
 		.share = c->share, .share_rules = &c->share_rules,
 	};

@@ -49,6 +49,8 @@ struct report {
 	int64_t		 strategy;	/* hinted: the strategy's delay */
 	enum reason	 reason;	/* why it stopped or failed */
 	enum give_up	 give_up;	/* EV_GIVE_UP */
+	const struct codes_limit *limit;	/* GIVE_UP_LIMIT: which */
+	unsigned long	 streak;	/* EV_SUCCEEDED: successes in a row */
 	const char	*cause;		/* the attempt could not start: why */
 	int		 received;	/* EV_SIGNAL: the signal that ends the
 					 * run; result is NULL between
@@ -73,6 +75,7 @@ struct reporter {
 	unsigned long	 max_attempts;	/* "attempt n/max", or 0 */
 	int64_t		 budget;
 	bool		 retry_on, retry_if_output;	/* given */
+	unsigned long	 successes;	/* --successes: "1 of 3 in a row" */
 	const char	*share;		/* --share NAME, or NULL */
 	const struct share_rules *share_rules;
 	struct logfile	*log;		/* the --log-file, or NULL */

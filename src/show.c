@@ -238,7 +238,11 @@ chart_steps(const struct config *c, const struct step *s, size_t n)
 	l = layout(c, n > 0 ? s[n - 1].n : 1, w, c->nargs > 0, max);
 	for (size_t i = 0; i < n; i++) {
 		row_start(&l, s[i].n, s[i].st.success, label(c, s[i].d.s, buf));
-		if (s[i].d.ns < 0)
+		/* --successes: the last of N in a row ends the run. */
+		if (s[i].d.ns < 0 && s[i].st.success &&
+		    s[i].d.why == GIVE_UP_NONE)
+			fputs(" done", stdout);
+		else if (s[i].d.ns < 0)
 			fputs(" gives up", stdout);
 		else
 			chart_bar(s[i].d.s, l.max, l.bar_w, l.ascii);
@@ -461,7 +465,7 @@ dry_run_asked(const struct config *c)
 int
 dry_run(const struct config *c, struct rng *rng)
 {
-	char d[DURATION_BUFSZ], t[DURATION_BUFSZ];
+	char d[DURATION_BUFSZ], t[DURATION_BUFSZ], lim[128];
 	struct step s = { 0 };
 	struct replay r;
 	int64_t at = 0;
@@ -484,6 +488,13 @@ dry_run(const struct config *c, struct rng *rng)
 	if (s.d.why == GIVE_UP_BUDGET)
 		printf("then gives up: the next attempt would start past the %s "
 		    "budget\n", duration_format(c->limits.budget, d, sizeof(d)));
+	else if (s.d.why == GIVE_UP_LIMIT)
+		printf("then gives up: %s\n", codes_limit_text(s.limit, lim,
+		    sizeof(lim)));
+	else if (s.d.why == GIVE_UP_SUCCESSES)
+		printf("then gives up: --max %lu leaves too few attempts for "
+		    "%lu successes in a row\n", c->backoff.max_attempts,
+		    c->limits.successes);
 	if (c->patterns[RULE_CAPTURE] != NULL)
 		dry_run_asked(c);
 	if (c->share != NULL)

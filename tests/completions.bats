@@ -90,6 +90,23 @@ check_each_shell() {
 	check_each_shell 'show-backoff-delays --ch' --chart
 }
 
+@test "--successes completes for retry and show-backoff-delays, not simulate" {
+	check_each_shell 'retry --succ' --successes
+	check_each_shell 'show-backoff-delays --succ' --successes
+	local shell
+	for shell in bash zsh fish; do
+		complete_lines "$shell" 'retry simulate --succ' \
+		    'retry --successes ech' 'retry --successes 3 ech'
+		offers 1
+		refute_offered --successes
+		# Its value is no command; the word after it is.
+		offers 2
+		refute_offered echo
+		offers 3
+		assert_line echo
+	done
+}
+
 @test "--format offers its values" {
 	check_each_shell 'show-backoff-delays --format ' plain table csv json
 }

@@ -44,6 +44,59 @@ static const struct row codes[] = {
 	{ "1-2-3", NULL, "not a number or a signal name" },
 	{ "1, 2", NULL, "not a number or a signal name" },
 	{ "SIGBOGUS", NULL, "unknown signal name" },
+	/* A limit is --retry-on's only. */
+	{ "1:2", NULL, "only --retry-on takes a limit (:N)" },
+	{ "0,KILL:1", NULL, "only --retry-on takes a limit (:N)" },
+};
+
+/* --retry-on: an item may end in ":N", a number of retries; what the list
+ * holds, then each limit as its statuses and N, or why it is refused. */
+static const struct limit_row {
+	const char	*in;
+	const char	*holds;		/* NULL: refused */
+	const char	*limits;	/* or why */
+} limited[] = {
+	{ "1,75", "1,75", "" },
+	{ "1:2,75", "1,75", " 1:2=1x2" },
+	{ "75-78:10", "75-78", " 75-78:10=75-78x10" },
+	{ "SIGKILL:1", "137", " SIGKILL:1=137x1" },
+	{ "kill:1,TERM", "137,143", " kill:1=137x1" },
+	{ "1-9:3,2:1", "1-9", " 1-9:3=1-9x3 2:1=2x1" },
+	{ "1:02", "1", " 1:02=1x2" },
+	{ "1:1000000000", "1", " 1:1000000000=1x1000000000" },
+	{ "0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1,9:1,10:1,11:1,12:1,13:1,"
+	  "14:1,15:1", "0-15", " 0:1=0x1 1:1=1x1 2:1=2x1 3:1=3x1 4:1=4x1 "
+	  "5:1=5x1 6:1=6x1 7:1=7x1 8:1=8x1 9:1=9x1 10:1=10x1 11:1=11x1 "
+	  "12:1=12x1 13:1=13x1 14:1=14x1 15:1=15x1" },
+	{ "0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1,9:1,10:1,11:1,12:1,13:1,"
+	  "14:1,15:1,16:1", NULL, "more than 16 items with a limit" },
+	{ "1:0", NULL, "a limit is a number of retries from 1 to 1000000000, "
+	  "as in 1:2" },
+	{ "1:", NULL, "a limit is a number of retries from 1 to 1000000000, "
+	  "as in 1:2" },
+	{ "1:1000000001", NULL, "a limit is a number of retries from 1 to "
+	  "1000000000, as in 1:2" },
+	{ "1:-2", NULL, "a limit is a number of retries from 1 to 1000000000, "
+	  "as in 1:2" },
+	{ "1:2:3", NULL, "a limit is a number of retries from 1 to "
+	  "1000000000, as in 1:2" },
+	{ "1:x", NULL, "a limit is a number of retries from 1 to 1000000000, "
+	  "as in 1:2" },
+	{ ":2", NULL, "empty item" },
+	{ "1,:2", NULL, "empty item" },
+	{ "300:2", NULL, "out of range" },
+	{ "BOGUS:2", NULL, "unknown signal name" },
+	{ "5-3:2", NULL, "reversed range" },
+};
+
+/* What reaching a limit says. */
+static const struct text_row {
+	const char	*in;
+	const char	*says;
+} texts[] = {
+	{ "1:2", "status 1 retried 2 times (--retry-on 1:2)" },
+	{ "75-78:10", "statuses 75-78 retried 10 times (--retry-on 75-78:10)" },
+	{ "SIGKILL:1", "status SIGKILL retried 1 time (--retry-on SIGKILL:1)" },
 };
 
 /* --until and --while, as Debian's retry reads them. */
@@ -148,6 +201,52 @@ rows(const char *suite, const struct row *t, size_t n,
 	}
 }
 
+static void
+rows_limits(void)
+{
+	struct codes c;
+	struct codes_limit lim[CODES_LIMITS];
+	char got[1024], held[1024], one[1024];
+	const char *why;
+	size_t n;
+
+	for (size_t i = 0; i < sizeof(limited) / sizeof(limited[0]); i++) {
+		const struct limit_row *r = &limited[i];
+
+		memset(&c, 0, sizeof(c));
+		n = 0;
+		if ((why = codes_parse_limits(r->in, &c, lim, &n)) == NULL) {
+			codes_text(&c, held, sizeof(held));
+			got[0] = '\0';
+			for (size_t k = 0, len = 0; k < n; k++) {
+				codes_text(&lim[k].codes, one, sizeof(one));
+				len += (size_t)snprintf(got + len, sizeof(got) -
+				    len, " %.*s=%sx%lu", (int)lim[k].len,
+				    lim[k].item, one, lim[k].max);
+			}
+		}
+		if (r->holds != NULL)
+			unit_row(why == NULL && strcmp(held, r->holds) == 0 &&
+			    strcmp(got, r->limits) == 0, "codes_parse_limits",
+			    r->in, "want %s%s, got %s%s", r->holds, r->limits,
+			    why != NULL ? why : held, why != NULL ? "" : got);
+		else
+			unit_row(why != NULL && strcmp(why, r->limits) == 0,
+			    "codes_parse_limits", r->in, "want '%s', got '%s'",
+			    r->limits, why != NULL ? why : held);
+	}
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		why = codes_parse_limits(texts[i].in, &c, lim, &n);
+		if (why == NULL && n == 1)
+			codes_limit_text(&lim[0], got, sizeof(got));
+		else
+			snprintf(got, sizeof(got), "%s", why != NULL ? why :
+			    "not one limit");
+		unit_row(strcmp(got, texts[i].says) == 0, "codes_limit_text",
+		    texts[i].in, "want '%s', got '%s'", texts[i].says, got);
+	}
+}
+
 void
 unit_codes(void)
 {
@@ -158,6 +257,7 @@ unit_codes(void)
 	    codes_parse);
 	rows("criteria_parse", criteria, sizeof(criteria) /
 	    sizeof(criteria[0]), criteria_parse);
+	rows_limits();
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++) {
 		sig = 0;
 		why = signal_parse(signals[i].in, &sig);

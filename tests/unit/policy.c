@@ -179,6 +179,44 @@ static const struct row {
 	{ "--retry-on: a success is still one", "--retry-on 75", "0",
 	  "exit 0" },
 
+	/* --retry-on STATUS:N: an item's statuses retried N times at most,
+	 * counted over the run, each item on its own. */
+	{ "--retry-on 1:2: status 1 retried twice, then the run gives up",
+	  "--retry-on 1:2,75 -d 1s", "1 1 1",
+	  "sleep 1s; sleep 1s; exit 1 limit 1:2" },
+	{ "--retry-on 1:2,75: 75 up to --max",
+	  "--retry-on 1:2,75 -d 1s -n 5", "75 75 75 75 75",
+	  "sleep 1s; sleep 1s; sleep 1s; sleep 1s; exit 75 max" },
+	{ "--retry-on 1:2: in all, not in a row",
+	  "--retry-on 1:2,75 -d 1s -n 0", "1 75 1 75 1",
+	  "sleep 1s; sleep 1s; sleep 1s; sleep 1s; exit 1 limit 1:2" },
+	{ "--retry-on 75-78:2: a range counts as one",
+	  "--retry-on 75-78:2 -d 1s", "75 76 77",
+	  "sleep 1s; sleep 1s; exit 77 limit 75-78:2" },
+	{ "--retry-on KILL:1: a signal's name", "--retry-on KILL:1 -d 1s",
+	  "KILL KILL", "sleep 1s; exit 137 limit KILL:1" },
+	{ "--retry-on: every item that holds the status counts",
+	  "--retry-on 1-9:3,2:1 -d 1s -n 0", "2 3 2",
+	  "sleep 1s; sleep 1s; exit 2 limit 2:1" },
+	{ "--retry-on: --max first when both are reached",
+	  "--retry-on 1:2 -n 3 -d 1s", "1 1 1", "sleep 1s; sleep 1s; exit 1 max" },
+	{ "--retry-on: a failure by the output counts by its status, never 0",
+	  "--retry-on 0:1 --fail-if-output x -d 1s", "0=f 0=f",
+	  "sleep 1s; exit 1 limit 0:1" },
+	{ "--retry-on: --until ends with the last status",
+	  "-t 5 -d 0 -u 0 --retry-on 3:1", "3 3", "sleep 0s; exit 3 limit 3:1" },
+	{ "--retry-on: --forever counts since the last success, as --max",
+	  "--forever --retry-on 1:1 -d 1s", "1 0 1 1",
+	  "sleep 1s; sleep 0s; sleep 1s; exit 1 limit 1:1" },
+	{ "--retry-on: --forever --reset-after starts the counts over",
+	  "--forever --retry-on 1:1 -d 1s --reset-after 10s", "1 1+10s 1",
+	  "sleep 1s; sleep 1s @1; exit 1 limit 1:1 @2" },
+	{ "--retry-on: --reset-after alone does not", "--retry-on 1:1 -d 1s "
+	  "--reset-after 10s", "1 1+10s", "sleep 1s; exit 1 limit 1:1" },
+	{ "--retry-on: a success short of --successes does not",
+	  "--successes 2 --retry-on 1:1 -d 1s -n 0", "1 0 1",
+	  "sleep 1s; sleep 1s; exit 1 limit 1:1" },
+
 	/* Signals and readers. */
 	{ "Ctrl-C", "-n 5", "INT", "die 2 interrupted" },
 	{ "Ctrl-\\", "-n 5", "QUIT", "die 3 interrupted" },
@@ -233,6 +271,53 @@ static const struct row {
 	{ "--forever -n 1", "--forever -n 1", "1", "exit 1 max" },
 	{ "--forever --delay-on-success", "--forever --delay-on-success 30s",
 	  "0 0", "sleep 30s; sleep 30s" },
+
+	/* --successes N: done after N successes in a row; a failure starts
+	 * the count over, and --max counts every attempt. */
+	{ "--successes 3: three in a row", "--successes 3 -d 1s", "0 0 0",
+	  "sleep 1s; sleep 1s; exit 0" },
+	{ "--successes: a failure starts the count over",
+	  "--successes 2 -d 1s -n 0", "0 1 0 0",
+	  "sleep 1s; sleep 1s; sleep 1s; exit 0" },
+	{ "--successes: the strategy's first delay between successes, and "
+	  "the back-off starts over", "--successes 2 --exp 1s -n 0",
+	  "1 1 0 1 1 0 0", "sleep 1s; sleep 2s; sleep 1s; sleep 1s; "
+	  "sleep 2s; sleep 1s; exit 0" },
+	{ "--successes: --delays' first", "--successes 2 --delays 3s,9s -n 0",
+	  "1 1 0 0", "sleep 3s; sleep 9s; sleep 3s; exit 0" },
+	{ "--successes: --immediate's none", "--successes 2 --immediate",
+	  "0 0", "sleep 0s; exit 0" },
+	{ "--successes: --delay-on-success", "--successes 2 -d 5s "
+	  "--delay-on-success 1s", "0 0", "sleep 1s; exit 0" },
+	{ "--successes: -a Constant's --delay", "-a Constant --delay 2 "
+	  "--successes 2", "0 0", "sleep 2s; exit 0" },
+	{ "--successes: -a Exponential's first delay", "-a Exponential "
+	  "--initial-delay 3 --successes 2", "1 0 0",
+	  "sleep 3s; sleep 3s; exit 0" },
+	{ "--successes: -a MIMD keeps its rule for successes",
+	  "-a MIMD --initial-delay 4 --delay-multiple-on-failure 2 "
+	  "--delay-multiple-on-success 0.5 --successes 3 -n 0", "1 0 0 0",
+	  "sleep 4s; sleep 2s; sleep 1s; exit 0" },
+	{ "--successes: --max leaves too few attempts: no wait in vain",
+	  "--successes 2 -n 3 -d 1s", "0 1", "sleep 1s; exit 1 successes" },
+	{ "--successes: the streak still fits in --max",
+	  "--successes 2 -n 4 -d 1s", "0 1 0 0",
+	  "sleep 1s; sleep 1s; sleep 1s; exit 0" },
+	{ "--successes 3 of --max 5: three failures are too many",
+	  "--successes 3 -d 1s", "1 1 1",
+	  "sleep 1s; sleep 1s; exit 1 successes" },
+	{ "--successes: a run short of the streak never exits 0",
+	  "--successes 2 --budget 3s -d 2s", "0+2s", "exit 1 budget" },
+	{ "--successes: --until-output decides each success",
+	  "--successes 2 --until-output ok -d 1s -n 0", "0=u 0 0=u 0=u",
+	  "sleep 1s; sleep 1s; sleep 1s; exit 0" },
+	{ "--successes: --until ends with the last status",
+	  "--successes 2 -u 3 -t 5 -d 0", "3 3", "sleep 0s; exit 3" },
+	{ "--successes: --stop-on comes first", "--successes 2 --stop-on 0",
+	  "0", "exit 0 stop_on" },
+	{ "--successes: a spent shared budget lets a success go on",
+	  "--share s --successes 2 -d 1s",
+	  "gate:go 0 spent gate:go 0 spent", "go; sleep 1s; go; exit 0" },
 
 	/* --exit-on-match: retry stopped the attempt on the match (0), or
 	 * the attempt's own end raced it. */
@@ -622,7 +707,9 @@ ending(const struct next *x)
 		[GIVE_UP_BUDGET] = " budget", [GIVE_UP_DURATION] = " duration",
 		[GIVE_UP_SHARED] = " share_budget",
 		[GIVE_UP_STORE] = " share_store",
+		[GIVE_UP_LIMIT] = " limit", [GIVE_UP_SUCCESSES] = " successes",
 	};
+	static char item[64];
 	static const char *const end[] = {
 		[END_NONE] = "", [END_VERDICT] = "", [END_SIGNAL] = " signal",
 		[END_READER_GONE] = " reader_gone",
@@ -635,6 +722,11 @@ ending(const struct next *x)
 
 	if (x->end != END_VERDICT)
 		return end[x->end];
+	if (x->give_up == GIVE_UP_LIMIT) {
+		snprintf(item, sizeof(item), " limit %.*s", (int)x->limit->len,
+		    x->limit->item);
+		return item;
+	}
 	if (x->give_up != GIVE_UP_NONE)
 		return limit[x->give_up];
 	return x->outcome.verdict == V_STOP ? why[x->outcome.reason] : "";

@@ -41,6 +41,13 @@ static const struct row {
 	  "show-backoff-delays -a Exponential --initial-delay 1 "
 	  "--max-actual-duration 5 0 0 0:4 0:6",
 	  "1; 2; 4 at 4; -1 duration at 6" },
+	{ "--successes: a success short of N waits the first delay, and the "
+	  "Nth in a row ends the replay",
+	  "show-backoff-delays --exp 1s --successes 2 -n 0 0 0 1 0 0 1 1 0",
+	  "1; 2; 1; 1; 2; 1; -1" },
+	{ "--successes: --max counts every STATUS, as in retry's run",
+	  "show-backoff-delays --fixed 2s --successes 3 0 0 1 1 0 1 1 1",
+	  "2; 2; 2; 2; -1 successes" },
 
 	/* Every attempt failing. */
 	{ "each attempt fails when the delay before it ends",
@@ -68,6 +75,13 @@ static const struct row {
 	{ "--dry-run: no attempt starts past --budget",
 	  "retry --dry-run --exp 1s --budget 5s --max 0",
 	  "1; 2 at 1; -1 budget at 3" },
+	{ "--successes: an all-failing run ends when --max leaves too few",
+	  "show-backoff-delays --exp 1s --successes 3 --count 10",
+	  "1; 2 at 1; -1 successes at 3" },
+	{ "--dry-run: --successes", "retry --dry-run --fixed 1s --successes 3",
+	  "1; 1 at 1; -1 successes at 2" },
+	{ "--dry-run: --retry-on 1:2", "retry --dry-run --fixed 1s "
+	  "--retry-on 1:2", "1; 1 at 1; -1 limit at 2" },
 };
 
 #define NROWS	(sizeof(rows) / sizeof(rows[0]))
@@ -101,6 +115,7 @@ replay_words(const struct config *c, char *got, size_t gotsz)
 		[GIVE_UP_NONE] = "", [GIVE_UP_MAX] = " max",
 		[GIVE_UP_BUDGET] = " budget", [GIVE_UP_DURATION] = " duration",
 		[GIVE_UP_SHARED] = " shared", [GIVE_UP_STORE] = " store",
+		[GIVE_UP_LIMIT] = " limit", [GIVE_UP_SUCCESSES] = " successes",
 	};
 	char d[NUMBER_BUFSZ], t[NUMBER_BUFSZ];
 	struct replay r;

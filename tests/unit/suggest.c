@@ -61,7 +61,7 @@ static const struct suggestion {
 	{ MODE_SHOW, "cout", "--count" },
 	{ MODE_SHOW, "unti", "--unit" },
 	{ MODE_SHOW, "time", "--times" },
-	{ MODE_SHOW, "s", "--seed or --samples" },
+	{ MODE_SHOW, "s", "--successes or --seed or --samples" },
 	{ MODE_SIMULATE, "share-b", "--share-budget or --share-breaker" },
 	{ MODE_SIMULATE, "cout", "" },
 	{ MODE_SHARE, "share-b", "" },

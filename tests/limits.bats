@@ -58,7 +58,7 @@ runs() {
 @test "--retry-on STATUS:N in JSON: the reason and the limit" {
 	run -1 --separate-stderr retry --fixed 1ms --log-format json \
 	    --retry-on 0,1:1 sh -c 'exit 1'
-	assert_regex "${stderr_lines[1]}" '"event":"giveup".*"attempt":2,.*"reason":"retry_on_limit","limit":"1:1"'
+	assert_regex "${stderr_lines[1]}" '"event":"giveup".*"attempt":2,.*"reason":"retry_on_limit",.*"limit":"1:1"'
 }
 
 @test "--retry-on STATUS:N: --dry-run shows where the run gives up" {
@@ -84,7 +84,8 @@ runs() {
 	    "retry: attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
 	    "retry: attempt 2/5 succeeded after $DUR, 1 of 3 in a row; next attempt in 1ms" \
 	    "retry: attempt 3/5 succeeded after $DUR, 2 of 3 in a row; next attempt in 1ms" \
-	    "retry: attempt 4/5 succeeded after $DUR, 3 of 3 in a row"
+	    "retry: attempt 4/5 succeeded after $DUR, 3 of 3 in a row" \
+	    "retry: succeeded on attempt 4 of 5 after $DUR"
 }
 
 @test "--successes: a failure starts the count over" {

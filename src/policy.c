@@ -157,21 +157,20 @@ asked_of_others(const struct next *x, const struct backoff *b,
 
 /* The end of the run after attempt n, for why: a success ends it as one,
  * unless it was short of --successes in a row. */
-static struct next
-end_with(struct next x, const struct verdict_rules *rules,
+static void
+end_with(struct next *x, const struct verdict_rules *rules,
     const struct observed *o, enum give_up why)
 {
-	const bool won = x.outcome.verdict == V_SUCCESS && !x.pending;
+	const bool won = x->outcome.verdict == V_SUCCESS && !x->pending;
 
-	x.what = NEXT_EXIT;
-	x.end = END_VERDICT;
-	x.give_up = why;
-	x.gave_up = !won;
-	x.delay = (struct delay){ -1, -1, why };
-	x.at = -1;
-	x.status = won && !rules->criteria ? 0 :
+	x->what = NEXT_EXIT;
+	x->end = END_VERDICT;
+	x->give_up = why;
+	x->gave_up = !won;
+	x->delay = (struct delay){ -1, -1, why };
+	x->at = -1;
+	x->status = won && !rules->criteria ? 0 :
 	    unsuccessful(rules, o->status);
-	return x;
 }
 
 /* The successes in a row that end a run. */
@@ -207,9 +206,10 @@ no_room(const struct policy *p)
 	    max - p->n < successes(p->l) - p->streak);
 }
 
-/* The verdict on attempt p->n, and what follows it. */
-static struct next
-judge(struct policy *p, const struct observed *o, struct next x)
+/* The verdict on attempt p->n, and what follows it, into x: by pointer,
+ * for show-backoff-delays replays a hundred thousand of them. */
+static void
+judge(struct policy *p, const struct observed *o, struct next *x)
 {
 	const struct backoff *b = p->e.b;
 	const struct limits *l = p->l;
@@ -221,60 +221,67 @@ judge(struct policy *p, const struct observed *o, struct next x)
 	    p->n > 1) {
 		engine_init(&p->e, b, p->e.rng, 0);
 		if (l->forever) {
-			x.attempt = p->n = 1;
+			x->attempt = p->n = 1;
 			memset(p->retried, 0, sizeof(p->retried));
 		}
 	}
-	x.outcome = verdict(p->rules, o->status, o->signal, o->matched);
-	x.end = END_VERDICT;
-	if (x.outcome.verdict == V_STOP) {
+	x->outcome = verdict(p->rules, o->status, o->signal, o->matched);
+	x->end = END_VERDICT;
+	if (x->outcome.verdict == V_STOP) {
 		/* Ctrl-C: die of it too, so that a calling shell loop
 		 * stops; a --stop-on status is the user's own choice. */
-		if (x.outcome.reason == WHY_INTERRUPTED) {
-			x.what = NEXT_DIE;
-			x.status = o->signal;
+		if (x->outcome.reason == WHY_INTERRUPTED) {
+			x->what = NEXT_DIE;
+			x->status = o->signal;
 		} else {
-			x.gave_up = true;
-			x.status = x.outcome.reason == WHY_STOP_ON ?
+			x->gave_up = true;
+			x->status = x->outcome.reason == WHY_STOP_ON ?
 			    o->status : unsuccessful(p->rules, o->status);
 		}
-		return x;
+		return;
 	}
-	p->streak = x.outcome.verdict == V_SUCCESS ? p->streak + 1 : 0;
-	x.streak = p->streak;
-	if (x.outcome.verdict == V_SUCCESS && !l->forever &&
+	p->streak = x->outcome.verdict == V_SUCCESS ? p->streak + 1 : 0;
+	x->streak = p->streak;
+	if (x->outcome.verdict == V_SUCCESS && !l->forever &&
 	    p->streak >= successes(l)) {
-		x.status = p->rules->criteria &&
-		    x.outcome.reason != WHY_MATCHED ? o->status : 0;
-		return x;
+		x->status = p->rules->criteria &&
+		    x->outcome.reason != WHY_MATCHED ? o->status : 0;
+		return;
 	}
-	x.pending = x.outcome.verdict == V_SUCCESS && !l->forever;
-	if (no_room(p))
-		return end_with(x, p->rules, o, successes(l) > 1 ?
+	x->pending = x->outcome.verdict == V_SUCCESS && !l->forever;
+	if (no_room(p)) {
+		end_with(x, p->rules, o, successes(l) > 1 ?
 		    GIVE_UP_SUCCESSES : GIVE_UP_MAX);
-	if (x.outcome.verdict == V_SUCCESS) {
+		return;
+	}
+	if (x->outcome.verdict == V_SUCCESS) {
 		/* With --forever, --retry-on's limits count as --max does:
 		 * failures since the last success. */
 		if (l->forever)
 			memset(p->retried, 0, sizeof(p->retried));
-		x.delay = engine_success(&p->e, o->end_s);
+		x->delay = engine_success(&p->e, o->end_s);
 	} else {
-		x.delay = engine_failure(&p->e, o->end_s);
-		if (x.delay.ns >= 0 && (x.limit = over_limit(p, o->status)) !=
-		    NULL)
-			return end_with(x, p->rules, o, GIVE_UP_LIMIT);
-		if (x.delay.ns >= 0 && o->capture != NULL)
-			apply_asked(&x, b, l, o);
+		x->delay = engine_failure(&p->e, o->end_s);
+		if (x->delay.ns >= 0 && (x->limit = over_limit(p, o->status)) !=
+		    NULL) {
+			end_with(x, p->rules, o, GIVE_UP_LIMIT);
+			return;
+		}
+		if (x->delay.ns >= 0 && o->capture != NULL)
+			apply_asked(x, b, l, o);
 	}
-	if (x.delay.ns < 0)
-		return end_with(x, p->rules, o, x.delay.why);
-	x.at = sat_add(o->end, x.delay.ns);
-	if (l->budget >= 0 && x.at > l->budget)
-		return end_with(x, p->rules, o, GIVE_UP_BUDGET);
-	x.what = NEXT_SLEEP;
-	x.end = END_NONE;
+	if (x->delay.ns < 0) {
+		end_with(x, p->rules, o, x->delay.why);
+		return;
+	}
+	x->at = sat_add(o->end, x->delay.ns);
+	if (l->budget >= 0 && x->at > l->budget) {
+		end_with(x, p->rules, o, GIVE_UP_BUDGET);
+		return;
+	}
+	x->what = NEXT_SLEEP;
+	x->end = END_NONE;
 	p->n++;
-	return x;
 }
 
 struct next
@@ -284,7 +291,7 @@ policy_next(struct policy *p, const struct observed *o)
 
 	if (halted(o, &x))
 		return x;
-	x = judge(p, o, x);
+	judge(p, o, &x);
 	x.counted = x.what != NEXT_DIE;
 	x.others = asked_of_others(&x, p->e.b, o);
 	return x;
@@ -347,15 +354,15 @@ policy_shared(const struct policy *p, struct next x, const struct observed *o,
 		/* A success stands; a retry needs the store. */
 		if (!retry || !down)
 			return x;
-		x = end_with(x, p->rules, o, GIVE_UP_STORE);
+		end_with(&x, p->rules, o, GIVE_UP_STORE);
 		x.status = EXIT_SHARED;
 		return x;
 	}
 	if (retry && !a->retry)
-		return end_with(x, p->rules, o, GIVE_UP_SHARED);
+		end_with(&x, p->rules, o, GIVE_UP_SHARED);
 	/* The store's time counts against --budget too. */
-	if (x.what == NEXT_SLEEP && p->l->budget >= 0 &&
+	else if (x.what == NEXT_SLEEP && p->l->budget >= 0 &&
 	    (now > x.at ? now : x.at) > p->l->budget)
-		return end_with(x, p->rules, o, GIVE_UP_BUDGET);
+		end_with(&x, p->rules, o, GIVE_UP_BUDGET);
 	return x;
 }

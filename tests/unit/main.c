@@ -34,6 +34,7 @@ main(void)
 	unit_model();
 	unit_suggest();
 	unit_line();
+	unit_storeurl();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -23,5 +23,6 @@ void	unit_replay(void);
 void	unit_model(void);
 void	unit_suggest(void);
 void	unit_line(void);
+void	unit_storeurl(void);
 
 #endif

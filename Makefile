@@ -34,18 +34,26 @@ BSD_LIBS !=	$(PKG_CONFIG) --libs libbsd-overlay 2>/dev/null || echo -lbsd
 PCRE_CFLAGS !=	$(PKG_CONFIG) --cflags libpcre2-8 2>/dev/null || true
 PCRE_LIBS !=	$(PKG_CONFIG) --libs libpcre2-8 2>/dev/null || echo -lpcre2-8
 HIREDIS_LIBS !=	$(PKG_CONFIG) --libs hiredis 2>/dev/null || echo -lhiredis
-# PCRE2 and hiredis are loaded by the installed binary when a run first
-# needs them (src/lib.h), by the sonames of the libraries built against;
-# where a soname cannot be told, that library is linked as usual.
+SSL_CFLAGS !=	$(PKG_CONFIG) --cflags openssl 2>/dev/null || true
+SSL_LIBS !=	$(PKG_CONFIG) --libs openssl 2>/dev/null || echo -lssl -lcrypto
+# PCRE2, hiredis and OpenSSL (libssl and libcrypto) are loaded by the
+# installed binary when a run first needs them (src/lib.h), by the sonames
+# of the libraries built against; where a soname cannot be told, that
+# library is linked as usual.
 soname =	objdump -p "$$($(CC) -print-file-name=$(1).so)" 2>/dev/null | \
 		awk '$$1 == "SONAME" { print $$2 }'
 PCRE_SONAME !=	$(call soname,libpcre2-8)
 HIREDIS_SONAME != $(call soname,libhiredis)
+SSL_SONAME !=	$(call soname,libssl)
+CRYPTO_SONAME != $(call soname,libcrypto)
 LAZY_CPPFLAGS =	-DRETRY_LIBM_LAZY \
 		$(if $(PCRE_SONAME),-DRETRY_PCRE2_SONAME='"$(PCRE_SONAME)"') \
-		$(if $(HIREDIS_SONAME),-DRETRY_HIREDIS_SONAME='"$(HIREDIS_SONAME)"')
+		$(if $(HIREDIS_SONAME),-DRETRY_HIREDIS_SONAME='"$(HIREDIS_SONAME)"') \
+		$(if $(SSL_SONAME),$(if $(CRYPTO_SONAME),-DRETRY_SSL_SONAME='"$(SSL_SONAME)"' \
+		    -DRETRY_CRYPTO_SONAME='"$(CRYPTO_SONAME)"'))
 LAZY_LIBS =	$(if $(PCRE_SONAME),,$(PCRE_LIBS)) \
-		$(if $(HIREDIS_SONAME),,$(HIREDIS_LIBS))
+		$(if $(HIREDIS_SONAME),,$(HIREDIS_LIBS)) \
+		$(if $(SSL_SONAME),$(if $(CRYPTO_SONAME),,$(SSL_LIBS)),$(SSL_LIBS))
 # libbsd and libmd are linked in from their static archives where Debian's
 # libbsd-dev has them: every shared library costs each run its mapping and
 # relocation, and these give retry a few small functions.
@@ -59,9 +67,9 @@ BSD_STATIC !=	test -f "$$($(CC) -print-file-name=libbsd.a)" && \
 DYN_LDLIBS =	$(or $(BSD_STATIC),$(BSD_LIBS)) $(LAZY_LIBS) \
 		-Wl,--as-needed -lm -Wl,--no-as-needed
 CFLAGS ?=	-O2 -g
-RETRY_CPPFLAGS = -D_GNU_SOURCE $(BSD_CFLAGS) $(PCRE_CFLAGS)
+RETRY_CPPFLAGS = -D_GNU_SOURCE $(BSD_CFLAGS) $(PCRE_CFLAGS) $(SSL_CFLAGS)
 RETRY_CFLAGS =	-std=c11 $(WARNINGS) $(WERROR)
-RETRY_LDLIBS =	$(BSD_LIBS) $(PCRE_LIBS) $(HIREDIS_LIBS) -lm
+RETRY_LDLIBS =	$(BSD_LIBS) $(PCRE_LIBS) $(HIREDIS_LIBS) $(SSL_LIBS) -lm
 
 SRCS =		$(sort $(wildcard src/*.c))
 OBJS =		$(SRCS:.c=.o)
@@ -139,7 +147,7 @@ build/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE:%=src/%.o) \
 # script by a real server (tests/redis.bats runs it).
 REPLAY_OBJS =	src/redis.o src/redisconn.o src/signals.o src/storeurl.o \
 		src/share.o src/duration.o src/number.o src/compat.o src/lib.o \
-		src/clock.o
+		src/clock.o src/tls.o
 
 build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
 	    $(REPLAY_OBJS)
@@ -255,7 +263,8 @@ fuzz: fuzz-build
 STATIC_DIR =	build/static
 STATIC_OBJS =	$(SRCS:src/%.c=$(STATIC_DIR)/%.o)
 STATIC_LIBS !=	$(PKG_CONFIG) --static --libs libbsd-overlay libpcre2-8 hiredis \
-		2>/dev/null || echo -lbsd -lmd -lpcre2-8 -lhiredis
+		openssl 2>/dev/null || echo -lbsd -lmd -lpcre2-8 -lhiredis -lssl \
+		-lcrypto
 STATIC_LD !=	command -v ld.lld >/dev/null 2>&1 && \
 		echo -fuse-ld=lld -Wl,--symbol-ordering-file=src/static.order \
 		    -Wl,--no-warn-symbol-ordering || true

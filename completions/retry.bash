@@ -235,14 +235,15 @@ _retry() {
 		_retry_reply -W 'wait giveup' -- "$cur"
 		return ;;
 	--share-store)
-		# file:, redis:// or unix://; the directories after file:, the
-		# paths after unix:// (a socket), nothing after redis://.
+		# file:, redis://, rediss:// or unix://; the directories after
+		# file:, the paths after unix:// (a socket), nothing after
+		# redis:// and rediss://.
 		if [[ $cur == file:* ]]; then
 			_retry_reply -P file: -S / -d -- "${cur#file:}"
 		elif [[ $cur == unix://* ]]; then
 			_retry_socket_paths "${cur#unix://}"
 		else
-			_retry_reply -W 'file: redis:// unix://' -- "$cur"
+			_retry_reply -W 'file: redis:// rediss:// unix://' -- "$cur"
 		fi
 		compopt -o nospace
 		__ltrim_colon_completions "$cur"

@@ -77,8 +77,9 @@ function __fish_retry_share_action
     return 1
 end
 
-# --share-store's value: file:, redis:// or unix://; then the directories
-# after file:, the paths after unix:// (a socket), nothing after redis://.
+# --share-store's value: file:, redis://, rediss:// or unix://; then the
+# directories after file:, the paths after unix:// (a socket), nothing
+# after redis:// and rediss://.
 function __fish_retry_store
     set -l token (commandline -ct | string replace -r -- '^--share-store=' '')
     if string match -q -- 'file:*' $token
@@ -89,8 +90,8 @@ function __fish_retry_store
         test -n "$path"; or set path /
         string match -q -- '/*' $path; or return
         __fish_complete_path $path | string replace -r -- '^' unix://
-    else if not string match -q -- 'redis://*' $token
-        printf '%s\n' file: redis:// unix://
+    else if not string match -q -r -- '^rediss?://' $token
+        printf '%s\n' file: redis:// rediss:// unix://
     end
 end
 

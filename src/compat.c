@@ -252,7 +252,11 @@ compat_no_core(void)
 #ifdef HAVE_GETADDRINFO_A
 struct compat_lookup {
 	struct gaicb	 req;
-	struct addrinfo	 hints;	/* the request points at them */
+	/* The request points at them, and glibc's thread reads them until
+	 * the lookup ends, which may be after the caller has gone. */
+	struct addrinfo	 hints;
+	char		 host[NI_MAXHOST];
+	char		 port[NI_MAXSERV];
 };
 
 int
@@ -264,11 +268,15 @@ compat_lookup_start(struct compat_lookup **lp, const char *host,
 	struct compat_lookup *l;
 	int rc;
 
+	if (strlen(host) >= sizeof(l->host) || strlen(port) >= sizeof(l->port))
+		return EAI_OVERFLOW;
 	if ((l = calloc(1, sizeof(*l))) == NULL)
 		return EAI_MEMORY;
 	l->hints = *hints;
-	l->req.ar_name = host;
-	l->req.ar_service = port;
+	memcpy(l->host, host, strlen(host) + 1);
+	memcpy(l->port, port, strlen(port) + 1);
+	l->req.ar_name = l->host;
+	l->req.ar_service = l->port;
 	l->req.ar_request = &l->hints;
 	list[0] = &l->req;
 	if ((rc = getaddrinfo_a(GAI_NOWAIT, list, 1, &none)) != 0) {

@@ -58,8 +58,8 @@ void		 compat_no_core(void);
  * resolver takes (resolv.conf's timeout and attempts bound it).
  */
 struct compat_lookup;
-/* Starts looking host and port up, which must last until the lookup has
- * ended: 0, or an EAI_ code. */
+/* Starts looking host and port up, copied (the lookup may outlive them):
+ * 0, or an EAI_ code. */
 int		 compat_lookup_start(struct compat_lookup **, const char *host,
 		    const char *port, const struct addrinfo *hints);
 /* Whether it has ended; if so, *rc says how (0, with the addresses in

@@ -19,6 +19,7 @@
 #include "lib.h"
 #include "redisconn.h"
 #include "signals.h"
+#include "tls.h"
 
 /* The most a reply may take: a decision's is a few bytes, a page of SCAN
  * a few kB; a server that sends more is not one to trust.  An array's
@@ -28,6 +29,19 @@
 #define ELEMENTS_MAX	10000
 /* How often a name lookup in progress is looked at. */
 #define LOOKUP_TICK	(5 * 1000000LL)
+
+/* A server that the run talks to: the URL's, or a node of its cluster
+ * that a redirection named.  Each keeps its connection. */
+struct redis_node {
+	char		 host[256];	/* as connected to, and verified */
+	char		 port[6];
+	int		 fd;		/* -1: not connected */
+	struct ssl_st	*ssl;		/* rediss://, while connected */
+	void		*reader;	/* hiredis's, while connected */
+	struct compat_lookup *lookup;	/* a name being looked up, kept across
+					 * commands (it cannot be stopped), or
+					 * NULL */
+};
 
 /* hiredis, which formats commands and parses replies: loaded when the
  * first connection is made (lib.h). */
@@ -64,7 +78,8 @@ load_hiredis(void)
 }
 
 /* hiredis's own reply objects, but an array whose header says more than
- * ELEMENTS_MAX is refused before its elements are allocated. */
+ * ELEMENTS_MAX is refused before its elements are allocated (privdata:
+ * the connection). */
 static redisReplyObjectFunctions bounded;
 static void	*(*unbounded_array)(const redisReadTask *, int);
 
@@ -201,7 +216,38 @@ redisconn_open(struct redis_conn *r, const struct store_url *u,
 	r->url = *u;
 	r->timeout = timeout;
 	r->by = -1;
-	r->fd = -1;
+}
+
+/* The failure of node n, as redisconn_fail says it, with the node named
+ * when it is not the URL's: -1. */
+static int
+node_fail(const struct redis_conn *r, const struct redis_node *n, char *err,
+    size_t sz, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static int
+node_fail(const struct redis_conn *r, const struct redis_node *n, char *err,
+    size_t sz, const char *fmt, ...)
+{
+	const bool v6 = strchr(n->host, ':') != NULL;
+	char *what = NULL;
+	va_list ap;
+	int k;
+
+	/* Whole: the password is looked for before anything is cut. */
+	va_start(ap, fmt);
+	k = vasprintf(&what, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+	if (r->nnodes > 0 && n != r->nodes[0])
+		redisconn_fail(r, err, sz, "node %s%s%s:%s: %s", v6 ? "[" : "",
+		    n->host, v6 ? "]" : "", n->port, what);
+	else
+		redisconn_fail(r, err, sz, "%s", what);
+	explicit_bzero(what, (size_t)k);
+	free(what);
+	return -1;
 }
 
 /* A signal ends the wait, but not a leave's. */
@@ -220,33 +266,87 @@ deadline(const struct redis_conn *r)
 	return r->by >= 0 && r->by < d ? r->by : d;
 }
 
-static void
-disconnect(struct redis_conn *r)
+/* How a wait of by - start that ran out is said. */
+static const char *
+within(const struct redis_conn *r, int64_t start, int64_t by, char *buf,
+    size_t sz)
 {
-	if (r->fd != -1)
-		close(r->fd);
-	r->fd = -1;
-	if (r->reader != NULL)
-		api.redisReaderFree(r->reader);
-	r->reader = NULL;
+	char d[DURATION_BUFSZ];
+
+	snprintf(buf, sz, "%s%s", duration_format(duration_round(by - start),
+	    d, sizeof(d)), by - start < r->timeout ? " (half of what was left "
+	    "of --budget)" : "");
+	return buf;
+}
+
+static void
+disconnect(struct redis_node *n)
+{
+	tls_end(n->ssl);
+	n->ssl = NULL;
+	if (n->fd != -1)
+		close(n->fd);
+	n->fd = -1;
+	if (n->reader != NULL)
+		api.redisReaderFree(n->reader);
+	n->reader = NULL;
+}
+
+/* A node to talk to, not yet connected: NULL when there is no memory. */
+static struct redis_node *
+node_new(struct redis_conn *r, const char *host, const char *port)
+{
+	struct redis_node *n, **more;
+
+	if ((more = reallocarray(r->nodes, r->nnodes + 1,
+	    sizeof(struct redis_node *))) == NULL)
+		return NULL;
+	r->nodes = more;
+	if ((n = calloc(1, sizeof(*n))) == NULL)
+		return NULL;
+	snprintf(n->host, sizeof(n->host), "%s", host);
+	snprintf(n->port, sizeof(n->port), "%s", port);
+	n->fd = -1;
+	r->nodes[r->nnodes++] = n;
+	return n;
+}
+
+/* The URL's server, node 0. */
+static struct redis_node *
+first_node(struct redis_conn *r, char *err, size_t sz)
+{
+	if (r->nnodes == 0 && node_new(r, r->url.host, r->url.port) == NULL) {
+		redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+		return NULL;
+	}
+	return r->nodes[0];
 }
 
 void
 redisconn_close(struct redis_conn *r)
 {
-	disconnect(r);
-	/* One still running is left to end on its own: the process is
-	 * ending. */
-	if (r->lookup != NULL)
-		compat_lookup_cancel(r->lookup);
-	r->lookup = NULL;
+	for (size_t i = 0; i < r->nnodes; i++) {
+		struct redis_node *n = r->nodes[i];
+
+		disconnect(n);
+		/* One still running is left to end on its own: the process
+		 * is ending. */
+		if (n->lookup != NULL)
+			compat_lookup_cancel(n->lookup);
+		free(n);
+	}
+	free(r->nodes);
+	r->nodes = NULL;
+	r->nnodes = 0;
+	tls_context_free(r->tls);
+	r->tls = NULL;
 }
 
-/* The server's addresses: at once for a number, else by a lookup that the
+/* The node's addresses: at once for a number, else by a lookup that the
  * wait watches.  0, or -1 with why in err. */
 static int
-resolve(struct redis_conn *r, int64_t by, struct addrinfo **out, char *err,
-    size_t sz)
+resolve(struct redis_conn *r, struct redis_node *n, int64_t by,
+    struct addrinfo **out, char *err, size_t sz)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 	    .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
@@ -254,28 +354,27 @@ resolve(struct redis_conn *r, int64_t by, struct addrinfo **out, char *err,
 	    .ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG };
 	int rc;
 
-	if (getaddrinfo(r->url.host, r->url.port, &hints, out) == 0)
+	if (getaddrinfo(n->host, n->port, &hints, out) == 0)
 		return 0;
-	/* Kept across commands: a lookup cannot be stopped once begun. */
-	if (r->lookup == NULL && (rc = compat_lookup_start(&r->lookup,
-	    r->url.host, r->url.port, &named)) != 0)
-		return redisconn_fail(r, err, sz, "looking up %s: %s",
-		    r->url.host, gai_strerror(rc));
-	while (!compat_lookup_done(r->lookup, &rc, out)) {
+	if (n->lookup == NULL && (rc = compat_lookup_start(&n->lookup,
+	    n->host, n->port, &named)) != 0)
+		return node_fail(r, n, err, sz, "looking up %s: %s", n->host,
+		    gai_strerror(rc));
+	while (!compat_lookup_done(n->lookup, &rc, out)) {
 		const int64_t now = mono_ns();
 
 		if (stopped(r))
-			return redisconn_fail(r, err, sz, "a signal came");
+			return node_fail(r, n, err, sz, "a signal came");
 		if (now >= by)
-			return redisconn_fail(r, err, sz, "no address for %s "
-			    "within the timeout", r->url.host);
+			return node_fail(r, n, err, sz, "no address for %s "
+			    "within the timeout", n->host);
 		(void)signals_wait(NULL, 0, now + LOOKUP_TICK < by ?
 		    now + LOOKUP_TICK : by);
 	}
-	r->lookup = NULL;
+	n->lookup = NULL;
 	if (rc != 0)
-		return redisconn_fail(r, err, sz, "looking up %s: %s",
-		    r->url.host, gai_strerror(rc));
+		return node_fail(r, n, err, sz, "looking up %s: %s", n->host,
+		    gai_strerror(rc));
 	return 0;
 }
 
@@ -305,34 +404,63 @@ connect_by(const struct redis_conn *r, int fd, const struct sockaddr *addr,
 	return e == 0 ? 0 : -1;
 }
 
+/* TLS on the node's new connection, by then: the handshake, each of its
+ * steps inside the one wait.  0, or -1 with why in err. */
 static int
-connect_server(struct redis_conn *r, char *err, size_t sz)
+handshake(struct redis_conn *r, struct redis_node *n, int64_t start,
+    int64_t by, char *err, size_t sz)
 {
-	const int64_t by = deadline(r);
+	struct pollfd p = { .fd = n->fd };
+	char why[512], d[DURATION_BUFSZ + 64];
+	int k;
+
+	if (r->tls == NULL && (r->tls = tls_context(&r->url, why,
+	    sizeof(why))) == NULL)
+		return node_fail(r, n, err, sz, "%s", why);
+	if ((n->ssl = tls_session(r->tls, n->fd, n->host, why,
+	    sizeof(why))) == NULL)
+		return node_fail(r, n, err, sz, "%s", why);
+	while ((k = tls_handshake(n->ssl, &p.events, why, sizeof(why))) ==
+	    1) {
+		if (stopped(r))
+			return node_fail(r, n, err, sz, "TLS handshake: a "
+			    "signal came");
+		if (mono_ns() >= by)
+			return node_fail(r, n, err, sz, "no TLS handshake "
+			    "within %s", within(r, start, by, d, sizeof(d)));
+		(void)signals_wait(&p, 1, by);
+	}
+	return k == 0 ? 0 : node_fail(r, n, err, sz, "%s", why);
+}
+
+static int
+connect_node(struct redis_conn *r, struct redis_node *n, char *err,
+    size_t sz)
+{
+	const int64_t start = mono_ns(), by = deadline(r);
 	struct addrinfo *ai = NULL;
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	const char *why;
 	int e = 0, one = 1;
 
 	if ((why = load_hiredis()) != NULL)
-		return redisconn_fail(r, err, sz, "Redis needs hiredis: %s",
-		    why);
+		return node_fail(r, n, err, sz, "Redis needs hiredis: %s", why);
 	if (r->url.kind == STORE_REDIS_UNIX) {
 		memcpy(sun.sun_path, r->url.path, strlen(r->url.path) + 1);
-		r->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
+		n->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
 		    SOCK_CLOEXEC, 0);
-		if (r->fd == -1 || connect_by(r, r->fd, (struct sockaddr *)&sun,
+		if (n->fd == -1 || connect_by(r, n->fd, (struct sockaddr *)&sun,
 		    sizeof(sun), by) == -1)
 			e = errno;
 	} else {
-		if (resolve(r, by, &ai, err, sz) == -1)
+		if (resolve(r, n, by, &ai, err, sz) == -1)
 			return -1;
 		for (const struct addrinfo *a = ai; a != NULL; a = a->ai_next) {
-			if (r->fd != -1)
-				close(r->fd);
-			r->fd = socket(a->ai_family, a->ai_socktype |
+			if (n->fd != -1)
+				close(n->fd);
+			n->fd = socket(a->ai_family, a->ai_socktype |
 			    SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
-			if (r->fd != -1 && connect_by(r, r->fd, a->ai_addr,
+			if (n->fd != -1 && connect_by(r, n->fd, a->ai_addr,
 			    a->ai_addrlen, by) == 0) {
 				e = 0;
 				break;
@@ -342,51 +470,80 @@ connect_server(struct redis_conn *r, char *err, size_t sz)
 				break;
 		}
 		freeaddrinfo(ai);
-		if (r->fd != -1 && e == 0)
-			(void)setsockopt(r->fd, IPPROTO_TCP, TCP_NODELAY, &one,
+		if (n->fd != -1 && e == 0)
+			(void)setsockopt(n->fd, IPPROTO_TCP, TCP_NODELAY, &one,
 			    sizeof(one));
 	}
-	if (e != 0 || r->fd == -1) {
-		disconnect(r);
+	if (e != 0 || n->fd == -1) {
+		disconnect(n);
 		if (e == ETIMEDOUT)
-			return redisconn_fail(r, err, sz, "no connection "
-			    "within %s", duration_format(r->timeout,
+			return node_fail(r, n, err, sz, "no connection within "
+			    "%s", duration_format(r->timeout,
 			    (char[DURATION_BUFSZ]){ 0 }, DURATION_BUFSZ));
-		return redisconn_fail(r, err, sz, "cannot connect: %s",
+		return node_fail(r, n, err, sz, "cannot connect: %s",
 		    e == EINTR ? "a signal came" : strerror(e != 0 ? e :
 		    ENOTCONN));
 	}
-	if ((r->reader = new_reader(r)) == NULL) {
-		disconnect(r);
-		return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+	if (r->url.tls && handshake(r, n, start, by, err, sz) == -1) {
+		disconnect(n);
+		return -1;
+	}
+	if ((n->reader = new_reader(r)) == NULL) {
+		disconnect(n);
+		return node_fail(r, n, err, sz, "%s", strerror(ENOMEM));
 	}
 	return 0;
 }
 
-/* Sends out[0..len), then reads n replies, by deadline: 0, or -1 with why
- * in err and the connection dropped. */
+/* As send(2) and read(2), on the connection or its TLS session: bytes,
+ * 0 (a read: the server closed it), or -1 with errno (EAGAIN: the socket
+ * must first become *events) and, for TLS, why in err. */
+static ssize_t
+node_send(struct redis_node *n, const char *buf, size_t len, short *events,
+    char *why, size_t sz)
+{
+	if (n->ssl != NULL)
+		return tls_write(n->ssl, buf, len, events, why, sz);
+	*events = POLLOUT;
+	snprintf(why, sz, "sending: %s", strerror(EPIPE));
+	return send(n->fd, buf, len, MSG_NOSIGNAL);
+}
+
+static ssize_t
+node_recv(struct redis_node *n, char *buf, size_t len, short *events,
+    char *why, size_t sz)
+{
+	if (n->ssl != NULL)
+		return tls_read(n->ssl, buf, len, events, why, sz);
+	*events = POLLIN;
+	return read(n->fd, buf, len);
+}
+
+/* Sends out[0..len) to the node, then reads count replies, by deadline:
+ * 0, or -1 with why in err and the connection dropped. */
 static int
-exchange(struct redis_conn *r, const char *out, size_t len, size_t n,
-    redisReply **rep, char *err, size_t sz)
+exchange(struct redis_conn *r, struct redis_node *n, const char *out,
+    size_t len, size_t count, redisReply **rep, char *err, size_t sz)
 {
 	const int64_t start = mono_ns(), by = deadline(r);
 	size_t sent = 0, got = 0, bytes = 0;
-	char buf[16384], d[DURATION_BUFSZ];
+	char buf[16384], d[DURATION_BUFSZ + 64], why[512];
+	short rwant = POLLIN, wwant = POLLOUT;
+	/* A TLS session may hold what the socket no longer shows. */
+	bool readable = n->ssl != NULL && tls_pending(n->ssl), writable = true;
 	void *reply;
 
-	while (got < n) {
-		struct pollfd p = { .fd = r->fd, .events = POLLIN |
-		    (sent < len ? POLLOUT : 0) };
+	while (got < count) {
+		struct pollfd p = { .fd = n->fd };
 		ssize_t k;
 
-		if (api.redisReaderGetReply(r->reader, &reply) == REDIS_ERR) {
+		if (api.redisReaderGetReply(n->reader, &reply) == REDIS_ERR) {
 			if (r->too_many)
-				redisconn_fail(r, err, sz, "an answer of more "
+				node_fail(r, n, err, sz, "an answer of more "
 				    "than %d elements", ELEMENTS_MAX);
 			else
-				redisconn_fail(r, err, sz, "not a Redis "
-				    "server? (%s)",
-				    ((redisReader *)r->reader)->errstr);
+				node_fail(r, n, err, sz, "not a Redis server? "
+				    "(%s)", ((redisReader *)n->reader)->errstr);
 			goto fail;
 		}
 		if (reply != NULL) {
@@ -394,69 +551,88 @@ exchange(struct redis_conn *r, const char *out, size_t len, size_t n,
 			continue;
 		}
 		/* Sent at once: the socket's buffer takes a command. */
-		k = sent < len ? send(r->fd, out + sent, len - sent,
-		    MSG_NOSIGNAL) : 0;
-		if (k > 0) {
-			sent += (size_t)k;
-			continue;
+		if (sent < len && writable) {
+			k = node_send(n, out + sent, len - sent, &wwant, why,
+			    sizeof(why));
+			if (k > 0) {
+				sent += (size_t)k;
+				continue;
+			}
+			if (errno != EAGAIN && errno != EINTR) {
+				node_fail(r, n, err, sz, "%s", n->ssl != NULL ?
+				    why : strerror(errno));
+				goto fail;
+			}
+			writable = false;
 		}
-		if (k == -1 && errno != EAGAIN && errno != EINTR) {
-			redisconn_fail(r, err, sz, "sending: %s",
-			    strerror(errno));
-			goto fail;
+		if (readable) {
+			k = node_recv(n, buf, sizeof(buf), &rwant, why,
+			    sizeof(why));
+			if (k == 0 || (k == -1 && errno != EAGAIN &&
+			    errno != EINTR)) {
+				node_fail(r, n, err, sz, "%s", k == 0 ?
+				    "the server closed the connection" :
+				    n->ssl != NULL ? why : strerror(errno));
+				goto fail;
+			}
+			if (k > 0) {
+				if ((bytes += (size_t)k) > REPLY_MAX) {
+					node_fail(r, n, err, sz, "an answer "
+					    "longer than %d bytes", REPLY_MAX);
+					goto fail;
+				}
+				if (api.redisReaderFeed(n->reader, buf,
+				    (size_t)k) != REDIS_OK) {
+					node_fail(r, n, err, sz, "%s",
+					    strerror(ENOMEM));
+					goto fail;
+				}
+				continue;
+			}
+			readable = false;
 		}
 		if (stopped(r)) {
-			redisconn_fail(r, err, sz, "a signal came");
+			node_fail(r, n, err, sz, "a signal came");
 			goto fail;
 		}
 		if (mono_ns() >= by) {
-			redisconn_fail(r, err, sz, "no answer within %s%s",
-			    duration_format(duration_round(by - start), d,
-			    sizeof(d)), by - start < r->timeout ? " (half of "
-			    "what was left of --budget)" : "");
+			node_fail(r, n, err, sz, "no answer within %s",
+			    within(r, start, by, d, sizeof(d)));
 			goto fail;
 		}
+		p.events = (short)(rwant | (sent < len ? wwant : 0));
 		if (signals_wait(&p, 1, by) <= 0)
 			continue;
-		if ((p.revents & (POLLIN | POLLHUP | POLLERR)) == 0)
-			continue;
-		k = read(r->fd, buf, sizeof(buf));
-		if (k == -1 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (k <= 0) {
-			redisconn_fail(r, err, sz, "%s", k == 0 ? "the server "
-			    "closed the connection" : strerror(errno));
-			goto fail;
-		}
-		if ((bytes += (size_t)k) > REPLY_MAX) {
-			redisconn_fail(r, err, sz, "an answer longer than %d "
-			    "bytes", REPLY_MAX);
-			goto fail;
-		}
-		if (api.redisReaderFeed(r->reader, buf, (size_t)k) !=
-		    REDIS_OK) {
-			redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
-			goto fail;
-		}
+		if ((p.revents & (rwant | POLLHUP | POLLERR)) != 0)
+			readable = true;
+		if ((p.revents & (wwant | POLLHUP | POLLERR)) != 0)
+			writable = true;
 	}
 	return 0;
 fail:
 	while (got > 0)
 		api.freeReplyObject(rep[--got]);
-	disconnect(r);
+	disconnect(n);
 	return -1;
 }
 
 /* Whether a kept connection is stale: closed by the server (its timeout,
  * a restart), or holding what no command asked for.  Then a new one is
- * made rather than a command lost. */
+ * made rather than a command lost.  Over TLS, what came may be records
+ * that are no answer (session tickets): they are read. */
 static bool
-stale(const struct redis_conn *r)
+stale(struct redis_node *n)
 {
-	char c;
-	const ssize_t k = recv(r->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+	char c, buf[512], why[256];
+	short events;
+	ssize_t k = recv(n->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
 
-	return k >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+	if (k == -1)
+		return errno != EAGAIN && errno != EWOULDBLOCK;
+	if (k == 0 || n->ssl == NULL)
+		return true;
+	k = tls_read(n->ssl, buf, sizeof(buf), &events, why, sizeof(why));
+	return k != -1 || errno != EAGAIN;
 }
 
 void
@@ -508,59 +684,67 @@ error_code(const char *str, char *buf, size_t sz)
 }
 
 /*
- * The reply to AUTH or SELECT: 0 when it is +OK.  AUTH's is never shown,
- * only its code: a server may say the password back in it, whole or cut
- * (Redis does, of a command it does not know).
+ * The reply to AUTH, SELECT or ASKING (verb): 0 when it is +OK.  AUTH's is
+ * never shown, only its code: a server may say the password back in it,
+ * whole or cut (Redis does, of a command it does not know).
  */
 static int
-check_setup(struct redis_conn *r, const redisReply *rep, bool auth,
-    char *err, size_t sz)
+check_setup(struct redis_conn *r, const struct redis_node *n,
+    const redisReply *rep, const char *verb, char *err, size_t sz)
 {
+	const bool auth = strcmp(verb, "AUTH") == 0;
 	char code[32];
 
 	if (rep->type == REDIS_REPLY_STATUS && strcmp(rep->str, "OK") == 0)
 		return 0;
 	if (auth && rep->type == REDIS_REPLY_ERROR)
-		return redisconn_fail(r, err, sz, "the password is refused: "
+		return node_fail(r, n, err, sz, "the password is refused: "
 		    "%s%s", *error_code(rep->str, code, sizeof(code)) != '\0' ?
 		    code : "an error", redisconn_is_error(rep,
 		    "ERR unknown command") ? " (the server has no AUTH "
 		    "command)" : "");
-	if (!auth && rep->type == REDIS_REPLY_ERROR)
-		return redisconn_is_error(rep, "NOAUTH") ?
-		    redisconn_fail_reply(r, rep, err, sz) : redisconn_fail(r,
-		    err, sz, "the db is refused: %s", rep->str);
-	return redisconn_fail(r, err, sz, "%s: not the answer of a Redis "
-	    "server", auth ? "AUTH" : "SELECT");
+	if (rep->type == REDIS_REPLY_ERROR && (redisconn_is_error(rep,
+	    "NOAUTH") || strstr(rep->str, "unauthenticated") != NULL))
+		return redisconn_fail_reply(r, rep, err, sz);
+	if (rep->type == REDIS_REPLY_ERROR)
+		return node_fail(r, n, err, sz, "%s: %s", strcmp(verb,
+		    "SELECT") == 0 ? "the db is refused" : verb, rep->str);
+	return node_fail(r, n, err, sz, "%s: not the answer of a Redis server",
+	    verb);
 }
 
-redisReply *
-redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
-    size_t sz)
+/* Sends the command to node n, asking first if it was moved there for a
+ * moment (-ASK); redisconn_ask says the rest. */
+static redisReply *
+ask_node(struct redis_conn *r, struct redis_node *n,
+    const struct redis_cmd *q, bool asking, char *err, size_t sz)
 {
-	struct redis_cmd all[3];
-	redisReply *got[3] = { NULL, NULL, NULL };
+	struct redis_cmd all[4];
+	redisReply *got[4] = { NULL, NULL, NULL, NULL };
 	char db[16], *out = NULL, *one;
-	size_t len = 0, n = 0;
+	size_t len = 0, k_all = 0;
 	int k = 0;
 
-	if (r->fd != -1 && stale(r))
-		disconnect(r);
-	if (r->fd == -1) {
-		if (connect_server(r, err, sz) == -1)
+	if (n->fd != -1 && stale(n))
+		disconnect(n);
+	if (n->fd == -1) {
+		if (connect_node(r, n, err, sz) == -1)
 			return NULL;
 		if (r->url.has_password && r->url.user[0] != '\0')
-			redisconn_build(&all[n++], 3, "AUTH", r->url.user,
+			redisconn_build(&all[k_all++], 3, "AUTH", r->url.user,
 			    r->url.password);
 		else if (r->url.has_password)
-			redisconn_build(&all[n++], 2, "AUTH", r->url.password);
+			redisconn_build(&all[k_all++], 2, "AUTH",
+			    r->url.password);
 		if (r->url.db != 0) {
 			snprintf(db, sizeof(db), "%d", r->url.db);
-			redisconn_build(&all[n++], 2, "SELECT", db);
+			redisconn_build(&all[k_all++], 2, "SELECT", db);
 		}
 	}
-	all[n++] = *q;
-	for (size_t i = 0; i < n; i++) {
+	if (asking)
+		redisconn_build(&all[k_all++], 1, "ASKING");
+	all[k_all++] = *q;
+	for (size_t i = 0; i < k_all; i++) {
 		char *more = NULL;
 
 		k = api.redisFormatCommandArgv(&one, all[i].argc, all[i].argv,
@@ -569,8 +753,8 @@ redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
 			if (k >= 0)
 				api.redisFreeCommand(one);
 			free(out);
-			disconnect(r);
-			redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+			disconnect(n);
+			node_fail(r, n, err, sz, "%s", strerror(ENOMEM));
 			return NULL;
 		}
 		out = more;
@@ -578,23 +762,31 @@ redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
 		len += (size_t)k;
 		api.redisFreeCommand(one);
 	}
-	k = exchange(r, out, len, n, got, err, sz);
+	k = exchange(r, n, out, len, k_all, got, err, sz);
 	explicit_bzero(out, len);
 	free(out);
 	if (k == -1)
 		return NULL;
-	for (size_t i = 0; i + 1 < n && k == 0; i++)
-		k = check_setup(r, got[i], strcmp(all[i].argv[0], "AUTH") == 0,
-		    err, sz);
-	for (size_t i = 0; i + 1 < n; i++)
+	for (size_t i = 0; i + 1 < k_all && k == 0; i++)
+		k = check_setup(r, n, got[i], all[i].argv[0], err, sz);
+	for (size_t i = 0; i + 1 < k_all; i++)
 		api.freeReplyObject(got[i]);
-	if (k == -1 || got[n - 1] == NULL) {
-		if (got[n - 1] != NULL)
-			api.freeReplyObject(got[n - 1]);
-		disconnect(r);
+	if (k == -1 || got[k_all - 1] == NULL) {
+		if (got[k_all - 1] != NULL)
+			api.freeReplyObject(got[k_all - 1]);
+		disconnect(n);
 		return NULL;
 	}
-	return got[n - 1];
+	return got[k_all - 1];
+}
+
+redisReply *
+redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
+    size_t sz)
+{
+	struct redis_node *n = first_node(r, err, sz);
+
+	return n != NULL ? ask_node(r, n, q, false, err, sz) : NULL;
 }
 
 void

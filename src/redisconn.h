@@ -1,11 +1,12 @@
 /*
  * A connection to a Redis server, kept for the run: the name lookup, the
- * connection, AUTH and SELECT, and each command's exchange.  hiredis
- * formats the commands and reads the replies (loaded when the first
- * connection is made, lib.h); the lookup, the connection and every read
- * and write are done without blocking, inside the one wait, so that a
- * signal is seen at once and nothing waits past the timeout: one for
- * connecting, one for each exchange.  What goes wrong is said in err as
+ * connection, TLS for rediss:// (tls.h), AUTH and SELECT, and each
+ * command's exchange.  hiredis formats the commands and reads the replies
+ * (loaded when the first connection is made, lib.h); the lookup, the
+ * connection, the TLS handshake and every read and write are done
+ * without blocking, inside the one wait, so that a signal is seen at once
+ * and nothing waits past the timeout: one for connecting (the handshake
+ * with it), one for each exchange.  What goes wrong is said in err as
  * "the store: what", without any piece of the password.
  */
 #ifndef RETRY_REDISCONN_H
@@ -17,8 +18,9 @@
 
 #include "storeurl.h"
 
-struct compat_lookup;
+struct redis_node;
 struct redisReply;
+struct ssl_ctx_st;
 
 struct redis_conn {
 	struct store_url url;
@@ -26,11 +28,11 @@ struct redis_conn {
 	int64_t		 by;		/* each connection and exchange ends
 					 * by then too (CLOCK_MONOTONIC ns),
 					 * or -1 */
-	int		 fd;		/* -1: not connected */
-	void		*reader;	/* hiredis's, while connected */
 	bool		 too_many;	/* the reader met too long an array */
 	bool		 ending;	/* a leave: sent even after a signal */
-	struct compat_lookup *lookup;	/* a name being looked up, or NULL */
+	struct redis_node **nodes;	/* [0]: the URL's server, once asked */
+	size_t		 nnodes;
+	struct ssl_ctx_st *tls;		/* rediss://, once connected */
 };
 
 /* A command to send: its words. */

@@ -1,4 +1,5 @@
 /* The shared state in its store. */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -366,6 +367,11 @@ shared_open(struct shared *sh, const struct config *c,
 		arc4random_buf(&sh->me, sizeof(sh->me));
 	if (resolve_spec(sh, c, err, errsz) == -1)
 		return -1;
+	if (storeurl_warning(&sh->url) != NULL && rep != NULL)
+		report_error(rep, "--share %s: %s: %s", sh->name, sh->shown,
+		    storeurl_warning(&sh->url));
+	else if (storeurl_warning(&sh->url) != NULL)
+		warnx("%s: %s", sh->shown, storeurl_warning(&sh->url));
 	sh->ops = kinds[sh->url.kind];
 	if (sh->ops->open(sh, create, err, errsz) == -1)
 		return cannot_use(sh, create);

@@ -170,11 +170,62 @@ unix_socket(const char *s, const char *end, struct store_url *u)
 	return NULL;
 }
 
+/* The TLS options of a rediss:// URL: the query after its '?', all of
+ * [s, end), '&' between them. */
+static const char *
+tls_options(const char *s, const char *end, struct store_url *u)
+{
+	static const char *const names[] = { "ssl_ca_certs", "ssl_certfile",
+	    "ssl_keyfile", "ssl_cert_reqs" };
+	char *const files[] = { u->ca, u->cert, u->key };
+	bool reqs = false;
+
+	while (s < end) {
+		const char *amp = memchr(s, '&', (size_t)(end - s));
+		const char *stop = amp != NULL ? amp : end;
+		const char *eq = memchr(s, '=', (size_t)(stop - s));
+		char value[STOREURL_FILE_MAX];
+		size_t i, klen;
+
+		klen = (size_t)((eq != NULL ? eq : stop) - s);
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i]) == klen &&
+			    memcmp(s, names[i], klen) == 0)
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return "an unknown option after '?': give ssl_ca_certs, "
+			    "ssl_certfile, ssl_keyfile or ssl_cert_reqs";
+		if (eq == NULL || eq + 1 == stop)
+			return "an option after '?' without a value";
+		if (!unescape(eq + 1, (size_t)(stop - eq - 1), value,
+		    sizeof(value)))
+			return "an option's value is too long or has a bad %XX "
+			    "escape";
+		if (i < 3) {
+			if (files[i][0] != '\0')
+				return "an option is given twice";
+			memcpy(files[i], value, strlen(value) + 1);
+		} else {
+			if (reqs)
+				return "an option is given twice";
+			reqs = true;
+			if (strcmp(value, "none") != 0 &&
+			    strcmp(value, "required") != 0)
+				return "ssl_cert_reqs is none or required";
+			u->verify = strcmp(value, "required") == 0;
+		}
+		s = amp != NULL ? amp + 1 : end;
+	}
+	if (u->key[0] != '\0' && u->cert[0] == '\0')
+		return "ssl_keyfile is the key of ssl_certfile: give both";
+	return NULL;
+}
+
 const char *
 storeurl_parse(const char *spec, bool secret_ok, struct store_url *u)
 {
 	const size_t len = strlen(spec);
-	const char *s, *end = spec + len, *why;
+	const char *s, *end = spec + len, *why, *query = NULL;
 
 	memset(u, 0, sizeof(*u));
 	if (len == 0 || len >= STOREURL_MAX)
@@ -189,18 +240,30 @@ storeurl_parse(const char *spec, bool secret_ok, struct store_url *u)
 	for (const char *c = spec; c < end; c++)
 		if (iscntrl((unsigned char)*c) || *c == ' ')
 			return "a space or a control character";
+	if (strncmp(spec, "rediss://", 9) == 0) {
+		u->kind = STORE_REDIS_TCP;
+		u->tls = u->verify = true;
+		s = spec + 9;
+		/* A '?' in the password is written %3F, as URLs have it. */
+		if ((query = strchr(s, '?')) != NULL)
+			end = query;
+		if ((why = userinfo(&s, end, secret_ok, u)) != NULL ||
+		    (why = tcp(s, end, u)) != NULL)
+			return why;
+		return query != NULL ? tls_options(query + 1, spec + len, u) :
+		    NULL;
+	}
 	if (strncmp(spec, "redis://", 8) == 0 ||
 	    strncmp(spec, "unix://", 7) == 0) {
 		u->kind = spec[0] == 'r' ? STORE_REDIS_TCP : STORE_REDIS_UNIX;
 		s = spec + (u->kind == STORE_REDIS_TCP ? 8 : 7);
 		if ((why = userinfo(&s, end, secret_ok, u)) != NULL)
 			return why;
+		if (u->kind == STORE_REDIS_TCP && strstr(s, "?ssl_") != NULL)
+			return "the ssl_ options are for TLS: give rediss://";
 		return u->kind == STORE_REDIS_TCP ? tcp(s, end, u) :
 		    unix_socket(s, end, u);
 	}
-	if (strncmp(spec, "rediss://", 9) == 0)
-		return "TLS is not supported: reach the server through a "
-		    "tunnel (stunnel, ssh -L) and give redis://";
 	return "not a store: give file:DIR, redis://HOST[:PORT][/DB] or "
 	    "unix:///PATH";
 }
@@ -218,6 +281,17 @@ storeurl_show(const struct store_url *u, char *buf, size_t sz)
 		snprintf(buf, sz, "unix://%s%s%s?db=%d", user, auth, u->path,
 		    u->db);
 	else
-		snprintf(buf, sz, "redis://%s%s%s%s%s:%s/%d", user, auth,
-		    v6 ? "[" : "", u->host, v6 ? "]" : "", u->port, u->db);
+		snprintf(buf, sz, "%s://%s%s%s%s%s:%s/%d", u->tls ? "rediss" :
+		    "redis", user, auth, v6 ? "[" : "", u->host, v6 ? "]" : "",
+		    u->port, u->db);
+}
+
+const char *
+storeurl_warning(const struct store_url *u)
+{
+	if (u->kind == STORE_REDIS_TCP && u->tls && !u->verify)
+		return "ssl_cert_reqs=none: the server's certificate is not "
+		    "verified, so anyone on the way to it can read and change "
+		    "the shared state";
+	return NULL;
 }

@@ -175,6 +175,7 @@ tmp_signal() {
 	run -0 retry --max 1 -- sh -c "$maps"
 	refute_output --partial libpcre2
 	refute_output --partial libhiredis
+	refute_output --partial libssl
 	# The static binary maps no library at all: PCRE2 is in it.
 	grep -q 'libc\.so' <<<"$output" ||
 		skip "a static binary: PCRE2 and hiredis are linked in"

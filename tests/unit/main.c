@@ -37,6 +37,7 @@ main(void)
 	unit_duration();
 	unit_codes();
 	unit_engine();
+	unit_storeurl();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

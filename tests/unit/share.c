@@ -315,7 +315,7 @@ rows_stores(void)
 		{ "redis://[::1", false, NULL, NULL },
 		{ "redis://[zz]", false, NULL, NULL },
 		{ "redis://c/1/2", false, NULL, NULL },
-		{ "rediss://cache", false, NULL, NULL },
+		{ "rediss://cache", false, "rediss://cache:6379/0", "" },
 		{ "unix://relative.sock", false, NULL, NULL },
 		{ "unix:///s?db=x", false, NULL, NULL },
 		{ "unix:///s?dbx=1", false, NULL, NULL },

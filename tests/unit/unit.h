@@ -30,5 +30,6 @@ void	unit_engine(void);
 struct codes;
 /* The statuses of a set as "0,2,75-78", or "none". */
 void	codes_text(const struct codes *, char *, size_t);
+void	unit_storeurl(void);
 
 #endif

@@ -1,0 +1,245 @@
+#!/usr/bin/env bats
+# --share on Redis over TLS (rediss://): a real redis-server with a TLS
+# port on 127.0.0.1, its certificates made by openssl for the file, one
+# server a test, stopped by its pid.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/redis
+load test_helper/tls
+
+teardown() {
+	tls_stop
+	redis_stop
+	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
+	[ -z "${STALL_PID:-}" ] || kill "$STALL_PID" 2>/dev/null
+	true
+}
+
+# The attempts so far: the lines of calls.
+calls() {
+	local n=0 _
+	[ -f "$BATS_TEST_TMPDIR/calls" ] &&
+		while read -r _; do n=$((n + 1)); done <"$BATS_TEST_TMPDIR/calls"
+	echo "$n"
+}
+
+# A field of NAME's state, from retry share status as JSON.
+field() {
+	"$RETRY" share status --log-format json "$1" | jq -r ".$2"
+}
+
+# The lines of $output that say the store failed.
+faults() {
+	grep -c "going on without\|--share-required: giving up" <<<"$output"
+}
+
+@test "tls: two groups of 25 runs over TLS, one of them with a client certificate, share one budget" {
+	local i d=$BATS_TEST_TMPDIR pids=()
+	tls_start localhost --tls-auth-clients optional
+	for i in $(seq 25); do
+		RETRY_SHARE_STORE="$TLS_URL/3?$TLS_CA" timeout 60 "$RETRY" \
+		    --share fleet --max 5 --immediate -q --share-timeout 10s -- \
+		    sh -c 'echo x >>"$0/calls"; exit 1' "$d" 3>&- &
+		pids+=($!)
+		RETRY_SHARE_STORE="$TLS_URL/3?$TLS_CA&ssl_certfile=$CERTS/client.crt&ssl_keyfile=$CERTS/client.key" \
+		    timeout 60 "$RETRY" --share fleet --max 5 --immediate -q \
+		    --share-timeout 10s -- sh -c 'echo x >>"$0/calls"; exit 1' \
+		    "$d" 3>&- &
+		pids+=($!)
+	done
+	wait "${pids[@]}" || true
+	echo "# 2 x 25 runs over TLS, --max 5: $(calls) attempts; 250 without" >&3
+	# As over TCP: every first attempt runs, and 10 retries at most.
+	[ "$(calls)" -ge 50 ]
+	[ "$(calls)" -le 60 ]
+	export RETRY_SHARE_STORE="$TLS_URL/3?$TLS_CA"
+	[ "$(field fleet tokens | cut -d. -f1)" -eq 0 ]
+	assert_equal "$(field fleet failures)" "$(calls)"
+	run -0 tls_cli INFO stats
+	assert_line --regexp '^total_connections_received:5[0-9]'
+}
+
+@test "tls: one handshake a run: its decisions share the connection, and a dropped one is made again" {
+	local d=$BATS_TEST_TMPDIR pid rc=0
+	tls_start localhost
+	export RETRY_SHARE_STORE="$TLS_URL/1?$TLS_CA"
+	run -1 retry --share one --max 3 --immediate -- false
+	refute_output --partial "going on without"
+	# One connection for the run's 6 decisions, one for redis-cli.
+	run -0 tls_cli INFO stats
+	assert_line --regexp '^total_connections_received:2\s*$'
+	run -0 tls_cli -n 1 HGET retry:one:state failures
+	assert_output 3
+	# The server drops it while the run sleeps: the next decision
+	# connects again, and --share-required has nothing to say.
+	timeout 60 "$RETRY" --share idle --share-required --fixed 1s --max 2 \
+	    -- sh -c 'echo x >>"$0/calls"; exit 1' "$d" 2>"$d/err" 3>&- &
+	pid=$!
+	until [ -s "$d/calls" ]; do sleep 0.05; done
+	sleep 0.3
+	tls_cli CLIENT KILL TYPE normal SKIPME yes >/dev/null
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 1
+	run -0 cat "$d/err"
+	refute_output --partial "does not answer"
+	refute_output --partial "going on without"
+	run -0 tls_cli -n 1 HGET retry:idle:state failures
+	assert_output 2
+}
+
+@test "tls: a wrong CA, a wrong host name and an expired certificate each fail open with one line naming the cause" {
+	local d=$BATS_TEST_TMPDIR cert want
+	tls_certs
+	for cert in localhost other expired; do
+		tls_start "$cert"
+		case $cert in
+		localhost)
+			url="$TLS_URL?ssl_ca_certs=$CERTS/other-ca.crt"
+			want="the server's certificate is refused: self-signed certificate in certificate chain (give its CA as ?ssl_ca_certs=FILE)" ;;
+		other)
+			url="$TLS_URL?$TLS_CA"
+			want="the server's certificate is refused: hostname mismatch (it does not name the host connected to)" ;;
+		expired)
+			url="$TLS_URL?$TLS_CA"
+			want="the server's certificate is refused: certificate has expired" ;;
+		esac
+		rm -f "$d/calls"
+		run -1 env RETRY_SHARE_STORE="$url" timeout 60 "$RETRY" \
+		    --share bad --max 3 --immediate -- \
+		    sh -c 'echo x >>"$0/calls"; exit 1' "$d"
+		assert_line --index 0 "retry: --share bad: rediss://localhost:$TLS_PORT/0: TLS: $want; going on without the shared state until it answers"
+		assert_equal "$(faults)" 1
+		assert_equal "$(calls)" 3
+		run -75 env RETRY_SHARE_STORE="$url" timeout 60 "$RETRY" \
+		    --share bad --share-required -- true
+		assert_line --index 0 "retry: --share bad: rediss://localhost:$TLS_PORT/0: TLS: $want; --share-required: giving up"
+		# Nothing was written on the server.
+		run -0 tls_cli EXISTS retry:bad:state
+		assert_output 0
+		tls_stop
+	done
+}
+
+@test "tls: the system's CAs by default: a private CA is refused, and ssl_cert_reqs=none turns verification off, saying so once" {
+	tls_start other
+	run -1 env RETRY_SHARE_STORE="$TLS_URL" timeout 60 "$RETRY" \
+	    --share sys --max 2 --immediate -- false
+	assert_output --regexp "TLS: the server's certificate is refused: (self-signed certificate in certificate chain|unable to get local issuer certificate) \(give its CA as \?ssl_ca_certs=FILE\); going on without"
+	export RETRY_SHARE_STORE="$TLS_URL/2?ssl_cert_reqs=none"
+	run -1 retry --share none --share-window 1d --max 3 --immediate -- false
+	assert_line --index 0 "retry: --share none: rediss://localhost:$TLS_PORT/2: ssl_cert_reqs=none: the server's certificate is not verified, so anyone on the way to it can read and change the shared state"
+	assert_equal "$(grep -c "not verified" <<<"$output")" 1
+	refute_output --partial "going on without"
+	run -0 --separate-stderr retry share status none
+	assert_line --index 1 --regexp '^none +tokens +8 '
+	assert_equal "$stderr" "retry: rediss://localhost:$TLS_PORT/2: ssl_cert_reqs=none: the server's certificate is not verified, so anyone on the way to it can read and change the shared state"
+}
+
+@test "tls: a client certificate that the server requires: without it the run fails open, with it it shares" {
+	tls_start localhost --tls-auth-clients yes
+	run -1 env RETRY_SHARE_STORE="$TLS_URL?$TLS_CA" timeout 60 "$RETRY" \
+	    --share cc --max 2 --immediate -- false
+	assert_output --regexp "rediss://localhost:$TLS_PORT/0: TLS: [^;]* \(the server asks for a client certificate: give ssl_certfile=FILE\); going on without the shared state until it answers"
+	assert_equal "$(faults)" 1
+	local with="$TLS_URL?$TLS_CA&ssl_certfile=$CERTS/client.crt&ssl_keyfile=$CERTS/client.key"
+	run -1 env RETRY_SHARE_STORE="$with" timeout 60 "$RETRY" \
+	    --share cc --max 2 --immediate -- false
+	refute_output --partial "going on without"
+	run -0 tls_cli HGET retry:cc:state failures
+	assert_output 2
+	# A key that is not the certificate's, and files that are missing.
+	run -1 env RETRY_SHARE_STORE="$TLS_URL?$TLS_CA&ssl_certfile=$CERTS/client.crt&ssl_keyfile=$CERTS/other.key" \
+	    timeout 60 "$RETRY" --share cc --max 1 -- false
+	assert_output --partial "TLS: ssl_keyfile $CERTS/other.key: key values mismatch; going on without"
+	run -1 env RETRY_SHARE_STORE="$TLS_URL?ssl_ca_certs=$CERTS/none.crt" \
+	    timeout 60 "$RETRY" --share cc --max 1 -- false
+	assert_output --partial "TLS: ssl_ca_certs $CERTS/none.crt: No such file or directory; going on without"
+}
+
+@test "tls: a password, share status and reset over TLS" {
+	local d=$BATS_TEST_TMPDIR
+	tls_start localhost --requirepass 'pa:ss'
+	printf '%s\n' "rediss://:pa%3Ass@localhost:$TLS_PORT/4?$TLS_CA" >"$d/url"
+	run -1 retry --share-store-file "$d/url" --share pw --share-window 1d \
+	    --max 2 --immediate -- false
+	refute_output --partial "going on without"
+	run -0 retry share status --share-store-file "$d/url"
+	assert_line --index 1 --regexp '^pw +tokens +9 '
+	run -0 retry share reset --share-store-file "$d/url" pw
+	run -1 retry share status --share-store-file "$d/url" pw
+	assert_output "retry: pw: no shared state in rediss://:***@localhost:$TLS_PORT/4"
+	# A wrong one is refused over TLS too, and not shown.
+	printf '%s\n' "rediss://:wrong-one@localhost:$TLS_PORT/4?$TLS_CA" >"$d/url"
+	run -1 retry --share-store-file "$d/url" --share pw --max 1 -- false
+	assert_output --partial "rediss://:***@localhost:$TLS_PORT/4: the password is refused: WRONGPASS"
+	refute_output --partial wrong-one
+	# A password on the command line is refused as over TCP.
+	run -125 retry --share-store "rediss://:x@localhost:$TLS_PORT" --share pw -- true
+	assert_output --partial "seen by every user in ps"
+}
+
+@test "tls: TLS to a plain port, and plain to a TLS port: one line each" {
+	tls_start localhost
+	run -1 env RETRY_SHARE_STORE="redis://127.0.0.1:$TLS_PORT" \
+	    timeout 60 "$RETRY" --share mix --max 2 --immediate -- false
+	assert_output --regexp "redis://127.0.0.1:$TLS_PORT/0: (the server closed the connection|Connection reset by peer); going on without"
+	assert_equal "$(faults)" 1
+	redis_start
+	run -1 env RETRY_SHARE_STORE="rediss://localhost:$REDIS_PORT?$TLS_CA" \
+	    timeout 60 "$RETRY" --share mix --max 2 --immediate -- false
+	# Redis reads a ClientHello as the start of a command, and waits.
+	assert_output --partial "rediss://localhost:$REDIS_PORT/0: no TLS handshake within 200ms; going on without"
+	assert_equal "$(faults)" 1
+}
+
+@test "tls: a server that stalls in the handshake costs --share-timeout at most, and TERM ends retry at once" {
+	local t0 pid rc=0
+	tls_certs
+	# It reads the ClientHello, and answers with the first bytes of a
+	# record that never comes whole.
+	read -r STALL_PORT STALL_PID < <(serve '
+held = []
+while True:
+    c, _ = s.accept(); held.append(c)
+    try:
+        c.recv(4096); c.sendall(b"\x16\x03\x03\x00\x7a\x02\x00")
+    except OSError:
+        pass
+')
+	t0=$(now_ms)
+	run -0 env RETRY_SHARE_STORE="rediss://localhost:$STALL_PORT?$(printf 'ssl_ca_certs=%s' "$CERTS/ca.crt")" \
+	    timeout 60 "$RETRY" --share st --share-timeout 300ms --max 2 -- true
+	assert_line --index 0 "retry: --share st: rediss://localhost:$STALL_PORT/0: no TLS handshake within 300ms; going on without the shared state until it answers"
+	# Two decisions of 300ms at most.
+	[ $(($(now_ms) - t0)) -lt 5000 ]
+	t0=$(now_ms)
+	RETRY_SHARE_STORE="rediss://localhost:$STALL_PORT?ssl_ca_certs=$CERTS/ca.crt" \
+	    timeout 60 "$RETRY" --share st --share-timeout 30s -- true 3>&- &
+	pid=$!
+	sleep 0.5
+	kill -TERM "$pid"
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 143
+	[ $(($(now_ms) - t0)) -lt 5000 ]
+}
+
+@test "tls: OpenSSL is mapped only by a run whose store is rediss://" {
+	# shellcheck disable=SC2016  # for the attempt's shell
+	local maps='cat /proc/$PPID/maps'
+	run -0 retry --max 1 -- sh -c "$maps"
+	grep -q 'libc\.so' <<<"$output" ||
+		skip "a static binary: OpenSSL is linked in"
+	refute_output --partial libssl
+	refute_output --partial libcrypto
+	redis_start
+	run -0 env RETRY_SHARE_STORE="$REDIS_URL" timeout 60 "$RETRY" \
+	    --share m --max 1 -- sh -c "$maps"
+	assert_output --partial libhiredis
+	refute_output --partial libssl
+	refute_output --partial libcrypto
+	tls_start localhost
+	run -0 env RETRY_SHARE_STORE="$TLS_URL?$TLS_CA" timeout 60 "$RETRY" \
+	    --share m --max 1 -- sh -c "$maps"
+	assert_output --partial libssl
+	assert_output --partial libcrypto
+}

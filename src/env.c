@@ -19,6 +19,8 @@ static const char *const names[ENV_COUNT] = {
 };
 
 static struct {
+	char	**block;	/* the pointers, then the strings: kept
+				 * for the life of the process */
 	char	**tail;		/* after the inherited variables */
 	bool	  set[ENV_COUNT];
 	char	  buf[ENV_COUNT][48];
@@ -63,6 +65,7 @@ env_init(void)
 		v[n++] = memcpy(p, *e, len);
 		p += len;
 	}
+	env.block = v;
 	env.tail = v + n;
 	*env.tail = NULL;
 	environ = v;

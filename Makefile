@@ -101,8 +101,9 @@ src/%.o: src/%.c $(HDRS) Makefile VERSION
 	    $(CFLAGS) -c -o $@ $<
 
 # The pure modules: the unit tests link them, and nothing of the edge.
-PURE =		codes compat duration engine help line lists match model number \
-		optable options policy replay rng share storeurl suggest verdict
+PURE =		cluster codes compat duration engine help line lists match model \
+		number optable options policy replay rng share storeurl suggest \
+		verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 
 # The loaders that pure modules call: lib (PCRE2) and mathlib (libm).
@@ -119,7 +120,7 @@ build/unit: $(UNIT_SRCS) tests/unit/unit.h $(PURE:%=src/%.o) \
 # script by a real server (tests/redis.bats runs it).
 REPLAY_OBJS =	src/redis.o src/redisconn.o src/signals.o src/storeurl.o \
 		src/share.o src/duration.o src/number.o src/compat.o src/lib.o \
-		src/clock.o src/tls.o
+		src/clock.o src/tls.o src/cluster.o
 
 build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
 	    $(REPLAY_OBJS)

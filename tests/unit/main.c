@@ -35,6 +35,7 @@ main(void)
 	unit_suggest();
 	unit_line();
 	unit_storeurl();
+	unit_cluster();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

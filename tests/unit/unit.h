@@ -24,5 +24,6 @@ void	unit_model(void);
 void	unit_suggest(void);
 void	unit_line(void);
 void	unit_storeurl(void);
+void	unit_cluster(void);
 
 #endif

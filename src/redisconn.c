@@ -685,10 +685,12 @@ stale(struct redis_node *n)
 	short events;
 	ssize_t k = recv(n->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
 
-	if (k == -1)
-		return errno != EAGAIN && errno != EWOULDBLOCK;
-	if (k == 0 || n->ssl == NULL)
+	if (k == -1 && errno != EAGAIN && errno != EWOULDBLOCK)
 		return true;
+	if (n->ssl == NULL)
+		return k >= 0;
+	if (k == 0 || (k == -1 && !tls_pending(n->ssl)))
+		return k == 0;
 	k = tls_read(n->ssl, buf, sizeof(buf), &events, why, sizeof(why));
 	return k != -1 || errno != EAGAIN;
 }

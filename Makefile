@@ -128,8 +128,9 @@ OBJ_CMD =	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) $(CPPFLAGS) \
 $(eval $(call tree,src,OBJ_CMD))
 
 # The pure modules: the unit tests link them, and nothing of the edge.
-PURE =		codes compat duration engine help line lists match model number \
-		optable options policy replay rng share storeurl suggest verdict
+PURE =		cluster codes compat duration engine help line lists match model \
+		number optable options policy replay rng share storeurl suggest \
+		verdict
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 UNIT_HDRS =	$(wildcard tests/unit/*.h)
 
@@ -147,7 +148,7 @@ build/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(PURE:%=src/%.o) \
 # script by a real server (tests/redis.bats runs it).
 REPLAY_OBJS =	src/redis.o src/redisconn.o src/signals.o src/storeurl.o \
 		src/share.o src/duration.o src/number.o src/compat.o src/lib.o \
-		src/clock.o src/tls.o
+		src/clock.o src/tls.o src/cluster.o
 
 build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
 	    $(REPLAY_OBJS)
@@ -248,10 +249,10 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build
 	FUZZ_SEED=$(FUZZ_SEED) ./fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-# One file that runs anywhere Linux does: glibc's, libbsd's, PCRE2's and
-# hiredis's static archives from Debian, in build/static: position
-# independent (so the kernel places it anywhere), hardened as Debian
-# hardens its packages, and stripped.  Name lookups (--share-store
+# One file that runs anywhere Linux does: glibc's, libbsd's, PCRE2's,
+# hiredis's and OpenSSL's static archives from Debian, in build/static:
+# position independent (so the kernel places it anywhere), hardened as
+# Debian hardens its packages, and stripped.  Name lookups (--share-store
 # redis://NAME) read /etc/hosts and ask DNS with glibc's own code; only
 # other NSS sources (LDAP, mDNS) need glibc's shared libraries at run time
 # (GNU ld warns of that for getaddrinfo).  With lld, the functions a
@@ -259,7 +260,9 @@ fuzz: fuzz-build
 # src/static.order (make static-order writes it; see
 # tests/package/hot-symbols): the kernel maps text 64 KiB around each
 # page touched, so gathered they cost a few hundred KiB of memory, not a
-# megabyte.  Without lld the binary is the same but for that.
+# megabyte.  lld also packs its relocations (RELR): OpenSSL's tables hold
+# some 20,000 pointers, which as RELA records were half a megabyte read
+# at each start.  Without lld the binary is the same but for those.
 STATIC_DIR =	build/static
 STATIC_OBJS =	$(SRCS:src/%.c=$(STATIC_DIR)/%.o)
 STATIC_LIBS !=	$(PKG_CONFIG) --static --libs libbsd-overlay libpcre2-8 hiredis \
@@ -267,7 +270,7 @@ STATIC_LIBS !=	$(PKG_CONFIG) --static --libs libbsd-overlay libpcre2-8 hiredis \
 		-lcrypto
 STATIC_LD !=	command -v ld.lld >/dev/null 2>&1 && \
 		echo -fuse-ld=lld -Wl,--symbol-ordering-file=src/static.order \
-		    -Wl,--no-warn-symbol-ordering || true
+		    -Wl,--no-warn-symbol-ordering -Wl,--pack-dyn-relocs=relr || true
 STATIC_HARDEN =	-fPIE -fstack-protector-strong -fstack-clash-protection \
 		-fcf-protection -D_FORTIFY_SOURCE=2
 STRIP ?=	strip

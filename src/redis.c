@@ -121,6 +121,7 @@ redis_decide(struct redis_conn *r, enum share_op op, const char *name,
 	    ops[op], id, max, ratio, trip, cool, lease,
 	    rules->give_up ? "1" : "0", success ? "1" : "0", nb,
 	    now_us >= 0 ? now : "", retry ? "1" : "0", window);
+	q.key = 3;
 	r->ending = op == SHARE_LEAVE;
 	rep = redisconn_ask(r, &q, err, sz);
 	if (rep != NULL && redisconn_is_error(rep, "NOSCRIPT")) {
@@ -189,6 +190,7 @@ ask_key(struct redis_conn *r, const char *verb, const char *name, int want,
 
 	redis_key(name, key, sizeof(key));
 	redisconn_build(&q, 2, verb, key);
+	q.key = 1;
 	if ((rep = redisconn_ask(r, &q, err, sz)) == NULL || rep->type == want)
 		return rep;
 	if (rep->type == REDIS_REPLY_ERROR)
@@ -276,31 +278,25 @@ add_names(const redisReply *keys, char ***names, size_t *n, size_t *cap)
 	return true;
 }
 
-int
-redis_names(struct redis_conn *r, char ***names, size_t *n, char *err,
-    size_t sz)
+/* The names of the node's keys, added to *names; *pages counts the pages
+ * of SCAN that all nodes gave.  0, or -1 with why in err. */
+static int
+scan_node(struct redis_conn *r, size_t node, char ***names, size_t *n,
+    size_t *cap, size_t *pages, char *err, size_t sz)
 {
 	char cursor[32] = "0";
-	size_t cap = 0;
 	struct redis_cmd q;
 	redisReply *rep;
-	size_t kept = 0, pages = 0;
 	int rc = 0;
 
-	*names = NULL;
-	*n = 0;
 	do {
-		if (++pages > PAGES_MAX) {
-			rc = redisconn_fail(r, err, sz, "SCAN: more than %d "
+		if (++*pages > PAGES_MAX)
+			return redisconn_fail(r, err, sz, "SCAN: more than %d "
 			    "pages", PAGES_MAX);
-			break;
-		}
 		redisconn_build(&q, 6, "SCAN", cursor, "MATCH",
 		    REDIS_KEY_PREFIX "*" REDIS_KEY_SUFFIX, "COUNT", "1000");
-		if ((rep = redisconn_ask(r, &q, err, sz)) == NULL) {
-			rc = -1;
-			break;
-		}
+		if ((rep = redisconn_ask_node(r, node, &q, err, sz)) == NULL)
+			return -1;
 		if (rep->type == REDIS_REPLY_ERROR)
 			rc = redisconn_fail_reply(r, rep, err, sz);
 		else if (rep->type != REDIS_REPLY_ARRAY || rep->elements != 2 ||
@@ -309,7 +305,7 @@ redis_names(struct redis_conn *r, char ***names, size_t *n, char *err,
 		    rep->element[1]->type != REDIS_REPLY_ARRAY)
 			rc = redisconn_fail(r, err, sz, "SCAN: not the answer "
 			    "of a Redis server");
-		else if (!add_names(rep->element[1], names, n, &cap))
+		else if (!add_names(rep->element[1], names, n, cap))
 			rc = *n >= NAMES_MAX ? redisconn_fail(r, err, sz,
 			    "SCAN: more than %d names", NAMES_MAX) :
 			    redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
@@ -318,6 +314,24 @@ redis_names(struct redis_conn *r, char ***names, size_t *n, char *err,
 			    rep->element[0]->len + 1);
 		redisconn_free_reply(rep);
 	} while (rc == 0 && strcmp(cursor, "0") != 0);
+	return rc;
+}
+
+int
+redis_names(struct redis_conn *r, char ***names, size_t *n, char *err,
+    size_t sz)
+{
+	size_t cap = 0, kept = 0, pages = 0, *masters, count;
+	int rc;
+
+	*names = NULL;
+	*n = 0;
+	/* A cluster's names are on its masters, each SCANned whole. */
+	if ((rc = redisconn_masters(r, &masters, &count, err, sz)) == 0)
+		for (size_t i = 0; i < count && rc == 0; i++)
+			rc = scan_node(r, masters[i], names, n, &cap, &pages,
+			    err, sz);
+	free(masters);
 	/* SCAN may give a key twice. */
 	if (*n > 1)
 		qsort(*names, *n, sizeof(**names), by_name);

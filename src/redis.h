@@ -3,9 +3,11 @@
  * script share.lua, run atomically by the server (EVALSHA, or EVAL once
  * when the server does not know the script yet), on the connection that
  * redisconn.h keeps for the run.  A name's state is one hash, its key
- * retry:NAME:state.  Reading a state, resetting one and listing the names
- * are plain commands on that connection.  Each function says why it
- * failed in err, as redisconn.h does.
+ * retry:NAME:state, so on a Redis Cluster one slot, on one node, which
+ * redisconn.h finds.  Reading a state, resetting one and listing the
+ * names (on each master of a cluster) are plain commands on those
+ * connections.  Each function says why it failed in err, as redisconn.h
+ * does.
  */
 #ifndef RETRY_REDIS_H
 #define RETRY_REDIS_H

@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "compat.h"
+#include "cluster.h"
 #include "duration.h"
 #include "lib.h"
 #include "redisconn.h"
@@ -29,12 +30,15 @@
 #define ELEMENTS_MAX	10000
 /* How often a name lookup in progress is looked at. */
 #define LOOKUP_TICK	(5 * 1000000LL)
+/* The nodes of a cluster that a run may talk to, at most. */
+#define NODES_MAX	1000
 
 /* A server that the run talks to: the URL's, or a node of its cluster
  * that a redirection named.  Each keeps its connection. */
 struct redis_node {
 	char		 host[256];	/* as connected to, and verified */
 	char		 port[6];
+	bool		 unix_socket;	/* the URL's, unix:// */
 	int		 fd;		/* -1: not connected */
 	struct ssl_st	*ssl;		/* rediss://, while connected */
 	void		*reader;	/* hiredis's, while connected */
@@ -216,6 +220,7 @@ redisconn_open(struct redis_conn *r, const struct store_url *u,
 	r->url = *u;
 	r->timeout = timeout;
 	r->by = -1;
+	r->hops_by = -1;
 }
 
 /* The failure of node n, as redisconn_fail says it, with the node named
@@ -261,9 +266,11 @@ stopped(const struct redis_conn *r)
 static int64_t
 deadline(const struct redis_conn *r)
 {
-	const int64_t d = mono_ns() + r->timeout;
+	int64_t d = mono_ns() + r->timeout;
 
-	return r->by >= 0 && r->by < d ? r->by : d;
+	if (r->by >= 0 && r->by < d)
+		d = r->by;
+	return r->hops_by >= 0 && r->hops_by < d ? r->hops_by : d;
 }
 
 /* How a wait of by - start that ran out is said. */
@@ -274,8 +281,8 @@ within(const struct redis_conn *r, int64_t start, int64_t by, char *buf,
 	char d[DURATION_BUFSZ];
 
 	snprintf(buf, sz, "%s%s", duration_format(duration_round(by - start),
-	    d, sizeof(d)), by - start < r->timeout ? " (half of what was left "
-	    "of --budget)" : "");
+	    d, sizeof(d)), by == r->by && by - start < r->timeout ? " (half "
+	    "of what was left of --budget)" : "");
 	return buf;
 }
 
@@ -319,7 +326,27 @@ first_node(struct redis_conn *r, char *err, size_t sz)
 		redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
 		return NULL;
 	}
+	r->nodes[0]->unix_socket = r->url.kind == STORE_REDIS_UNIX;
 	return r->nodes[0];
+}
+
+/* The node at host:port, made if the run has none there yet: its index,
+ * or -1 with why in err. */
+static int
+node_at(struct redis_conn *r, const char *host, const char *port,
+    char *err, size_t sz)
+{
+	for (size_t i = 0; i < r->nnodes; i++)
+		if (!r->nodes[i]->unix_socket &&
+		    strcmp(r->nodes[i]->host, host) == 0 &&
+		    strcmp(r->nodes[i]->port, port) == 0)
+			return (int)i;
+	if (r->nnodes >= NODES_MAX)
+		return redisconn_fail(r, err, sz, "a cluster of more than %d "
+		    "nodes", NODES_MAX);
+	if (node_new(r, host, port) == NULL)
+		return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+	return (int)r->nnodes - 1;
 }
 
 void
@@ -338,6 +365,8 @@ redisconn_close(struct redis_conn *r)
 	free(r->nodes);
 	r->nodes = NULL;
 	r->nnodes = 0;
+	free(r->slots);
+	r->slots = NULL;
 	tls_context_free(r->tls);
 	r->tls = NULL;
 }
@@ -445,7 +474,7 @@ connect_node(struct redis_conn *r, struct redis_node *n, char *err,
 
 	if ((why = load_hiredis()) != NULL)
 		return node_fail(r, n, err, sz, "Redis needs hiredis: %s", why);
-	if (r->url.kind == STORE_REDIS_UNIX) {
+	if (n->unix_socket) {
 		memcpy(sun.sun_path, r->url.path, strlen(r->url.path) + 1);
 		n->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
 		    SOCK_CLOEXEC, 0);
@@ -627,10 +656,12 @@ stale(struct redis_node *n)
 	short events;
 	ssize_t k = recv(n->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
 
-	if (k == -1)
-		return errno != EAGAIN && errno != EWOULDBLOCK;
-	if (k == 0 || n->ssl == NULL)
+	if (k == -1 && errno != EAGAIN && errno != EWOULDBLOCK)
 		return true;
+	if (n->ssl == NULL)
+		return k >= 0;
+	if (k == 0 || (k == -1 && !tls_pending(n->ssl)))
+		return k == 0;
 	k = tls_read(n->ssl, buf, sizeof(buf), &events, why, sizeof(why));
 	return k != -1 || errno != EAGAIN;
 }
@@ -642,6 +673,7 @@ redisconn_build(struct redis_cmd *q, int argc, ...)
 
 	va_start(ap, argc);
 	q->argc = argc;
+	q->key = 0;
 	for (int i = 0; i < argc; i++) {
 		q->argv[i] = va_arg(ap, const char *);
 		q->len[i] = strlen(q->argv[i]);
@@ -780,13 +812,172 @@ ask_node(struct redis_conn *r, struct redis_node *n,
 	return got[k_all - 1];
 }
 
+/* The node of the command's key, as the cluster said; else node 0. */
+static struct redis_node *
+route(struct redis_conn *r, const struct redis_cmd *q, char *err, size_t sz)
+{
+	unsigned slot;
+
+	if (q->key > 0 && r->slots != NULL) {
+		slot = cluster_slot(q->argv[q->key], q->len[q->key]);
+		if (r->slots[slot] > 0)
+			return r->nodes[r->slots[slot] - 1];
+	}
+	return first_node(r, err, sz);
+}
+
+/* Learns the node of a slot: 0, or -1 with why in err. */
+static int
+learn(struct redis_conn *r, unsigned slot, size_t node, char *err, size_t sz)
+{
+	if (r->slots == NULL && (r->slots = calloc(CLUSTER_SLOTS,
+	    sizeof(*r->slots))) == NULL)
+		return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+	r->slots[slot] = (uint16_t)(node + 1);
+	return 0;
+}
+
 redisReply *
 redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
     size_t sz)
 {
-	struct redis_node *n = first_node(r, err, sz);
+	struct redis_node *n = route(r, q, err, sz);
+	struct cluster_redirect to;
+	redisReply *rep = NULL;
+	bool asking = false;
+	int hops = 0, k;
 
-	return n != NULL ? ask_node(r, n, q, false, err, sz) : NULL;
+	while (n != NULL && (rep = ask_node(r, n, q, asking, err, sz)) !=
+	    NULL && rep->type == REDIS_REPLY_ERROR &&
+	    cluster_redirect_parse(rep->str, &to)) {
+		/* The hops all end within one timeout from the first. */
+		if (++hops > REDIS_REDIRECTS) {
+			node_fail(r, n, err, sz, "more than %d redirections "
+			    "(%s)", REDIS_REDIRECTS, rep->str);
+			break;
+		}
+		if (hops == 1)
+			r->hops_by = deadline(r);
+		if ((k = node_at(r, to.host[0] != '\0' ? to.host : n->host,
+		    to.port, err, sz)) == -1 || (!to.ask &&
+		    learn(r, to.slot, (size_t)k, err, sz) == -1))
+			break;
+		n = r->nodes[k];
+		asking = to.ask;
+		api.freeReplyObject(rep);
+		rep = NULL;
+	}
+	r->hops_by = -1;
+	if (rep != NULL && hops > REDIS_REDIRECTS) {
+		api.freeReplyObject(rep);
+		return NULL;
+	}
+	if (rep != NULL && rep->type == REDIS_REPLY_ERROR &&
+	    cluster_redirect_parse(rep->str, &to)) {
+		api.freeReplyObject(rep);
+		return NULL;
+	}
+	/* A node that failed is asked of its slots no more: the URL's
+	 * server says where they are now. */
+	if (rep == NULL && n != NULL && q->key > 0 && r->slots != NULL &&
+	    n != r->nodes[0])
+		r->slots[cluster_slot(q->argv[q->key], q->len[q->key])] = 0;
+	return rep;
+}
+
+redisReply *
+redisconn_ask_node(struct redis_conn *r, size_t node,
+    const struct redis_cmd *q, char *err, size_t sz)
+{
+	return ask_node(r, r->nodes[node], q, false, err, sz);
+}
+
+/* The node of a master in CLUSTER SLOTS' entry e, whose slots are then
+ * learned: its index, or -1 with why in err (-2: e is not such an
+ * entry). */
+static int
+master_of(struct redis_conn *r, const redisReply *e, char *err, size_t sz)
+{
+	const redisReply *at;
+	char port[8];
+	int k;
+
+	if (e->type != REDIS_REPLY_ARRAY || e->elements < 3 ||
+	    e->element[0]->type != REDIS_REPLY_INTEGER ||
+	    e->element[1]->type != REDIS_REPLY_INTEGER ||
+	    e->element[0]->integer < 0 ||
+	    e->element[1]->integer >= CLUSTER_SLOTS ||
+	    e->element[0]->integer > e->element[1]->integer ||
+	    (at = e->element[2])->type != REDIS_REPLY_ARRAY ||
+	    at->elements < 2 || at->element[0]->type != REDIS_REPLY_STRING ||
+	    at->element[0]->len >= sizeof(r->nodes[0]->host) ||
+	    strlen(at->element[0]->str) != at->element[0]->len ||
+	    at->element[1]->type != REDIS_REPLY_INTEGER ||
+	    at->element[1]->integer < 1 || at->element[1]->integer > 65535)
+		return -2;
+	snprintf(port, sizeof(port), "%lld", at->element[1]->integer);
+	/* No address, or "?": the node that answered. */
+	k = node_at(r, at->element[0]->len > 0 && strcmp(at->element[0]->str,
+	    "?") != 0 ? at->element[0]->str : r->nodes[0]->host, port, err,
+	    sz);
+	for (long long s = e->element[0]->integer; k >= 0 &&
+	    s <= e->element[1]->integer; s++)
+		if (learn(r, (unsigned)s, (size_t)k, err, sz) == -1)
+			return -1;
+	return k;
+}
+
+int
+redisconn_masters(struct redis_conn *r, size_t **nodes, size_t *n,
+    char *err, size_t sz)
+{
+	struct redis_node *first = first_node(r, err, sz);
+	struct redis_cmd q;
+	redisReply *rep;
+	int k = 0;
+
+	*nodes = NULL;
+	*n = 0;
+	if (first == NULL)
+		return -1;
+	redisconn_build(&q, 2, "CLUSTER", "SLOTS");
+	if ((rep = ask_node(r, first, &q, false, err, sz)) == NULL)
+		return -1;
+	if (rep->type == REDIS_REPLY_ERROR && (redisconn_is_error(rep,
+	    "NOAUTH") || strstr(rep->str, "unauthenticated") != NULL)) {
+		redisconn_fail_reply(r, rep, err, sz);
+		api.freeReplyObject(rep);
+		return -1;
+	}
+	if (rep->type == REDIS_REPLY_ARRAY && rep->elements > 0 &&
+	    (*nodes = calloc(rep->elements, sizeof(**nodes))) == NULL)
+		k = redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+	for (size_t i = 0; *nodes != NULL && i < rep->elements && k >= 0;
+	    i++) {
+		size_t j = 0;
+
+		k = master_of(r, rep->element[i], err, sz);
+		while (k >= 0 && j < *n && (*nodes)[j] != (size_t)k)
+			j++;
+		if (k >= 0 && j == *n)
+			(*nodes)[(*n)++] = (size_t)k;
+	}
+	api.freeReplyObject(rep);
+	if (k >= 0 && *n > 0)
+		return 0;
+	free(*nodes);
+	*nodes = NULL;
+	*n = 0;
+	free(r->slots);
+	r->slots = NULL;
+	if (k == -1)
+		return -1;
+	/* No cluster (an error: its support is off, or no such command; no
+	 * slots; an answer that is no list of them): the server alone. */
+	if ((*nodes = calloc(1, sizeof(**nodes))) == NULL)
+		return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+	*n = 1;
+	return 0;
 }
 
 void

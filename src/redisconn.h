@@ -8,6 +8,12 @@
  * and nothing waits past the timeout: one for connecting (the handshake
  * with it), one for each exchange.  What goes wrong is said in err as
  * "the store: what", without any piece of the password.
+ *
+ * A node of a Redis Cluster answers a command on a key whose slot another
+ * node holds with a redirection, which is followed (REDIS_REDIRECTS at
+ * most, within one more timeout), on a connection of the run's to that
+ * node: -MOVED is learned, so that the slot's next command goes there at
+ * once; -ASK, while a slot moves, is for that command only.
  */
 #ifndef RETRY_REDISCONN_H
 #define RETRY_REDISCONN_H
@@ -28,12 +34,20 @@ struct redis_conn {
 	int64_t		 by;		/* each connection and exchange ends
 					 * by then too (CLOCK_MONOTONIC ns),
 					 * or -1 */
+	int64_t		 hops_by;	/* a command's redirections end by
+					 * then too, or -1 */
 	bool		 too_many;	/* the reader met too long an array */
 	bool		 ending;	/* a leave: sent even after a signal */
-	struct redis_node **nodes;	/* [0]: the URL's server, once asked */
+	struct redis_node **nodes;	/* [0]: the URL's server, once asked;
+					 * then a cluster's other nodes */
 	size_t		 nnodes;
+	uint16_t	*slots;		/* a cluster's: each slot's node + 1,
+					 * 0 unknown; NULL until learned */
 	struct ssl_ctx_st *tls;		/* rediss://, once connected */
 };
+
+/* Redirections followed for one command, at most. */
+#define REDIS_REDIRECTS	5
 
 /* A command to send: its words. */
 #define REDIS_WORDS_MAX	18
@@ -42,22 +56,37 @@ struct redis_cmd {
 	int		 argc;
 	const char	*argv[REDIS_WORDS_MAX];
 	size_t		 len[REDIS_WORDS_MAX];
+	int		 key;		/* the word that is its key, by which a
+					 * cluster routes it; 0: none */
 };
 
 /* No I/O: the connection is made by the first command that needs it. */
 void		 redisconn_open(struct redis_conn *, const struct store_url *,
 		    int64_t timeout);
 void		 redisconn_close(struct redis_conn *);
-/* Fills the command with argc words, each a string. */
+/* Fills the command with argc words, each a string, and no key. */
 void		 redisconn_build(struct redis_cmd *, int argc, ...);
 /*
  * Sends the command and reads its reply: on a new connection, with AUTH
  * and SELECT sent first, in the same write, their replies checked here.
- * An error reply to the command is the caller's to read.  The reply (the
+ * A command with a key goes to the node of its slot, when a cluster has
+ * said which; else to the URL's server; and follows redirections.  An
+ * error reply to the command is the caller's to read.  The reply (the
  * caller frees it with redisconn_free_reply), or NULL with why in err and
  * the connection dropped.
  */
 struct redisReply *redisconn_ask(struct redis_conn *,
+		    const struct redis_cmd *, char *err, size_t);
+/*
+ * The servers that hold the keys: a cluster's masters (CLUSTER SLOTS, from
+ * which each slot's node is learned too), each once, or the URL's server
+ * alone when it is no cluster.  Their nodes in *nodes (the caller frees
+ * it), *n of them; -1 with why in err.
+ */
+int		 redisconn_masters(struct redis_conn *, size_t **nodes,
+		    size_t *n, char *err, size_t);
+/* As redisconn_ask, to that node, not redirected. */
+struct redisReply *redisconn_ask_node(struct redis_conn *, size_t node,
 		    const struct redis_cmd *, char *err, size_t);
 void		 redisconn_free_reply(struct redisReply *);
 /* Whether the reply is an error whose words begin with these, such as

@@ -266,6 +266,9 @@ tls_context(const struct store_url *u, char *err, size_t sz)
 	(void)api.SSL_CTX_ctrl(ctx, SSL_CTRL_MODE,
 	    SSL_MODE_ENABLE_PARTIAL_WRITE |
 	    SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER, NULL);
+	/* A reply's records in one read(2), not a header and a body each:
+	 * what is read ahead, tls_pending says. */
+	(void)api.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_READ_AHEAD, 1, NULL);
 	api.SSL_CTX_set_verify(ctx, u->verify ? SSL_VERIFY_PEER :
 	    SSL_VERIFY_NONE, NULL);
 	if (u->verify && u->ca[0] != '\0') {
@@ -406,7 +409,9 @@ tls_handshake(struct ssl_st *s, short *events, char *err, size_t sz)
 	return rc == 1 ? 1 : -1;
 }
 
-/* A read or a write of tls.h: k, or its outcome as errno and err. */
+/* A read or a write of tls.h: k, or its outcome as errno and err.  The
+ * error queue that SSL_get_error reads is empty before each call, with
+ * no clearing: every failure's outcome empties it. */
 static ssize_t
 io_result(SSL *s, int k, int e, short *events, char *err, size_t sz)
 {
@@ -436,7 +441,6 @@ tls_read(struct ssl_st *s, void *buf, size_t n, short *events, char *err,
 	struct held h;
 	int k, e;
 
-	api.ERR_clear_error();
 	hold_pipe(&h);
 	errno = 0;
 	k = api.SSL_read(s, buf, n > INT_MAX ? INT_MAX : (int)n);
@@ -453,7 +457,6 @@ tls_write(struct ssl_st *s, const void *buf, size_t n, short *events,
 	ssize_t k;
 	int e;
 
-	api.ERR_clear_error();
 	hold_pipe(&h);
 	errno = 0;
 	k = api.SSL_write(s, buf, n > INT_MAX ? INT_MAX : (int)n);

@@ -9,6 +9,11 @@ setup() {
 	readelf -h "$RETRY" >/dev/null 2>&1 || skip "$RETRY is not an ELF file"
 }
 
+teardown() {
+	[ -z "${TLS_PID:-}" ] || kill "$TLS_PID" 2>/dev/null
+	true
+}
+
 @test "the static binary has no interpreter and needs no library, and ldd finds nothing to load" {
 	run -0 readelf -l -d "$RETRY"
 	refute_output --partial INTERP
@@ -75,4 +80,27 @@ in_root() {
 	    --share-store redis://retry-static-test:1 -- /retry --version
 	assert_output --partial "cannot connect"
 	refute_output --partial "looking up"
+}
+
+@test "the static binary verifies a TLS store's certificate in a root with no shared libraries and no CAs" {
+	needs_chroot
+	load ../test_helper/redis
+	load ../test_helper/tls
+	tls_start localhost
+	mkdir -p "$BATS_TEST_TMPDIR/root/etc/ca"
+	cp "$CERTS/ca.crt" "$BATS_TEST_TMPDIR/root/etc/ca/"
+	printf '127.0.0.1 localhost\n' >"$BATS_TEST_TMPDIR/root/etc/hosts"
+	printf 'rediss://localhost:%s/1?ssl_ca_certs=/etc/ca/ca.crt\n' \
+	    "$TLS_PORT" >"$BATS_TEST_TMPDIR/root/etc/url"
+	run -125 in_root /retry --share-store-file /etc/url --share tls --max 2 \
+	    --immediate -- /retry --no-such-option
+	refute_output --partial "going on without"
+	run -0 tls_cli -n 1 HGET retry:tls:state failures
+	assert_output 2
+	# Without the CA, there is none to trust: refused.
+	printf 'rediss://localhost:%s/1\n' "$TLS_PORT" >"$BATS_TEST_TMPDIR/root/etc/url"
+	run -0 in_root /retry --share-store-file /etc/url --share tls --max 1 \
+	    -- /retry --version
+	assert_output --partial "TLS: the server's certificate is refused"
+	tls_stop
 }

@@ -38,6 +38,7 @@ main(void)
 	unit_codes();
 	unit_engine();
 	unit_storeurl();
+	unit_cluster();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

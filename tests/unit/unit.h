@@ -31,5 +31,6 @@ struct codes;
 /* The statuses of a set as "0,2,75-78", or "none". */
 void	codes_text(const struct codes *, char *, size_t);
 void	unit_storeurl(void);
+void	unit_cluster(void);
 
 #endif

@@ -1,0 +1,199 @@
+#!/usr/bin/env bats
+# --share on a Redis Cluster: three masters on 127.0.0.1, made a cluster
+# by redis-cli for each test and stopped by their pids; runs name one node
+# and follow its redirections to the others.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/cluster
+load test_helper/redis
+load test_helper/tls
+
+teardown() {
+	cluster_stop
+	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
+	[ -z "${FAKE_PID:-}" ] || kill "$FAKE_PID" 2>/dev/null
+	true
+}
+
+# The attempts of the name $1 so far: the lines of its file.
+calls() {
+	local n=0 _
+	[ -f "$BATS_TEST_TMPDIR/calls.$1" ] &&
+		while read -r _; do n=$((n + 1)); done <"$BATS_TEST_TMPDIR/calls.$1"
+	echo "$n"
+}
+
+# A field of NAME's state, from retry share status as JSON.
+field() {
+	"$RETRY" share status --log-format json "$1" | jq -r ".$2"
+}
+
+# A run on name $1 that always fails, --max 5, its attempts counted.
+failing() {
+	timeout 60 "$RETRY" --share "$1" --share-window 1d --max 5 --immediate \
+	    -q --share-timeout 10s -- sh -c 'echo x >>"$0/calls.$1"; exit 1' \
+	    "$BATS_TEST_TMPDIR" "$1"
+}
+
+@test "cluster: 50 runs on names of each of the three masters, all started against one, share their budgets exactly" {
+	local a b c i name pids=()
+	cluster_start
+	a=$(cluster_name_on a "${CLUSTER_PORTS[0]}")
+	b=$(cluster_name_on b "${CLUSTER_PORTS[1]}")
+	c=$(cluster_name_on c "${CLUSTER_PORTS[2]}")
+	export RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[0]}
+	for i in $(seq 50); do
+		name=$a
+		[ $((i % 3)) -ne 1 ] || name=$b
+		[ $((i % 3)) -ne 2 ] || name=$c
+		failing "$name" 3>&- &
+		pids+=($!)
+	done
+	wait "${pids[@]}" || true
+	# The node named sent each run of b and c on once; their later
+	# decisions went straight to the node that holds the slot.
+	run -0 cluster_cli "${CLUSTER_PORTS[0]}" INFO errorstats
+	assert_line --regexp '^errorstat_MOVED:count=34\s*$'
+	# 16 runs on a, 17 on b, 17 on c: each name's first attempts, and
+	# exactly the 10 retries of its budget (a window of a day gives none
+	# back meanwhile).
+	echo "# 50 runs, --max 5: $(calls "$a"), $(calls "$b") and $(calls "$c") attempts on the three masters; 250 without" >&3
+	assert_equal "$(calls "$a")" 26
+	assert_equal "$(calls "$b")" 27
+	assert_equal "$(calls "$c")" 27
+	for name in "$a" "$b" "$c"; do
+		assert_equal "$(field "$name" failures)" "$(calls "$name")"
+		[ "$(field "$name" tokens | cut -d. -f1)" -eq 0 ]
+	done
+	# Each state is one key, on the node of its slot.
+	for i in 0 1 2; do
+		run -0 cluster_cli "${CLUSTER_PORTS[i]}" DBSIZE
+		assert_output 1
+	done
+}
+
+@test "cluster: a slot that moves: ASK is followed for the one command" {
+	local name src dst slot pid ids
+	cluster_start
+	src=${CLUSTER_PORTS[1]} dst=${CLUSTER_PORTS[2]}
+	name=$(cluster_name_on m "$src")
+	slot=$(cluster_cli "$src" CLUSTER KEYSLOT "retry:$name:state")
+	cluster_cli "$dst" CLUSTER SETSLOT "$slot" IMPORTING \
+	    "$(cluster_cli "$src" CLUSTER MYID)" >/dev/null
+	cluster_cli "$src" CLUSTER SETSLOT "$slot" MIGRATING \
+	    "$(cluster_cli "$dst" CLUSTER MYID)" >/dev/null
+	# The key is not on the node that gives the slot away: it sends each
+	# command on to the one that takes it.
+	export RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[0]}
+	run -1 failing "$name"
+	refute_output --partial "going on without"
+	assert_equal "$(calls "$name")" 5
+	run -0 cluster_cli "$src" DBSIZE
+	assert_output 0
+	run -0 sh -c "printf 'ASKING\nHGET retry:$name:state failures\n' |
+	    timeout 5 redis-cli -p $dst"
+	assert_line --index 1 5
+	run -0 cluster_cli "$src" INFO errorstats
+	assert_line --regexp '^errorstat_ASK:count=1[0-9]\s*$'
+}
+
+@test "cluster: one master stopped: its names fail open with one line naming the node, the others stay shared" {
+	local a c dead
+	cluster_start
+	a=$(cluster_name_on a "${CLUSTER_PORTS[0]}")
+	c=$(cluster_name_on c "${CLUSTER_PORTS[2]}")
+	dead=${CLUSTER_PORTS[2]}
+	cluster_kill "${CLUSTER_PIDS[2]}"
+	export RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[1]}
+	run -1 failing "$c"
+	assert_equal "$(calls "$c")" 5
+	run -1 timeout 60 "$RETRY" --share "$c" --max 3 --immediate -- false
+	assert_line --index 0 "retry: --share $c: redis://127.0.0.1:${CLUSTER_PORTS[1]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; going on without the shared state until it answers"
+	assert_equal "$(grep -c "going on without" <<<"$output")" 1
+	run -75 timeout 60 "$RETRY" --share "$c" --share-required -- false
+	assert_output --partial "node 127.0.0.1:$dead: cannot connect: Connection refused; --share-required: giving up"
+	# The other names are shared as before.
+	run -1 failing "$a"
+	refute_output --partial "going on without"
+	run -1 failing "$a"
+	assert_equal "$(calls "$a")" 10
+	assert_equal "$(cluster_cli "${CLUSTER_PORTS[0]}" HGET "retry:$a:state" failures)" 10
+}
+
+@test "cluster: share status lists the names of every master, and reset finds each one's node" {
+	local a b c
+	cluster_start
+	a=$(cluster_name_on a "${CLUSTER_PORTS[0]}")
+	b=$(cluster_name_on b "${CLUSTER_PORTS[1]}")
+	c=$(cluster_name_on c "${CLUSTER_PORTS[2]}")
+	export RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[2]}
+	run -1 failing "$a"
+	run -1 failing "$b"
+	run -1 failing "$c"
+	run -0 retry share status --log-format json
+	assert_equal "${#lines[@]}" 3
+	assert_line --partial "\"name\":\"$a\",\"tokens\":6,"
+	assert_line --partial "\"name\":\"$b\",\"tokens\":6,"
+	assert_line --partial "\"name\":\"$c\",\"tokens\":6,"
+	# Through another node, the same.
+	run -0 env RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[1]} \
+	    timeout 60 "$RETRY" share status --log-format json
+	assert_equal "${#lines[@]}" 3
+	run -0 retry share reset "$a" "$b"
+	run -0 retry share status
+	refute_output --partial "$a "
+	refute_output --partial "$b "
+	assert_output --partial "$c "
+	run -0 cluster_cli "${CLUSTER_PORTS[0]}" DBSIZE
+	assert_output 0
+	run -0 cluster_cli "${CLUSTER_PORTS[1]}" DBSIZE
+	assert_output 0
+	# A db other than 0: a cluster has none, and says so.
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[0]}/2 \
+	    timeout 60 "$RETRY" --share "$a" --max 1 -- false
+	assert_output --partial "the db is refused: ERR SELECT is not allowed in cluster mode; going on without"
+}
+
+@test "cluster: over TLS, its nodes announced by name, each one's certificate verified" {
+	local a b c
+	tls_certs
+	CLUSTER_TLS=$CERTS
+	cluster_start
+	a=$(cluster_name_on a "${CLUSTER_PORTS[0]}")
+	b=$(cluster_name_on b "${CLUSTER_PORTS[1]}")
+	c=$(cluster_name_on c "${CLUSTER_PORTS[2]}")
+	export RETRY_SHARE_STORE="rediss://localhost:${CLUSTER_PORTS[1]}?ssl_ca_certs=$CERTS/ca.crt"
+	run -1 failing "$a"
+	run -1 failing "$c"
+	refute_output --partial "going on without"
+	assert_equal "$(field "$a" failures)" 5
+	assert_equal "$(field "$c" failures)" 5
+	run -0 cluster_cli "${CLUSTER_PORTS[2]}" DBSIZE
+	assert_output 1
+	run -0 retry share status --log-format json
+	assert_equal "${#lines[@]}" 2
+	# A CA that signed none of them: refused at the first node.
+	run -1 env RETRY_SHARE_STORE="rediss://localhost:${CLUSTER_PORTS[1]}?ssl_ca_certs=$CERTS/other-ca.crt" \
+	    timeout 60 "$RETRY" --share "$b" --max 1 -- false
+	assert_output --partial "TLS: the server's certificate is refused"
+}
+
+@test "cluster: redirections are bounded: a loop ends after 5, and the hops together take --share-timeout at most" {
+	local t0
+	# A node that sends every command back to itself.
+	fake_start 'b"-MOVED 7 127.0.0.1:%d\r\n" % s.getsockname()[1]'
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" --share loop --max 2 --immediate -- false
+	assert_line --index 0 "retry: --share loop: redis://127.0.0.1:$FAKE_PORT/0: more than 5 redirections (MOVED 7 127.0.0.1:$FAKE_PORT); going on without the shared state until it answers"
+	kill "$FAKE_PID"
+	# One that sends it to a node that never answers.
+	silent_start
+	fake_start "b'-ASK 7 127.0.0.1:$SILENT_PORT\\r\\n'"
+	t0=$(now_ms)
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" --share mute --share-timeout 300ms --max 2 \
+	    --immediate -- false
+	assert_line --index 0 "retry: --share mute: redis://127.0.0.1:$FAKE_PORT/0: node 127.0.0.1:$SILENT_PORT: no answer within 300ms; going on without the shared state until it answers"
+	# 4 decisions, each an answer and the hops' 300ms at most.
+	[ $(($(now_ms) - t0)) -lt 8000 ]
+}

@@ -4,6 +4,7 @@
 # and follow its redirections to the others.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/share
 load test_helper/cluster
 load test_helper/redis
 load test_helper/tls
@@ -13,19 +14,6 @@ teardown() {
 	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
 	[ -z "${FAKE_PID:-}" ] || kill "$FAKE_PID" 2>/dev/null
 	true
-}
-
-# The attempts of the name $1 so far: the lines of its file.
-calls() {
-	local n=0 _
-	[ -f "$BATS_TEST_TMPDIR/calls.$1" ] &&
-		while read -r _; do n=$((n + 1)); done <"$BATS_TEST_TMPDIR/calls.$1"
-	echo "$n"
-}
-
-# A field of NAME's state, from retry share status as JSON.
-field() {
-	"$RETRY" share status --log-format json "$1" | jq -r ".$2"
 }
 
 # A run on name $1 that always fails, --max 5, its attempts counted.

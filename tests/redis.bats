@@ -3,6 +3,7 @@
 # per test, stopped by its pid; runs in two groups stand in for two hosts.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/share
 load test_helper/redis
 
 teardown() {
@@ -11,14 +12,6 @@ teardown() {
 	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
 	[ -z "${FAKE_PID:-}" ] || kill "$FAKE_PID" 2>/dev/null
 	true
-}
-
-# The attempts so far: the lines of calls, counted without a process.
-calls() {
-	local n=0 _
-	[ -f "$BATS_TEST_TMPDIR/calls" ] &&
-		while read -r _; do n=$((n + 1)); done <"$BATS_TEST_TMPDIR/calls"
-	echo "$n"
 }
 
 # A password of 128 characters whose pieces of 4 are found in no report
@@ -36,11 +29,6 @@ refute_pieces() {
 				fail "${LONG_PW:i:4}, of the password, is in $f: $text"
 		done
 	done
-}
-
-# A field of NAME's state, from retry share status as JSON.
-field() {
-	"$RETRY" share status --log-format json "$1" | jq -r ".$2"
 }
 
 @test "redis: the script keeps the rules of the file store, row for row" {

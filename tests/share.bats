@@ -3,21 +3,12 @@
 # breaker and a not-before time, through a file store.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/share
 
 setup() {
 	STORE=$BATS_TEST_TMPDIR/store
 	mkdir -m 700 "$STORE"
 	export RETRY_SHARE_STORE=file:$STORE
-}
-
-# The runs' attempts: each appends a line to $BATS_TEST_TMPDIR/calls.
-calls() {
-	cat "$BATS_TEST_TMPDIR/calls" 2>/dev/null | wc -l
-}
-
-# A field of NAME's state, from retry share status as JSON.
-field() {
-	"$RETRY" share status --log-format json "$1" | jq -r ".$2"
 }
 
 # Opens NAME's circuit, waits until it half-opens, and starts a run that

@@ -4,6 +4,7 @@
 # server a test, stopped by its pid.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/share
 load test_helper/redis
 load test_helper/tls
 
@@ -13,19 +14,6 @@ teardown() {
 	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
 	[ -z "${STALL_PID:-}" ] || kill "$STALL_PID" 2>/dev/null
 	true
-}
-
-# The attempts so far: the lines of calls.
-calls() {
-	local n=0 _
-	[ -f "$BATS_TEST_TMPDIR/calls" ] &&
-		while read -r _; do n=$((n + 1)); done <"$BATS_TEST_TMPDIR/calls"
-	echo "$n"
-}
-
-# A field of NAME's state, from retry share status as JSON.
-field() {
-	"$RETRY" share status --log-format json "$1" | jq -r ".$2"
 }
 
 # The lines of $output that say the store failed.

@@ -18,6 +18,7 @@
 #define HAVE_MEMFD
 #define HAVE_PROC_FD
 #define HAVE_PRCTL
+#define HAVE_SIGNALFD
 #ifdef F_SETPIPE_SZ
 #define HAVE_PIPE_SZ
 #endif
@@ -37,6 +38,9 @@
 #endif
 #ifdef HAVE_PRCTL
 #include <sys/prctl.h>
+#endif
+#ifdef HAVE_SIGNALFD
+#include <sys/signalfd.h>
 #endif
 
 #include "compat.h"
@@ -235,6 +239,32 @@ compat_wait(struct pollfd *fds, nfds_t n, const struct timespec *t)
 	}
 	return poll(fds, n, (int)ms);
 #endif
+}
+
+int
+compat_signalfd(const sigset_t *set)
+{
+#ifdef HAVE_SIGNALFD
+	return signalfd(-1, set, SFD_NONBLOCK | SFD_CLOEXEC);
+#else
+	(void)set;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int
+compat_signalfd_take(int fd)
+{
+#ifdef HAVE_SIGNALFD
+	struct signalfd_siginfo si;
+
+	if (read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		return (int)si.ssi_signo;
+#else
+	(void)fd;
+#endif
+	return 0;
 }
 
 void

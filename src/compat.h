@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <time.h>
 
@@ -40,10 +41,16 @@ unsigned long	 compat_timer_slack(void);
 void		 compat_set_timer_slack(unsigned long ns);
 /* Waits as ppoll(2) does, the signal mask unchanged: ppoll where it is;
  * elsewhere poll(2), to the millisecond, rounded up.  No mask needs
- * swapping for the wait: retry's handled signals are never blocked, and
- * each handler writes to a pipe in fds, so a signal ends the wait at once
+ * swapping for the wait: retry's caught signals are never blocked, and
+ * each handler writes to a pipe in fds, and the real-time signals, blocked,
+ * make a signalfd in fds readable, so a signal ends the wait at once
  * however it waits. */
 int		 compat_wait(struct pollfd *, nfds_t, const struct timespec *);
+/* A descriptor, non-blocking and close-on-exec, that reads the signals of
+ * set while they are blocked (signalfd(2)); elsewhere -1 (ENOSYS): the
+ * caller catches them.  Then, the next signal read from it, or 0. */
+int		 compat_signalfd(const sigset_t *);
+int		 compat_signalfd_take(int fd);
 /* An anonymous file in memory, close-on-exec (memfd_create); elsewhere -1
  * (ENOSYS): the caller makes one in a directory. */
 int		 compat_memfd(const char *name);

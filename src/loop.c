@@ -78,9 +78,7 @@ struct run {
 					 * what it did to the breaker */
 	char		*command;	/* retry's command line, for ps */
 	char		 cause[256];	/* why the attempt could not start */
-	/* Last, and most of the size: without --share, its pages are never
-	 * written. */
-	struct shared	 sh;		/* --share */
+	struct shared	*sh;		/* --share's state, made only then */
 };
 
 /*
@@ -337,7 +335,7 @@ record_result(struct run *run, const struct observed *o, struct next x)
 	struct record_answer a;
 	enum shared_said got;
 
-	got = shared_record(&run->sh, success, x.what == NEXT_SLEEP &&
+	got = shared_record(run->sh, success, x.what == NEXT_SLEEP &&
 	    !success, x.others, &a, &run->tokens);
 	if (got == SHARED_ANSWERED) {
 		if (a.opened || a.closed) {
@@ -452,7 +450,7 @@ run_attempt(struct run *run)
 		say_halt(run, &x, o, run->last);
 		return x;
 	}
-	if (run->sh.on && x.counted)
+	if (run->sh != NULL && run->sh->on && x.counted)
 		x = record_result(run, o, x);
 	run->judged = x.attempt;
 	if (x.outcome.verdict != V_SUCCESS)
@@ -480,7 +478,7 @@ ask_gate(struct run *run)
 	enum shared_said got;
 	struct next x;
 
-	got = shared_gate(&run->sh, &g);
+	got = shared_gate(run->sh, &g);
 	ev.elapsed = mono_ns() - run->t0;
 	ev.waited = g.why;
 	run->said = ev;
@@ -524,7 +522,7 @@ admit_attempt(struct run *run)
 {
 	struct next x = { .what = NEXT_ATTEMPT, .attempt = run->pol.n };
 
-	return run->sh.on ? ask_gate(run) : x;
+	return run->sh != NULL && run->sh->on ? ask_gate(run) : x;
 }
 
 /* Sleeps as x says; a signal, or the reader of stdout gone, ends the run
@@ -589,14 +587,16 @@ end_run(struct run *run, struct next x)
 		say_recovered(run, &x);
 	}
 	if (run->probing)
-		shared_leave(&run->sh);
+		shared_leave(run->sh);
 	if (x.what == NEXT_DIE) {
 		(void)streams_settle(&run->st, false);
 		report_end(run->rep);
 		signals_die(x.status);
 	}
 	streams_free(&run->st);
-	shared_close(&run->sh);
+	if (run->sh != NULL)
+		shared_close(run->sh);
+	free(run->sh);
 	free(run->command);
 	return x.status;
 }
@@ -631,8 +631,13 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	}
 	run->ao.tty = open_terminal(&run->ao.hand_over);
 	run->piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
+	if (c->share != NULL && (run->sh = calloc(1, sizeof(*run->sh))) == NULL) {
+		report_error(run->rep, "--share %s: %s", c->share,
+		    strerror(ENOMEM));
+		return policy_halt(x, &broken);
+	}
 	if (c->share != NULL &&
-	    (rc = shared_open(&run->sh, c, rep, true, why, sizeof(why))) != 0) {
+	    (rc = shared_open(run->sh, c, rep, true, why, sizeof(why))) != 0) {
 		if (signal_stop != 0)
 			return check_signal(run, x, signal_stop);
 		if (rc == -1) {
@@ -643,8 +648,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 		    c->share_required ? "--share-required: giving up" :
 		    "going on without the shared state");
 	}
-	if (c->limits.budget >= 0)
-		run->sh.end = run->t0 + c->limits.budget;
+	if (run->sh != NULL && c->limits.budget >= 0)
+		run->sh->end = run->t0 + c->limits.budget;
 	env_set(ENV_MAX_ATTEMPTS, c->backoff.max_attempts, false);
 	env_set(ENV_LAST_STATUS, 0, true);
 	return admit_attempt(run);
@@ -655,10 +660,9 @@ loop_run(const struct config *c, const struct reporter *rep, struct rng *rng,
     const bool closed[3])
 {
 	/*
-	 * Static, so zero without being written: most of it, the shared
-	 * state's, is used only with --share, and a page never touched costs
-	 * a waiting run no memory.  Zeroed on the stack, all of it would be.
-	 * A process makes one run.
+	 * Static, so zero without being written: a page never touched costs
+	 * a waiting run no memory, nor its start a fault.  The shared state,
+	 * 24 KiB, is allocated only for --share.  A process makes one run.
 	 */
 	static struct run run;
 	struct next x;

@@ -126,9 +126,6 @@ main(int argc, char *argv[])
 	} else {
 		if (signals_init() == -1)
 			err(EXIT_USAGE, "cannot make a pipe");
-		/* Back-off sleeps should end when asked, not 50us later;
-		 * signals_init kept the slack that attempts get back. */
-		compat_set_timer_slack(1);
 		status = loop_run(&cfg, &rep, &rng, closed);
 		reporter_close(&rep);
 	}

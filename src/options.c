@@ -157,13 +157,27 @@ choose(struct parse *p, const struct opt *o, const char *arg, int *out)
 	return fail(p, o, "unknown %s '%s' (use %s)", ch->what, arg, use);
 }
 
+/* Whether --share-store's spec can be read.  Not inlined: its 9 KiB URL
+ * would otherwise sit on the stack of every parse, a page or two that
+ * every run would fault in. */
+static __attribute__((noinline)) int
+store_spec(struct parse *p, const struct opt *o, const char *arg)
+{
+	struct store_url url;
+	const char *why;
+
+	if ((why = storeurl_parse(arg, false, &url)) == NULL)
+		return 0;
+	return fail(p, o, "'%s': %s", url.has_password ||
+	    strchr(arg, '@') != NULL ? "(not shown)" : arg, why);
+}
+
 /* The options that no kind describes. */
 static int
 special(struct parse *p, const struct opt *o, char *arg)
 {
 	struct config *c = p->cfg;
 	struct backoff *b = &c->backoff;
-	struct store_url url;
 	const char *why;
 	char *end;
 	long long v = 0;
@@ -263,10 +277,8 @@ special(struct parse *p, const struct opt *o, char *arg)
 		if (p->given[O_SHARE_STORE_FILE - O_MAX])
 			return fail(p, o, "give --share-store-file or this, "
 			    "not both");
-		if ((why = storeurl_parse(arg, false, &url)) != NULL)
-			return fail(p, o, "'%s': %s", url.has_password ||
-			    strchr(arg, '@') != NULL ? "(not shown)" : arg,
-			    why);
+		if (store_spec(p, o, arg) == -1)
+			return -1;
 		c->share_store = arg;
 		return 0;
 	case O_SHARE_TIMEOUT:

@@ -27,11 +27,15 @@ static volatile sig_atomic_t received[NSIG];	/* not yet taken */
 static volatile sig_atomic_t any;		/* one of them is set */
 static int wake[2] = { -1, -1 };	/* the handlers' byte for ppoll */
 
+static int queued = -1;		/* the real-time signals' signalfd */
+
 static enum kind kinds[NSIG];
 static bool ignored[NSIG];	/* retry found it ignored */
 static bool changed[NSIG];	/* retry set a disposition of its own */
 static sigset_t original;	/* the mask retry was started with */
-static unsigned long slack;	/* the timer slack retry was started with */
+static bool sharp;		/* retry's timer slack is 1 ns */
+static unsigned long slack;	/* the timer slack retry was started with,
+				 * once sharp */
 
 static enum kind
 kind(int sig)
@@ -69,25 +73,45 @@ on_signal(int sig)
 	errno = e;
 }
 
+/* Read from the signalfd, not caught. */
+static bool
+is_queued(int sig)
+{
+	return queued != -1 && sig >= SIGRTMIN && sig <= SIGRTMAX;
+}
+
 int
 signals_init(void)
 {
 	struct sigaction sa, was;
-	sigset_t block;
+	sigset_t block, rt;
+	bool some = false;
 
 	if (compat_pipe(wake, true) == -1)
 		return -1;
-	/* What the attempts get back once main() has sharpened retry's. */
-	slack = compat_timer_slack();
+	sigemptyset(&block);
+	/* tcsetpgrp from the background would stop retry otherwise. */
+	sigaddset(&block, SIGTTOU);
+	/*
+	 * The real-time signals, some thirty, are only sent on: blocked and
+	 * read from a signalfd that the one ppoll watches, they cost no
+	 * sigaction each at every start.  Their dispositions stay as retry
+	 * found them, for the attempts to inherit.  Without a signalfd they
+	 * are caught as the others are.
+	 */
+	sigemptyset(&rt);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&rt, sig);
+	if ((queued = compat_signalfd(&rt)) != -1)
+		for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+			sigaddset(&block, sig);
+	sigprocmask(SIG_BLOCK, &block, &original);
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
-	sigemptyset(&block);
-	/* tcsetpgrp from the background would stop retry otherwise. */
-	sigaddset(&block, SIGTTOU);
 	for (int sig = 1; sig < NSIG; sig++) {
-		if ((kinds[sig] = kind(sig)) == K_DEFAULT)
+		if ((kinds[sig] = kind(sig)) == K_DEFAULT || is_queued(sig))
 			continue;
 		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN : on_signal;
 		if (sigaction(sig, &sa, &was) == -1)
@@ -104,14 +128,17 @@ signals_init(void)
 		}
 		changed[sig] = true;
 	}
-	sigprocmask(SIG_BLOCK, &block, &original);
 	/* Those the caller blocked are retry's to handle: a signal is never
 	 * held back, so the first to come is the first recorded. */
 	sigemptyset(&block);
 	for (int sig = 1; sig < NSIG; sig++)
-		if (changed[sig] && kinds[sig] != K_IGNORE)
+		if (changed[sig] && kinds[sig] != K_IGNORE &&
+		    sigismember(&original, sig) == 1) {
 			sigaddset(&block, sig);
-	sigprocmask(SIG_UNBLOCK, &block, NULL);
+			some = true;
+		}
+	if (some)
+		sigprocmask(SIG_UNBLOCK, &block, NULL);
 	return 0;
 }
 
@@ -197,9 +224,18 @@ signals_sentry(void (*hear)(int, siginfo_t *, void *))
 	sa.sa_handler = SIG_IGN;
 	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
 		sigaction(quiet[i], &sa, NULL);
+	sigemptyset(&mask);
 	for (int sig = 1; sig < NSIG; sig++)
-		if (kinds[sig] == K_PASS)
+		if (kinds[sig] == K_PASS) {
 			sigaction(sig, &sa, NULL);
+			sigaddset(&mask, sig);
+		}
+	/* The real-time signals, ignored, need not be kept blocked. */
+	if (queued != -1) {
+		close(queued);
+		queued = -1;
+	}
+	sigprocmask(SIG_UNBLOCK, &mask, NULL);
 	sa.sa_sigaction = hear;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&mask);
@@ -217,31 +253,67 @@ signals_sentry(void (*hear)(int, siginfo_t *, void *))
 	sigprocmask(SIG_UNBLOCK, &mask, NULL);
 }
 
+/* Back-off sleeps should end when asked, not 50 us later: the first timed
+ * wait sets retry's timer slack to 1 ns, and keeps the one that the
+ * attempts get back.  A run that never waits so makes no call for it. */
+static void
+sharpen(void)
+{
+	if (sharp)
+		return;
+	sharp = true;
+	slack = compat_timer_slack();
+	compat_set_timer_slack(1);
+}
+
+/* The real-time signals that came, recorded as the handlers record the
+ * others.  retry sets none of their dispositions: one that is ignored was
+ * found so, and stays ignored, for retry too. */
+static void
+take_queued(void)
+{
+	struct sigaction was;
+	int sig;
+
+	while ((sig = compat_signalfd_take(queued)) > 0)
+		if (sig < NSIG && sigaction(sig, NULL, &was) == 0 &&
+		    was.sa_handler != SIG_IGN) {
+			received[sig] = 1;
+			any = 1;
+		}
+}
+
 int
 signals_wait(struct pollfd *fds, nfds_t nfds, int64_t deadline)
 {
-	struct pollfd all[SIGNALS_WAIT_MAX + 1];
+	struct pollfd all[SIGNALS_WAIT_MAX + 2];
 	struct timespec left;
 	char drain[64];
+	nfds_t n = nfds;
 	int64_t ns;
 	int ready = 0;
 
 	for (nfds_t i = 0; i < nfds; i++)
 		all[i] = fds[i];
-	all[nfds] = (struct pollfd){ wake[0], POLLIN, 0 };
+	all[n++] = (struct pollfd){ wake[0], POLLIN, 0 };
+	if (queued != -1)
+		all[n++] = (struct pollfd){ queued, POLLIN, 0 };
 	if (deadline >= 0) {
+		sharpen();
 		ns = deadline - mono_ns();
 		if (ns < 0)
 			ns = 0;
 		left.tv_sec = ns / NS_PER_SEC;
 		left.tv_nsec = ns % NS_PER_SEC;
 	}
-	if (compat_wait(all, nfds + 1, deadline >= 0 ? &left : NULL) == -1)
+	if (compat_wait(all, n, deadline >= 0 ? &left : NULL) == -1)
 		return -1;
 	/* A short read has emptied it. */
 	if (all[nfds].revents != 0)
 		while (read(wake[0], drain, sizeof(drain)) == sizeof(drain))
 			;
+	if (queued != -1 && all[nfds + 1].revents != 0)
+		take_queued();
 	for (nfds_t i = 0; i < nfds; i++)
 		if ((fds[i].revents = all[i].revents) != 0)
 			ready++;

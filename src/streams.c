@@ -110,6 +110,20 @@ same_file(int a, int b)
 	    sa.st_rdev == sb.st_rdev;
 }
 
+/* The buffer of the copies made through retry (stdin into its spool, a
+ * held file out, what a drainer passes on), allocated at its first use:
+ * static, it would push the data that every run writes apart, across
+ * pages that each cost a fault. */
+static char *
+copy_buffer(void)
+{
+	static char *buf;
+
+	if (buf == NULL)
+		buf = malloc(BUFSZ);
+	return buf;
+}
+
 /*
  * All of stdin into the spool, read only when ppoll says it is ready, so
  * that a signal ends the wait for a slow writer or a terminal.
@@ -117,12 +131,14 @@ same_file(int a, int b)
 static int
 spool_stdin(struct streams *s)
 {
-	static char buf[BUFSZ];
+	char *const buf = copy_buffer();
 	struct pollfd p;
 	off_t kept = 0;
 	ssize_t n;
 	size_t w;
 
+	if (buf == NULL)
+		return failed(s, "--stdin replay: %s", strerror(ENOMEM));
 	if ((s->replay = tempfile(s)) == -1)
 		return failed(s, "--stdin replay: cannot make a spool in "
 		    "memory or in %s", s->tmpdir);
@@ -133,7 +149,7 @@ spool_stdin(struct streams *s)
 				return -1;
 			continue;
 		}
-		if ((n = read(STDIN_FILENO, buf, sizeof(buf))) == 0)
+		if ((n = read(STDIN_FILENO, buf, BUFSZ)) == 0)
 			return 0;
 		if (n == -1) {
 			if (errno == EINTR || errno == EAGAIN)
@@ -424,11 +440,15 @@ close_src(struct streams *s, struct stream *st)
 static int
 release(struct streams *s, int fd)
 {
-	static char buf[64 * 1024];
+	char *const buf = copy_buffer();
 	off_t off = 0;
 	ssize_t n;
 
-	while ((n = pread(s->hold, buf, sizeof(buf), off)) > 0) {
+	if (buf == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	while ((n = pread(s->hold, buf, BUFSZ, off)) > 0) {
 		if (out_all(out_std(fd), buf, (size_t)n) == -1)
 			return -1;
 		out_passed(fd, buf, (size_t)n);
@@ -679,14 +699,14 @@ struct drain {
 static void
 drain(void *arg)
 {
-	static char buf[BUFSZ];
+	char *buf;
 	struct drain *d = arg;
 	struct pollfd p[2];
 	ssize_t n;
 	int open = 2;
 
 	/* Orphaned at once, so that nobody need reap it. */
-	if (fork() != 0)
+	if (fork() != 0 || (buf = copy_buffer()) == NULL)
 		return;
 	setproctitle("passing on the output of what %s left running",
 	    d->name);
@@ -704,7 +724,7 @@ drain(void *arg)
 		for (int i = 0; i < 2; i++) {
 			if (p[i].revents == 0 || d->src[i] == -1)
 				continue;
-			if ((n = read(d->src[i], buf, sizeof(buf))) <= 0 ||
+			if ((n = read(d->src[i], buf, BUFSZ)) <= 0 ||
 			    write_file(d->dst[i], buf, (size_t)n) <
 			    (size_t)n) {
 				close(d->src[i]);

@@ -206,6 +206,65 @@ matches() {
 	assert_equal "$(cat "$D/got")" "$(printf 'usr1\nusr2')"
 }
 
+@test "real-time signals are sent on to the command, which keeps running" {
+	start_retry --max 1 -- bash -c 'for s in RTMIN RTMIN+5 RTMAX; do trap "echo $s >>\"$1\"" $s; done; echo $$ >"$1.pid"; while [ ! -e "$1.stop" ]; do sleep 0.05; done; exit 0' sh "$D/got"
+	wait_lines "$D/got.pid"
+	kill -RTMIN "$RETRY_PID"
+	wait_lines "$D/got" 1
+	kill -RTMIN+5 "$RETRY_PID"
+	wait_lines "$D/got" 2
+	kill -RTMAX "$RETRY_PID"
+	wait_lines "$D/got" 3
+	alive "$RETRY_PID"
+	touch "$D/got.stop"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 0
+	assert_equal "$(cat "$D/got")" "$(printf 'RTMIN\nRTMIN+5\nRTMAX')"
+}
+
+@test "a real-time signal that kills the command is an ordinary failure" {
+	local rt
+	rt=$(kill -l RTMIN+3)
+	start_retry --max 2 --immediate -- sh -c 'echo $$ >>"$1"; exec sleep 30' sh "$D/pids"
+	wait_lines "$D/pids" 1
+	kill -RTMIN+3 "$RETRY_PID"
+	wait_lines "$D/pids" 2
+	kill -RTMIN+3 "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" $((128 + rt))
+	assert_gone $(cat "$D/pids")
+}
+
+@test "the attempts inherit the real-time signals as retry found them" {
+	local expected
+	expected=$(bash -c "trap '' RTMIN+2 RTMAX; exec grep -E '^Sig(Blk|Ign):' /proc/self/status")
+	run -1 bash -c "trap '' RTMIN+2 RTMAX; exec \"\$RETRY\" -n 2 -d 10ms -q -- sh -c 'grep -E \"^Sig(Blk|Ign):\" /proc/self/status; exit 1'"
+	assert_output "$(printf '%s\n%s' "$expected" "$expected")"
+}
+
+@test "a real-time signal ignored when retry starts stays ignored" {
+	# The command sets a handler of its own: it would hear what retry
+	# sent on.
+	cat >"$D/hears.py" <<'PY'
+import os, signal, sys, time
+signal.signal(signal.SIGRTMIN + 2,
+              lambda *a: open(sys.argv[1], "a").write("got\n"))
+open(sys.argv[1] + ".pid", "w").write("%d\n" % os.getpid())
+while not os.path.exists(sys.argv[1] + ".stop"):
+    time.sleep(0.05)
+PY
+	bash -c 'trap "" RTMIN+2; exec "$RETRY" --max 1 -- python3 "$1" "$2"' \
+	    sh "$D/hears.py" "$D/got" &
+	RETRY_PID=$!
+	wait_lines "$D/got.pid"
+	kill -RTMIN+2 "$RETRY_PID"
+	sleep 0.3
+	touch "$D/got.stop"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 0
+	[ ! -e "$D/got" ]
+}
+
 @test "USR1 that kills the command is an ordinary failure: nothing is left behind" {
 	start_retry --max 2 --immediate -- sh -c 'echo $$ >>"$1"; exec sleep 30' sh "$D/pids"
 	wait_lines "$D/pids" 1

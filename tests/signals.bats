@@ -242,11 +242,14 @@ sleep_ended() {
 	assert_output "$expected"
 }
 
-@test "the attempt gets the timer slack retry started with, not retry's" {
+@test "the attempts get the timer slack retry started with, not retry's" {
 	local expected
 	expected=$(cat /proc/self/timerslack_ns)
 	run -0 retry -n 1 -- cat /proc/self/timerslack_ns
 	assert_output "$expected"
+	# After a back-off sleep, which retry takes with a slack of its own.
+	run -1 retry -n 2 -d 10ms -q -- sh -c 'cat /proc/self/timerslack_ns; exit 1'
+	assert_output "$(printf '%s\n%s' "$expected" "$expected")"
 }
 
 @test "retry killed with KILL: its attempt gets TERM (PDEATHSIG)" {

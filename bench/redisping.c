@@ -13,28 +13,115 @@
  * -s SHA1: instead of PING, retry's script (loaded already), called as a
  * run with --share-budget 1000000 calls it: a record, then a gate, and so
  * on.  What retry adds to a decision is its own time less this one's.
+ *
+ * -t CAFILE: over TLS to localhost:PORT, the server's certificate
+ * verified against CAFILE, each command one SSL_write and its answer
+ * read by SSL_read, as retry does.  -p: the same socket code without TLS.
+ * Their processor times differ by OpenSSL's own cost of an exchange, the
+ * floor of what TLS can add to a decision.
  */
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <hiredis/hiredis.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
-/* A record or a gate of a bare client, as retry words it. */
+/* A connection of -t or -p: its socket, and its TLS session or NULL. */
+struct raw {
+	int	 fd;
+	SSL	*ssl;
+	redisReader *reader;
+};
+
+static void
+die(const char *what)
+{
+	fprintf(stderr, "redisping: %s\n", what);
+	ERR_print_errors_fp(stderr);
+	exit(1);
+}
+
+static void
+raw_open(struct raw *r, const char *port, const char *ca)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
+	SSL_CTX *ctx;
+
+	if (getaddrinfo("localhost", port, &hints, &ai) != 0)
+		die("cannot look localhost up");
+	if ((r->fd = socket(ai->ai_family, SOCK_STREAM, 0)) == -1 ||
+	    connect(r->fd, ai->ai_addr, ai->ai_addrlen) == -1)
+		die("cannot connect");
+	freeaddrinfo(ai);
+	if ((r->reader = redisReaderCreate()) == NULL)
+		die("out of memory");
+	r->ssl = NULL;
+	if (ca == NULL)
+		return;
+	if ((ctx = SSL_CTX_new(TLS_client_method())) == NULL ||
+	    SSL_CTX_load_verify_locations(ctx, ca, NULL) != 1)
+		die("cannot make the TLS context");
+	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+	if ((r->ssl = SSL_new(ctx)) == NULL || SSL_set_fd(r->ssl, r->fd) != 1 ||
+	    SSL_set_tlsext_host_name(r->ssl, "localhost") != 1 ||
+	    SSL_set1_host(r->ssl, "localhost") != 1 || SSL_connect(r->ssl) != 1)
+		die("TLS handshake failed");
+	SSL_CTX_free(ctx);
+}
+
+/* Sends the command and reads its answer, as one write and reads. */
 static redisReply *
-decide(redisContext *c, const char *sha, int record)
+raw_ask(struct raw *r, int argc, const char **argv, const size_t *len)
+{
+	char *cmd, buf[16384];
+	void *reply = NULL;
+	long k;
+	int n;
+
+	if ((n = redisFormatCommandArgv(&cmd, argc, argv, len)) < 0)
+		die("out of memory");
+	k = r->ssl != NULL ? SSL_write(r->ssl, cmd, n) : write(r->fd, cmd,
+	    (size_t)n);
+	free(cmd);
+	if (k != n)
+		die("cannot send");
+	while (reply == NULL) {
+		k = r->ssl != NULL ? SSL_read(r->ssl, buf, sizeof(buf)) :
+		    read(r->fd, buf, sizeof(buf));
+		if (k <= 0 || redisReaderFeed(r->reader, buf, (size_t)k) !=
+		    REDIS_OK || redisReaderGetReply(r->reader, &reply) !=
+		    REDIS_OK)
+			die("no answer");
+	}
+	return reply;
+}
+
+/* A record or a gate of a bare client, as retry words it; or a PING
+ * (sha NULL). */
+static redisReply *
+decide(redisContext *c, struct raw *r, const char *sha, int record)
 {
 	const char *argv[] = { "EVALSHA", sha, "1", "retry:redisping:state",
 	    record ? "record" : "gate", "1", "1000000000", "200", "0", "0",
 	    "0", "0", "0", "-1", "", "1", "60000000" };
+	const char *ping[] = { "PING" };
+	const int argc = sha != NULL ? (int)(sizeof(argv) / sizeof(argv[0])) :
+	    1;
+	const char **words = sha != NULL ? argv : ping;
 	size_t len[sizeof(argv) / sizeof(argv[0])];
 
-	for (size_t i = 0; i < sizeof(argv) / sizeof(argv[0]); i++)
-		len[i] = strlen(argv[i]);
-	return redisCommandArgv(c, (int)(sizeof(argv) / sizeof(argv[0])),
-	    argv, len);
+	for (int i = 0; i < argc; i++)
+		len[i] = strlen(words[i]);
+	if (c != NULL)
+		return redisCommandArgv(c, argc, words, len);
+	return raw_ask(r, argc, words, len);
 }
 
 /* vforks, execs and waits for /bin/false. */
@@ -57,28 +144,38 @@ attempt(void)
 int
 main(int argc, char **argv)
 {
-	redisContext *c;
+	redisContext *c = NULL;
 	redisReply *r;
-	const char *sha = NULL;
+	struct raw raw = { -1, NULL, NULL };
+	const char *sha = NULL, *ca = NULL;
 	long n, i;
-	int spawn = 0;
+	int spawn = 0, plain = 0;
 
 	for (;;) {
 		if (argc > 1 && strcmp(argv[1], "-a") == 0) {
 			spawn = 1;
 			argc--, argv++;
+		} else if (argc > 1 && strcmp(argv[1], "-p") == 0) {
+			plain = 1;
+			argc--, argv++;
 		} else if (argc > 2 && strcmp(argv[1], "-s") == 0) {
 			sha = argv[2];
+			argc -= 2, argv += 2;
+		} else if (argc > 2 && strcmp(argv[1], "-t") == 0) {
+			ca = argv[2];
 			argc -= 2, argv += 2;
 		} else
 			break;
 	}
 	if (argc != 3 || (n = strtol(argv[2], NULL, 10)) < 1) {
-		fprintf(stderr, "usage: redisping [-a] [-s SHA1] PORT N\n");
+		fprintf(stderr, "usage: redisping [-a] [-s SHA1] [-t CAFILE | "
+		    "-p] PORT N\n");
 		return 2;
 	}
-	c = redisConnect("127.0.0.1", atoi(argv[1]));
-	if (c == NULL || c->err != 0) {
+	if (ca != NULL || plain)
+		raw_open(&raw, argv[1], ca);
+	else if ((c = redisConnect("127.0.0.1", atoi(argv[1]))) == NULL ||
+	    c->err != 0) {
 		fprintf(stderr, "redisping: %s\n", c != NULL ? c->errstr :
 		    "out of memory");
 		return 1;
@@ -86,15 +183,15 @@ main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		if (spawn && i % 2 == 0)
 			attempt();
-		r = sha != NULL ? decide(c, sha, i % 2 == 0) :
-		    redisCommand(c, "PING");
+		r = decide(c, &raw, sha, i % 2 == 0);
 		if (r == NULL || r->type == REDIS_REPLY_ERROR) {
 			fprintf(stderr, "redisping: %s\n", r != NULL ? r->str :
-			    c->errstr);
+			    c != NULL ? c->errstr : "no answer");
 			return 1;
 		}
 		freeReplyObject(r);
 	}
-	redisFree(c);
+	if (c != NULL)
+		redisFree(c);
 	return 0;
 }

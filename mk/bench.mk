@@ -18,6 +18,8 @@ fleet: all
 
 $(BENCH_PROGS): bench/%: bench/%.c mk/bench.mk
 	$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
-	    -o $@ $< $(if $(filter bench/redisping,$@),$(HIREDIS_LIBS)) $(LDLIBS)
+	    $(if $(filter bench/redisping,$@),$(SSL_CFLAGS)) -o $@ $< \
+	    $(if $(filter bench/redisping,$@),$(HIREDIS_LIBS) $(SSL_LIBS)) \
+	    $(LDLIBS)
 
 .PHONY: bench bench-deps fleet

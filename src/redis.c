@@ -95,32 +95,61 @@ parse_answer(const redisReply *rep, enum share_op op,
 	return true;
 }
 
+/* The words of a decision that a run's name, rules and member never
+ * change, formatted at its first decision, not at each: again only when
+ * they differ from the last decision's (a copy of each is kept, since
+ * the same memory may hold others). */
+struct fixed {
+	bool		 made;
+	char		 name[REDIS_KEY_MAX];
+	struct share_rules rules;
+	uint64_t	 me;
+	char		 key[REDIS_KEY_MAX], id[24], max[24], ratio[24],
+			 trip[24], cool[24], lease[24], window[24];
+};
+
+static const struct fixed *
+fixed_words(const char *name, const struct share_rules *rules, uint64_t me)
+{
+	static struct fixed f;
+
+	if (f.made && f.me == me && strcmp(f.name, name) == 0 &&
+	    memcmp(&f.rules, rules, sizeof(*rules)) == 0)
+		return &f;
+	f.made = strlen(name) < sizeof(f.name);
+	snprintf(f.name, sizeof(f.name), "%s", name);
+	memcpy(&f.rules, rules, sizeof(*rules));
+	f.me = me;
+	redis_key(name, f.key, sizeof(f.key));
+	snprintf(f.id, sizeof(f.id), "%" PRIu64, me);
+	snprintf(f.max, sizeof(f.max), "%.0f", rules->max * 1000);
+	snprintf(f.ratio, sizeof(f.ratio), "%.0f", rules->ratio * 1000);
+	snprintf(f.trip, sizeof(f.trip), "%lu", rules->trip);
+	snprintf(f.cool, sizeof(f.cool), "%" PRId64, rules->cooldown / 1000);
+	snprintf(f.lease, sizeof(f.lease), "%" PRId64, rules->lease / 1000);
+	snprintf(f.window, sizeof(f.window), "%" PRId64,
+	    rules->window / 1000);
+	return &f;
+}
+
 int
 redis_decide(struct redis_conn *r, enum share_op op, const char *name,
     const struct share_rules *rules, uint64_t me, bool success, bool retry,
     int64_t asked, int64_t now_us, struct share_answer *a, char *err,
     size_t sz)
 {
-	char key[REDIS_KEY_MAX], id[24], max[24], ratio[24], trip[24],
-	    cool[24], lease[24], nb[24], now[24], window[24];
+	const struct fixed *f = fixed_words(name, rules, me);
+	char nb[24], now[24];
 	struct redis_cmd q;
 	redisReply *rep;
 	int rc = 0;
 
-	redis_key(name, key, sizeof(key));
-	snprintf(id, sizeof(id), "%" PRIu64, me);
-	snprintf(max, sizeof(max), "%.0f", rules->max * 1000);
-	snprintf(ratio, sizeof(ratio), "%.0f", rules->ratio * 1000);
-	snprintf(trip, sizeof(trip), "%lu", rules->trip);
-	snprintf(cool, sizeof(cool), "%" PRId64, rules->cooldown / 1000);
-	snprintf(lease, sizeof(lease), "%" PRId64, rules->lease / 1000);
 	snprintf(nb, sizeof(nb), "%" PRId64, asked >= 0 ? asked / 1000 : -1);
 	snprintf(now, sizeof(now), "%" PRId64, now_us);
-	snprintf(window, sizeof(window), "%" PRId64, rules->window / 1000);
-	redisconn_build(&q, 17, "EVALSHA", SHARE_LUA_SHA1, "1", key,
-	    ops[op], id, max, ratio, trip, cool, lease,
+	redisconn_build(&q, 17, "EVALSHA", SHARE_LUA_SHA1, "1", f->key,
+	    ops[op], f->id, f->max, f->ratio, f->trip, f->cool, f->lease,
 	    rules->give_up ? "1" : "0", success ? "1" : "0", nb,
-	    now_us >= 0 ? now : "", retry ? "1" : "0", window);
+	    now_us >= 0 ? now : "", retry ? "1" : "0", f->window);
 	q.key = 3;
 	r->ending = op == SHARE_LEAVE;
 	rep = redisconn_ask(r, &q, err, sz);

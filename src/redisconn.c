@@ -50,7 +50,7 @@ struct redis_node {
 /* hiredis, which formats commands and parses replies: loaded when the
  * first connection is made (lib.h). */
 #define HIREDIS_FUNCS(X) \
-	X(freeReplyObject) X(redisFormatCommandArgv) X(redisFreeCommand) \
+	X(freeReplyObject) X(redisFormatSdsCommandArgv) X(redisFreeSdsCommand) \
 	X(redisReaderCreate) X(redisReaderFeed) X(redisReaderFree) \
 	X(redisReaderGetReply)
 
@@ -753,7 +753,8 @@ ask_node(struct redis_conn *r, struct redis_node *n,
 {
 	struct redis_cmd all[4];
 	redisReply *got[4] = { NULL, NULL, NULL, NULL };
-	char db[16], *out = NULL, *one;
+	char db[16], *out = NULL;
+	sds one;
 	size_t len = 0, k_all = 0;
 	int k = 0;
 
@@ -779,11 +780,13 @@ ask_node(struct redis_conn *r, struct redis_node *n,
 	for (size_t i = 0; i < k_all; i++) {
 		char *more = NULL;
 
-		k = api.redisFormatCommandArgv(&one, all[i].argc, all[i].argv,
-		    all[i].len);
+		/* The sds form: hiredis formats its lengths itself, where
+		 * the other calls sprintf for each. */
+		k = api.redisFormatSdsCommandArgv(&one, all[i].argc,
+		    all[i].argv, all[i].len);
 		if (k < 0 || (more = realloc(out, len + (size_t)k)) == NULL) {
 			if (k >= 0)
-				api.redisFreeCommand(one);
+				api.redisFreeSdsCommand(one);
 			free(out);
 			disconnect(n);
 			node_fail(r, n, err, sz, "%s", strerror(ENOMEM));
@@ -792,7 +795,8 @@ ask_node(struct redis_conn *r, struct redis_node *n,
 		out = more;
 		memcpy(out + len, one, (size_t)k);
 		len += (size_t)k;
-		api.redisFreeCommand(one);
+		explicit_bzero(one, (size_t)k);
+		api.redisFreeSdsCommand(one);
 	}
 	k = exchange(r, n, out, len, k_all, got, err, sz);
 	explicit_bzero(out, len);

@@ -25,7 +25,7 @@ struct store_ops;
 
 struct shared {
 	struct store_url url;
-	char		 shown[STOREURL_MAX + 64];	/* no password */
+	char		 shown[STOREURL_SHOWN_MAX];	/* no password */
 	bool		 default_dir;	/* the file store's, no spec given */
 	const struct store_ops *ops;	/* the store's kind's */
 	struct store	 file;		/* STORE_FILE */

@@ -76,10 +76,12 @@ enum shared_said shared_record(struct shared *, bool success, bool retry,
 void		 shared_leave(struct shared *);
 
 /* For `retry share` and --dry-run: the names with a state, sorted (the
- * caller frees them); a name's state (1: none yet); a fresh start.  -1
- * with why in err. */
-int		 shared_names(struct shared *, char ***, size_t *, char *err,
-		    size_t);
+ * caller frees them; a master of a cluster that cannot be reached is told
+ * to fault, with arg and why, and the others' names are listed); a
+ * name's state (1: none yet); a fresh start.  -1 with why in err. */
+int		 shared_names(struct shared *, char ***, size_t *,
+		    void (*fault)(void *, const char *why), void *arg,
+		    char *err, size_t);
 int		 shared_read(struct shared *, const char *name,
 		    struct share_state *, char *err, size_t);
 int		 shared_reset(struct shared *, const char *name, char *err,

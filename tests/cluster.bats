@@ -247,3 +247,38 @@ failing_slowly() {
 	run -0 timeout 60 "$RETRY" share status --log-format json "$b" "$c"
 	assert_equal "${#lines[@]}" 2
 }
+
+@test "cluster: share status with a master stopped lists the others' names, names the node and exits 75; reset of its names fails" {
+	local a b c dead
+	cluster_start
+	a=$(cluster_name_on a "${CLUSTER_PORTS[0]}")
+	b=$(cluster_name_on b "${CLUSTER_PORTS[1]}")
+	c=$(cluster_name_on c "${CLUSTER_PORTS[2]}")
+	export RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[0]}
+	run -1 failing "$a"
+	run -1 failing "$b"
+	run -1 failing "$c"
+	dead=${CLUSTER_PORTS[2]}
+	cluster_kill "${CLUSTER_PIDS[2]}"
+	run -75 --separate-stderr retry share status --log-format json
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 --partial "\"name\":\"$a\",\"tokens\":6,"
+	assert_line --index 1 --partial "\"name\":\"$b\",\"tokens\":6,"
+	assert_equal "$stderr" "retry: redis://127.0.0.1:${CLUSTER_PORTS[0]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; the names it holds are not listed"
+	# Through a list of seeds whose first is the stopped node, the same.
+	run -75 --separate-stderr env RETRY_SHARE_STORE=redis://127.0.0.1:$dead,127.0.0.1:${CLUSTER_PORTS[1]} \
+	    timeout 60 "$RETRY" share status
+	assert_output --partial "$a "
+	assert_output --partial "$b "
+	refute_output --partial "$c "
+	assert_equal "$stderr" "retry: redis://127.0.0.1:$dead,127.0.0.1:${CLUSTER_PORTS[1]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; the names it holds are not listed"
+	# A name of the stopped master: one line, as for a store that is down.
+	run -1 retry share reset "$c"
+	assert_output "retry: redis://127.0.0.1:${CLUSTER_PORTS[0]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused"
+	run -1 retry share status "$c"
+	assert_output "retry: redis://127.0.0.1:${CLUSTER_PORTS[0]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused"
+	run -0 retry share reset "$a"
+	run -75 --separate-stderr retry share status --log-format json
+	assert_equal "${#lines[@]}" 1
+	assert_line --partial "\"name\":\"$b\","
+}

@@ -24,7 +24,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	double max, ratio;
 	size_t n;
 	struct store_url u;
-	char shown[STOREURL_MAX + 64];
+	char shown[STOREURL_SHOWN_MAX];
 
 	if (share_parse((const char *)data, size, &s) == NULL) {
 		CHECK(s.tokens >= 0 && isfinite(s.tokens));
@@ -53,8 +53,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    strstr(shown, ":***@") != NULL));
 		CHECK(u.kind != STORE_REDIS_TCP || u.has_password ||
 		    strchr(shown, '@') == NULL);
-		CHECK(u.kind != STORE_REDIS_TCP || (u.host[0] != '\0' &&
-		    atoi(u.port) >= 1 && atoi(u.port) <= 65535));
+		CHECK(u.kind != STORE_REDIS_TCP || (u.nseeds >= 1 &&
+		    u.nseeds <= STOREURL_SEEDS_MAX));
+		for (size_t i = 0; i < u.nseeds; i++)
+			CHECK(u.seed[i].host[0] != '\0' &&
+			    atoi(u.seed[i].port) >= 1 &&
+			    atoi(u.seed[i].port) <= 65535);
+		CHECK(strlen(shown) + 1 < sizeof(shown));
 		CHECK(u.kind != STORE_REDIS_UNIX || u.path[0] == '/');
 		CHECK(storeurl_parse(str, false, &u) == NULL ||
 		    !u.has_password);

@@ -314,7 +314,7 @@ const struct opt optable[] = {
 	  "(both end with 75 past --budget)" },
 	{ "share-store", 0, O_SHARE_STORE, "STORE", G_SHARE, RETRY | SHR, 0, 0,
 	  OTHER,
-	  "file:DIR, redis://HOST[:PORT][/DB] or\n"
+	  "file:DIR, redis://HOST[:PORT][,...][/DB] or\n"
 	  "unix:///PATH (default $RETRY_SHARE_STORE, else\n"
 	  "$XDG_RUNTIME_DIR/retry or /tmp/retry-UID)" },
 	{ "share-store-file", 0, O_SHARE_STORE_FILE, "FILE", G_SHARE,

@@ -308,7 +308,8 @@ add_names(const redisReply *keys, char ***names, size_t *n, size_t *cap)
 }
 
 /* The names of the node's keys, added to *names; *pages counts the pages
- * of SCAN that all nodes gave.  0, or -1 with why in err. */
+ * of SCAN that all nodes gave.  0, or -1 with why in err (-2: the node
+ * cannot be reached, or stopped answering). */
 static int
 scan_node(struct redis_conn *r, size_t node, char ***names, size_t *n,
     size_t *cap, size_t *pages, char *err, size_t sz)
@@ -325,7 +326,7 @@ scan_node(struct redis_conn *r, size_t node, char ***names, size_t *n,
 		redisconn_build(&q, 6, "SCAN", cursor, "MATCH",
 		    REDIS_KEY_PREFIX "*" REDIS_KEY_SUFFIX, "COUNT", "1000");
 		if ((rep = redisconn_ask_node(r, node, &q, err, sz)) == NULL)
-			return -1;
+			return -2;
 		if (rep->type == REDIS_REPLY_ERROR)
 			rc = redisconn_fail_reply(r, rep, err, sz);
 		else if (rep->type != REDIS_REPLY_ARRAY || rep->elements != 2 ||
@@ -347,19 +348,30 @@ scan_node(struct redis_conn *r, size_t node, char ***names, size_t *n,
 }
 
 int
-redis_names(struct redis_conn *r, char ***names, size_t *n, char *err,
-    size_t sz)
+redis_names(struct redis_conn *r, char ***names, size_t *n,
+    void (*fault)(void *, const char *), void *arg, char *err, size_t sz)
 {
 	size_t cap = 0, kept = 0, pages = 0, *masters, count;
+	bool cluster;
 	int rc;
 
 	*names = NULL;
 	*n = 0;
-	/* A cluster's names are on its masters, each SCANned whole. */
-	if ((rc = redisconn_masters(r, &masters, &count, err, sz)) == 0)
-		for (size_t i = 0; i < count && rc == 0; i++)
+	/* A cluster's names are on its masters, each SCANned whole; one
+	 * that cannot be reached is said, and the others are listed. */
+	if ((rc = redisconn_masters(r, &masters, &count, err, sz)) == 0) {
+		cluster = r->slots != NULL;
+		for (size_t i = 0; i < count && rc == 0; i++) {
 			rc = scan_node(r, masters[i], names, n, &cap, &pages,
 			    err, sz);
+			if (rc == -2 && cluster) {
+				fault(arg, err);
+				rc = 0;
+			}
+		}
+	}
+	if (rc == -2)
+		rc = -1;
 	free(masters);
 	/* SCAN may give a key twice. */
 	if (*n > 1)

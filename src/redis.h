@@ -48,9 +48,12 @@ int		 redis_read(struct redis_conn *, const char *name,
 /* Deletes the name's state: 0, or -1 with why in err. */
 int		 redis_reset(struct redis_conn *, const char *name, char *err,
 		    size_t);
-/* The names that have a state, sorted; the caller frees them.  -1 with
- * why in err. */
-int		 redis_names(struct redis_conn *, char ***, size_t *, char *err,
-		    size_t);
+/* The names that have a state, sorted; the caller frees them.  A master
+ * of a cluster that cannot be reached is told to fault (with arg, and
+ * why, which names the node), and the names of the others are listed.
+ * -1 with why in err. */
+int		 redis_names(struct redis_conn *, char ***, size_t *,
+		    void (*fault)(void *, const char *why), void *arg,
+		    char *err, size_t);
 
 #endif

@@ -190,7 +190,7 @@ int
 redisconn_fail(const struct redis_conn *r, char *err, size_t sz,
     const char *fmt, ...)
 {
-	char shown[STOREURL_MAX + 64], what[WHAT_MAX], *all = NULL;
+	char shown[STOREURL_SHOWN_MAX], what[WHAT_MAX], *all = NULL;
 	va_list ap;
 	int k;
 
@@ -221,6 +221,14 @@ redisconn_open(struct redis_conn *r, const struct store_url *u,
 	r->timeout = timeout;
 	r->by = -1;
 	r->hops_by = -1;
+	r->seeds_by = -1;
+}
+
+/* The seeds of the URL: nodes[0] to nodes[count - 1]. */
+static size_t
+seed_count(const struct redis_conn *r)
+{
+	return r->url.kind == STORE_REDIS_UNIX ? 1 : r->url.nseeds;
 }
 
 /* The failure of node n, as redisconn_fail says it, with the node named
@@ -245,7 +253,7 @@ node_fail(const struct redis_conn *r, const struct redis_node *n, char *err,
 	va_end(ap);
 	if (k < 0)
 		return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
-	if (r->nnodes > 0 && n != r->nodes[0])
+	if (seed_count(r) > 1 || n != r->nodes[0])
 		redisconn_fail(r, err, sz, "node %s%s%s:%s: %s", v6 ? "[" : "",
 		    n->host, v6 ? "]" : "", n->port, what);
 	else
@@ -270,6 +278,8 @@ deadline(const struct redis_conn *r)
 
 	if (r->by >= 0 && r->by < d)
 		d = r->by;
+	if (r->seeds_by >= 0 && r->seeds_by < d)
+		d = r->seeds_by;
 	return r->hops_by >= 0 && r->hops_by < d ? r->hops_by : d;
 }
 
@@ -318,16 +328,23 @@ node_new(struct redis_conn *r, const char *host, const char *port)
 	return n;
 }
 
-/* The URL's server, node 0. */
-static struct redis_node *
-first_node(struct redis_conn *r, char *err, size_t sz)
+/* The URL's seeds, made the first nodes: 0, or -1 with why in err. */
+static int
+seeds(struct redis_conn *r, char *err, size_t sz)
 {
-	if (r->nnodes == 0 && node_new(r, r->url.host, r->url.port) == NULL) {
-		redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
-		return NULL;
+	if (r->nnodes >= seed_count(r))
+		return 0;
+	if (r->url.kind == STORE_REDIS_UNIX) {
+		if (node_new(r, "", "") == NULL)
+			return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+		r->nodes[0]->unix_socket = true;
+		return 0;
 	}
-	r->nodes[0]->unix_socket = r->url.kind == STORE_REDIS_UNIX;
-	return r->nodes[0];
+	for (size_t i = r->nnodes; i < r->url.nseeds; i++)
+		if (node_new(r, r->url.seed[i].host, r->url.seed[i].port) ==
+		    NULL)
+			return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+	return 0;
 }
 
 /* The node at host:port, made if the run has none there yet: its index,
@@ -816,9 +833,10 @@ ask_node(struct redis_conn *r, struct redis_node *n,
 	return got[k_all - 1];
 }
 
-/* The node of the command's key, as the cluster said; else node 0. */
+/* The node of the command's key, as the cluster said; else NULL: the
+ * seeds. */
 static struct redis_node *
-route(struct redis_conn *r, const struct redis_cmd *q, char *err, size_t sz)
+route(const struct redis_conn *r, const struct redis_cmd *q)
 {
 	unsigned slot;
 
@@ -827,7 +845,7 @@ route(struct redis_conn *r, const struct redis_cmd *q, char *err, size_t sz)
 		if (r->slots[slot] > 0)
 			return r->nodes[r->slots[slot] - 1];
 	}
-	return first_node(r, err, sz);
+	return NULL;
 }
 
 /* Learns the node of a slot: 0, or -1 with why in err. */
@@ -841,18 +859,78 @@ learn(struct redis_conn *r, unsigned slot, size_t node, char *err, size_t sz)
 	return 0;
 }
 
+/*
+ * Sends the command to the seed in use, and while one fails (it cannot be
+ * reached, stops answering, or is a replica that refuses to write), to
+ * the next, each once, the first after the last; those after the first
+ * all within one more timeout.  The seed that answers is the one in use
+ * from then on, and *used; when none does, the one after the last tried.
+ * A signal ends the tries.
+ */
+static redisReply *
+ask_seeds(struct redis_conn *r, const struct redis_cmd *q,
+    struct redis_node **used, char *err, size_t sz)
+{
+	const size_t count = seed_count(r);
+	char shown[STOREURL_SHOWN_MAX], *last;
+	redisReply *rep = NULL;
+	size_t tried = 0, k;
+
+	*used = NULL;
+	if (seeds(r, err, sz) == -1)
+		return NULL;
+	while (tried < count) {
+		k = (r->home + tried++) % count;
+		*used = r->nodes[k];
+		rep = ask_node(r, *used, q, false, err, sz);
+		/* A replica, where a server alone has moved on: the next. */
+		if (rep != NULL && tried < count &&
+		    redisconn_is_error(rep, "READONLY")) {
+			node_fail(r, *used, err, sz, "%s", rep->str);
+			api.freeReplyObject(rep);
+			rep = NULL;
+		}
+		if (rep != NULL) {
+			r->home = k;
+			break;
+		}
+		if (stopped(r) || (r->seeds_by >= 0 && mono_ns() >=
+		    r->seeds_by))
+			break;
+		if (r->seeds_by < 0)
+			r->seeds_by = deadline(r);
+	}
+	r->seeds_by = -1;
+	/* None answered: the next command begins where these ended, so
+	 * that seeds that never answer do not hide those after them. */
+	if (rep == NULL && count > 0 && !stopped(r))
+		r->home = (r->home + tried) % count;
+	/* err says which seed failed last, and why, after the URL. */
+	if (rep == NULL && count > 1 && !stopped(r) &&
+	    (last = strdup(err)) != NULL) {
+		storeurl_show(&r->url, shown, sizeof(shown));
+		k = strlen(shown);
+		redisconn_fail(r, err, sz, "no seed answers; the last tried: "
+		    "%s", strncmp(last, shown, k) == 0 && strncmp(last + k,
+		    ": ", 2) == 0 ? last + k + 2 : last);
+		explicit_bzero(last, strlen(last));
+		free(last);
+	}
+	return rep;
+}
+
 redisReply *
 redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
     size_t sz)
 {
-	struct redis_node *n = route(r, q, err, sz);
+	struct redis_node *n = route(r, q);
 	struct cluster_redirect to;
-	redisReply *rep = NULL;
-	bool asking = false;
+	redisReply *rep;
 	int hops = 0, k;
 
-	while (n != NULL && (rep = ask_node(r, n, q, asking, err, sz)) !=
-	    NULL && rep->type == REDIS_REPLY_ERROR &&
+	rep = n != NULL ? ask_node(r, n, q, false, err, sz) :
+	    ask_seeds(r, q, &n, err, sz);
+	while (rep != NULL && rep->type == REDIS_REPLY_ERROR &&
 	    cluster_redirect_parse(rep->str, &to)) {
 		/* The hops all end within one timeout from the first. */
 		if (++hops > REDIS_REDIRECTS) {
@@ -867,9 +945,8 @@ redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
 		    learn(r, to.slot, (size_t)k, err, sz) == -1))
 			break;
 		n = r->nodes[k];
-		asking = to.ask;
 		api.freeReplyObject(rep);
-		rep = NULL;
+		rep = ask_node(r, n, q, to.ask, err, sz);
 	}
 	r->hops_by = -1;
 	if (rep != NULL && hops > REDIS_REDIRECTS) {
@@ -881,10 +958,9 @@ redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
 		api.freeReplyObject(rep);
 		return NULL;
 	}
-	/* A node that failed is asked of its slots no more: the URL's
-	 * server says where they are now. */
-	if (rep == NULL && n != NULL && q->key > 0 && r->slots != NULL &&
-	    n != r->nodes[0])
+	/* A node that failed is asked of its slots no more: the seeds say
+	 * where they are now. */
+	if (rep == NULL && q->key > 0 && r->slots != NULL)
 		r->slots[cluster_slot(q->argv[q->key], q->len[q->key])] = 0;
 	return rep;
 }
@@ -914,16 +990,16 @@ master_of(struct redis_conn *r, const redisReply *e, char *err, size_t sz)
 	    e->element[0]->integer > e->element[1]->integer ||
 	    (at = e->element[2])->type != REDIS_REPLY_ARRAY ||
 	    at->elements < 2 || at->element[0]->type != REDIS_REPLY_STRING ||
-	    at->element[0]->len >= sizeof(r->nodes[0]->host) ||
+	    at->element[0]->len >= sizeof(r->nodes[r->home]->host) ||
 	    strlen(at->element[0]->str) != at->element[0]->len ||
 	    at->element[1]->type != REDIS_REPLY_INTEGER ||
 	    at->element[1]->integer < 1 || at->element[1]->integer > 65535)
 		return -2;
 	snprintf(port, sizeof(port), "%lld", at->element[1]->integer);
-	/* No address, or "?": the node that answered. */
+	/* No address, or "?": the seed that answered. */
 	k = node_at(r, at->element[0]->len > 0 && strcmp(at->element[0]->str,
-	    "?") != 0 ? at->element[0]->str : r->nodes[0]->host, port, err,
-	    sz);
+	    "?") != 0 ? at->element[0]->str : r->nodes[r->home]->host, port,
+	    err, sz);
 	for (long long s = e->element[0]->integer; k >= 0 &&
 	    s <= e->element[1]->integer; s++)
 		if (learn(r, (unsigned)s, (size_t)k, err, sz) == -1)
@@ -935,17 +1011,15 @@ int
 redisconn_masters(struct redis_conn *r, size_t **nodes, size_t *n,
     char *err, size_t sz)
 {
-	struct redis_node *first = first_node(r, err, sz);
+	struct redis_node *used;
 	struct redis_cmd q;
 	redisReply *rep;
 	int k = 0;
 
 	*nodes = NULL;
 	*n = 0;
-	if (first == NULL)
-		return -1;
 	redisconn_build(&q, 2, "CLUSTER", "SLOTS");
-	if ((rep = ask_node(r, first, &q, false, err, sz)) == NULL)
+	if ((rep = ask_seeds(r, &q, &used, err, sz)) == NULL)
 		return -1;
 	if (rep->type == REDIS_REPLY_ERROR && (redisconn_is_error(rep,
 	    "NOAUTH") || strstr(rep->str, "unauthenticated") != NULL)) {
@@ -977,9 +1051,11 @@ redisconn_masters(struct redis_conn *r, size_t **nodes, size_t *n,
 	if (k == -1)
 		return -1;
 	/* No cluster (an error: its support is off, or no such command; no
-	 * slots; an answer that is no list of them): the server alone. */
+	 * slots; an answer that is no list of them): the seed that answered
+	 * alone. */
 	if ((*nodes = calloc(1, sizeof(**nodes))) == NULL)
 		return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+	(*nodes)[0] = r->home;
 	*n = 1;
 	return 0;
 }

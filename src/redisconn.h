@@ -9,11 +9,16 @@
  * with it), one for each exchange.  What goes wrong is said in err as
  * "the store: what", without any piece of the password.
  *
- * A node of a Redis Cluster answers a command on a key whose slot another
- * node holds with a redirection, which is followed (REDIS_REDIRECTS at
- * most, within one more timeout), on a connection of the run's to that
- * node: -MOVED is learned, so that the slot's next command goes there at
- * once; -ASK, while a slot moves, is for that command only.
+ * The URL's seeds are its nodes (one for unix://): a command whose node
+ * is not known goes to the seed in use, the first that answered; when
+ * that one fails (no connection, no answer, a replica's READONLY), to the
+ * next, each once, all of them within one more timeout, and the one that
+ * answers is used from then on.  A node of a Redis Cluster answers a command on a key whose
+ * slot another node holds with a redirection, which is followed
+ * (REDIS_REDIRECTS at most, within one more timeout), on a connection of
+ * the run's to that node: -MOVED is learned, so that the slot's next
+ * command goes there at once; -ASK, while a slot moves, is for that
+ * command only.
  */
 #ifndef RETRY_REDISCONN_H
 #define RETRY_REDISCONN_H
@@ -36,11 +41,14 @@ struct redis_conn {
 					 * or -1 */
 	int64_t		 hops_by;	/* a command's redirections end by
 					 * then too, or -1 */
+	int64_t		 seeds_by;	/* and its seeds after the first */
 	bool		 too_many;	/* the reader met too long an array */
 	bool		 ending;	/* a leave: sent even after a signal */
-	struct redis_node **nodes;	/* [0]: the URL's server, once asked;
-					 * then a cluster's other nodes */
+	struct redis_node **nodes;	/* the URL's seeds, in order, once
+					 * asked; then a cluster's other
+					 * nodes */
 	size_t		 nnodes;
+	size_t		 home;		/* the seed in use */
 	uint16_t	*slots;		/* a cluster's: each slot's node + 1,
 					 * 0 unknown; NULL until learned */
 	struct ssl_ctx_st *tls;		/* rediss://, once connected */
@@ -70,7 +78,7 @@ void		 redisconn_build(struct redis_cmd *, int argc, ...);
  * Sends the command and reads its reply: on a new connection, with AUTH
  * and SELECT sent first, in the same write, their replies checked here.
  * A command with a key goes to the node of its slot, when a cluster has
- * said which; else to the URL's server; and follows redirections.  An
+ * said which; else to the seeds; and follows redirections.  An
  * error reply to the command is the caller's to read.  The reply (the
  * caller frees it with redisconn_free_reply), or NULL with why in err and
  * the connection dropped.
@@ -79,8 +87,8 @@ struct redisReply *redisconn_ask(struct redis_conn *,
 		    const struct redis_cmd *, char *err, size_t);
 /*
  * The servers that hold the keys: a cluster's masters (CLUSTER SLOTS, from
- * which each slot's node is learned too), each once, or the URL's server
- * alone when it is no cluster.  Their nodes in *nodes (the caller frees
+ * which each slot's node is learned too, asked of the seeds), each once,
+ * or the seed that answered alone when it is no cluster.  Their nodes in *nodes (the caller frees
  * it), *n of them; -1 with why in err.
  */
 int		 redisconn_masters(struct redis_conn *, size_t **nodes,

@@ -1,6 +1,9 @@
 /*
  * retry share status [NAME]... and retry share reset NAME...: the shared
  * state of names, as a table or JSON Lines, and a fresh start for one.
+ * Listing all names, a master of a cluster that cannot be reached is said
+ * in a line of its own, the others' names are listed, and the status is
+ * EXIT_SHARED.
  */
 #include <err.h>
 #include <errno.h>
@@ -131,13 +134,24 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
 	return rc == 0 ? 0 : 1;
 }
 
+/* A master whose names are not listed: said, and counted in *arg. */
+static void
+unlisted(void *arg, const char *why)
+{
+	char vis[4096];
+
+	warnx("%s; the names it holds are not listed",
+	    report_visible(why, vis, sizeof(vis)));
+	(*(size_t *)arg)++;
+}
+
 int
 share_main(const struct config *c)
 {
 	const bool reset = strcmp(c->args[0], "reset") == 0;
 	const bool json = c->log_format == LOG_JSON;
 	char **names = NULL, why[1024], vis[4096];
-	size_t n = 0, shown = 0;
+	size_t n = 0, shown = 0, unreached = 0;
 	struct shared sh;
 	int rc = 0, w = 4;
 
@@ -152,8 +166,8 @@ share_main(const struct config *c)
 		    report_visible(why, vis, sizeof(vis)));
 		return errno == ENOENT ? 1 : EXIT_USAGE;
 	}
-	if (c->nargs == 1 && shared_names(&sh, &names, &n, why, sizeof(why))
-	    == -1) {
+	if (c->nargs == 1 && shared_names(&sh, &names, &n, unlisted,
+	    &unreached, why, sizeof(why)) == -1) {
 		warnx("%s", report_visible(why, vis, sizeof(vis)));
 		shared_close(&sh);
 		return 1;
@@ -170,7 +184,7 @@ share_main(const struct config *c)
 	for (int i = 1; i < c->nargs; i++)
 		rc |= one(&sh, c->args[i], reset, false, json, w, &shown);
 	/* All names asked for, and none has a state: said, not an error. */
-	if (c->nargs == 1 && shown == 0 && rc == 0)
+	if (c->nargs == 1 && shown == 0 && rc == 0 && unreached == 0)
 		warnx("no shared state in %s", report_visible(sh.shown, vis,
 		    sizeof(vis)));
 	shared_close(&sh);
@@ -178,5 +192,6 @@ share_main(const struct config *c)
 		warn("stdout");
 		return EXIT_USAGE;
 	}
-	return rc;
+	/* A part of the store down: what was listed is not all. */
+	return unreached > 0 ? EXIT_SHARED : rc;
 }

@@ -129,8 +129,8 @@ struct store_ops {
 	void	(*close)(struct shared *);
 	int	(*decide)(struct shared *, struct decision *, char *err,
 		    size_t);
-	int	(*list)(struct shared *, char ***, size_t *, char *err,
-		    size_t);
+	int	(*list)(struct shared *, char ***, size_t *,
+		    void (*)(void *, const char *), void *, char *err, size_t);
 	int	(*read)(struct shared *, const char *name,
 		    struct share_state *, char *err, size_t);
 	int	(*reset)(struct shared *, const char *name, char *err, size_t);
@@ -221,8 +221,8 @@ decide_file(struct shared *sh, struct decision *d, char *err, size_t errsz)
 }
 
 static int
-list_file(struct shared *sh, char ***names, size_t *n, char *err,
-    size_t errsz)
+list_file(struct shared *sh, char ***names, size_t *n,
+    void (*fault)(void *, const char *), void *arg, char *err, size_t errsz)
 {
 	if (store_names(&sh->file, names, n) == -1) {
 		snprintf(err, errsz, "%s: %s", sh->file.dir, strerror(errno));
@@ -288,10 +288,10 @@ decide_redis(struct shared *sh, struct decision *d, char *err, size_t errsz)
 }
 
 static int
-list_redis(struct shared *sh, char ***names, size_t *n, char *err,
-    size_t errsz)
+list_redis(struct shared *sh, char ***names, size_t *n,
+    void (*fault)(void *, const char *), void *arg, char *err, size_t errsz)
 {
-	return redis_names(&sh->redis, names, n, err, errsz);
+	return redis_names(&sh->redis, names, n, fault, arg, err, errsz);
 }
 
 static int
@@ -466,10 +466,10 @@ shared_leave(struct shared *sh)
 }
 
 int
-shared_names(struct shared *sh, char ***names, size_t *n, char *err,
-    size_t errsz)
+shared_names(struct shared *sh, char ***names, size_t *n,
+    void (*fault)(void *, const char *), void *arg, char *err, size_t errsz)
 {
-	return sh->ops->list(sh, names, n, err, errsz);
+	return sh->ops->list(sh, names, n, fault, arg, err, errsz);
 }
 
 int

@@ -25,7 +25,7 @@ struct store_ops;
 
 struct shared {
 	struct store_url url;
-	char		 shown[STOREURL_MAX + 64];	/* no password */
+	char		 shown[STOREURL_SHOWN_MAX];	/* no password */
 	bool		 default_dir;	/* the file store's, no spec given */
 	const struct store_ops *ops;	/* the store's kind's */
 	struct store	 file;		/* STORE_FILE */
@@ -76,10 +76,12 @@ enum shared_said shared_record(struct shared *, bool success, bool retry,
 void		 shared_leave(struct shared *);
 
 /* For `retry share` and --dry-run: the names with a state, sorted (the
- * caller frees them); a name's state (1: none yet); a fresh start.  -1
- * with why in err. */
-int		 shared_names(struct shared *, char ***, size_t *, char *err,
-		    size_t);
+ * caller frees them; a master of a cluster that cannot be reached is told
+ * to fault, with arg and why, and the others' names are listed); a
+ * name's state (1: none yet); a fresh start.  -1 with why in err. */
+int		 shared_names(struct shared *, char ***, size_t *,
+		    void (*fault)(void *, const char *why), void *arg,
+		    char *err, size_t);
 int		 shared_read(struct shared *, const char *name,
 		    struct share_state *, char *err, size_t);
 int		 shared_reset(struct shared *, const char *name, char *err,

@@ -9,6 +9,8 @@
 
 #define REDIS_PORT	"6379"
 #define DB_MAX		1000000	/* Redis has 16 unless told otherwise */
+#define SEEDS_MAX_TEXT	"16"
+_Static_assert(STOREURL_SEEDS_MAX == 16, "SEEDS_MAX_TEXT says it");
 
 static int
 hexval(char c)
@@ -97,9 +99,9 @@ userinfo(const char **s, const char *end, bool secret_ok,
 	return NULL;
 }
 
-/* HOST[:PORT][/DB] of a redis:// URL, all of [s, end). */
+/* HOST[:PORT] of a seed, all of [s, end), into seed. */
 static const char *
-tcp(const char *s, const char *end, struct store_url *u)
+seed_parse(const char *s, const char *end, struct store_seed *seed)
 {
 	const char *host_end, *p;
 	size_t len;
@@ -114,7 +116,7 @@ tcp(const char *s, const char *end, struct store_url *u)
 		    s))
 			return "not an IPv6 address in [ ]";
 	} else {
-		host_end = s + strcspn(s, ":/");
+		host_end = s + strcspn(s, ":");
 		if (host_end > end)
 			host_end = end;
 		p = host_end;
@@ -124,30 +126,58 @@ tcp(const char *s, const char *end, struct store_url *u)
 				return "the host is not a name or an address";
 	}
 	len = (size_t)(host_end - s);
-	if (len == 0 || len >= sizeof(u->host))
+	if (len == 0 || len >= sizeof(seed->host))
 		return "no host, or too long a one";
-	memcpy(u->host, s, len);
-	u->host[len] = '\0';
-	snprintf(u->port, sizeof(u->port), "%s", REDIS_PORT);
+	memcpy(seed->host, s, len);
+	seed->host[len] = '\0';
+	snprintf(seed->port, sizeof(seed->port), "%s", REDIS_PORT);
 	if (p < end && *p == ':') {
 		const char *q = ++p;
 		long port = 0;
 
 		while (p < end && isdigit((unsigned char)*p) && port <= 65535)
 			port = port * 10 + (*p++ - '0');
-		if (p == q || port < 1 || port > 65535 || (p < end &&
-		    *p != '/'))
+		if (p == q || port < 1 || port > 65535 || p != end)
 			return "the port is not a number from 1 to 65535";
-		snprintf(u->port, sizeof(u->port), "%ld", port);
-	}
-	if (p < end && *p == '/') {
-		p++;
-		if (p < end && !db_parse(p, (size_t)(end - p), &u->db))
-			return "the db is not a number from 0 to 1000000";
-		p = end;
+		snprintf(seed->port, sizeof(seed->port), "%ld", port);
 	}
 	if (p != end)
 		return "there is more after the host";
+	return NULL;
+}
+
+/* HOST[:PORT][,HOST[:PORT]]...[/DB] of a redis:// URL, all of [s, end):
+ * the seeds in order, each named once. */
+static const char *
+tcp(const char *s, const char *end, struct store_url *u)
+{
+	const char *slash = memchr(s, '/', (size_t)(end - s));
+	const char *list_end = slash != NULL ? slash : end, *why;
+
+	if (s == list_end)
+		return "no host, or too long a one";
+	for (const char *p = s; p <= list_end; p++) {
+		const char *comma = memchr(p, ',', (size_t)(list_end - p));
+		const char *stop = comma != NULL ? comma : list_end;
+		struct store_seed *seed = &u->seed[u->nseeds];
+
+		if (stop == p)
+			return "an empty host in the list: give HOST[:PORT] "
+			    "between the commas";
+		if (u->nseeds == STOREURL_SEEDS_MAX)
+			return "more than " SEEDS_MAX_TEXT " hosts in the list";
+		if ((why = seed_parse(p, stop, seed)) != NULL)
+			return why;
+		for (size_t i = 0; i < u->nseeds; i++)
+			if (strcmp(u->seed[i].host, seed->host) == 0 &&
+			    strcmp(u->seed[i].port, seed->port) == 0)
+				return "a host is named twice";
+		u->nseeds++;
+		p = stop;
+	}
+	if (slash != NULL && slash + 1 < end && !db_parse(slash + 1,
+	    (size_t)(end - slash - 1), &u->db))
+		return "the db is not a number from 0 to 1000000";
 	return NULL;
 }
 
@@ -162,6 +192,8 @@ unix_socket(const char *s, const char *end, struct store_url *u)
 		return "give the socket's absolute path, as unix:///PATH";
 	if (len >= sizeof(((struct sockaddr_un *)NULL)->sun_path))
 		return "the socket's path is too long";
+	if (memchr(s, ',', len) != NULL)
+		return "unix:// names one socket, not a list";
 	memcpy(u->path, s, len);
 	u->path[len] = '\0';
 	if (q != NULL && (strncmp(q, "?db=", 4) != 0 ||
@@ -273,17 +305,28 @@ storeurl_show(const struct store_url *u, char *buf, size_t sz)
 {
 	const char *auth = u->has_password ? ":***@" : "";
 	const char *user = u->has_password ? u->user : "";
-	const bool v6 = strchr(u->host, ':') != NULL;
+	size_t n;
 
-	if (u->kind == STORE_FILE)
+	if (u->kind == STORE_FILE) {
 		snprintf(buf, sz, "file:%s", u->path);
-	else if (u->kind == STORE_REDIS_UNIX)
+		return;
+	}
+	if (u->kind == STORE_REDIS_UNIX) {
 		snprintf(buf, sz, "unix://%s%s%s?db=%d", user, auth, u->path,
 		    u->db);
-	else
-		snprintf(buf, sz, "%s://%s%s%s%s%s:%s/%d", u->tls ? "rediss" :
-		    "redis", user, auth, v6 ? "[" : "", u->host, v6 ? "]" : "",
-		    u->port, u->db);
+		return;
+	}
+	n = (size_t)snprintf(buf, sz, "%s://%s%s", u->tls ? "rediss" : "redis",
+	    user, auth);
+	for (size_t i = 0; i < u->nseeds && n < sz; i++) {
+		const bool v6 = strchr(u->seed[i].host, ':') != NULL;
+
+		n += (size_t)snprintf(buf + n, sz - n, "%s%s%s%s:%s",
+		    i > 0 ? "," : "", v6 ? "[" : "", u->seed[i].host,
+		    v6 ? "]" : "", u->seed[i].port);
+	}
+	if (n < sz)
+		snprintf(buf + n, sz - n, "/%d", u->db);
 }
 
 const char *

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # --share on a Redis Cluster: three masters on 127.0.0.1, made a cluster
-# by redis-cli for each test and stopped by their pids; runs name one node
-# and follow its redirections to the others.
+# by redis-cli for each test and stopped by their pids; runs name one node,
+# or a list of seeds, and follow its redirections to the others.
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/share
@@ -21,6 +21,13 @@ failing() {
 	timeout 60 "$RETRY" --share "$1" --share-window 1d --max 5 --immediate \
 	    -q --share-timeout 10s -- sh -c 'echo x >>"$0/calls.$1"; exit 1' \
 	    "$BATS_TEST_TMPDIR" "$1"
+}
+
+# As failing, its attempts 200ms apart, its reports in err.$2.
+failing_slowly() {
+	timeout 60 "$RETRY" --share "$1" --share-window 1d --max 5 --fixed 200ms \
+	    --share-timeout 10s -- sh -c 'echo x >>"$0/calls.$1"; exit 1' \
+	    "$BATS_TEST_TMPDIR" "$1" >"$BATS_TEST_TMPDIR/err.$2" 2>&1
 }
 
 @test "cluster: 50 runs on names of each of the three masters, all started against one, share their budgets exactly" {
@@ -184,4 +191,94 @@ failing() {
 	assert_line --index 0 "retry: --share mute: redis://127.0.0.1:$FAKE_PORT/0: node 127.0.0.1:$SILENT_PORT: no answer within 300ms; going on without the shared state until it answers"
 	# 4 decisions, each an answer and the hops' 300ms at most.
 	[ $(($(now_ms) - t0)) -lt 8000 ]
+}
+
+@test "cluster: seeds: the first a closed port, the second a master: 20 runs share a budget exactly, as with one seed" {
+	local a i pids=()
+	cluster_start
+	a=$(cluster_name_on a "${CLUSTER_PORTS[2]}")
+	export RETRY_SHARE_STORE=redis://127.0.0.1:1,127.0.0.1:${CLUSTER_PORTS[0]}
+	for i in $(seq 20); do
+		failing_slowly "$a" "$i" 3>&- &
+		pids+=($!)
+	done
+	wait "${pids[@]}" || true
+	# Each first attempt, and the 10 retries of the budget.
+	assert_equal "$(calls "$a")" 30
+	assert_equal "$(field "$a" failures)" 30
+	run -0 cat "$BATS_TEST_TMPDIR"/err.*
+	refute_output --partial "going on without"
+	run -0 cluster_cli "${CLUSTER_PORTS[2]}" DBSIZE
+	assert_output 1
+}
+
+@test "cluster: seeds: the first one's master stopped mid-way: the runs started against it go on to the next, and stay shared" {
+	local b c i name pids=()
+	cluster_start
+	b=$(cluster_name_on b "${CLUSTER_PORTS[1]}")
+	c=$(cluster_name_on c "${CLUSTER_PORTS[2]}")
+	export RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[0]},127.0.0.1:${CLUSTER_PORTS[1]}
+	# 10 runs on each name, each about a second long; the first seed's
+	# master is stopped while they run, then 10 more start.
+	for i in $(seq 20); do
+		name=$b
+		[ $((i % 2)) -eq 0 ] || name=$c
+		failing_slowly "$name" "$i" 3>&- &
+		pids+=($!)
+	done
+	sleep 0.3
+	cluster_kill "${CLUSTER_PIDS[0]}"
+	for i in $(seq 21 30); do
+		name=$b
+		[ $((i % 2)) -eq 0 ] || name=$c
+		failing_slowly "$name" "$i" 3>&- &
+		pids+=($!)
+	done
+	wait "${pids[@]}" || true
+	# 15 runs on each name: their first attempts and 10 retries; a run
+	# that went on unshared would have made 5.
+	assert_equal "$(calls "$b")" 25
+	assert_equal "$(calls "$c")" 25
+	assert_equal "$(field "$b" failures)" 25
+	assert_equal "$(field "$c" failures)" 25
+	run -0 cat "$BATS_TEST_TMPDIR"/err.*
+	refute_output --partial "going on without"
+	# share status, through the same seeds, reads them too.
+	run -0 timeout 60 "$RETRY" share status --log-format json "$b" "$c"
+	assert_equal "${#lines[@]}" 2
+}
+
+@test "cluster: share status with a master stopped lists the others' names, names the node and exits 75; reset of its names fails" {
+	local a b c dead
+	cluster_start
+	a=$(cluster_name_on a "${CLUSTER_PORTS[0]}")
+	b=$(cluster_name_on b "${CLUSTER_PORTS[1]}")
+	c=$(cluster_name_on c "${CLUSTER_PORTS[2]}")
+	export RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[0]}
+	run -1 failing "$a"
+	run -1 failing "$b"
+	run -1 failing "$c"
+	dead=${CLUSTER_PORTS[2]}
+	cluster_kill "${CLUSTER_PIDS[2]}"
+	run -75 --separate-stderr retry share status --log-format json
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 --partial "\"name\":\"$a\",\"tokens\":6,"
+	assert_line --index 1 --partial "\"name\":\"$b\",\"tokens\":6,"
+	assert_equal "$stderr" "retry: redis://127.0.0.1:${CLUSTER_PORTS[0]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; the names it holds are not listed"
+	# Through a list of seeds whose first is the stopped node, the same.
+	run -75 --separate-stderr env RETRY_SHARE_STORE=redis://127.0.0.1:$dead,127.0.0.1:${CLUSTER_PORTS[1]} \
+	    timeout 60 "$RETRY" share status
+	assert_output --partial "$a "
+	assert_output --partial "$b "
+	refute_output --partial "$c "
+	assert_equal "$stderr" "retry: redis://127.0.0.1:$dead,127.0.0.1:${CLUSTER_PORTS[1]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; the names it holds are not listed"
+	# A name of the stopped master: one line, as for a store that is down.
+	run -1 retry share reset "$c"
+	assert_output "retry: redis://127.0.0.1:${CLUSTER_PORTS[0]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused"
+	run -1 retry share status "$c"
+	assert_output "retry: redis://127.0.0.1:${CLUSTER_PORTS[0]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused"
+	run -0 retry share reset "$a"
+	run -75 --separate-stderr retry share status --log-format json
+	assert_equal "${#lines[@]}" 1
+	assert_line --partial "\"name\":\"$b\","
 }

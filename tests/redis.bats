@@ -206,6 +206,40 @@ refute_pieces() {
 	assert_equal "$(calls)" 1
 }
 
+@test "redis: a list of addresses for a server alone: the first that answers is used from then on; when none does, one line" {
+	local d=$BATS_TEST_TMPDIR t0 t
+	redis_start
+	silent_start
+	export RETRY_SHARE_STORE=redis://127.0.0.1:$SILENT_PORT,127.0.0.1:1,127.0.0.1:$REDIS_PORT/4
+	t0=$(now_ms)
+	run -1 timeout 60 "$RETRY" --share fo --share-timeout 300ms --max 5 \
+	    --immediate -- sh -c 'echo x >>"$0/calls"; exit 1' "$d"
+	t=$(($(now_ms) - t0))
+	refute_output --partial "going on without"
+	assert_equal "$(calls)" 5
+	# The silent one cost its 300ms once, the closed one nothing: the
+	# later decisions went to the server that answered (10 decisions
+	# would have taken 3s).
+	echo "# a silent address, a closed one, the server: 10 decisions in ${t}ms" >&3
+	[ "$t" -ge 300 ] && [ "$t" -lt 2000 ]
+	run -0 redis_cli -n 4 HGET retry:fo:state failures
+	assert_output 5
+	run -0 retry share status --log-format json
+	assert_output --partial '{"name":"fo","tokens":6,'
+	# A replica, which refuses to write, is passed over too.
+	fake_start 'b"-READONLY You cannot write against a read only replica.\r\n" * n'
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT,127.0.0.1:$REDIS_PORT \
+	    timeout 60 "$RETRY" --share ro --max 3 --immediate -- false
+	refute_output --partial "going on without"
+	run -0 redis_cli HGET retry:ro:state failures
+	assert_output 3
+	# None that answers: said once, naming the last one tried.
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:1,127.0.0.1:2 \
+	    timeout 60 "$RETRY" --share fo --max 2 --immediate -- false
+	assert_line --index 0 "retry: --share fo: redis://127.0.0.1:1,127.0.0.1:2/0: no seed answers; the last tried: node 127.0.0.1:2: cannot connect: Connection refused; going on without the shared state until it answers"
+	assert_equal "$(grep -c "going on without" <<<"$output")" 1
+}
+
 @test "redis: the password: from the environment or a file, never the command line, never shown" {
 	local d=$BATS_TEST_TMPDIR
 	redis_start --requirepass 'pa:ss@w/rd'

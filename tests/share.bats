@@ -215,6 +215,36 @@ assert_waited() {
 	assert_line --index 0 "retry: --share-store: 'ftp://localhost': not a store: give file:DIR, redis://HOST[:PORT][/DB] or unix:///PATH"
 }
 
+@test "share: a list of seeds with an empty one, more than 16 or one twice, and a list of sockets, are refused with one line" {
+	local many
+	many=$(printf 'h%d,' $(seq 17))
+	many=redis://${many%,}
+	run -125 retry --share x --share-store "redis://a,,b" -- true
+	assert_usage_error --share-store
+	assert_line --index 0 "retry: --share-store: 'redis://a,,b': an empty host in the list: give HOST[:PORT] between the commas"
+	run -125 retry --share x --share-store "$many" -- true
+	assert_usage_error --share-store
+	assert_line --index 0 "retry: --share-store: '$many': more than 16 hosts in the list"
+	run -125 retry --share x --share-store "redis://a:6379,a/1" -- true
+	assert_usage_error --share-store
+	assert_line --index 0 "retry: --share-store: 'redis://a:6379,a/1': a host is named twice"
+	run -125 retry --share x --share-store "unix:///a.sock,/b.sock" -- true
+	assert_usage_error --share-store
+	assert_line --index 0 "retry: --share-store: 'unix:///a.sock,/b.sock': unix:// names one socket, not a list"
+	# From the environment, for a run and for retry share.
+	run -125 env RETRY_SHARE_STORE=rediss://:pw@a,b,/1 timeout 60 "$RETRY" \
+	    --share x -- true
+	assert_setup_error "--share x: \\\$RETRY_SHARE_STORE: an empty host in the list"
+	run -125 env RETRY_SHARE_STORE=rediss://:pw@a,b,/1 timeout 60 "$RETRY" \
+	    share status
+	assert_output "retry: \$RETRY_SHARE_STORE: an empty host in the list: give HOST[:PORT] between the commas"
+	# 16 are taken: the store is down, and the run goes on.
+	many=$(printf '127.0.0.%d:1,' $(seq 16))
+	run -0 env RETRY_SHARE_STORE=redis://${many%,} timeout 60 "$RETRY" \
+	    --share x -- true
+	assert_output --partial "no seed answers; the last tried: node 127.0.0.16:1: cannot connect: Connection refused; going on without"
+}
+
 @test "share: --share-store-file: a writer that never ends a line holds a run 2s, a signal not at all; a missing file is an error" {
 	local d=$BATS_TEST_TMPDIR t0 pid st i
 	mkfifo "$d/fifo"

@@ -53,13 +53,24 @@ cluster_node() {
 	return 1
 }
 
+# Whether the process $1 is gone: it has ended, even if the process that
+# reaps orphans has not yet waited for it (some containers' init takes a
+# second or more, and kill -0 finds a zombie).
+cluster_gone() {
+	local stat
+	kill -0 "$1" 2>/dev/null || return 0
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	[ "${stat%% *}" = Z ]
+}
+
 # Ends a node by its pid, and waits until it is gone: the nodes are not
 # the test's children (each is started in a subshell), so wait(1) cannot.
 cluster_kill() {
 	local i
 	kill "$1" 2>/dev/null || return 0
 	for ((i = 0; i < 500; i++)); do
-		kill -0 "$1" 2>/dev/null || return 0
+		cluster_gone "$1" && return 0
 		sleep 0.02
 	done
 	kill -KILL "$1" 2>/dev/null || true

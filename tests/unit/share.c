@@ -327,7 +327,7 @@ rows_stores(void)
 		{ "", false, NULL, NULL },
 	};
 	struct store_url u;
-	char shown[STOREURL_MAX + 64];
+	char shown[STOREURL_SHOWN_MAX];
 
 	for (size_t i = 0; i < sizeof(stores) / sizeof(stores[0]); i++) {
 		const char *why = storeurl_parse(stores[i].spec,

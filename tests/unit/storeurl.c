@@ -1,9 +1,102 @@
 /* The TLS store's URL, rediss://: its options, what is shown of it, and
- * the warning of a server left unverified. */
+ * the warning of a server left unverified; and the seeds of a list. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../../src/storeurl.h"
 #include "unit.h"
+
+/* A list of seeds: each in order, the shown form with every port, the
+ * password never; an empty element, too many, one named twice and a list
+ * of sockets refused, saying which. */
+static void
+rows_seeds(void)
+{
+	static const struct {
+		const char	*spec;
+		const char	*shown;		/* NULL: refused */
+		size_t		 nseeds;
+		const char	*last;		/* the last seed's host, or
+						 * what the refusal says */
+	} rows[] = {
+		{ "redis://a,b", "redis://a:6379,b:6379/0", 2, "b" },
+		{ "redis://a:7000,b:7001,c/3",
+		  "redis://a:7000,b:7001,c:6379/3", 3, "c" },
+		{ "redis://:pw@10.0.0.1:7000,10.0.0.2:7000/0",
+		  "redis://:***@10.0.0.1:7000,10.0.0.2:7000/0", 2, "10.0.0.2" },
+		{ "redis://u:p,w@a,b", "redis://u:***@a:6379,b:6379/0", 2,
+		  "b" },
+		{ "redis://[::1]:7000,[fe80::2],c",
+		  "redis://[::1]:7000,[fe80::2]:6379,c:6379/0", 3, "c" },
+		{ "redis://a,[::1]:7001/", "redis://a:6379,[::1]:7001/0", 2,
+		  "::1" },
+		{ "rediss://:pw@a:6380,b:6380/1?ssl_ca_certs=/ca.pem",
+		  "rediss://:***@a:6380,b:6380/1", 2, "b" },
+		{ "redis://a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p",
+		  "redis://a:6379,b:6379,c:6379,d:6379,e:6379,f:6379,g:6379,"
+		  "h:6379,i:6379,j:6379,k:6379,l:6379,m:6379,n:6379,o:6379,"
+		  "p:6379/0", 16, "p" },
+		{ "redis://a:6379,a", NULL, 0, "a host is named twice" },
+		{ "redis://a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q", NULL, 0,
+		  "more than 16 hosts" },
+		{ "redis://a,,b", NULL, 0, "an empty host in the list" },
+		{ "redis://a,b,", NULL, 0, "an empty host in the list" },
+		{ "redis://,a", NULL, 0, "an empty host in the list" },
+		{ "redis://a,/1", NULL, 0, "an empty host in the list" },
+		{ "redis://,", NULL, 0, "an empty host in the list" },
+		{ "redis://:pw@,a", NULL, 0, "an empty host in the list" },
+		{ "rediss://a,?ssl_cert_reqs=none", NULL, 0,
+		  "an empty host in the list" },
+		{ "redis://a:0,b", NULL, 0, "the port is not a number" },
+		{ "redis://a,b:x", NULL, 0, "the port is not a number" },
+		{ "redis://a,[::1", NULL, 0, "missing its ']'" },
+		{ "redis://a,[::1]x", NULL, 0, "there is more after the host" },
+		{ "redis://a,b c", NULL, 0, "a space" },
+		{ "redis://a;b", NULL, 0, "not a name or an address" },
+		{ "redis://a,b/1/2", NULL, 0, "the db is not a number" },
+		{ "unix:///a.sock,/b.sock", NULL, 0, "one socket, not a list" },
+	};
+	struct store_url u;
+	char shown[STOREURL_SHOWN_MAX];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *why = storeurl_parse(rows[i].spec, true, &u);
+
+		if (why == NULL)
+			storeurl_show(&u, shown, sizeof(shown));
+		unit_row(rows[i].shown == NULL ? why != NULL &&
+		    strstr(why, rows[i].last) != NULL : why == NULL &&
+		    strcmp(shown, rows[i].shown) == 0 &&
+		    u.nseeds == rows[i].nseeds &&
+		    strcmp(u.seed[u.nseeds - 1].host, rows[i].last) == 0,
+		    "storeurl", rows[i].spec, "%s", why != NULL ? why : shown);
+	}
+	/* The longest spec, every seed without its port or db: its shown
+	 * form, with them, fits. */
+	{
+		char spec[STOREURL_MAX];
+		size_t n = (size_t)snprintf(spec, sizeof(spec), "redis://:p@");
+		const size_t host = (STOREURL_MAX - 1 - n -
+		    (STOREURL_SEEDS_MAX - 1)) / STOREURL_SEEDS_MAX;
+		const char *why;
+
+		for (int k = 0; k < STOREURL_SEEDS_MAX; k++) {
+			if (k > 0)
+				spec[n++] = ',';
+			memset(spec + n, 'a' + k, host);
+			n += host;
+		}
+		spec[n] = '\0';
+		why = storeurl_parse(spec, true, &u);
+		if (why == NULL)
+			storeurl_show(&u, shown, sizeof(shown));
+		unit_row(why == NULL && u.nseeds == STOREURL_SEEDS_MAX &&
+		    strlen(shown) + 1 < sizeof(shown) &&
+		    strcmp(shown + strlen(shown) - 7, ":6379/0") == 0,
+		    "storeurl", "the longest list, shown whole", "%s",
+		    why != NULL ? why : shown);
+	}
+}
 
 void
 unit_storeurl(void)
@@ -47,7 +140,7 @@ unit_storeurl(void)
 		{ "redis://cache?x", NULL, true, "", "", "", "" },
 	};
 	struct store_url u;
-	char shown[STOREURL_MAX + 64];
+	char shown[STOREURL_SHOWN_MAX];
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const char *why = storeurl_parse(rows[i].spec, true, &u);
@@ -67,4 +160,5 @@ unit_storeurl(void)
 	unit_row(storeurl_parse("redis://cache", false, &u) == NULL &&
 	    storeurl_warning(&u) == NULL, "storeurl", "redis:// warns of "
 	    "nothing", "%s", "a warning");
+	rows_seeds();
 }

@@ -13,12 +13,12 @@
  * is not known goes to the seed in use, the first that answered; when
  * that one fails (no connection, no answer, a replica's READONLY), to the
  * next, each once, all of them within one more timeout, and the one that
- * answers is used from then on.  A node of a Redis Cluster answers a command on a key whose
- * slot another node holds with a redirection, which is followed
- * (REDIS_REDIRECTS at most, within one more timeout), on a connection of
- * the run's to that node: -MOVED is learned, so that the slot's next
- * command goes there at once; -ASK, while a slot moves, is for that
- * command only.
+ * answers is used from then on.  A node of a Redis Cluster answers a
+ * command on a key whose slot another node holds with a redirection,
+ * which is followed (REDIS_REDIRECTS at most, within one more timeout), on
+ * a connection of the run's to that node: -MOVED is learned, so that the
+ * slot's next command goes there at once; -ASK, while a slot moves, is for
+ * that command only.
  */
 #ifndef RETRY_REDISCONN_H
 #define RETRY_REDISCONN_H
@@ -88,8 +88,8 @@ struct redisReply *redisconn_ask(struct redis_conn *,
 /*
  * The servers that hold the keys: a cluster's masters (CLUSTER SLOTS, from
  * which each slot's node is learned too, asked of the seeds), each once,
- * or the seed that answered alone when it is no cluster.  Their nodes in *nodes (the caller frees
- * it), *n of them; -1 with why in err.
+ * or the seed that answered alone when it is no cluster.  Their nodes in
+ * *nodes (the caller frees it), *n of them; -1 with why in err.
  */
 int		 redisconn_masters(struct redis_conn *, size_t **nodes,
 		    size_t *n, char *err, size_t);

@@ -102,11 +102,19 @@ parse_answer(const redisReply *rep, enum share_op op,
 struct fixed {
 	bool		 made;
 	char		 name[REDIS_KEY_MAX];
-	struct share_rules rules;
+	struct share_rules rules;	/* those of its members formatted */
 	uint64_t	 me;
 	char		 key[REDIS_KEY_MAX], id[24], max[24], ratio[24],
 			 trip[24], cool[24], lease[24], window[24];
 };
+
+static bool
+same_words(const struct share_rules *a, const struct share_rules *b)
+{
+	return a->max == b->max && a->ratio == b->ratio && a->trip == b->trip &&
+	    a->cooldown == b->cooldown && a->lease == b->lease &&
+	    a->window == b->window;
+}
 
 static const struct fixed *
 fixed_words(const char *name, const struct share_rules *rules, uint64_t me)
@@ -114,11 +122,11 @@ fixed_words(const char *name, const struct share_rules *rules, uint64_t me)
 	static struct fixed f;
 
 	if (f.made && f.me == me && strcmp(f.name, name) == 0 &&
-	    memcmp(&f.rules, rules, sizeof(*rules)) == 0)
+	    same_words(&f.rules, rules))
 		return &f;
 	f.made = strlen(name) < sizeof(f.name);
 	snprintf(f.name, sizeof(f.name), "%s", name);
-	memcpy(&f.rules, rules, sizeof(*rules));
+	f.rules = *rules;
 	f.me = me;
 	redis_key(name, f.key, sizeof(f.key));
 	snprintf(f.id, sizeof(f.id), "%" PRIu64, me);

@@ -73,7 +73,7 @@ on_signal(int sig)
 	errno = e;
 }
 
-/* Read from the signalfd, not caught. */
+/* A real-time signal, read from the signalfd, and never caught. */
 static bool
 is_queued(int sig)
 {
@@ -93,18 +93,22 @@ signals_init(void)
 	/* tcsetpgrp from the background would stop retry otherwise. */
 	sigaddset(&block, SIGTTOU);
 	/*
-	 * The real-time signals, some thirty, are only sent on: blocked and
-	 * read from a signalfd that the one ppoll watches, they cost no
-	 * sigaction each at every start.  Their dispositions stay as retry
-	 * found them, for the attempts to inherit.  Without a signalfd they
-	 * are caught as the others are.
+	 * The real-time signals, some thirty, are only sent on, and SIGCHLD
+	 * only wakes the wait: blocked and read from a signalfd that the
+	 * one ppoll watches, the former cost no sigaction each at every
+	 * start, and the latter no handler's run, byte and sigreturn at
+	 * every attempt's end.  The real-time signals' dispositions stay as
+	 * retry found them, for the attempts to inherit; SIGCHLD's is its
+	 * default.  Without a signalfd they are caught as the others are.
 	 */
 	sigemptyset(&rt);
+	sigaddset(&rt, SIGCHLD);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		sigaddset(&rt, sig);
 	if ((queued = compat_signalfd(&rt)) != -1)
-		for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-			sigaddset(&block, sig);
+		for (int sig = 1; sig < NSIG; sig++)
+			if (sigismember(&rt, sig) == 1)
+				sigaddset(&block, sig);
 	sigprocmask(SIG_BLOCK, &block, &original);
 
 	memset(&sa, 0, sizeof(sa));
@@ -113,7 +117,9 @@ signals_init(void)
 	for (int sig = 1; sig < NSIG; sig++) {
 		if ((kinds[sig] = kind(sig)) == K_DEFAULT || is_queued(sig))
 			continue;
-		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN : on_signal;
+		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN :
+		    kinds[sig] == K_CHILD && queued != -1 ? SIG_DFL :
+		    on_signal;
 		if (sigaction(sig, &sa, &was) == -1)
 			continue;
 		/* What exec left: the default, or ignored. */
@@ -133,6 +139,7 @@ signals_init(void)
 	sigemptyset(&block);
 	for (int sig = 1; sig < NSIG; sig++)
 		if (changed[sig] && kinds[sig] != K_IGNORE &&
+		    (kinds[sig] != K_CHILD || queued == -1) &&
 		    sigismember(&original, sig) == 1) {
 			sigaddset(&block, sig);
 			some = true;
@@ -230,10 +237,12 @@ signals_sentry(void (*hear)(int, siginfo_t *, void *))
 			sigaction(sig, &sa, NULL);
 			sigaddset(&mask, sig);
 		}
-	/* The real-time signals, ignored, need not be kept blocked. */
+	/* The real-time signals, ignored, and SIGCHLD, at its default,
+	 * need not be kept blocked. */
 	if (queued != -1) {
 		close(queued);
 		queued = -1;
+		sigaddset(&mask, SIGCHLD);
 	}
 	sigprocmask(SIG_UNBLOCK, &mask, NULL);
 	sa.sa_sigaction = hear;
@@ -267,8 +276,9 @@ sharpen(void)
 }
 
 /* The real-time signals that came, recorded as the handlers record the
- * others.  retry sets none of their dispositions: one that is ignored was
- * found so, and stays ignored, for retry too. */
+ * others (SIGCHLD has only woken the wait).  retry sets none of their
+ * dispositions: one that is ignored was found so, and stays ignored, for
+ * retry too. */
 static void
 take_queued(void)
 {
@@ -276,7 +286,8 @@ take_queued(void)
 	int sig;
 
 	while ((sig = compat_signalfd_take(queued)) > 0)
-		if (sig < NSIG && sigaction(sig, NULL, &was) == 0 &&
+		if (sig < NSIG && kinds[sig] != K_CHILD &&
+		    sigaction(sig, NULL, &was) == 0 &&
 		    was.sa_handler != SIG_IGN) {
 			received[sig] = 1;
 			any = 1;

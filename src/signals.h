@@ -1,9 +1,9 @@
 /* Signals: handlers only set flags and write a byte to a pipe that the
  * one ppoll watches, so none is lost between check and wait, and none is
  * blocked, so the first to come is the first recorded.  The real-time
- * signals, only ever sent on, are the exception where Linux has a signalfd:
- * blocked, and read from it in the same ppoll, they need no handler each
- * at every start.
+ * signals, only ever sent on, and SIGCHLD, which only wakes the wait, are
+ * the exceptions where Linux has a signalfd: blocked, and read from it in
+ * the same ppoll, they need no handler.
  *
  * Every catchable signal whose default action ends a process is handled:
  * HUP, INT, QUIT, TERM, ALRM, VTALRM, PROF, IO, PWR, STKFLT and XCPU end

@@ -27,7 +27,8 @@ static volatile sig_atomic_t received[NSIG];	/* not yet taken */
 static volatile sig_atomic_t any;		/* one of them is set */
 static int wake[2] = { -1, -1 };	/* the handlers' byte for ppoll */
 
-static int queued = -1;		/* the real-time signals' signalfd */
+static int queued = -1;		/* SIGCHLD's and the real-time signals'
+				 * signalfd, or -1 */
 
 static enum kind kinds[NSIG];
 static bool ignored[NSIG];	/* retry found it ignored */

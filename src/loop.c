@@ -631,25 +631,29 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	}
 	run->ao.tty = open_terminal(&run->ao.hand_over);
 	run->piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
-	if (c->share != NULL && (run->sh = calloc(1, sizeof(*run->sh))) == NULL) {
-		report_error(run->rep, "--share %s: %s", c->share,
-		    strerror(ENOMEM));
-		return policy_halt(x, &broken);
-	}
-	if (c->share != NULL &&
-	    (rc = shared_open(run->sh, c, rep, true, why, sizeof(why))) != 0) {
-		if (signal_stop != 0)
-			return check_signal(run, x, signal_stop);
-		if (rc == -1) {
-			report_error(run->rep, "--share %s: %s", c->share, why);
+	if (c->share != NULL) {
+		if ((run->sh = calloc(1, sizeof(*run->sh))) == NULL) {
+			report_error(run->rep, "--share %s: %s", c->share,
+			    strerror(ENOMEM));
 			return policy_halt(x, &broken);
 		}
-		report_error(run->rep, "--share %s: %s; %s", c->share, why,
-		    c->share_required ? "--share-required: giving up" :
-		    "going on without the shared state");
+		if ((rc = shared_open(run->sh, c, rep, true, why,
+		    sizeof(why))) != 0) {
+			if (signal_stop != 0)
+				return check_signal(run, x, signal_stop);
+			if (rc == -1) {
+				report_error(run->rep, "--share %s: %s",
+				    c->share, why);
+				return policy_halt(x, &broken);
+			}
+			report_error(run->rep, "--share %s: %s; %s", c->share,
+			    why, c->share_required ?
+			    "--share-required: giving up" :
+			    "going on without the shared state");
+		}
+		if (c->limits.budget >= 0)
+			run->sh->end = run->t0 + c->limits.budget;
 	}
-	if (run->sh != NULL && c->limits.budget >= 0)
-		run->sh->end = run->t0 + c->limits.budget;
 	env_set(ENV_MAX_ATTEMPTS, c->backoff.max_attempts, false);
 	env_set(ENV_LAST_STATUS, 0, true);
 	return admit_attempt(run);

@@ -186,29 +186,46 @@ mask_password(const char *text, const char *pw, char *out, size_t sz)
 	explicit_bzero(grams, sizeof(grams));
 }
 
-int
-redisconn_fail(const struct redis_conn *r, char *err, size_t sz,
-    const char *fmt, ...)
+/* What redisconn_fail and node_fail say: the store, then node (a node's
+ * name, or ""), then fmt's text, the password looked for in the whole
+ * before anything is cut: -1. */
+static int
+vfail(const struct redis_conn *r, const char *node, char *err, size_t sz,
+    const char *fmt, va_list ap)
 {
-	char shown[STOREURL_SHOWN_MAX], what[WHAT_MAX], *all = NULL;
-	va_list ap;
-	int k;
+	char shown[STOREURL_SHOWN_MAX], what[WHAT_MAX], *text = NULL,
+	    *all = NULL;
+	const int k = vasprintf(&text, fmt, ap);
+	const int n = k < 0 ? -1 : asprintf(&all, "%s%s", node, text);
 
-	va_start(ap, fmt);
-	k = vasprintf(&all, fmt, ap);
-	va_end(ap);
-	if (k < 0)
+	if (n < 0)
 		snprintf(what, sizeof(what), "%s", strerror(ENOMEM));
 	else if (r->url.has_password)
 		mask_password(all, r->url.password, what, sizeof(what));
 	else
 		snprintf(what, sizeof(what), "%s", all);
 	if (k >= 0) {
-		explicit_bzero(all, (size_t)k);
+		explicit_bzero(text, (size_t)k);
+		free(text);
+	}
+	if (n >= 0) {
+		explicit_bzero(all, (size_t)n);
 		free(all);
 	}
 	storeurl_show(&r->url, shown, sizeof(shown));
 	snprintf(err, sz, "%s: %s", shown, what);
+	return -1;
+}
+
+int
+redisconn_fail(const struct redis_conn *r, char *err, size_t sz,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vfail(r, "", err, sz, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -243,23 +260,15 @@ node_fail(const struct redis_conn *r, const struct redis_node *n, char *err,
     size_t sz, const char *fmt, ...)
 {
 	const bool v6 = strchr(n->host, ':') != NULL;
-	char *what = NULL;
+	char node[sizeof(n->host) + sizeof(n->port) + 16] = "";
 	va_list ap;
-	int k;
 
-	/* Whole: the password is looked for before anything is cut. */
-	va_start(ap, fmt);
-	k = vasprintf(&what, fmt, ap);
-	va_end(ap);
-	if (k < 0)
-		return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
 	if (seed_count(r) > 1 || n != r->nodes[0])
-		redisconn_fail(r, err, sz, "node %s%s%s:%s: %s", v6 ? "[" : "",
-		    n->host, v6 ? "]" : "", n->port, what);
-	else
-		redisconn_fail(r, err, sz, "%s", what);
-	explicit_bzero(what, (size_t)k);
-	free(what);
+		snprintf(node, sizeof(node), "node %s%s%s:%s: ", v6 ? "[" : "",
+		    n->host, v6 ? "]" : "", n->port);
+	va_start(ap, fmt);
+	(void)vfail(r, node, err, sz, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 

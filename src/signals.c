@@ -90,9 +90,6 @@ signals_init(void)
 
 	if (compat_pipe(wake, true) == -1)
 		return -1;
-	sigemptyset(&block);
-	/* tcsetpgrp from the background would stop retry otherwise. */
-	sigaddset(&block, SIGTTOU);
 	/*
 	 * The real-time signals, some thirty, are only sent on, and SIGCHLD
 	 * only wakes the wait: blocked and read from a signalfd that the
@@ -107,9 +104,11 @@ signals_init(void)
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		sigaddset(&rt, sig);
 	if ((queued = compat_signalfd(&rt)) != -1)
-		for (int sig = 1; sig < NSIG; sig++)
-			if (sigismember(&rt, sig) == 1)
-				sigaddset(&block, sig);
+		block = rt;
+	else
+		sigemptyset(&block);
+	/* tcsetpgrp from the background would stop retry otherwise. */
+	sigaddset(&block, SIGTTOU);
 	sigprocmask(SIG_BLOCK, &block, &original);
 
 	memset(&sa, 0, sizeof(sa));

@@ -253,18 +253,25 @@ compat_signalfd(const sigset_t *set)
 #endif
 }
 
-int
-compat_signalfd_take(int fd)
+size_t
+compat_signalfd_take(int fd, int *sigs, size_t max)
 {
+	size_t n = 0;
 #ifdef HAVE_SIGNALFD
-	struct signalfd_siginfo si;
+	struct signalfd_siginfo si[8];
+	ssize_t k;
 
-	if (read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-		return (int)si.ssi_signo;
+	if (max > sizeof(si) / sizeof(si[0]))
+		max = sizeof(si) / sizeof(si[0]);
+	if ((k = read(fd, si, max * sizeof(si[0]))) > 0)
+		for (; n < (size_t)k / sizeof(si[0]); n++)
+			sigs[n] = (int)si[n].ssi_signo;
 #else
 	(void)fd;
+	(void)sigs;
+	(void)max;
 #endif
-	return 0;
+	return n;
 }
 
 void

@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <time.h>
 
 struct addrinfo;
@@ -48,9 +49,10 @@ void		 compat_set_timer_slack(unsigned long ns);
 int		 compat_wait(struct pollfd *, nfds_t, const struct timespec *);
 /* A descriptor, non-blocking and close-on-exec, that reads the signals of
  * set while they are blocked (signalfd(2)); elsewhere -1 (ENOSYS): the
- * caller catches them.  Then, the next signal read from it, or 0. */
+ * caller catches them.  Then, in one read, the signals that came, up to
+ * max of them (8 at most) into sigs: how many. */
 int		 compat_signalfd(const sigset_t *);
-int		 compat_signalfd_take(int fd);
+size_t		 compat_signalfd_take(int fd, int *sigs, size_t max);
 /* An anonymous file in memory, close-on-exec (memfd_create); elsewhere -1
  * (ENOSYS): the caller makes one in a directory. */
 int		 compat_memfd(const char *name);

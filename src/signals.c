@@ -283,15 +283,22 @@ static void
 take_queued(void)
 {
 	struct sigaction was;
-	int sig;
+	int sigs[8];
+	const size_t max = sizeof(sigs) / sizeof(sigs[0]);
+	size_t n;
 
-	while ((sig = compat_signalfd_take(queued)) > 0)
-		if (sig < NSIG && kinds[sig] != K_CHILD &&
-		    sigaction(sig, NULL, &was) == 0 &&
-		    was.sa_handler != SIG_IGN) {
-			received[sig] = 1;
-			any = 1;
-		}
+	/* A short read has emptied it. */
+	do {
+		n = compat_signalfd_take(queued, sigs, max);
+		for (size_t i = 0; i < n; i++)
+			if (sigs[i] > 0 && sigs[i] < NSIG &&
+			    kinds[sigs[i]] != K_CHILD &&
+			    sigaction(sigs[i], NULL, &was) == 0 &&
+			    was.sa_handler != SIG_IGN) {
+				received[sigs[i]] = 1;
+				any = 1;
+			}
+	} while (n == max);
 }
 
 int

@@ -191,6 +191,10 @@ mask_password(const char *text, const char *pw, char *out, size_t sz)
  * before anything is cut: -1. */
 static int
 vfail(const struct redis_conn *r, const char *node, char *err, size_t sz,
+    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+
+static int
+vfail(const struct redis_conn *r, const char *node, char *err, size_t sz,
     const char *fmt, va_list ap)
 {
 	char shown[STOREURL_SHOWN_MAX], what[WHAT_MAX], *text = NULL,

@@ -206,3 +206,70 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	    fail "stdin $tty, stderr $pty: no pseudo-terminal of retry's"
 	assert_fds_seen 4
 }
+
+# The lines of a two-attempt run that prints NAME1 and NAME2 on the way,
+# with --log-file's lines (their time first) among them, in order.
+assert_log_interleaved() {
+	local t='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z retry: '
+	run cat "$1"
+	assert_equal "${#lines[@]}" 6
+	assert_line --index 0 --regexp "${t}attempt 1/2 starting\$"
+	assert_line --index 1 "${2}1"
+	assert_line --index 2 --regexp "${t}attempt 1/2 failed: exit 1 "
+	assert_line --index 3 --regexp "${t}attempt 2/2 starting\$"
+	assert_line --index 4 "${2}2"
+	assert_line --index 5 --regexp "${t}giving up after 2 attempts "
+}
+
+@test "--log-file -: the log's lines on stderr, no file named -" {
+	cd "$D"
+	run -1 --separate-stderr retry -q --max 2 -d 0 --log-file - -- \
+	    sh -c 'echo out$RETRY_ATTEMPT; exit 1'
+	assert_output $'out1\nout2'
+	printf '%s\n' "${stderr_lines[@]}" >"$D/err"
+	sed -i '/^out/d' "$D/err"
+	run -0 grep -c . "$D/err"
+	assert_output 4
+	run -0 grep -Ec '^[0-9-]{10}T[0-9:.]+Z retry: ' "$D/err"
+	assert_output 4
+	assert [ ! -e "$D/-" ]
+}
+
+@test "--log-file /dev/stdout and /dev/stderr into a file opened with >: the log and the command's output take turns" {
+	retry -q --max 2 -d 0 --log-file /dev/stdout -- \
+	    sh -c 'echo out$RETRY_ATTEMPT; exit 1' >"$D/out" || true
+	assert_log_interleaved "$D/out" out
+	retry -q --max 2 -d 0 --log-file /dev/stderr -- \
+	    sh -c 'echo err$RETRY_ATTEMPT >&2; exit 1' 2>"$D/err" || true
+	assert_log_interleaved "$D/err" err
+	# Through an output rule and --hold-stdout too: the held output
+	# of the attempt that succeeded, after the lines that came before.
+	retry -q --max 2 -d 0 --log-file /dev/stdout --hold-stdout \
+	    --fail-if-output never-printed -- \
+	    sh -c 'echo out$RETRY_ATTEMPT; [ $RETRY_ATTEMPT = 2 ]' >"$D/held"
+	run -0 cat "$D/held"
+	assert_line --index 0 --regexp 'Z retry: attempt 1/2 starting$'
+	assert_line --index 1 --regexp 'Z retry: attempt 1/2 failed: exit 1 '
+	assert_line --index 2 --regexp 'Z retry: attempt 2/2 starting$'
+	assert_line --index 3 out2
+	assert_line --index 4 --regexp 'Z retry: '
+}
+
+@test "--log-file /dev/fd/N and /proc/self/fd/N: the descriptor retry was given, written in turn with the command" {
+	bash -c 'exec 5>"$D/five"; timeout 60 "$RETRY" -q --max 2 -d 0 \
+	    --log-file /dev/fd/5 -- sh -c "echo five\$RETRY_ATTEMPT >&5; exit 1"' || true
+	assert_log_interleaved "$D/five" five
+	bash -c 'exec 6>>"$D/six"; timeout 60 "$RETRY" -q --max 2 -d 0 \
+	    --log-file /proc/self/fd/6 -- sh -c "echo six\$RETRY_ATTEMPT >&6; exit 1"' || true
+	assert_log_interleaved "$D/six" six
+}
+
+@test "--log-file naming a descriptor that is not open, or not for writing: one line, exit 125, nothing run" {
+	run retry --log-file /dev/fd/47 -- touch "$D/ran"
+	assert_setup_error "--log-file: /dev/fd/47: Bad file descriptor\$"
+	run retry --log-file /proc/self/fd/99999999999 -- touch "$D/ran"
+	assert_setup_error "--log-file: /proc/self/fd/99999999999: Bad file descriptor\$"
+	run retry --log-file /dev/stdin -- touch "$D/ran" <"$D"
+	assert_setup_error "--log-file: /dev/stdin: descriptor 0 is not open for writing\$"
+	assert [ ! -e "$D/ran" ]
+}

@@ -21,6 +21,16 @@ retry_fd5() {
 	bash -c "$FD5_RUN" _ "$@"
 }
 
+# Waits, up to a minute, for file $1 to have a line matching ${2:-.}.
+wait_for() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		grep -q -- "${2:-.}" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "timed out waiting for /${2:-.}/ in $1"
+}
+
 # What an attempt or a hook runs to list its fds in $D/seen/$1: ls's own
 # (the directory it reads) is told apart later by where it leads.
 mkdir_seen() {
@@ -154,9 +164,9 @@ with open(sys.argv[2], "ab", buffering=0) as f:
         f.write(s.recv(65536) + b"\n")
 ' "$D/log" "$D/syslog" 3>&- &
 	local pid=$! i
-	for ((i = 0; i < 500; i++)); do
+	for ((i = 0; i < 1200; i++)); do
 		[ -S "$D/log" ] && break
-		sleep 0.02
+		sleep 0.05
 	done
 	mkdir "$D/old" "$D/dev"
 	run -1 unshare -m bash -c '
@@ -177,7 +187,7 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 
 @test "none of retry's own fds reaches an attempt or a hook with an output rule at a terminal" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
-	local sock=$D/tmux.sock i
+	local sock=$D/tmux.sock
 	mkdir_seen
 	# The run, in a script that the pane's shell runs.
 	{
@@ -192,10 +202,7 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	    "bash --norc --noprofile -i" </dev/null >/dev/null 3>&-
 	tmux -S "$sock" send-keys -l "bash '$D/go'; echo \$? >'$D/status'"
 	tmux -S "$sock" send-keys Enter
-	for ((i = 0; i < 1200; i++)); do
-		[ -s "$D/status" ] && break
-		sleep 0.05
-	done
+	wait_for "$D/status"
 	tmux -S "$sock" kill-server 2>/dev/null || true
 	assert_equal "$(cat "$D/status")" 1
 	# Its stdin was the terminal, its stderr retry's pseudo-terminal.
@@ -205,6 +212,24 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	[[ $tty == /dev/pts/* && $pty == /dev/pts/* && $pty != "$tty" ]] ||
 	    fail "stdin $tty, stderr $pty: no pseudo-terminal of retry's"
 	assert_fds_seen 4
+}
+
+@test "an inherited pipe ends for its reader with the command and retry, while a process of retry's still passes on output" {
+	# fd 5 leads to a reader that notes the pipe's end.  The command
+	# leaves a process, without fd 5, that writes to stdout later,
+	# once told to; a process of retry's passes that on meanwhile.
+	mkfifo "$D/pipe"
+	{ cat "$D/pipe" >/dev/null; echo end >"$D/end"; } 3>&- &
+	bash -c 'exec 5>"$D/pipe"
+	    exec timeout 60 "$RETRY" -q --max 1 --until-output early -- sh -c "
+	    (exec 5>&-; i=0
+	    while [ ! -e \"\$0/go\" ] && [ \$i -lt 1200 ]; do
+		sleep 0.05; i=\$((i + 1)); done
+	    echo late) & echo early" "$D"' >"$D/out" 3>&-
+	wait_for "$D/end"
+	assert_equal "$(cat "$D/out")" early
+	touch "$D/go"
+	wait_for "$D/out" late
 }
 
 # The lines of a two-attempt run that prints NAME1 and NAME2 on the way,

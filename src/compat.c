@@ -69,8 +69,9 @@ compat_pipe(int fd[2], bool nonblock)
 }
 
 /*
- * Not libbsd's closefrom(3), which may call opendir(3) and allocate, which
- * a vfork child must not; close_range is missing before Linux 5.9.  poll(2)
+ * Not libbsd's closefrom(3), which may call opendir(3) and allocate, which a
+ * child forked from a process with threads must not (getaddrinfo_a(3) runs
+ * one); close_range is missing before Linux 5.9.  poll(2)
  * is async-signal-safe and says POLLNVAL of a descriptor that is not open,
  * so the fallback closes only what is, asking a block at a time: a limit
  * of a million descriptors costs a few thousand calls, not a million.

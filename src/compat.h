@@ -19,10 +19,12 @@
 struct addrinfo;
 
 /* pipe2(2) with O_CLOEXEC and maybe O_NONBLOCK; elsewhere pipe(2) and
- * fcntl(2), which a thread could race (retry has none). */
+ * fcntl(2), which a thread that forks could race (retry's only other
+ * thread, getaddrinfo_a(3)'s, forks nothing). */
 int		 compat_pipe(int fd[2], bool nonblock);
 /* Closes fds lo to hi: close_range(2); elsewhere those of them that poll(2)
- * finds open, up to the limit on descriptors.  Safe in a vfork child. */
+ * finds open, up to the limit on descriptors.  Async-signal-safe, for a
+ * child forked while another thread may hold malloc's lock. */
 void		 compat_close_range(unsigned lo, unsigned hi);
 /* Asks for a pipe buffer of n bytes (F_SETPIPE_SZ); elsewhere nothing. */
 void		 compat_pipe_size(int fd, int n);

@@ -108,6 +108,78 @@ shared_sticky(const struct stat *dir)
 }
 
 /*
+ * The descriptor that path names, of those retry was given: standard
+ * error for "-", and what /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N
+ * and /proc/self/fd/N lead to; -1 for any other name.  Named, not looked
+ * up: opening them anew would truncate or seek what the command writes
+ * to, where writing through the descriptor appends to it in turn.
+ */
+static int
+named_fd(const char *path)
+{
+	static const struct {
+		const char	*name;
+		int		 fd;
+	} std[] = {
+		{ "-", STDERR_FILENO }, { "/dev/stdin", STDIN_FILENO },
+		{ "/dev/stdout", STDOUT_FILENO }, { "/dev/stderr", STDERR_FILENO },
+	};
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	const char *n, *why;
+	size_t len;
+	int fd;
+
+	for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++)
+		if (strcmp(path, std[i].name) == 0)
+			return std[i].fd;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		len = strlen(dirs[i]);
+		if (strncmp(path, dirs[i], len) != 0)
+			continue;
+		n = path + len;
+		if (*n == '\0' || strspn(n, "0123456789") != strlen(n))
+			return -1;
+		fd = (int)strtonum(n, 0, INT_MAX, &why);
+		/* Past any limit on descriptors: none that is open. */
+		return why == NULL ? fd : INT_MAX;
+	}
+	return -1;
+}
+
+/* The log written through a copy (close-on-exec) of fd, which retry was
+ * given open for writing. */
+static int
+logfile_dup(struct logfile **fp, const char *path, int fd, char *err,
+    size_t errsz)
+{
+	int flags, d;
+
+	if ((flags = fcntl(fd, F_GETFL)) == -1 ||
+	    (d = fcntl(fd, F_DUPFD_CLOEXEC, 0)) == -1) {
+		snprintf(err, errsz, "--log-file: %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	if ((flags & O_ACCMODE) == O_RDONLY || (flags & O_PATH) != 0) {
+		close(d);
+		snprintf(err, errsz, "--log-file: %s: descriptor %d is not "
+		    "open for writing", path, fd);
+		return -1;
+	}
+	if ((*fp = calloc(1, sizeof(**fp))) == NULL) {
+		close(d);
+		snprintf(err, errsz, "--log-file: %s: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	out_init(&(*fp)->out, d);
+	/* A pipe or a terminal opened again, of its own, non-blocking. */
+	if ((*fp)->out.owned)
+		close(d);
+	return 0;
+}
+
+/*
  * Refuses what the kernel's protected_symlinks, protected_regular and
  * protected_fifos refuse, whatever the system's settings: in a sticky
  * world-writable directory (/tmp), a symlink, a file or a FIFO that neither
@@ -124,6 +196,8 @@ logfile_open(struct logfile **fp, const char *path, char *err,
 	struct stat st, ds;
 	int dfd, fd, nofollow = O_NOFOLLOW;
 
+	if ((fd = named_fd(path)) != -1)
+		return logfile_dup(fp, path, fd, err, errsz);
 	if (strlcpy(dir, path, sizeof(dir)) >= sizeof(dir)) {
 		errno = ENAMETOOLONG;
 		goto fail;

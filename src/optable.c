@@ -260,7 +260,8 @@ const struct opt optable[] = {
 	  "text (default) or json: JSON Lines" },
 	{ "log-file", 0, O_LOG_FILE, "FILE", G_REPORT, RETRY, 0, 0,
 	  TEXT(log_file, "empty file name"),
-	  "append every event to FILE too, timed (0600)" },
+	  "append every event to FILE too, timed (0600);\n"
+	  "- is stderr" },
 	{ "syslog", 0, O_SYSLOG, NULL, G_REPORT, RETRY, 0, 0,
 	  FLAG(syslog),
 	  "send every event to syslog too" },

@@ -9,6 +9,12 @@
  * before then has been passed on: what it leaves running is not waited
  * for.  When it has the terminal, a sentry in its process group hears the
  * Ctrl-C that the terminal sends there, which retry itself would not.
+ *
+ * The command gets the descriptors that retry was given, and none of
+ * retry's own: every one retry opens is close-on-exec.  A helper of
+ * retry's (the sentry, what passes on output after an attempt) execs
+ * nothing, so it closes all but what it needs, the inherited ones too: a
+ * pipe's end that it held would keep that pipe's reader from its EOF.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -76,8 +82,9 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] == STDIO_CLOSED)
 			close(i);
-	/* Only fds 0, 1 and 2 reach the command. */
-	compat_close_range(3, ~0U);
+	/* The others that retry was given pass on untouched, as timeout(1)
+	 * passes them (make's jobserver, a shell's <(...)); retry's own are
+	 * all close-on-exec. */
 	/* Handled signals are still blocked: none of retry's handlers can
 	 * run here before the dispositions are back.  It writes nothing
 	 * but its frame; what it changes is this process's, not retry's. */

@@ -240,7 +240,8 @@ store_names(const struct store *s, char ***out, size_t *count)
 	DIR *d;
 	int fd;
 
-	if ((fd = dup(s->dirfd)) == -1 || (d = fdopendir(fd)) == NULL) {
+	if ((fd = fcntl(s->dirfd, F_DUPFD_CLOEXEC, 0)) == -1 ||
+	    (d = fdopendir(fd)) == NULL) {
 		if (fd != -1)
 			close(fd);
 		return -1;

@@ -265,6 +265,16 @@ fd_target() {
 	cmp "$D/in" "$D/copy"
 }
 
+@test "--stdin replay: an attempt that does not read holds its writer back, as a pipe would; the back-off sleep records the rest" {
+	# 20 MB fit in no pipe: the writer can end only once it is read.
+	run -0 --separate-stderr timeout 60 bash -c '{ head -c 20000000 /dev/zero; : >"$1/wrote"; } |
+	    "$RETRY" --stdin replay --fixed 100ms -- sh -c "
+	    if [ \$RETRY_ATTEMPT -eq 1 ]; then
+	    sleep 1; [ -e \"\$1/wrote\" ] || echo held; exit 1; fi
+	    wc -c" sh "$1"' _ "$D"
+	assert_output "$(printf 'held\n20000000')"
+}
+
 @test "--stdin replay: retry's memory stays bounded while a large input streams" {
 	[ -z "${RETRY_UNDER:-}" ] ||
 		skip "resident memory means little under $RETRY_UNDER"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "compat.h"
@@ -64,34 +65,6 @@ feed_attempt(struct feed *f)
 	f->to = p[1];
 	f->sent = 0;
 	return p[0];
-}
-
-/* Whether the input may be read now: a terminal only by its foreground,
- * which retry is unless it was started in the background or an attempt
- * was given the terminal: a read from the background would stop retry. */
-static bool
-readable(const struct feed *f)
-{
-	pid_t fg;
-
-	if (f->src == -1 || f->ended)
-		return false;
-	/* Not retry's controlling terminal: no job control to heed. */
-	return !f->tty || (fg = tcgetpgrp(f->src)) == -1 || fg == getpgrp();
-}
-
-nfds_t
-feed_watch(struct feed *f, struct pollfd *pfd)
-{
-	if (f->to != -1 && f->sent < f->kept) {
-		*pfd = (struct pollfd){ f->to, POLLOUT, 0 };
-		return 1;
-	}
-	if (readable(f)) {
-		*pfd = (struct pollfd){ f->src, POLLIN, 0 };
-		return 1;
-	}
-	return 0;
 }
 
 /* Keeps why the input cannot be kept: the words, then errno's. */
@@ -181,11 +154,74 @@ record(struct feed *f)
 	return 0;
 }
 
+/* How the input may be read now. */
+enum may {
+	MAY_NOT,	/* it has ended, or an attempt has the terminal */
+	MAY_POLL,	/* once ppoll says it has something */
+	MAY_TRY,	/* a terminal whose foreground is another job's */
+};
+
+static enum may
+may_read(const struct feed *f)
+{
+	siginfo_t si;
+	pid_t fg;
+
+	if (f->src == -1 || f->ended)
+		return MAY_NOT;
+	/* Not retry's controlling terminal: no job control to heed. */
+	if (!f->tty || (fg = tcgetpgrp(f->src)) == -1 || fg == getpgrp())
+		return MAY_POLL;
+	/* A group with a child of retry's in it: the attempt that was
+	 * given the terminal, which a read would take it from. */
+	si.si_pid = 0;
+	if (waitid(P_PGID, (id_t)fg, &si, WEXITED | WNOHANG | WNOWAIT) == 0)
+		return MAY_NOT;
+	return MAY_TRY;
+}
+
+nfds_t
+feed_watch(struct feed *f, struct pollfd *pfd)
+{
+	/* A file is always ready: feed_serve then says what failed. */
+	if (f->pending) {
+		*pfd = (struct pollfd){ f->spool, POLLIN, 0 };
+		return 1;
+	}
+	/*
+	 * retry runs in the background of the terminal it reads: the read
+	 * stops it (SIGTTIN), as it stops any job that reads its terminal,
+	 * until the shell's fg brings it to the foreground, where it returns;
+	 * in an orphaned group, it fails (EIO), which ends the input.  Only
+	 * where the read cannot wait (a reopening of its own, non-blocking).
+	 */
+	if (f->to == -1 || f->sent == f->kept)
+		if (may_read(f) == MAY_TRY && f->own && (f->buf != NULL ||
+		    (f->buf = malloc(FEED_BUFSZ)) != NULL) &&
+		    record(f) == -1) {
+			f->pending = true;
+			return feed_watch(f, pfd);
+		}
+	if (f->to != -1 && f->sent < f->kept) {
+		*pfd = (struct pollfd){ f->to, POLLOUT, 0 };
+		return 1;
+	}
+	if (may_read(f) == MAY_POLL) {
+		*pfd = (struct pollfd){ f->src, POLLIN, 0 };
+		return 1;
+	}
+	return 0;
+}
+
 int
 feed_serve(struct feed *f, const struct pollfd *p)
 {
 	if (p->revents == 0)
 		return 0;
+	if (f->pending) {
+		f->pending = false;
+		return -1;
+	}
 	if (f->buf == NULL && (f->buf = malloc(FEED_BUFSZ)) == NULL) {
 		errno = ENOMEM;
 		return failed(f, "cannot read stdin");

@@ -24,6 +24,8 @@ struct feed {
 					 * (non-blocking), or -1 */
 	off_t		 sent;		/* of the recording, what it took */
 	char		*buf;		/* one buffer, allocated on first use */
+	bool		 pending;	/* err, from a read outside ppoll, is
+					 * yet to be said */
 	char		 err[512];	/* why the input cannot be kept */
 };
 

@@ -352,6 +352,20 @@ except KeyboardInterrupt:
 	shell_has_terminal back
 }
 
+@test "--stdin replay started in the background stops as a job that reads the terminal, and reads it after fg" {
+	type_line "$RETRY --max 2 --immediate --stdin replay -- sh -c 'cat >>\"$D/got\"; exit 1' & echo \$! >'$D/pids'"
+	wait_lines "$D/pids"
+	wait_stopped "$(cat "$D/pids")"
+	type_line fg
+	wait_foreground "$(cat "$D/pids")"
+	type_line hello
+	wait_match "$D/got" '^hello$'
+	keys C-d
+	wait_screen 'giving up after 2 attempts'
+	assert_equal "$(cat "$D/got")" "$(printf 'hello\nhello')"
+	shell_has_terminal back
+}
+
 @test "an output rule keeps a terminal a terminal: the command sees one, its lines come live, its size follows" {
 	type_line "$RETRY -n 1 --until-output zzz -- python3 -c '
 import os, signal, sys, time

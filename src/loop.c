@@ -134,21 +134,25 @@ reader_is_gone(const struct run *run)
 
 /*
  * Sleeps until the deadline; a signal ends the sleep at once, and so does
- * the reader of stdout going away (false), where a pipeline would end.  On
- * a terminal, a sleep of more than a second counts down on one line.
+ * the reader of stdout going away (false), where a pipeline would end, or
+ * a stdin to replay that cannot be kept (false, st.err says why), which
+ * goes on being recorded meanwhile.  On a terminal, a sleep of more than
+ * a second counts down on one line.
  */
 static bool
-sleep_until(const struct run *run, int64_t deadline)
+sleep_until(struct run *run, int64_t deadline)
 {
 	const bool countdown = deadline - mono_ns() > NS_PER_SEC &&
 	    countdown_start(run->rep);
-	struct pollfd pfd = { STDOUT_FILENO, 0, 0 };
+	struct pollfd pfd[2] = { { STDOUT_FILENO, 0, 0 } };
+	nfds_t n;
 	int64_t now, tick;
-	bool gone = false;
+	bool gone = false, broken = false;
 
 	/* At least one wait, so that a signal is seen even between attempts
 	 * that follow each other at once. */
-	for (now = mono_ns(); signal_stop == 0 && !gone; now = mono_ns()) {
+	for (now = mono_ns(); signal_stop == 0 && !gone && !broken;
+	    now = mono_ns()) {
 		tick = deadline;
 		if (countdown) {
 			countdown_show(run->rep, deadline - now);
@@ -158,9 +162,15 @@ sleep_until(const struct run *run, int64_t deadline)
 			if (tick <= now)
 				tick = deadline;
 		}
+		n = run->piped ? 1 : 0;
+		n += streams_wait_watch(&run->st, &pfd[n]);
 		/* Nothing runs to send a signal on to. */
-		if (signals_wait(&pfd, run->piped ? 1 : 0, tick) > 0)
-			gone = out_gone(STDOUT_FILENO);
+		if (signals_wait(pfd, n, tick) > 0) {
+			gone = run->piped && pfd[0].revents != 0 &&
+			    out_gone(STDOUT_FILENO);
+			broken = n > (run->piped ? 1U : 0U) &&
+			    streams_wait_serve(&run->st, &pfd[n - 1]) == -1;
+		}
 		while (signals_take() != 0)
 			;
 		if (mono_ns() >= deadline)
@@ -168,7 +178,7 @@ sleep_until(const struct run *run, int64_t deadline)
 	}
 	if (countdown)
 		countdown_end(run->rep);
-	return !gone;
+	return !gone && !broken;
 }
 
 /*
@@ -532,7 +542,10 @@ sleep_for(struct run *run, struct next x)
 {
 	struct observed o = { 0 };
 
-	o.reader_gone = !sleep_until(run, sat_add(run->t0, x.at));
+	if (!sleep_until(run, sat_add(run->t0, x.at))) {
+		o.own_error = run->st.err[0] != '\0';
+		o.reader_gone = !o.own_error;
+	}
 	o.received = signal_stop;
 	if ((x = policy_halt(x, &o)).what != NEXT_SLEEP) {
 		say_halt(run, &x, &o, NULL);
@@ -630,6 +643,9 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 		return policy_halt(x, &broken);
 	}
 	run->ao.tty = open_terminal(&run->ao.hand_over);
+	if (streams_typed(&run->st))
+		report_error(run->rep, "--stdin replay: reading the terminal "
+		    "to Ctrl-D, for this attempt and the next ones");
 	run->piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
 	if (c->share != NULL) {
 		if ((run->sh = calloc(1, sizeof(*run->sh))) == NULL) {

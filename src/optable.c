@@ -249,7 +249,8 @@ const struct opt optable[] = {
 	{ "stdin", 0, O_STDIN, "MODE", G_STREAMS, RETRY, 0, 0,
 	  CHOICE(stdin_mode, stdin_modes),
 	  "inherit (default), replay: the same input to\n"
-	  "every attempt (a file is read again), or null" },
+	  "every attempt (a pipe recorded as the first\n"
+	  "reads it, a file read again), or null" },
 	{ "hold-stdout", 0, O_HOLD_STDOUT, NULL, G_STREAMS, RETRY, 0, 0,
 	  FLAG(hold_stdout),
 	  "only a successful attempt's stdout reaches\n"

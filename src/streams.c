@@ -23,10 +23,12 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "feed.h"
 #include "signals.h"
 #include "streams.h"
 
 #define BUFSZ	(128 * 1024)
+#define POLLED_FEED	4	/* polled[]: the stdin fed and recorded */
 
 static int	failed(struct streams *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
@@ -110,8 +112,8 @@ same_file(int a, int b)
 	    sa.st_rdev == sb.st_rdev;
 }
 
-/* The buffer of the copies made through retry (stdin into its spool, a
- * held file out, what a drainer passes on), allocated at its first use:
+/* The buffer of the copies made through retry (a held file out, what a
+ * drainer passes on), allocated at its first use:
  * static, it would push the data that every run writes apart, across
  * pages that each cost a fault. */
 static char *
@@ -124,48 +126,8 @@ copy_buffer(void)
 	return buf;
 }
 
-/*
- * All of stdin into the spool, read only when ppoll says it is ready, so
- * that a signal ends the wait for a slow writer or a terminal.
- */
-static int
-spool_stdin(struct streams *s)
-{
-	char *const buf = copy_buffer();
-	struct pollfd p;
-	off_t kept = 0;
-	ssize_t n;
-	size_t w;
-
-	if (buf == NULL)
-		return failed(s, "--stdin replay: %s", strerror(ENOMEM));
-	if ((s->replay = tempfile(s)) == -1)
-		return failed(s, "--stdin replay: cannot make a spool in "
-		    "memory or in %s", s->tmpdir);
-	for (;;) {
-		p = (struct pollfd){ STDIN_FILENO, POLLIN, 0 };
-		if (signals_wait(&p, 1, -1) <= 0) {
-			if (signal_stop != 0)
-				return -1;
-			continue;
-		}
-		if ((n = read(STDIN_FILENO, buf, BUFSZ)) == 0)
-			return 0;
-		if (n == -1) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return failed(s, "--stdin replay: cannot read stdin");
-		}
-		w = write_file(s->replay, buf, (size_t)n);
-		kept += (off_t)w;
-		if (w < (size_t)n)
-			return failed(s, "--stdin replay: cannot keep stdin in "
-			    "%s after %lld bytes", s->where, (long long)kept);
-	}
-}
-
 /* --stdin replay: stdin kept for every attempt, as where it began if it
- * can seek, else in a spool. */
+ * can seek, else recorded in a spool as it arrives (feed.c). */
 static int
 keep_stdin(struct streams *s)
 {
@@ -178,7 +140,40 @@ keep_stdin(struct streams *s)
 		s->replay_at = at;
 		return 0;
 	}
-	return spool_stdin(s);
+	if ((s->replay = tempfile(s)) == -1)
+		return failed(s, "--stdin replay: cannot make a spool in "
+		    "memory or in %s", s->tmpdir);
+	feed_init(&s->in, s->replay, s->where);
+	s->recording = true;
+	return 0;
+}
+
+bool
+streams_typed(const struct streams *s)
+{
+	return s->recording && s->in.tty;
+}
+
+/* The feed's error, as the streams' first. */
+static int
+feed_failed(struct streams *s)
+{
+	if (s->err[0] == '\0')
+		strlcpy(s->err, s->in.err, sizeof(s->err));
+	return -1;
+}
+
+nfds_t
+streams_wait_watch(struct streams *s, struct pollfd *pfd)
+{
+	return s->recording ? feed_watch(&s->in, pfd) : 0;
+}
+
+int
+streams_wait_serve(struct streams *s, const struct pollfd *pfd)
+{
+	return s->recording && feed_serve(&s->in, pfd) == -1 ?
+	    feed_failed(s) : 0;
 }
 
 /* Whether no process holds the other end of fd (a pipe, a FIFO, or a
@@ -257,6 +252,7 @@ streams_init(struct streams *s, const struct config *c, const bool closed[3],
 	memset(s, 0, sizeof(*s));
 	s->replay = s->null = s->hold = -1;
 	s->replay_at = -1;
+	s->hand_over = -1;
 	s->rules = r;
 	s->name = name;
 	s->io = (struct attempt_io){ s, io_watch, io_serve, io_end, io_busy,
@@ -327,6 +323,8 @@ stdin_for(struct streams *s, int *fd)
 		return (*fd = fcntl(s->null, F_DUPFD_CLOEXEC, 0)) == -1 ? -1 : 0;
 	if (s->closed[0])
 		*fd = STDIO_CLOSED;
+	else if (s->recording && !feed_ended(&s->in))
+		return (*fd = feed_attempt(&s->in)) == -1 ? -1 : 0;
 	else if (s->replay != -1)
 		return (*fd = reopen(s->replay)) == -1 ? -1 : 0;
 	else if (s->replay_at != -1 &&
@@ -367,7 +365,15 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 {
 	int p[2];
 
-	ao->io = s->n > 0 ? &s->io : NULL;
+	ao->io = s->n > 0 || s->recording ? &s->io : NULL;
+	/* Typed input goes to the attempt through retry, which reads the
+	 * terminal as its foreground: the attempt gets it only once the
+	 * input has ended, or when it reads the terminal itself. */
+	if (s->recording && s->in.tty) {
+		if (s->hand_over == -1)
+			s->hand_over = ao->hand_over;
+		ao->hand_over = s->hand_over == 1 && feed_ended(&s->in);
+	}
 	memset(&s->result, 0, sizeof(s->result));
 	if (s->hold != -1 && (ftruncate(s->hold, 0) == -1 ||
 	    lseek(s->hold, 0, SEEK_SET) == -1))
@@ -583,6 +589,8 @@ io_watch(void *ctx, struct pollfd *pfd)
 			pfd[n++] = (struct pollfd){ st->src, POLLIN, 0 };
 		}
 	}
+	if (s->recording && feed_watch(&s->in, &pfd[n]) == 1)
+		s->polled[n++] = POLLED_FEED;
 	return n;
 }
 
@@ -597,6 +605,11 @@ io_serve(void *ctx, const struct pollfd *pfd, nfds_t n)
 
 		if (pfd[j].revents == 0)
 			continue;
+		if (s->polled[j] == POLLED_FEED) {
+			if (feed_serve(&s->in, &pfd[j]) == -1)
+				rc = feed_failed(s);
+			continue;
+		}
 		if ((s->polled[j] >= 2 ? push(s, st) : pull(s, st)) == -1)
 			rc = -1;
 	}
@@ -617,6 +630,9 @@ io_end(void *ctx)
 	struct streams *s = ctx;
 	int avail;
 
+	/* Its stdin is fed no more; what is left stays recorded. */
+	if (s->recording)
+		feed_stop(&s->in);
 	for (int i = 0; i < s->n; i++) {
 		struct stream *st = &s->s[i];
 
@@ -677,6 +693,8 @@ io_done(void *ctx)
 void
 streams_after(struct streams *s)
 {
+	if (s->recording)
+		feed_stop(&s->in);
 	for (int i = 0; i < s->n; i++) {
 		struct stream *st = &s->s[i];
 
@@ -785,6 +803,8 @@ streams_free(struct streams *s)
 		free(s->s[i].scanner);
 		free(s->s[i].buf);
 	}
+	if (s->recording)
+		feed_free(&s->in);
 	if (s->replay != -1)
 		close(s->replay);
 	if (s->null != -1)

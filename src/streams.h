@@ -1,15 +1,19 @@
 /* The attempt's standard streams: stdin replayed (a seekable stdin read
- * again from where it began, anything else kept in a spool file) or
+ * again from where it began, anything else recorded in a spool file as
+ * it arrives, and passed on as it comes to an attempt that starts before
+ * its end) or
  * /dev/null, stdout held in a file, and the output that rules read passed
  * through pipes, or pseudo-terminals where it goes to a terminal, scanned
  * as it flows and passed on without ever blocking retry. */
 #ifndef RETRY_STREAMS_H
 #define RETRY_STREAMS_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "feed.h"
 #include "match.h"
 #include "options.h"
 #include "output.h"
@@ -43,6 +47,11 @@ struct streams {
 	bool		 closed[3];	/* retry's fds 0-2 were closed */
 	int		 hold;		/* the held stdout, or -1 */
 	int		 replay;	/* the spooled stdin, or -1 */
+	bool		 recording;	/* in: stdin recorded into replay */
+	struct feed	 in;
+	int		 hand_over;	/* the attempt's, before the terminal's
+					 * input was read: 1, 0, or -1 (not
+					 * known yet) */
 	off_t		 replay_at;	/* a seekable stdin's start, or -1 */
 	int		 null;		/* /dev/null for --stdin null, or -1 */
 	off_t		 stdin_at;	/* an inherited file's offset, or -1 */
@@ -58,9 +67,7 @@ struct streams {
 	char		 err[256];	/* the first error, or "" */
 };
 
-/* Sets up the streams, reading a stdin to replay to its end (in
- * signals_wait: a signal that ends retry returns -1 with err empty);
- * -1 with the reason in err. */
+/* Sets up the streams; -1 with the reason in err. */
 int	 streams_init(struct streams *, const struct config *,
 	    const bool closed[3], const char *name);
 /* Sets the attempt's fds; -1 with the reason in err. */
@@ -74,6 +81,13 @@ void	 streams_after(struct streams *);
  * output could not be written (err says why, or gone[] is set). */
 int	 streams_settle(struct streams *, bool out);
 void	 streams_free(struct streams *);
+/* Whether --stdin replay records what is typed at a terminal. */
+bool	 streams_typed(const struct streams *);
+/* Between attempts, in the back-off sleep's wait: stdin goes on being
+ * recorded.  The fd to watch (at most 1), and what ppoll said of it; -1
+ * when it cannot be kept (err says why). */
+nfds_t	 streams_wait_watch(struct streams *, struct pollfd *);
+int	 streams_wait_serve(struct streams *, const struct pollfd *);
 /* Once, after an attempt: whether the stdin that attempts share (the
  * default) was read, so that the next attempt will not see that input
  * again: a file's offset has moved, or a pipe is at its end. */

@@ -8,6 +8,10 @@ setup() {
 	own_tmpdir
 }
 
+teardown() {
+	kill_recorded
+}
+
 # Fails unless TMPDIR is empty: no temporary file was left behind.
 assert_no_temp_files() {
 	run -0 ls -A "$TMPDIR"
@@ -195,6 +199,105 @@ fd_target() {
 @test "--stdin replay: each attempt may read only part, the next starts over" {
 	run -0 bash -c 'printf "1\n2\n3\n" | "$RETRY" -q --immediate --stdin replay -- sh -c "read -r x; echo \$x; [ \$RETRY_ATTEMPT -ge 2 ]"'
 	assert_output "$(printf '1\n1')"
+}
+
+# An input that comes slowly: its writer waits for an event of the run
+# (a file, up to about 20 s) before it writes more, and says in $D/saw
+# whether the event came.
+@test "--stdin replay streams: the first attempt reads the input as it arrives" {
+	run -0 timeout 60 bash -c '{ echo a
+	    for ((i = 0; i < 400; i++)); do
+	    [ -e "$1/done" ] && { echo saw >"$1/saw"; break; }; sleep 0.05; done
+	    echo b; } | { "$RETRY" --stdin replay --max 1 -- sh -c "read -r x; echo \$x"
+	    echo $? >"$1/done"; }' _ "$D"
+	assert_output a
+	# retry ended while what writes its stdin still waited.
+	assert_equal "$(cat "$D/saw")" saw
+	assert_equal "$(cat "$D/done")" 0
+}
+
+@test "--stdin replay: tail -f's lines reach the attempt while tail runs" {
+	echo first >"$D/log"
+	run -0 timeout 60 bash -c 'exec 4< <(exec tail -f "$1"); tailpid=$!
+	    "$RETRY" --stdin replay --max 1 -- sh -c "read -r x; echo got \$x" <&4
+	    st=$?; kill -0 "$tailpid" && echo tail still runs; kill "$tailpid"
+	    exit $st' _ "$D/log"
+	assert_output "$(printf 'got first\ntail still runs')"
+}
+
+@test "--stdin replay: --budget and --timeout hold while the input has not ended" {
+	run -124 --separate-stderr timeout 60 bash -c 'exec 4< <(exec sleep 30); p=$!
+	    t0=$(date +%s%N)
+	    "$RETRY" --stdin replay --fixed 100ms --budget 2s --timeout 1s -- cat <&4
+	    st=$?; echo $((($(date +%s%N) - t0) / 1000000)) >"$1"; kill "$p"
+	    exit $st' _ "$D/ms"
+	(($(cat "$D/ms") < 5000)) || fail "ended after $(cat "$D/ms") ms"
+	assert_regex "${stderr_lines[0]}" '^retry: attempt 1 failed: timed out after 1s; next attempt in 100ms$'
+	assert_regex "${stderr_lines[-1]}" '^retry: giving up after [2-9] attempts in '
+}
+
+@test "--stdin replay: 5 MB, byte for byte, to an attempt that read part, one that started before the input ended, and one after" {
+	head -c 2500000 /dev/urandom >"$D/a"
+	head -c 2500000 /dev/urandom >"$D/b"
+	want=$(cat "$D/a" "$D/b" | cksum)
+	# The second half is written once attempt 2 has started.
+	run -1 timeout 60 bash -c '{ cat "$1/a"
+	    for ((i = 0; i < 400; i++)); do
+	    [ -e "$1/started" ] && { echo saw >"$1/saw"; break; }; sleep 0.05; done
+	    cat "$1/b"; } | "$RETRY" -q --immediate --max 3 --stdin replay -- sh -c "
+	    case \$RETRY_ATTEMPT in
+	    1) head -c 1000000 >/dev/null ;;
+	    2) : >\"\$1/started\"; cksum >>\"\$1/sums\" ;;
+	    3) cat >\"\$1/copy\" ;;
+	    esac
+	    exit 1" sh "$1"' _ "$D"
+	assert_equal "$(cat "$D/saw")" saw
+	assert_equal "$(cat "$D/sums")" "$want"
+	cat "$D/a" "$D/b" | cmp - "$D/copy"
+	assert_no_temp_files
+}
+
+@test "--stdin replay: an attempt that closes its stdin early kills nothing and loses nothing" {
+	seq 1 200000 >"$D/in"
+	run -0 bash -c 'cat "$1" | "$RETRY" -q --immediate --stdin replay -- sh -c "
+	    if [ \$RETRY_ATTEMPT -eq 1 ]; then head -n 1; exit 1; fi; cat >\"\$1\"" sh "$2"' _ "$D/in" "$D/copy"
+	assert_output 1
+	cmp "$D/in" "$D/copy"
+}
+
+@test "--stdin replay: an attempt that does not read holds its writer back, as a pipe would; the back-off sleep records the rest" {
+	# 20 MB fit in no pipe: the writer can end only once it is read.
+	run -0 --separate-stderr timeout 60 bash -c '{ head -c 20000000 /dev/zero; : >"$1/wrote"; } |
+	    "$RETRY" --stdin replay --fixed 100ms -- sh -c "
+	    if [ \$RETRY_ATTEMPT -eq 1 ]; then
+	    sleep 1; [ -e \"\$1/wrote\" ] || echo held; exit 1; fi
+	    wc -c" sh "$1"' _ "$D"
+	assert_output "$(printf 'held\n20000000')"
+}
+
+@test "--stdin replay: retry's memory stays bounded while a large input streams" {
+	[ -z "${RETRY_UNDER:-}" ] ||
+		skip "resident memory means little under $RETRY_UNDER"
+	# The attempt reads 64 MB, then retry's peak resident set.
+	run -0 bash -c 'head -c 64000000 /dev/zero | "$RETRY" -q --stdin replay -- sh -c "
+	    wc -c; while read -r key kb _; do
+	    [ \"\$key\" != VmHWM: ] || echo \$kb; done </proc/\$PPID/status"'
+	assert_equal "${lines[0]}" 64000000
+	((${lines[1]} < 16384)) || fail "retry's peak resident set: ${lines[1]} KiB"
+}
+
+@test "--stdin replay: TERM while the input flows ends retry at once" {
+	bash -c 'while :; do echo line; sleep 0.01; done' 3>&- |
+	    "$RETRY" --stdin replay -- sh -c 'echo $$ >"$1"; exec cat >/dev/null' sh "$D/pid" \
+	    >/dev/null 2>"$D/err" 3>&- &
+	local pid=$! st=0
+	echo "$pid" >"$D/pids"
+	wait_lines "$D/pid"
+	kill -TERM "$pid"
+	assert_gone "$pid"
+	assert_gone "$(cat "$D/pid")"
+	wait "$pid" || st=$?
+	assert_equal "$st" 143
 }
 
 @test "--stdin inherit never reads stdin itself: while read loops keep their input" {

@@ -325,12 +325,45 @@ except KeyboardInterrupt:
 
 @test "Ctrl-C while --stdin replay reads the terminal ends retry" {
 	type_line "$RETRY --stdin replay -- cat"
-	sleep 0.5
+	wait_screen '^retry: --stdin replay: reading the terminal to Ctrl-D'
 	keys C-c
-	wait_screen 'SIGINT before the first attempt; stopping'
+	wait_screen 'SIGINT sent on to attempt 1/5, which ended: killed by SIGINT'
 	type_line "echo \"status \$?\" >'$D/status'"
 	wait_lines "$D/status"
 	assert_equal "$(cat "$D/status")" "status 130"
+}
+
+@test "--stdin replay at a terminal: the attempt reads lines as they are typed, the next gets them again, then the rest, to Ctrl-D" {
+	type_line "$RETRY --max 2 --immediate --stdin replay -- sh -c 'read -r x; echo \"\$RETRY_ATTEMPT \$x\" >>\"$D/got\"; [ \$RETRY_ATTEMPT -lt 2 ] || cat >>\"$D/got\"; exit 1'"
+	wait_screen '^retry: --stdin replay: reading the terminal to Ctrl-D'
+	# Said once, in one line.
+	assert_equal "$(tmux -S "$SOCK" capture-pane -p | grep -c 'Ctrl-D')" 1
+	type_line hello
+	# Attempt 1 read it as it was typed; attempt 2 got it again at once.
+	wait_match "$D/got" '^2 hello$'
+	type_line world
+	wait_match "$D/got" '^world$'
+	keys C-d
+	wait_screen 'giving up after 2 attempts'
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 1"
+	assert_equal "$(cat "$D/got")" "$(printf '1 hello\n2 hello\nworld')"
+	shell_has_terminal back
+}
+
+@test "--stdin replay started in the background stops as a job that reads the terminal, and reads it after fg" {
+	type_line "$RETRY --max 2 --immediate --stdin replay -- sh -c 'cat >>\"$D/got\"; exit 1' & echo \$! >'$D/pids'"
+	wait_lines "$D/pids"
+	wait_stopped "$(cat "$D/pids")"
+	type_line fg
+	wait_foreground "$(cat "$D/pids")"
+	type_line hello
+	wait_match "$D/got" '^hello$'
+	keys C-d
+	wait_screen 'giving up after 2 attempts'
+	assert_equal "$(cat "$D/got")" "$(printf 'hello\nhello')"
+	shell_has_terminal back
 }
 
 @test "an output rule keeps a terminal a terminal: the command sees one, its lines come live, its size follows" {

@@ -315,6 +315,7 @@ observe_attempt(struct run *run)
 	env_set(ENV_LAST_STATUS, (uint64_t)r->status, false);
 	o->end_s = (double)o->end / 1e9;
 	memcpy(o->matched, run->st.result.matched, sizeof(o->matched));
+	o->at_terminal = r->foreground && isatty(STDOUT_FILENO);
 	if (rule_given(&c->verdict.output, RULE_CAPTURE) &&
 	    run->st.result.captured) {
 		o->capture = run->st.result.capture;
@@ -401,7 +402,8 @@ say_judgement(struct run *run, struct next x)
 
 	run->said = ev;
 	if (x.what == NEXT_DIE) {
-		/* Ctrl-C, or the reader gone: as the pipeline. */
+		/* Ctrl-C, a pager quit, or the reader gone: as the
+		 * pipeline. */
 		ev.event = EV_STOP;
 		report(run->rep, &ev);
 		return x;

@@ -584,7 +584,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	sentry_stop(w.sentry, w.sentry_fd);
 	while (waitpid(w.pid, &st, 0) == -1 && errno == EINTR)
 		;
-	if (w.handed)
+	if ((r->foreground = w.handed))
 		tcsetpgrp(o->tty, getpgrp());
 	ended(st, r);
 	return 0;

@@ -63,6 +63,8 @@ struct attempt_result {
 	int		 interrupted;	/* a signal that ends the run, or 0 */
 	bool		 forwarded;	/* retry sent it on to the attempt */
 	bool		 terminal;	/* it came from the terminal (Ctrl-C) */
+	bool		 foreground;	/* the attempt had the terminal's
+					 * foreground when it ended */
 };
 
 /* Runs one attempt until its command ends and its output is passed on;

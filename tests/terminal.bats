@@ -375,3 +375,52 @@ time.sleep(30)
 	run -0 sort "$D/statuses"
 	assert_output "$(printf 'status 1\n%.0s' {1..20})"
 }
+
+# A repository of 3000 commits in $D/repo: git log writes far more than a
+# pipe holds, so it is still writing when its pager is quit.
+make_repo() {
+	git init -q -b main "$D/repo"
+	local i
+	for ((i = 1; i <= 3000; i++)); do
+		printf 'commit refs/heads/main\ncommitter T <t@example.org> %d +0000\ndata <<E\nchange %d\nE\n\n' \
+		    $((1700000000 + i)) "$i"
+	done | git -C "$D/repo" fast-import --quiet
+}
+
+@test "quitting git log's pager with q ends the run: no retry, no second pager, 141" {
+	command -v git >/dev/null || skip "git is not installed"
+	command -v less >/dev/null || skip "less is not installed"
+	make_repo
+	type_line "cd '$D/repo' && GIT_PAGER=less LESS= $RETRY --max 3 -d 0 --on-retry 'echo >>\"$D/retried\"' -- sh -c 'echo \$RETRY_ATTEMPT >>\"$D/attempts\"; exec git log'; echo \"status \$?\" >'$D/status'"
+	wait_screen 'change 3000'
+	keys q
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 141"
+	assert_equal "$(cat "$D/attempts")" 1
+	assert [ ! -e "$D/retried" ]
+	# As without retry: nothing said of the quit.
+	run ! grep -q 'retry:' <(tmux -S "$SOCK" capture-pane -p)
+	shell_has_terminal back
+}
+
+@test "a SIGPIPE from a socket's closed peer is still retried when stdout is not the terminal" {
+	type_line "$RETRY --max 3 -d 0 -- python3 -c '
+import signal, socket
+open(\"$D/attempts\", \"a\").write(\"x\\n\")
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+a, b = socket.socketpair()
+b.close()
+a.send(b\"x\")
+' >'$D/out'; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 141"
+	assert_equal "$(wc -l <"$D/attempts")" 3
+	wait_screen 'giving up after 3 attempts'
+}
+
+@test "a SIGPIPE in the background is still retried" {
+	type_line "$RETRY --max 3 -d 0 -- sh -c 'echo x >>\"$D/attempts\"; kill -PIPE \$\$' & wait \$!; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 141"
+	assert_equal "$(wc -l <"$D/attempts")" 3
+}

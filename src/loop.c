@@ -31,18 +31,20 @@
 
 /*
  * The terminal goes to each attempt when retry runs in its foreground and
- * reads it, so that interactive commands and Ctrl-C work as without retry.
+ * reads it, or when output rules read what goes to it (scan), so that
+ * interactive commands and Ctrl-C work as without retry.
  * When stdout is a pipe, the next command of the pipeline (a pager) shares
  * retry's process group and needs the terminal: the attempt then gets it
  * only once it tries to read it.  Started in the background, retry keeps
  * the terminal too, for a shell's fg to give it to the attempt.
  */
 static int
-open_terminal(bool *hand_over)
+open_terminal(bool *hand_over, bool scan)
 {
 	struct stat st;
 
-	if (!isatty(STDIN_FILENO))
+	if (!isatty(STDIN_FILENO) && !(scan && (isatty(STDOUT_FILENO) ||
+	    isatty(STDERR_FILENO))))
 		return -1;
 	*hand_over = fstat(STDOUT_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode);
 	return open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -631,7 +633,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 		report_error(run->rep, "%s", run->st.err);
 		return policy_halt(x, &broken);
 	}
-	run->ao.tty = open_terminal(&run->ao.hand_over);
+	run->ao.tty = open_terminal(&run->ao.hand_over,
+	    rules_any(&c->verdict.output));
 	run->piped = signals_pipe_default() && out_piped(STDOUT_FILENO);
 	if (c->share != NULL) {
 		if ((run->sh = calloc(1, sizeof(*run->sh))) == NULL) {

@@ -519,6 +519,15 @@ a.send(b\"x\")
 	assert_equal "$(cat "$D/fg")" "fg 0"
 }
 
+@test "a rule at a terminal: top draws and quits with q" {
+	command -v top >/dev/null || skip "top is not installed"
+	type_line "$RETRY --max 3 --fail-if-output XYZZY -- top; echo \"status \$?\" >'$D/status'"
+	wait_screen '^Tasks:'
+	keys q
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+}
+
 @test "a rule at a terminal: vim edits a file, and a new size reaches the command" {
 	command -v vim >/dev/null || skip "vim is not installed"
 	type_line "$RETRY --max 1 --fail-if-output XYZZY -- vim -u NONE -N -i NONE '$D/edited'; echo \"status \$?\" >'$D/status'"
@@ -538,4 +547,17 @@ a.send(b\"x\")
 	assert_equal "$(tail -1 "$D/sizes")" "40 120"
 	keys C-c
 	wait_screen 'SIGINT from the terminal during attempt 1/1'
+}
+
+@test "a rule at a terminal: a TERM to retry while less runs restores the terminal's modes" {
+	command -v less >/dev/null || skip "less is not installed"
+	seq -f 'line %g' 1000 >"$D/file"
+	type_line "stty -g >'$D/before'; LESS= $RETRY --max 3 --fail-if-output XYZZY -- sh -c 'echo \$PPID >\"$D/retry\"; exec less \"$D/file\"'; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'"
+	wait_screen '^line 1$'
+	wait_lines "$D/retry"
+	kill -TERM "$(cat "$D/retry")"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 143"
+	wait_lines "$D/after"
+	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
 }

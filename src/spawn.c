@@ -589,13 +589,16 @@ turn(struct wait *w)
 		(void)heard(w);
 	/* Ctrl-C typed into its terminal of its own: the sentry's news.
 	 * Ctrl-Z: stopped by retry, which stops too once it sees it. */
-	while (io != NULL && io->keys != NULL && (sig = io->keys(io->ctx)) != 0)
-		if (sig == SIGTSTP)
-			kill(-w->pid, SIGSTOP);
-		else if (w->r->interrupted == 0) {
+	while (io != NULL && io->keys != NULL &&
+	    (sig = io->keys(io->ctx)) != 0) {
+		if (sig == SIGTSTP) {
+			if (!w->gone)
+				kill(-w->pid, SIGSTOP);
+		} else if (w->r->interrupted == 0) {
 			w->r->interrupted = sig;
 			w->r->terminal = true;
 		}
+	}
 	return true;
 }
 

@@ -561,3 +561,13 @@ a.send(b\"x\")
 	wait_lines "$D/after"
 	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
 }
+
+@test "a rule at a terminal: closing the terminal leaves no process of the attempt behind" {
+	local rpid
+	type_line "$RETRY -n 5 -d 0 --fail-if-output XYZZY -- sh -c 'echo \$\$ >\"$D/leader\"; sleep 100 & echo \$! >\"$D/pids\"; wait'"
+	wait_lines "$D/pids"
+	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
+	tmux -S "$SOCK" kill-server
+	assert_gone "$rpid" "$(cat "$D/leader")" "$(cat "$D/pids")"
+	assert_group_gone "$(cat "$D/leader")"
+}

@@ -571,3 +571,12 @@ a.send(b\"x\")
 	assert_gone "$rpid" "$(cat "$D/leader")" "$(cat "$D/pids")"
 	assert_group_gone "$(cat "$D/leader")"
 }
+
+@test "a rule at a terminal reads a line's end as the command wrote it, though the terminal adds a carriage return" {
+	type_line "$RETRY -n 1 --fail-if-output '^ERROR\$' -- sh -c 'echo ERROR'; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 1"
+	type_line "$RETRY -n 1 --fail-if-output '^OK\$' -- printf 'OK\r\r\n'; echo \"status \$?\" >'$D/status2'"
+	wait_lines "$D/status2"
+	assert_equal "$(cat "$D/status2")" "status 0"
+}

@@ -555,6 +555,10 @@ turn(struct wait *w)
 		stopped_by(w, sig);
 		return true;
 	}
+	/* Continued in the background (bg), and in the foreground since
+	 * (fg): raw again, so that its keys are relayed as they are typed. */
+	if (o->session && !w->gone && !w->raw && foreground(o->tty))
+		w->raw = term_raw(o->tty, &w->saved);
 	now = mono_ns();
 	forward(w, now);
 	/* Its output not yet taken counts against its time too. */

@@ -341,23 +341,24 @@ stdin_for(struct streams *s, int *fd)
 /*
  * A pseudo-terminal for output that goes to the terminal fd: the command
  * sees a terminal (colours, line-buffered output) of the same size and
- * modes.  Its master in p[0], its terminal in p[1].  When it is to be the
- * attempt's own terminal (own), it has all of the real one's modes, and
- * the real terminal is raw while the attempt runs, as script(1) does: its
- * output is processed once, here.  Otherwise it is opened without
- * becoming anyone's controlling terminal, and without output processing,
- * so that the bytes reach the real terminal as the command wrote them:
- * the real one stays the command's, with Ctrl-C, Ctrl-Z and its input.
+ * modes.  Its master in p[0], its terminal in p[1], opened without
+ * becoming anyone's controlling terminal (the attempt may take it as its
+ * own).  When the real terminal is raw while the attempt runs (raw), as
+ * under script(1), it has all of the real one's modes: its output is
+ * processed once, here.  Otherwise it has no output processing, so that
+ * the bytes reach the real terminal as the command wrote them, and the
+ * real one does it: the real one stays the command's, with Ctrl-C,
+ * Ctrl-Z and its input.
  */
 static int
-open_pty(int fd, int p[2], bool own)
+open_pty(int fd, int p[2], bool raw)
 {
 	struct termios tio, *t = &tio;
 	struct winsize ws, *w = &ws;
 
 	if (tcgetattr(fd, &tio) == -1)
 		t = NULL;
-	else if (!own)
+	else if (!raw)
 		tio.c_oflag &= ~(tcflag_t)OPOST;
 	if (ioctl(fd, TIOCGWINSZ, &ws) == -1)
 		w = NULL;
@@ -383,7 +384,7 @@ own_terminal(const struct attempt_opts *ao, int fd)
 int
 streams_attempt(struct streams *s, struct attempt_opts *ao)
 {
-	bool own;
+	bool own, raw;
 	int p[2];
 
 	ao->io = s->n > 0 ? &s->io : NULL;
@@ -410,12 +411,16 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 			st->scanner->midline = false;
 		}
 		st->cr = false;
-		own = s->sess == -1 && st->tty && !st->held &&
-		    own_terminal(ao, st->fd);
+		/* To the terminal that is raw while the attempt runs: the
+		 * first such is the attempt's own terminal, and each does the
+		 * output processing the real one would. */
+		raw = st->tty && !st->held && own_terminal(ao, st->fd);
+		own = s->sess == -1 && raw;
 		/* Where no pseudo-terminal can be had (no /dev/pts in a
 		 * bare root), a pipe. */
-		st->pty = st->tty && open_pty(st->fd, p, own) == 0;
-		if ((st->crlf = own && st->pty)) {
+		st->pty = st->tty && open_pty(st->fd, p, raw) == 0;
+		st->crlf = raw && st->pty;
+		if (own && st->pty) {
 			s->sess = i;
 			s->tin = ao->tty;
 			fcntl(s->tin, F_SETFL, O_NONBLOCK);

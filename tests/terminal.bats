@@ -580,3 +580,10 @@ a.send(b\"x\")
 	wait_lines "$D/status2"
 	assert_equal "$(cat "$D/status2")" "status 0"
 }
+
+@test "a rule at a terminal with --match stdout: stderr's lines start at the left margin too" {
+	type_line "clear; $RETRY -n 1 --match stdout --fail-if-output XYZZY -- sh -c 'echo out1; echo err1 >&2; echo err2 >&2; echo out2'; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	wait_screen '^err2$'
+	wait_screen '^out2$'
+}

@@ -31,18 +31,20 @@
 
 /*
  * The terminal goes to each attempt when retry runs in its foreground and
- * reads it, so that interactive commands and Ctrl-C work as without retry.
+ * reads it, or when output rules read what goes to it (scan), so that
+ * interactive commands and Ctrl-C work as without retry.
  * When stdout is a pipe, the next command of the pipeline (a pager) shares
  * retry's process group and needs the terminal: the attempt then gets it
  * only once it tries to read it.  Started in the background, retry keeps
  * the terminal too, for a shell's fg to give it to the attempt.
  */
 static int
-open_terminal(bool *hand_over)
+open_terminal(bool *hand_over, bool scan)
 {
 	struct stat st;
 
-	if (!isatty(STDIN_FILENO))
+	if (!isatty(STDIN_FILENO) && !(scan && (isatty(STDOUT_FILENO) ||
+	    isatty(STDERR_FILENO))))
 		return -1;
 	*hand_over = fstat(STDOUT_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode);
 	return open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -325,6 +327,7 @@ observe_attempt(struct run *run)
 	env_set(ENV_LAST_STATUS, (uint64_t)r->status, false);
 	o->end_s = (double)o->end / 1e9;
 	memcpy(o->matched, run->st.result.matched, sizeof(o->matched));
+	o->at_terminal = r->foreground && isatty(STDOUT_FILENO);
 	if (rule_given(&c->verdict.output, RULE_CAPTURE) &&
 	    run->st.result.captured) {
 		o->capture = run->st.result.capture;
@@ -411,7 +414,8 @@ say_judgement(struct run *run, struct next x)
 
 	run->said = ev;
 	if (x.what == NEXT_DIE) {
-		/* Ctrl-C, or the reader gone: as the pipeline. */
+		/* Ctrl-C, a pager quit, or the reader gone: as the
+		 * pipeline. */
 		ev.event = EV_STOP;
 		report(run->rep, &ev);
 		return x;
@@ -642,7 +646,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 		report_error(run->rep, "%s", run->st.err);
 		return policy_halt(x, &broken);
 	}
-	run->ao.tty = open_terminal(&run->ao.hand_over);
+	run->ao.tty = open_terminal(&run->ao.hand_over,
+	    rules_any(&c->verdict.output));
 	if (streams_typed(&run->st))
 		report_error(run->rep, "--stdin replay: reading the terminal "
 		    "to Ctrl-D, for this attempt and the next ones");

@@ -225,12 +225,15 @@ judge(struct policy *p, const struct observed *o, struct next *x)
 			memset(p->retried, 0, sizeof(p->retried));
 		}
 	}
-	x->outcome = verdict(p->rules, o->status, o->signal, o->matched);
+	x->outcome = verdict(p->rules, o->status, o->signal, o->matched,
+	    o->at_terminal);
 	x->end = END_VERDICT;
 	if (x->outcome.verdict == V_STOP) {
-		/* Ctrl-C: die of it too, so that a calling shell loop
-		 * stops; a --stop-on status is the user's own choice. */
-		if (x->outcome.reason == WHY_INTERRUPTED) {
+		/* Ctrl-C, or a pager quit: die of it too, so that a
+		 * calling shell loop stops, and $? is the command's; a
+		 * --stop-on status is the user's own choice. */
+		if (x->outcome.reason == WHY_INTERRUPTED ||
+		    x->outcome.reason == WHY_QUIT) {
 			x->what = NEXT_DIE;
 			x->status = o->signal;
 		} else {

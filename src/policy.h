@@ -45,6 +45,9 @@ struct observed {
 					 * could not start */
 	int		 signal;	/* it died of signal N, or 0 */
 	bool		 matched[RULE_COUNT];	/* the output rules it met */
+	bool		 at_terminal;	/* it ended in the foreground of the
+					 * terminal, and retry's stdout is a
+					 * terminal: a SIGPIPE is a pager quit */
 	int64_t		 start, end;	/* ns since the run started */
 	/*
 	 * The end again, in the seconds that the engine takes: show-backoff-

@@ -298,6 +298,9 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			line_add(l, ", and a line matched --stop-if-output");
 		else if (e->reason == WHY_INTERRUPTED)
 			line_add(l, " (interrupted)");
+		else if (e->reason == WHY_QUIT)
+			line_add(l, " in the terminal's foreground (a pager "
+			    "quit)");
 		else if (e->reason == WHY_SIGNALLED)
 			line_add(l, "; --until and --while judge exit statuses "
 			    "only");
@@ -341,6 +344,7 @@ reason_name(const struct report *e)
 		[WHY_READER_GONE] = "reader_gone",
 		[WHY_SIGNALLED] = "signalled",
 		[WHY_MATCHED] = "matched",
+		[WHY_QUIT] = "quit",
 	};
 
 	if (e->event == EV_SIGNAL)
@@ -684,10 +688,11 @@ report(const struct reporter *c, const struct report *e)
 	};
 	struct line l = { 0 };
 	size_t body = 0;
-	/* A pipeline whose reader has gone says nothing on a terminal: its
-	 * 141 says it.  JSON, a log file and syslog still hear of it. */
+	/* A pipeline whose reader has gone, and a pager quit, say nothing
+	 * on a terminal: the 141 says it.  JSON, a log file and syslog still
+	 * hear of it. */
 	const bool said = c->json || e->event != EV_STOP ||
-	    e->reason != WHY_READER_GONE;
+	    (e->reason != WHY_READER_GONE && e->reason != WHY_QUIT);
 	const bool shown = said && (c->verbosity == VERBOSE ||
 	    (c->verbosity == NORMAL && (e->event != EV_START &&
 	    (e->event != EV_SUCCEEDED || c->forever))));

@@ -22,8 +22,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -68,7 +70,12 @@ close_except(const int *keep, int n)
 static noreturn void
 child(const struct attempt_opts *o, int tty, volatile int *err)
 {
-	setpgid(0, 0);
+	/* A session of its own, whose terminal is retry's pseudo-terminal:
+	 * the attempt leads it and has its foreground, as a login shell. */
+	if (!o->session)
+		setpgid(0, 0);
+	else if (setsid() == -1 || ioctl(o->ctty, TIOCSCTTY, 0) == -1)
+		_exit(EXIT_USAGE);
 	if (tty >= 0)
 		tcsetpgrp(tty, getpid());
 	/* If retry is killed outright, the attempt hears of it. */
@@ -290,6 +297,52 @@ suspend(int tty, pid_t pid, bool handed)
 	return handed;
 }
 
+/*
+ * The real terminal of an attempt in a session of its own: raw while it
+ * runs, so that every key reaches the attempt's terminal through retry
+ * (Ctrl-C and Ctrl-Z become signals there, by its own modes), and as it
+ * was whenever retry reports, stops or ends.  TCSANOW: a terminal whose
+ * output is stopped (Ctrl-S) must not hold retry up.
+ */
+static bool
+term_raw(int tty, struct termios *saved)
+{
+	struct termios t;
+
+	if (tcgetattr(tty, saved) == -1)
+		return false;
+	t = *saved;
+	cfmakeraw(&t);
+	return tcsetattr(tty, TCSANOW, &t) == 0;
+}
+
+static void
+term_restore(int tty, const struct termios *saved, bool *raw)
+{
+	if (*raw)
+		(void)tcsetattr(tty, TCSANOW, saved);
+	*raw = false;
+}
+
+/*
+ * Ctrl-Z (or another stop) of an attempt in a session of its own: the
+ * terminal as it was, then retry stops as the command would have (the
+ * shell says "Stopped", $? is 148); continued by fg, raw again, and the
+ * attempt goes on.
+ */
+static void
+suspend_session(int tty, pid_t pid, struct termios *saved, bool *raw)
+{
+	term_restore(tty, saved, raw);
+	raise(SIGTSTP);
+	if (foreground(tty))
+		*raw = term_raw(tty, saved);
+	kill(-pid, SIGCONT);
+	/* It was stopped without a word (SIGSTOP), and the shell drew on its
+	 * screen: a new size, as it were, has it draw its screen again. */
+	kill(-pid, SIGWINCH);
+}
+
 /* Sends sig to the whole group, and wakes it in case it is stopped. */
 static void
 signal_group(pid_t pid, int sig)
@@ -348,6 +401,9 @@ struct wait {
 	int64_t		 kill_at;	/* KILL for what ignores a signal */
 	pid_t		 sentry;
 	int		 sentry_fd;
+	bool		 raw;		/* the terminal is raw: saved holds
+					 * its modes */
+	struct termios	 saved;
 };
 
 /* The signals retry received: sent on, and those that end the run end it
@@ -363,7 +419,9 @@ forward(struct wait *w, int64_t now)
 		if (!signals_ends(sig)) {
 			if (sig == SIGWINCH && w->o->io != NULL)
 				w->o->io->resize(w->o->io->ctx);
-			kill(-w->pid, sig);
+			/* Its terminal's new size signals it itself. */
+			if (sig != SIGWINCH || !w->o->session)
+				kill(-w->pid, sig);
 			continue;
 		}
 		signal_group(w->pid, sig);
@@ -447,6 +505,10 @@ stopped_by(struct wait *w, int sig)
 {
 	const struct attempt_opts *o = w->o;
 
+	if (o->session) {
+		suspend_session(o->tty, w->pid, &w->saved, &w->raw);
+		return;
+	}
 	if ((sig == SIGTTIN || sig == SIGTTOU) && !w->handed &&
 	    foreground(o->tty)) {
 		/* It reads the terminal: it gets it. */
@@ -500,6 +562,10 @@ turn(struct wait *w)
 		stopped_by(w, sig);
 		return true;
 	}
+	/* Continued in the background (bg), and in the foreground since
+	 * (fg): raw again, so that its keys are relayed as they are typed. */
+	if (o->session && !w->gone && !w->raw && foreground(o->tty))
+		w->raw = term_raw(o->tty, &w->saved);
 	now = mono_ns();
 	forward(w, now);
 	/* Its output not yet taken counts against its time too. */
@@ -532,6 +598,18 @@ turn(struct wait *w)
 	}
 	if (w->sentry > 0 && pfd[nio].revents != 0)
 		(void)heard(w);
+	/* Ctrl-C typed into its terminal of its own: the sentry's news.
+	 * Ctrl-Z: stopped by retry, which stops too once it sees it. */
+	while (io != NULL && io->keys != NULL &&
+	    (sig = io->keys(io->ctx)) != 0) {
+		if (sig == SIGTSTP) {
+			if (!w->gone)
+				kill(-w->pid, SIGSTOP);
+		} else if (w->r->interrupted == 0) {
+			w->r->interrupted = sig;
+			w->r->terminal = true;
+		}
+	}
 	return true;
 }
 
@@ -545,8 +623,9 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	memset(r, 0, sizeof(*r));
 	if (self == 0)
 		self = getpid();
-	/* Not when a shell's bg left retry in the background since. */
-	if ((w.handed = o->hand_over && foreground(o->tty)))
+	/* Not when a shell's bg left retry in the background since; in a
+	 * session of its own, the attempt's terminal is its own. */
+	if ((w.handed = !o->session && o->hand_over && foreground(o->tty)))
 		w.sentry = sentry_start(&w.sentry_fd);
 	/* A signal that came since the last wait: start nothing more. */
 	if ((r->interrupted = signal_stop) != 0) {
@@ -554,9 +633,13 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		stdio_close(o->stdio);
 		return 0;
 	}
+	if (o->session)
+		w.raw = term_raw(o->tty, &w.saved);
 	w.pid = start(o, w.handed ? o->tty : -1, &err);
 	e = errno;
 	stdio_close(o->stdio);
+	if (w.pid == -1 || err != 0)
+		term_restore(o->tty, &w.saved, &w.raw);
 	if (w.pid == -1 || err != 0) {
 		sentry_stop(w.sentry, w.sentry_fd);
 		w.sentry = -1;
@@ -591,8 +674,10 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	sentry_stop(w.sentry, w.sentry_fd);
 	while (waitpid(w.pid, &st, 0) == -1 && errno == EINTR)
 		;
+	term_restore(o->tty, &w.saved, &w.raw);
 	if (w.handed)
 		tcsetpgrp(o->tty, getpgrp());
+	r->foreground = w.handed || o->session;
 	ended(st, r);
 	return 0;
 }

@@ -35,7 +35,10 @@ struct attempt_io {
 	/* Its output says the attempt is done (--exit-on-match): it is
 	 * ended as on a timeout, and what it writes until then is passed
 	 * on.  NULL: never. */
-	bool	(*done)(void *);
+	bool	(*done)(void *);	/* The signal (SIGINT, SIGQUIT) that keys typed at the terminal
+	 * raised in the attempt's terminal, once, or 0; SIGTSTP: Ctrl-Z,
+	 * which the attempt is to be stopped by.  NULL: none. */
+	int	(*keys)(void *);
 };
 
 struct attempt_opts {
@@ -48,6 +51,13 @@ struct attempt_opts {
 	/* The child's fds 0, 1 and 2: an fd (closed in retry once the child
 	 * has it), STDIO_INHERIT or STDIO_CLOSED. */
 	int		 stdio[3];
+	/*
+	 * A session of its own: the attempt takes ctty, a pseudo-terminal
+	 * among stdio[], as its controlling terminal; tty is raw while it
+	 * runs, and io relays its keys and the attempt's output.
+	 */
+	bool		 session;
+	int		 ctty;
 	const struct attempt_io *io;	/* or NULL */
 };
 
@@ -63,6 +73,8 @@ struct attempt_result {
 	int		 interrupted;	/* a signal that ends the run, or 0 */
 	bool		 forwarded;	/* retry sent it on to the attempt */
 	bool		 terminal;	/* it came from the terminal (Ctrl-C) */
+	bool		 foreground;	/* the attempt had the terminal's
+					 * foreground when it ended */
 };
 
 /* Runs one attempt until its command ends and its output is passed on;

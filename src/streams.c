@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pty.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -240,6 +241,7 @@ static bool	 io_busy(void *);
 static void	 io_drop(void *);
 static void	 io_resize(void *);
 static bool	 io_done(void *);
+static int	 io_keys(void *);
 
 int
 streams_init(struct streams *s, const struct config *c, const bool closed[3],
@@ -256,7 +258,8 @@ streams_init(struct streams *s, const struct config *c, const bool closed[3],
 	s->rules = r;
 	s->name = name;
 	s->io = (struct attempt_io){ s, io_watch, io_serve, io_end, io_busy,
-	    io_drop, io_resize, io_done };
+	    io_drop, io_resize, io_done, io_keys };
+	s->sess = s->tin = -1;
 	s->exit_on_match = c->verdict.exit_on_match;
 	memcpy(s->closed, closed, sizeof(s->closed));
 	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s",
@@ -336,20 +339,24 @@ stdin_for(struct streams *s, int *fd)
 /*
  * A pseudo-terminal for output that goes to the terminal fd: the command
  * sees a terminal (colours, line-buffered output) of the same size and
- * modes, but for output processing, so that the bytes reach the real
- * terminal as the command wrote them.  Its master in p[0], its terminal
- * in p[1], opened without becoming anyone's controlling terminal: the
- * real one stays the command's, with Ctrl-C, Ctrl-Z and its input.
+ * modes.  Its master in p[0], its terminal in p[1], opened without
+ * becoming anyone's controlling terminal (the attempt may take it as its
+ * own).  When the real terminal is raw while the attempt runs (raw), as
+ * under script(1), it has all of the real one's modes: its output is
+ * processed once, here.  Otherwise it has no output processing, so that
+ * the bytes reach the real terminal as the command wrote them, and the
+ * real one does it: the real one stays the command's, with Ctrl-C,
+ * Ctrl-Z and its input.
  */
 static int
-open_pty(int fd, int p[2])
+open_pty(int fd, int p[2], bool raw)
 {
 	struct termios tio, *t = &tio;
 	struct winsize ws, *w = &ws;
 
 	if (tcgetattr(fd, &tio) == -1)
 		t = NULL;
-	else
+	else if (!raw)
 		tio.c_oflag &= ~(tcflag_t)OPOST;
 	if (ioctl(fd, TIOCGWINSZ, &ws) == -1)
 		w = NULL;
@@ -360,9 +367,22 @@ open_pty(int fd, int p[2])
 	return 0;
 }
 
+/*
+ * Whether the attempt may have a session of its own, whose terminal is the
+ * pseudo-terminal for fd: fd is retry's controlling terminal, in whose
+ * foreground retry runs, and which it hands to attempts (stdout is no
+ * pipe to a pager that needs it).
+ */
+static bool
+own_terminal(const struct attempt_opts *ao, int fd)
+{
+	return ao->tty >= 0 && ao->hand_over && tcgetpgrp(fd) == getpgrp();
+}
+
 int
 streams_attempt(struct streams *s, struct attempt_opts *ao)
 {
+	bool own, raw;
 	int p[2];
 
 	ao->io = s->n > 0 || s->recording ? &s->io : NULL;
@@ -374,6 +394,11 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 			s->hand_over = ao->hand_over;
 		ao->hand_over = s->hand_over == 1 && feed_ended(&s->in);
 	}
+	ao->session = false;
+	s->sess = s->tin = -1;
+	s->koff = s->klen = 0;
+	s->heard = 0;
+	s->stop = false;
 	memset(&s->result, 0, sizeof(s->result));
 	if (s->hold != -1 && (ftruncate(s->hold, 0) == -1 ||
 	    lseek(s->hold, 0, SEEK_SET) == -1))
@@ -391,9 +416,23 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 			st->scanner->len = 0;
 			st->scanner->midline = false;
 		}
+		st->cr = false;
+		/* To the terminal that is raw while the attempt runs: the
+		 * first such is the attempt's own terminal, and each does the
+		 * output processing the real one would. */
+		raw = st->tty && !st->held && own_terminal(ao, st->fd);
+		own = s->sess == -1 && raw;
 		/* Where no pseudo-terminal can be had (no /dev/pts in a
 		 * bare root), a pipe. */
-		st->pty = st->tty && open_pty(st->fd, p) == 0;
+		st->pty = st->tty && open_pty(st->fd, p, raw) == 0;
+		st->crlf = raw && st->pty;
+		if (own && st->pty) {
+			s->sess = i;
+			s->tin = ao->tty;
+			fcntl(s->tin, F_SETFL, O_NONBLOCK);
+			ao->session = true;
+			ao->ctty = p[1];
+		}
 		if (!st->pty && compat_pipe(p, false) == -1) {
 			failed(s, "cannot make a pipe");
 			goto fail;
@@ -412,6 +451,14 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 		failed(s, "cannot give the attempt its stdin");
 		goto fail;
 	}
+	/* The terminal that was its stdin is its own terminal now; a pipe
+	 * or a file stays what it is. */
+	if (ao->session && ao->stdio[0] == STDIO_INHERIT &&
+	    tcgetpgrp(STDIN_FILENO) == getpgrp() &&
+	    (ao->stdio[0] = fcntl(ao->ctty, F_DUPFD_CLOEXEC, 0)) == -1) {
+		failed(s, "cannot give the attempt its terminal");
+		goto fail;
+	}
 	return 0;
 fail:
 	stdio_close(ao->stdio);
@@ -423,12 +470,47 @@ fail:
 	return -1;
 }
 
+/*
+ * n bytes at p to the rules.  A terminal of the attempt's own turns each
+ * \n into \r\n: the rules read the \n alone, as the command wrote it.
+ */
+static void
+feed(struct streams *s, struct stream *st, const char *p, size_t n)
+{
+	const char *cr;
+	size_t k;
+
+	if (st->cr) {
+		st->cr = false;
+		if (n == 0 || p[0] != '\n')
+			scan_chunk(s->rules, st->scanner, "\r", 1, &s->result);
+	}
+	while (st->crlf && n > 0 && (cr = memchr(p, '\r', n)) != NULL) {
+		k = (size_t)(cr - p);
+		if (k + 1 == n) {
+			st->cr = true;
+			n = k;
+			break;
+		}
+		/* Up to the \r of a \r\n, then on from its \n. */
+		scan_chunk(s->rules, st->scanner, p, cr[1] == '\n' ? k : k + 1,
+		    &s->result);
+		p += k + 1;
+		n -= k + 1;
+	}
+	if (n > 0)
+		scan_chunk(s->rules, st->scanner, p, n, &s->result);
+}
+
 /* The end of a stream for its scanner: the last line counts too. */
 static void
 scan_done(struct streams *s, struct stream *st)
 {
-	if (st->scan && !st->ended && !io_done(s))
+	if (st->scan && !st->ended && !io_done(s)) {
+		feed(s, st, "", 0);
 		scan_end(s->rules, st->scanner, &s->result);
+	}
+	st->cr = false;
 	st->ended = true;
 }
 
@@ -531,12 +613,12 @@ scan(struct streams *s, struct stream *st, size_t n)
 	size_t k;
 
 	if (!s->exit_on_match) {
-		scan_chunk(s->rules, st->scanner, p, n, &s->result);
+		feed(s, st, p, n);
 		return;
 	}
 	for (; n > 0 && !io_done(s); p += k, n -= k) {
 		k = (nl = memchr(p, '\n', n)) != NULL ? (size_t)(nl - p) + 1 : n;
-		scan_chunk(s->rules, st->scanner, p, k, &s->result);
+		feed(s, st, p, k);
 	}
 }
 
@@ -571,12 +653,101 @@ pending(const struct stream *st)
 	return st->off < st->len;
 }
 
+/* What io_watch's fds are for, beside a stream's pipe (its index) and
+ * its destination (index + 2). */
+enum { POLL_KEYS = POLLED_FEED + 1, POLL_KEYS_OUT };
+
+/*
+ * The keys just typed, k[0..*n): the signal that its terminal's modes make
+ * of one (Ctrl-C, Ctrl-\\), which the attempt is about to get from it.
+ * Ctrl-Z is taken out when the attempt's own group has the foreground: it
+ * leads a session whose leader's parent, retry, is outside it, so the
+ * kernel would drop the SIGTSTP that should stop it (an orphaned group);
+ * retry stops the group itself (s->stop).
+ */
+static void
+keys_heard(struct streams *s, char *k, size_t *n)
+{
+	const int m = s->s[s->sess].src;
+	struct termios t;
+	size_t j = 0;
+	bool own;
+
+	if (tcgetattr(m, &t) == -1 || (t.c_lflag & ISIG) == 0)
+		return;
+	own = t.c_cc[VSUSP] != _POSIX_VDISABLE && tcgetpgrp(m) == tcgetsid(m);
+	for (size_t i = 0; i < *n; i++) {
+		const cc_t c = (cc_t)k[i];
+
+		if (s->heard == 0 && c == t.c_cc[VINTR] &&
+		    c != _POSIX_VDISABLE)
+			s->heard = SIGINT;
+		else if (s->heard == 0 && c == t.c_cc[VQUIT] &&
+		    c != _POSIX_VDISABLE)
+			s->heard = SIGQUIT;
+		else if (own && c == t.c_cc[VSUSP]) {
+			s->stop = true;
+			continue;
+		}
+		k[j++] = k[i];
+	}
+	*n = j;
+}
+
+/* The keys on to the attempt's terminal, as far as it takes them now. */
+static void
+keys_write(struct streams *s)
+{
+	ssize_t n;
+
+	while (s->koff < s->klen) {
+		if ((n = write(s->s[s->sess].src, s->keys + s->koff,
+		    s->klen - s->koff)) == -1) {
+			/* Its terminal has gone: the keys with it. */
+			if (errno != EAGAIN && errno != EINTR)
+				s->koff = s->klen = 0;
+			return;
+		}
+		s->koff += (size_t)n;
+	}
+}
+
+/* Keys typed at the real terminal, read when ppoll says they came. */
+static void
+keys_read(struct streams *s)
+{
+	ssize_t n;
+
+	if ((n = read(s->tin, s->keys, sizeof(s->keys))) <= 0) {
+		/* Hung up: no more keys. */
+		if (n == 0 || (errno != EAGAIN && errno != EINTR))
+			s->tin = -1;
+		return;
+	}
+	s->koff = 0;
+	s->klen = (size_t)n;
+	keys_heard(s, s->keys, &s->klen);
+	keys_write(s);
+}
+
 static nfds_t
 io_watch(void *ctx, struct pollfd *pfd)
 {
 	struct streams *s = ctx;
 	nfds_t n = 0;
 
+	/* Keys, one buffer at a time, while retry has the terminal's
+	 * foreground (not after a bg): they are the attempt's. */
+	if (s->sess >= 0 && s->tin != -1 && s->s[s->sess].src != -1) {
+		if (s->koff < s->klen) {
+			s->polled[n] = POLL_KEYS_OUT;
+			pfd[n++] = (struct pollfd){ s->s[s->sess].src, POLLOUT,
+			    0 };
+		} else if (tcgetpgrp(s->tin) == getpgrp()) {
+			s->polled[n] = POLL_KEYS;
+			pfd[n++] = (struct pollfd){ s->tin, POLLIN, 0 };
+		}
+	}
 	for (int i = 0; i < s->n; i++) {
 		const struct stream *st = &s->s[i];
 
@@ -608,9 +779,11 @@ io_serve(void *ctx, const struct pollfd *pfd, nfds_t n)
 		if (s->polled[j] == POLLED_FEED) {
 			if (feed_serve(&s->in, &pfd[j]) == -1)
 				rc = feed_failed(s);
-			continue;
-		}
-		if ((s->polled[j] >= 2 ? push(s, st) : pull(s, st)) == -1)
+		} else if (s->polled[j] == POLL_KEYS)
+			keys_read(s);
+		else if (s->polled[j] == POLL_KEYS_OUT)
+			keys_write(s);
+		else if ((s->polled[j] >= 2 ? push(s, st) : pull(s, st)) == -1)
 			rc = -1;
 	}
 	return rc;
@@ -633,6 +806,8 @@ io_end(void *ctx)
 	/* Its stdin is fed no more; what is left stays recorded. */
 	if (s->recording)
 		feed_stop(&s->in);
+	/* Keys typed from now on are the shell's, or the next attempt's. */
+	s->tin = -1;
 	for (int i = 0; i < s->n; i++) {
 		struct stream *st = &s->s[i];
 
@@ -679,6 +854,20 @@ io_resize(void *ctx)
 		if (s->s[i].pty && s->s[i].src != -1 &&
 		    ioctl(s->s[i].fd, TIOCGWINSZ, &ws) == 0)
 			(void)ioctl(s->s[i].src, TIOCSWINSZ, &ws);
+}
+
+static int
+io_keys(void *ctx)
+{
+	struct streams *s = ctx;
+	int sig = s->heard;
+
+	if (sig == 0 && s->stop)
+		sig = SIGTSTP;
+	if (sig == SIGTSTP)
+		s->stop = false;
+	s->heard = 0;
+	return sig;
 }
 
 /* --until-output matched, and --exit-on-match ends the attempt there. */

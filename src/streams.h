@@ -35,6 +35,10 @@ struct stream {
 	size_t		 left;		/* once the command has ended: what
 					 * it wrote that is still to take */
 	bool		 ended;		/* the scanner has seen its end */
+	bool		 crlf;		/* its terminal turns \n into \r\n:
+					 * the rules read \n */
+	bool		 cr;		/* a \r at the end of the last read,
+					 * not yet scanned */
 };
 
 struct streams {
@@ -61,9 +65,21 @@ struct streams {
 	const char	*where;		/* "memory", or tmpdir */
 	const char	*name;		/* the command's, for ps */
 	struct attempt_io io;
-	int		 polled[ATTEMPT_IO_MAX];	/* stream, + 2 for output */
+	int		 polled[ATTEMPT_IO_MAX];	/* stream, + 2 for output,
+						 * or the feed's or keys' */
 	struct scan_result result;	/* of the current attempt */
 	bool		 gone[2];	/* stdout's, stderr's reader has gone */
+	/*
+	 * A rule at the terminal: the attempt runs in a session of its own
+	 * whose terminal is the pseudo-terminal of stream sess, and the keys
+	 * typed at the real terminal tin pass through keys[koff, klen).
+	 */
+	int		 sess;		/* that stream, or -1 */
+	int		 tin;		/* the real terminal, or -1 */
+	char		 keys[1024];
+	size_t		 koff, klen;
+	int		 heard;		/* the signal keys raised, or 0 */
+	bool		 stop;		/* Ctrl-Z, for retry to carry out */
 	char		 err[256];	/* the first error, or "" */
 };
 

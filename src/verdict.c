@@ -6,7 +6,7 @@
 
 struct outcome
 verdict(const struct verdict_rules *r, int status, int sig,
-    const bool matched[RULE_COUNT])
+    const bool matched[RULE_COUNT], bool at_terminal)
 {
 	enum reason failed = WHY_NONE;
 	bool given[RULE_COUNT];
@@ -21,6 +21,15 @@ verdict(const struct verdict_rules *r, int status, int sig,
 	/* The user asked to stop: Ctrl-C or Ctrl-\ reached the command. */
 	if (sig == SIGINT || sig == SIGQUIT)
 		return (struct outcome){ V_STOP, WHY_INTERRUPTED };
+	/*
+	 * So did the user who quit a pager (git log's less) that the
+	 * command wrote to at the terminal: the command dies of SIGPIPE as
+	 * it writes on.  A peer that closed a socket, or a reader that left
+	 * a pipe of the command's own, makes a SIGPIPE as well, but seldom in
+	 * the foreground of a terminal that is also retry's output.
+	 */
+	if (sig == SIGPIPE && at_terminal)
+		return (struct outcome){ V_STOP, WHY_QUIT };
 	/* --exit-on-match: the status is retry's stop of the attempt, or
 	 * what a race with it left; the match counts, unless a line before
 	 * it matched --fail-if-output. */

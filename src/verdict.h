@@ -21,6 +21,8 @@ enum reason {
 	WHY_SIGNALLED,		/* death by a signal, under --until/--while */
 	WHY_MATCHED,		/* success: --until-output matched, and
 				 * --exit-on-match ended the attempt there */
+	WHY_QUIT,		/* death by SIGPIPE in the terminal's
+				 * foreground: its pager was quit */
 };
 
 /* What decides a verdict: statuses, and rules on the output. */
@@ -42,8 +44,9 @@ struct outcome {
 
 /* status: the exit code, 128 + N for death by signal N, 124 for a timeout;
  * signal: N for a death by signal N, else 0; matched: which output rules
- * matched the attempt's output. */
+ * matched the attempt's output; at_terminal: the attempt ended in the
+ * foreground of the terminal that is retry's stdout. */
 struct outcome	 verdict(const struct verdict_rules *, int status, int signal,
-		    const bool matched[RULE_COUNT]);
+		    const bool matched[RULE_COUNT], bool at_terminal);
 
 #endif

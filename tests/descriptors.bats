@@ -200,17 +200,17 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	} >"$D/go"
 	tmux -S "$sock" -f /dev/null new-session -d -x 120 -y 40 \
 	    "bash --norc --noprofile -i" </dev/null >/dev/null 3>&-
+	local tty pty
+	tty=$(tmux -S "$sock" display-message -p '#{pane_tty}')
 	tmux -S "$sock" send-keys -l "bash '$D/go'; echo \$? >'$D/status'"
 	tmux -S "$sock" send-keys Enter
 	wait_for "$D/status"
 	tmux -S "$sock" kill-server 2>/dev/null || true
 	assert_equal "$(cat "$D/status")" 1
-	# Its stdin was the terminal, its stderr retry's pseudo-terminal.
-	local tty pty
-	tty=$(sed -n 's/.* 0 -> //p' "$D/seen/attempt.1")
+	# Its stderr was retry's pseudo-terminal, not the pane's.
 	pty=$(sed -n 's/.* 2 -> //p' "$D/seen/attempt.1")
 	[[ $tty == /dev/pts/* && $pty == /dev/pts/* && $pty != "$tty" ]] ||
-	    fail "stdin $tty, stderr $pty: no pseudo-terminal of retry's"
+	    fail "pane $tty, stderr $pty: no pseudo-terminal of retry's"
 	assert_fds_seen 4
 }
 

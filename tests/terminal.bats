@@ -408,3 +408,215 @@ time.sleep(30)
 	run -0 sort "$D/statuses"
 	assert_output "$(printf 'status 1\n%.0s' {1..20})"
 }
+
+# A repository of 3000 commits in $D/repo: git log writes far more than a
+# pipe holds, so it is still writing when its pager is quit.
+make_repo() {
+	git init -q -b main "$D/repo"
+	local i
+	for ((i = 1; i <= 3000; i++)); do
+		printf 'commit refs/heads/main\ncommitter T <t@example.org> %d +0000\ndata <<E\nchange %d\nE\n\n' \
+		    $((1700000000 + i)) "$i"
+	done | git -C "$D/repo" fast-import --quiet
+}
+
+@test "quitting git log's pager with q ends the run: no retry, no second pager, 141" {
+	command -v git >/dev/null || skip "git is not installed"
+	command -v less >/dev/null || skip "less is not installed"
+	make_repo
+	type_line "cd '$D/repo' && GIT_PAGER=less LESS= $RETRY --max 3 -d 0 --on-retry 'echo >>\"$D/retried\"' -- sh -c 'echo \$RETRY_ATTEMPT >>\"$D/attempts\"; exec git log'; echo \"status \$?\" >'$D/status'"
+	wait_screen 'change 3000'
+	keys q
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 141"
+	assert_equal "$(cat "$D/attempts")" 1
+	assert [ ! -e "$D/retried" ]
+	# As without retry: nothing said of the quit.
+	run ! grep -q 'retry:' <(tmux -S "$SOCK" capture-pane -p)
+	shell_has_terminal back
+}
+
+@test "a SIGPIPE from a socket's closed peer is still retried when stdout is not the terminal" {
+	type_line "$RETRY --max 3 -d 0 -- python3 -c '
+import signal, socket
+open(\"$D/attempts\", \"a\").write(\"x\\n\")
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+a, b = socket.socketpair()
+b.close()
+a.send(b\"x\")
+' >'$D/out'; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 141"
+	assert_equal "$(wc -l <"$D/attempts")" 3
+	wait_screen 'giving up after 3 attempts'
+}
+
+@test "a SIGPIPE in the background is still retried" {
+	type_line "$RETRY --max 3 -d 0 -- sh -c 'echo x >>\"$D/attempts\"; kill -PIPE \$\$' & wait \$!; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 141"
+	assert_equal "$(wc -l <"$D/attempts")" 3
+}
+
+# With an output rule at the terminal, the command reads the terminal as
+# without retry: its keys, its modes, Ctrl-C, Ctrl-Z and its size.
+
+@test "a rule at a terminal: less gets its keys (a search, then q), and the terminal's modes come back" {
+	command -v less >/dev/null || skip "less is not installed"
+	seq -f 'line %g' 1000 >"$D/file"
+	sed -i '600s/.*/the needle is here/' "$D/file"
+	type_line "stty -g >'$D/before'; LESS= $RETRY --max 3 --fail-if-output XYZZY -- less '$D/file'; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'"
+	wait_screen '^line 1$'
+	tmux -S "$SOCK" send-keys -l '/needle'
+	keys Enter
+	wait_screen '^the needle is here$'
+	keys q
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	wait_lines "$D/after"
+	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
+	shell_has_terminal back
+}
+
+@test "a rule at a terminal, stdin a pipe: less reads its keys from the terminal, as without retry" {
+	command -v less >/dev/null || skip "less is not installed"
+	seq -f 'line %g' 1000 >"$D/file"
+	type_line "stty -g >'$D/before'; echo piped | LESS= $RETRY --max 3 --fail-if-output XYZZY -- sh -c 'read x; echo \$x >\"$D/stdin\"; exec less \"$D/file\"'; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'"
+	wait_screen '^line 1$'
+	tmux -S "$SOCK" send-keys -l '/line 700'
+	keys Enter
+	wait_screen '^line 700$'
+	keys q
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	assert_equal "$(cat "$D/stdin")" piped
+	wait_lines "$D/after"
+	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
+}
+
+@test "a rule at a terminal: quitting git log's pager ends the run (--stop-if-output)" {
+	command -v git >/dev/null || skip "git is not installed"
+	command -v less >/dev/null || skip "less is not installed"
+	make_repo
+	type_line "cd '$D/repo' && GIT_PAGER=less LESS= $RETRY --max 3 -d 0 --stop-if-output fatal -- sh -c 'echo \$RETRY_ATTEMPT >>\"$D/attempts\"; exec git log'; echo \"status \$?\" >'$D/status'"
+	wait_screen 'change 3000'
+	keys q
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 141"
+	assert_equal "$(cat "$D/attempts")" 1
+	shell_has_terminal back
+}
+
+@test "a rule at a terminal: read -s gets the typed line, unechoed" {
+	type_line "$RETRY --max 1 --fail-if-output XYZZY -- bash -c 'read -rsp \"password: \" x; echo; echo \"got [\$x]\" >\"$D/got\"'; echo \"status \$?\" >'$D/status'"
+	wait_screen 'password:'
+	type_line 's3cret'
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	assert_equal "$(cat "$D/got")" "got [s3cret]"
+	run ! grep -q s3cret <(tmux -S "$SOCK" capture-pane -p)
+}
+
+@test "a rule at a terminal: Ctrl-C ends the run, and the terminal's modes come back" {
+	# As without retry, a death by SIGINT ends the shell's line too.
+	type_line "stty -g >'$D/before'; $RETRY -n 5 -d 0 --fail-if-output XYZZY -- sh -c 'echo \$\$ >>\"$D/pids\"; exec sleep 100'; echo \"after\" >'$D/log'"
+	wait_lines "$D/pids"
+	keys C-c
+	wait_screen 'SIGINT from the terminal during attempt 1/5, which ended: killed by SIGINT'
+	type_line "stty -g >'$D/after'"
+	wait_lines "$D/after"
+	assert [ ! -e "$D/log" ]
+	assert_equal "$(wc -l <"$D/pids")" 1
+	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
+	assert_gone "$(cat "$D/pids")"
+}
+
+@test "a rule at a terminal: Ctrl-Z stops less and retry with the terminal's modes back; fg resumes it" {
+	command -v less >/dev/null || skip "less is not installed"
+	seq -f 'line %g' 1000 >"$D/file"
+	type_line "stty -g >'$D/before'; LESS= $RETRY --max 3 --fail-if-output XYZZY -- less '$D/file'; echo \"status \$?\" >'$D/status'"
+	wait_screen '^line 1$'
+	keys C-z
+	wait_screen 'Stopped'
+	type_line "stty -g >'$D/stopped'"
+	wait_lines "$D/stopped"
+	assert_equal "$(cat "$D/stopped")" "$(cat "$D/before")"
+	assert_equal "$(cat "$D/status")" "status 148"
+	type_line "fg; echo \"fg \$?\" >'$D/fg'"
+	wait_screen '^line 1$'
+	tmux -S "$SOCK" send-keys -l '/line 500'
+	keys Enter
+	wait_screen '^line 500$'
+	keys q
+	wait_lines "$D/fg"
+	assert_equal "$(cat "$D/fg")" "fg 0"
+}
+
+@test "a rule at a terminal: top draws and quits with q" {
+	command -v top >/dev/null || skip "top is not installed"
+	type_line "$RETRY --max 3 --fail-if-output XYZZY -- top; echo \"status \$?\" >'$D/status'"
+	wait_screen '^Tasks:'
+	keys q
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+}
+
+@test "a rule at a terminal: vim edits a file, and a new size reaches the command" {
+	command -v vim >/dev/null || skip "vim is not installed"
+	type_line "$RETRY --max 1 --fail-if-output XYZZY -- vim -u NONE -N -i NONE '$D/edited'; echo \"status \$?\" >'$D/status'"
+	wait_screen '^~'
+	tmux -S "$SOCK" send-keys -l 'ihello from vim'
+	keys Escape
+	tmux -S "$SOCK" send-keys -l ':wq'
+	keys Enter
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	assert_equal "$(cat "$D/edited")" "hello from vim"
+	type_line "$RETRY --max 1 --fail-if-output XYZZY -- bash -c 'trap \"stty size >>\\\"$D/sizes\\\"\" WINCH; stty size >>\"$D/sizes\"; while :; do sleep 0.05; done'"
+	wait_lines "$D/sizes"
+	assert_equal "$(cat "$D/sizes")" "50 200"
+	tmux -S "$SOCK" resize-window -x 120 -y 40
+	wait_lines "$D/sizes" 2
+	assert_equal "$(tail -1 "$D/sizes")" "40 120"
+	keys C-c
+	wait_screen 'SIGINT from the terminal during attempt 1/1'
+}
+
+@test "a rule at a terminal: a TERM to retry while less runs restores the terminal's modes" {
+	command -v less >/dev/null || skip "less is not installed"
+	seq -f 'line %g' 1000 >"$D/file"
+	type_line "stty -g >'$D/before'; LESS= $RETRY --max 3 --fail-if-output XYZZY -- sh -c 'echo \$PPID >\"$D/retry\"; exec less \"$D/file\"'; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'"
+	wait_screen '^line 1$'
+	wait_lines "$D/retry"
+	kill -TERM "$(cat "$D/retry")"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 143"
+	wait_lines "$D/after"
+	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
+}
+
+@test "a rule at a terminal: closing the terminal leaves no process of the attempt behind" {
+	local rpid
+	type_line "$RETRY -n 5 -d 0 --fail-if-output XYZZY -- sh -c 'echo \$\$ >\"$D/leader\"; sleep 100 & echo \$! >\"$D/pids\"; wait'"
+	wait_lines "$D/pids"
+	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
+	tmux -S "$SOCK" kill-server
+	assert_gone "$rpid" "$(cat "$D/leader")" "$(cat "$D/pids")"
+	assert_group_gone "$(cat "$D/leader")"
+}
+
+@test "a rule at a terminal reads a line's end as the command wrote it, though the terminal adds a carriage return" {
+	type_line "$RETRY -n 1 --fail-if-output '^ERROR\$' -- sh -c 'echo ERROR'; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 1"
+	type_line "$RETRY -n 1 --fail-if-output '^OK\$' -- printf 'OK\r\r\n'; echo \"status \$?\" >'$D/status2'"
+	wait_lines "$D/status2"
+	assert_equal "$(cat "$D/status2")" "status 0"
+}
+
+@test "a rule at a terminal with --match stdout: stderr's lines start at the left margin too" {
+	type_line "clear; $RETRY -n 1 --match stdout --fail-if-output XYZZY -- sh -c 'echo out1; echo err1 >&2; echo err2 >&2; echo out2'; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	wait_screen '^err2$'
+	wait_screen '^out2$'
+}

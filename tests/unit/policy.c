@@ -9,7 +9,8 @@
  * rules its output met (--until-output, --fail-if-output,
  * --retry-if-output, --stop-if-output); "~TEXT", what --delay-from-output
  * captured, '_' for a space; "!" after PIPE: the reader of retry's output
- * has gone; "^SIG": a signal that ends the run came to retry during it;
+ * has gone; "%": it ended in the foreground of the terminal that is
+ * retry's stdout; "^SIG": a signal that ends the run came to retry during it;
  * "#": retry could not pass its output on.  Attempts follow each other as
  * in a run: each starts when the delay before it ends.
  *
@@ -232,6 +233,18 @@ static const struct row {
 	  "die 13 reader_gone" },
 	{ "SIGPIPE from a reader of its own", "-n 5 -d 0", "PIPE 0",
 	  "sleep 0s; exit 0" },
+	{ "SIGPIPE in the terminal's foreground: a pager quit", "-n 5",
+	  "PIPE%", "die 13 quit" },
+	{ "a pager quit is no success", "--success-on 0,141", "PIPE%",
+	  "die 13 quit" },
+	{ "a pager quit after failures", "-n 5 -d 0", "1% PIPE%",
+	  "sleep 0s; die 13 quit" },
+	{ "in the terminal's foreground, other signals are failures",
+	  "-n 5 -d 0", "TERM% 0%", "sleep 0s; exit 0" },
+	{ "a pager quit: --stop-on comes first", "--stop-on 141", "PIPE%",
+	  "exit 141 stop_on" },
+	{ "the reader gone comes before a pager quit", "-n 5", "PIPE!%",
+	  "die 13 reader_gone" },
 
 	/* --budget: no attempt starts past it. */
 	{ "--budget", "--budget 10s -x 1s -n 0", "1 1 1 1",
@@ -678,6 +691,10 @@ observe(char *tok, struct observed *o, int64_t *ran, char *capture)
 		*p = '\0';
 		o->reader_gone = true;
 	}
+	if ((p = strchr(tok, '%')) != NULL) {
+		*p = '\0';
+		o->at_terminal = true;
+	}
 	if (strncmp(tok, "exec:", 5) == 0)
 		return errno_parse(tok + 5, &o->exec_errno);
 	if (tok[0] >= '0' && tok[0] <= '9')
@@ -701,6 +718,7 @@ ending(const struct next *x)
 		[WHY_NOT_RETRY_ON] = " not_retried",
 		[WHY_READER_GONE] = " reader_gone",
 		[WHY_SIGNALLED] = " signalled",
+		[WHY_QUIT] = " quit",
 	};
 	static const char *const limit[] = {
 		[GIVE_UP_NONE] = "", [GIVE_UP_MAX] = " max",

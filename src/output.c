@@ -129,9 +129,8 @@ same_file(int a, int b)
 {
 	struct stat x, y;
 
-	return fstat(a, &x) == 0 && fstat(b, &y) == 0 &&
-	    x.st_dev == y.st_dev && x.st_ino == y.st_ino &&
-	    x.st_rdev == y.st_rdev;
+	return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev &&
+	    x.st_ino == y.st_ino && x.st_rdev == y.st_rdev;
 }
 
 void
@@ -150,8 +149,7 @@ out_drawable(int *cols)
 {
 	struct winsize ws;
 
-	if (!isatty(STDERR_FILENO) ||
-	    tcgetpgrp(STDERR_FILENO) != getpgrp())
+	if (!isatty(STDERR_FILENO) || tcgetpgrp(STDERR_FILENO) != getpgrp())
 		return false;
 	*cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ?
 	    ws.ws_col : 80;

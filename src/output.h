@@ -39,8 +39,9 @@ void	 out_unseen(int fd);
  * cursor's line); its width in columns then, or 80 when it does not
  * say. */
 bool	 out_drawable(int *cols);
-/* Whether stderr's terminal erases to the end of a line (ESC [ K): TERM
- * is set, and not "dumb". */
+/* Whether stderr's terminal takes the escapes that erase (ESC [ K to the
+ * end of a line, ESC [ J to the end of the screen): TERM is set, and not
+ * "dumb". */
 bool	 out_erases(void);
 /*
  * Before retry's own words on stderr, so that a report never sticks to

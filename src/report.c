@@ -729,13 +729,17 @@ countdown_start(const struct reporter *c)
 	return c->verbosity != QUIET && !c->json && isatty(STDERR_FILENO);
 }
 
-/* What was drawn, erased: the cursor at the start of its line. */
+/*
+ * What was drawn, erased, from its start, where the cursor was left: to
+ * the end of the screen, for a terminal that has narrowed since may have
+ * wrapped it over two lines; or, where TERM says no escape, with blanks.
+ */
 static void
 undraw(struct line *l)
 {
 	line_add(l, "\r");
 	if (out_erases())
-		line_add(l, "\033[K");
+		line_add(l, "\033[J");
 	else if (drawn > 0)
 		line_add(l, "%*s\r", (int)drawn, "");
 }
@@ -743,9 +747,9 @@ undraw(struct line *l)
 /*
  * Whole seconds left, rounded up, over the line: drawn only while retry
  * has the terminal's foreground (a shell's bg, or &, gives the line to
- * what the user types), and cut to one column less than the terminal is
- * wide, as it is now, so that it never wraps and one carriage return
- * leads back to its start.
+ * what the user types), cut to one column less than the terminal is wide
+ * now (a resize wakes the sleep, which draws it again), so that it never
+ * wraps, and with the cursor left at its start.
  */
 void
 countdown_show(const struct reporter *c, int64_t left)
@@ -767,7 +771,7 @@ countdown_show(const struct reporter *c, int64_t left)
 	undraw(&l);
 	if (!t.failed) {
 		n = line_fit(t.buf, t.len, (size_t)cols - 1, &used);
-		line_add(&l, "%.*s", (int)n, t.buf);
+		line_add(&l, "%.*s\r", (int)n, t.buf);
 	}
 	if (!l.failed && !t.failed &&
 	    out_all(out_std(STDERR_FILENO), l.buf, l.len) == 0)

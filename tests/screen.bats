@@ -84,7 +84,7 @@ wait_screen_not() {
 	wait_bytes ']: nex' 3
 	kill -TERM "$(cat "$D/pid")"
 	wait_lines "$D/done"
-	run -0 screen -J
+	run -0 screen -J -S -
 	# Between the attempt and the end, the failure's line alone: no
 	# countdown left.
 	run -0 sed -n '/^attempt 1$/,/SIGTERM while waiting/p' <<<"$output"
@@ -95,8 +95,25 @@ wait_screen_not() {
 	run -0 python3 -c '
 import sys
 b = open(sys.argv[1], "rb").read()
-print("\n".join(sorted(set(repr(x.removeprefix(b"\x1b[K")) for x in b.split(b"\r") if b"]: nex" in x))))' "$D/bytes"
+print("\n".join(sorted(set(repr(x.removeprefix(b"\x1b[J")) for x in b.split(b"\r") if b"]: nex" in x))))' "$D/bytes"
 	assert_output "b'retry[deploy-production]: nex'"
+}
+
+@test "a terminal that narrows during the countdown: drawn again at once, cut to the new width, none left behind" {
+	start_shell 100
+	tmux -S "$SOCK" pipe-pane -O "cat >>'$D/bytes'"
+	type_line "$RETRY --label deploy-production --fixed 30s --max 2 -- sh -c 'echo \$PPID >pid; exit 1'; echo done >done"
+	wait_lines "$D/pid"
+	wait_bytes ']: next attempt in 30s'
+	# tmux wraps the line drawn over two; SIGWINCH has it drawn again.
+	tmux -S "$SOCK" resize-window -x 30 -y 40
+	wait_bytes $']: nex\r'
+	kill -TERM "$(cat "$D/pid")"
+	wait_lines "$D/done"
+	run -0 screen -J -S -
+	run -0 sed -n '/attempt 1\/2 failed/,/SIGTERM while waiting/p' <<<"$output"
+	assert_equal "${#lines[@]}" 2
+	assert_regex "${lines[1]}" '^retry\[deploy-production\]: SIGTERM while waiting after attempt 1/2; stopping$'
 }
 
 @test "in the background, retry draws no countdown over what the user types, and still reports" {

@@ -155,6 +155,16 @@ print("\n".join(sorted(set(repr(x.removeprefix(b"\x1b[J")) for x in b.split(b"\r
 	assert_line --index 4 --regexp '^retry: giving up after 2 attempts in '
 }
 
+@test "a hook's words left mid-line stay; the countdown and the next report start below them" {
+	start_shell 200
+	type_line "$RETRY --on-retry 'printf hook-said' --fixed 1100ms --max 2 -- false; echo done >done"
+	wait_lines "$D/done"
+	run -0 screen
+	assert_line --index 1 --regexp '^retry: attempt 1/2 failed: exit 1 after '
+	assert_line --index 2 hook-said
+	assert_line --index 3 --regexp '^retry: giving up after 2 attempts in '
+}
+
 @test "TERM=dumb: the countdown and a report's start are blanks and carriage returns, no escape" {
 	start_shell 100
 	tmux -S "$SOCK" pipe-pane -O "cat >>'$D/bytes'"

@@ -118,3 +118,21 @@ line_add_visible(struct line *l, const char *s, size_t n)
 			line_add(l, "\\x%02x", *p++);
 	}
 }
+
+size_t
+line_fit(const char *s, size_t n, size_t cols, size_t *used)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, w = 0, k, cw;
+
+	while (i < n) {
+		k = p[i] < 0xc0 ? 1 : p[i] < 0xe0 ? 2 : p[i] < 0xf0 ? 3 : 4;
+		cw = p[i] == '\t' ? 8 : k >= 3 ? 2 : 1;
+		if (i + k > n || w + cw > cols)
+			break;
+		i += k;
+		w += cw;
+	}
+	*used = w;
+	return i;
+}

@@ -28,5 +28,13 @@ void	line_add_visible(struct line *, const char *s, size_t n);
 /* s as a JSON string, in quotes: '"' and '\' escaped, controls (C1 too)
  * as \u00XX, and any byte that is not UTF-8 as U+FFFD. */
 void	line_add_json(struct line *, const char *s);
+/*
+ * How many bytes of s[0..n), text made visible (printable ASCII, tabs,
+ * UTF-8), fit in cols columns of a terminal, never a character cut; their
+ * columns in *used.  Each counts as many as it may take, so that what
+ * fits never wraps: a tab 8, a character of three or four bytes 2 (the
+ * East Asian wide ones are among them), any other 1.
+ */
+size_t	line_fit(const char *s, size_t n, size_t cols, size_t *used);
 
 #endif

@@ -11,8 +11,12 @@
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "compat.h"
@@ -109,6 +113,8 @@ out_std(int fd)
 }
 
 static bool open_line[3];
+/* A child wrote to stderr's terminal where retry does not see it. */
+static bool unseen;
 
 void
 out_passed(int fd, const void *buf, size_t n)
@@ -117,19 +123,90 @@ out_passed(int fd, const void *buf, size_t n)
 		open_line[fd] = ((const char *)buf)[n - 1] != '\n';
 }
 
+/* Whether descriptors a and b are one file. */
+static bool
+same_file(int a, int b)
+{
+	struct stat x, y;
+
+	return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev &&
+	    x.st_ino == y.st_ino && x.st_rdev == y.st_rdev;
+}
+
 void
-out_newline(void)
+out_unseen(int fd)
+{
+	static int tty = -1;
+
+	if (tty == -1)
+		tty = isatty(STDERR_FILENO);
+	if (tty == 1 && fd >= 0 && same_file(fd, STDERR_FILENO))
+		unseen = true;
+}
+
+bool
+out_drawable(int *cols)
+{
+	struct winsize ws;
+
+	if (!isatty(STDERR_FILENO) || tcgetpgrp(STDERR_FILENO) != getpgrp())
+		return false;
+	*cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ?
+	    ws.ws_col : 80;
+	return true;
+}
+
+bool
+out_erases(void)
+{
+	static int erases = -1;
+	const char *term;
+
+	if (erases == -1)
+		erases = (term = getenv("TERM")) != NULL && *term != '\0' &&
+		    strcmp(term, "dumb") != 0;
+	return erases == 1;
+}
+
+/*
+ * To the first column of a line of its own, from a column unknown: a
+ * line's width of blanks fills the rest of the line the cursor is on and
+ * wraps to the next, or, from the first column, fills that line and waits
+ * at its end for a character to wrap; either way a carriage return then
+ * leads to the first column of a line that nothing else is on.  The
+ * blanks are then erased, where the terminal can.
+ */
+static void
+line_start(int cols)
+{
+	char blanks[256];
+	size_t n;
+
+	memset(blanks, ' ', sizeof(blanks));
+	for (size_t left = (size_t)cols; left > 0; left -= n) {
+		n = left < sizeof(blanks) ? left : sizeof(blanks);
+		if (out_all(out_std(STDERR_FILENO), blanks, n) == -1)
+			return;
+	}
+	if (out_erases())
+		(void)out_all(out_std(STDERR_FILENO), "\r\033[K", 4);
+	else
+		(void)out_all(out_std(STDERR_FILENO), "\r", 1);
+}
+
+void
+out_newline(bool text)
 {
 	static int same = -1;
-	struct stat a, b;
+	int cols;
 
 	if (same == -1)
-		same = fstat(STDOUT_FILENO, &a) == 0 &&
-		    fstat(STDERR_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
-		    a.st_ino == b.st_ino && a.st_rdev == b.st_rdev;
-	if (open_line[2] || (same && open_line[1]))
+		same = same_file(STDOUT_FILENO, STDERR_FILENO);
+	if (text && unseen && out_drawable(&cols))
+		line_start(cols);
+	else if (open_line[2] || (same && open_line[1]))
 		(void)out_all(out_std(STDERR_FILENO), "\n", 1);
-	open_line[1] = open_line[2] = false;
+	open_line[1] = open_line[2] = unseen = false;
 }
 
 bool

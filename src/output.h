@@ -31,10 +31,27 @@ const struct out *out_std(int fd);
 /* What retry passed on to its stdout (1) or stderr (2) ended with:
  * whether a line is left open there. */
 void	 out_passed(int fd, const void *, size_t);
-/* Before retry's own words on stderr: a newline, when what it passed on
- * to stderr (or to stdout, when both are one file) left a line open, so
- * that a report never sticks to the command's last words. */
-void	 out_newline(void);
+/* A child (an attempt, a hook) is to write to fd itself: when that is
+ * stderr's terminal, retry no longer knows the column there. */
+void	 out_unseen(int fd);
+/* Whether retry may draw on stderr: a terminal whose foreground is
+ * retry's process group (in the background, the user types on the
+ * cursor's line); its width in columns then, or 80 when it does not
+ * say. */
+bool	 out_drawable(int *cols);
+/* Whether stderr's terminal takes the escapes that erase (ESC [ K to the
+ * end of a line, ESC [ J to the end of the screen): TERM is set, and not
+ * "dumb". */
+bool	 out_erases(void);
+/*
+ * Before retry's own words on stderr, so that a report never sticks to
+ * the command's last words: in text, where a child wrote to the terminal
+ * unseen and retry may draw, what leads to the first column of a line of
+ * its own whatever column the cursor is in (blanks, a carriage return and
+ * an erase); else a newline, when what retry passed on to stderr (or to
+ * stdout, when both are one file) left a line open.
+ */
+void	 out_newline(bool text);
 /* Whether fd is a pipe, a FIFO or a socket. */
 bool	 out_piped(int fd);
 /* Whether fd is a pipe, FIFO or socket whose reader has gone. */

@@ -558,7 +558,7 @@ emit(const struct reporter *c, struct line *l, size_t body, bool shown,
 			syslog(priority, "%.*s", (int)(l->len - body - 1),
 			    l->buf + body);
 		if (shown) {
-			out_newline();
+			out_newline(!c->json);
 			(void)out_all(out_std(STDERR_FILENO), l->buf, l->len);
 		}
 		if (c->log != NULL) {
@@ -619,7 +619,7 @@ say_dropped(const struct reporter *c, bool end)
 		if (c->syslog)
 			syslog(LOG_ERR, "%.*s", (int)(l.len - body - 1),
 			    l.buf + body);
-		out_newline();
+		out_newline(!c->json);
 		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
 		f->dropped = 0;
 	}
@@ -724,34 +724,81 @@ report_error(const struct reporter *c, const char *fmt, ...)
 	emit(c, &l, body, true, LOG_ERR);
 }
 
+/* The columns of the countdown on the terminal, 0 when none is. */
+static size_t drawn;
+
 bool
 countdown_start(const struct reporter *c)
 {
+	drawn = 0;
 	return c->verbosity != QUIET && !c->json && isatty(STDERR_FILENO);
 }
 
-/* Whole seconds left, rounded up, over the line. */
+/*
+ * What was drawn, erased, from its start, where the cursor was left: to
+ * the end of the screen, for a terminal that has narrowed since may have
+ * wrapped it over two lines; or, where TERM says no escape, with blanks.
+ */
+static void
+undraw(struct line *l)
+{
+	line_add(l, "\r");
+	if (out_erases())
+		line_add(l, "\033[J");
+	else if (drawn > 0)
+		line_add(l, "%*s\r", (int)drawn, "");
+}
+
+/*
+ * Whole seconds left, rounded up, over the line: drawn only while retry
+ * has the terminal's foreground (a shell's bg, or &, gives the line to
+ * what the user types), cut to one column less than the terminal is wide
+ * now (a resize wakes the sleep, which draws it again), so that it never
+ * wraps, and with the cursor left at its start.
+ */
 void
 countdown_show(const struct reporter *c, int64_t left)
 {
-	struct line l = { 0 };
+	struct line l = { 0 }, t = { 0 };
 	char d[DURATION_BUFSZ];
+	size_t n, used = 0;
+	int cols;
 
-	out_newline();
-	line_add(&l, "\r");
-	prefix(&l, c);
-	line_add(&l, "next attempt in %s\033[K", duration_format(
+	if (!out_drawable(&cols)) {
+		/* The line is no longer retry's: what is on it stays. */
+		drawn = 0;
+		return;
+	}
+	out_newline(true);
+	prefix(&t, c);
+	line_add(&t, "next attempt in %s", duration_format(
 	    (left + NS_PER_SEC - 1) / NS_PER_SEC * NS_PER_SEC, d, sizeof(d)));
-	if (!l.failed)
-		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
+	undraw(&l);
+	if (!t.failed) {
+		n = line_fit(t.buf, t.len, (size_t)cols - 1, &used);
+		line_add(&l, "%.*s\r", (int)n, t.buf);
+	}
+	if (!l.failed && !t.failed &&
+	    out_all(out_std(STDERR_FILENO), l.buf, l.len) == 0)
+		drawn = used;
+	free(t.buf);
 	free(l.buf);
 }
 
 void
 countdown_end(const struct reporter *c)
 {
+	struct line l = { 0 };
+	int cols;
+
 	(void)c;
-	(void)out_all(out_std(STDERR_FILENO), "\r\033[K", 4);
+	if (drawn > 0 && out_drawable(&cols)) {
+		undraw(&l);
+		if (!l.failed)
+			(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
+		free(l.buf);
+	}
+	drawn = 0;
 }
 
 void

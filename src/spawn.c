@@ -32,6 +32,7 @@
 #include "compat.h"
 #include "duration.h"
 #include "exits.h"
+#include "output.h"
 #include "signals.h"
 #include "spawn.h"
 
@@ -635,6 +636,9 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	}
 	if (o->session)
 		w.raw = term_raw(o->tty, &w.saved);
+	/* Its output straight to the terminal: a column retry cannot know. */
+	out_unseen(o->stdio[1] == STDIO_INHERIT ? STDOUT_FILENO : o->stdio[1]);
+	out_unseen(o->stdio[2] == STDIO_INHERIT ? STDERR_FILENO : o->stdio[2]);
 	w.pid = start(o, w.handed ? o->tty : -1, &err);
 	e = errno;
 	stdio_close(o->stdio);

@@ -47,6 +47,26 @@ static const struct quoted {
 	  "\\xe2\\x82a", "\"\\ufffd\\ufffda\"" },
 };
 
+static const struct fitted {
+	const char	*name;
+	const char	*in;
+	size_t		 cols;
+	size_t		 bytes;		/* that fit */
+	size_t		 used;		/* their columns */
+} fitted[] = {
+	{ "all of it", "next attempt in 3s", 29, 18, 18 },
+	{ "cut at the width", "retry[deploy-production]: next", 29, 29, 29 },
+	{ "no column", "abc", 0, 0, 0 },
+	{ "nothing to fit", "", 10, 0, 0 },
+	{ "a 2-byte character is one column", "\303\251t\303\251", 2, 3,
+	  2 },
+	{ "a wide character is two", "\344\275\240\345\245\275", 3, 3, 2 },
+	{ "a wide character is never cut", "a\344\275\240", 2, 1, 1 },
+	{ "a 4-byte character is two", "\360\237\230\200x", 3, 5, 3 },
+	{ "a tab is eight", "\tx", 8, 1, 8 },
+	{ "a tab past the width", "ab\t", 9, 2, 2 },
+};
+
 void
 unit_line(void)
 {
@@ -90,6 +110,16 @@ unit_line(void)
 	    l.buf[l.len] == '\0', "line", "grows and appends",
 	    "len %zu", l.len);
 	free(l.buf);
+
+	for (size_t i = 0; i < sizeof(fitted) / sizeof(fitted[0]); i++) {
+		const struct fitted *f = &fitted[i];
+		size_t used = 99;
+		const size_t n = line_fit(f->in, strlen(f->in), f->cols,
+		    &used);
+
+		unit_row(n == f->bytes && used == f->used, "fit", f->name,
+		    "%zu bytes in %zu columns", n, used);
+	}
 
 	/* A failed line takes nothing more. */
 	l = (struct line){ .failed = true };

@@ -642,9 +642,8 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	w.pid = start(o, w.handed ? o->tty : -1, &err);
 	e = errno;
 	stdio_close(o->stdio);
-	if (w.pid == -1 || err != 0)
-		term_restore(o->tty, &w.saved, &w.raw);
 	if (w.pid == -1 || err != 0) {
+		term_restore(o->tty, &w.saved, &w.raw);
 		sentry_stop(w.sentry, w.sentry_fd);
 		w.sentry = -1;
 	}

@@ -224,6 +224,10 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		    duration_round(e->elapsed), d, sizeof(d)));
 		add_status(l, e);
 		line_add(l, "%s", output_failure(e->reason));
+		/* A success short of --successes in a row. */
+		if (c->successes > 1 && e->streak > 0)
+			line_add(l, ", %lu of %lu in a row", e->streak,
+			    c->successes);
 		if (e->give_up == GIVE_UP_BUDGET)
 			line_add(l, "; the next attempt would start past the "
 			    "%s budget", duration_format(c->budget, d,

@@ -110,7 +110,7 @@ runs() {
 	run -1 --separate-stderr retry --budget 300ms --fixed 200ms \
 	    --successes 3 true
 	assert_regex "${stderr_lines[-1]}" \
-	    "^retry: giving up after 2 attempts in $DUR: exit 0; the next attempt would start past the 300ms budget$"
+	    "^retry: giving up after 2 attempts in $DUR: exit 0, 2 of 3 in a row; the next attempt would start past the 300ms budget$"
 }
 
 @test "--successes: the delay between successes is the strategy's first, as show-backoff-delays prints" {

@@ -132,6 +132,19 @@ load test_helper/core
 	[[ ${stderr_lines[-1]} == "retry: succeeded on attempt 2 of 2 after "*": exit 3" ]]
 }
 
+@test "report: a success short of --successes in a row that --budget ends: one ending, a give-up" {
+	local cmd='[ "$RETRY_ATTEMPT" -ge 2 ]'
+	run -1 --separate-stderr retry --successes 2 --fixed 1s --budget 1500ms -- \
+	    sh -c "$cmd"
+	assert_equal "${#stderr_lines[@]}" 2
+	assert_regex "${stderr_lines[0]}" "^retry: attempt 1 failed: exit 1 after $DUR; next attempt in 1s\$"
+	assert_regex "${stderr_lines[1]}" "^retry: giving up after 2 attempts in $DUR: exit 0, 1 of 2 in a row; the next attempt would start past the 1.5s budget\$"
+	run -1 --separate-stderr retry --successes 2 --fixed 1s --budget 1500ms \
+	    --log-format json -- sh -c "$cmd"
+	run -0 jq -r '[.event, .reason] | join(" ")' <<<"$stderr"
+	assert_output $'failure \ngiveup budget'
+}
+
 @test "report: --forever ended by --budget after failures closes with the line, without 'of N'" {
 	run -0 --separate-stderr retry --forever --fixed 10ms --delay-on-success 100ms \
 	    --budget 350ms -- sh -c '[ "$RETRY_ATTEMPT" != 1 ]'

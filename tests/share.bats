@@ -126,7 +126,7 @@ assert_waited() {
 
 @test "share: the breaker opens after N failures in a row; --share-open giveup exits 75 at once" {
 	run -1 retry --share br --share-breaker 3:1h --immediate -n 3 -- false
-	assert_line --index 3 "retry: the circuit of br opened after 3 failures in a row: no run starts an attempt for 1h"
+	assert_line --index 2 "retry: the circuit of br opened after 3 failures in a row: no run starts an attempt for 1h"
 	assert_equal "$(field br breaker)" open
 	local t0
 	t0=$(now_ms)
@@ -163,7 +163,8 @@ assert_waited() {
 	assert_line --index 1 --regexp "^retry: giving up: waiting for the (probe|circuit) of q would pass the 1.5s budget$"
 	wait
 	run cat "$d/probe"
-	assert_line --index 2 --partial "the circuit of q opened again: the probe failed"
+	assert_line --index 1 --partial "the circuit of q opened again: the probe failed"
+	assert_line --index 2 --partial "giving up after 1 attempt in "
 }
 
 @test "share: a probe killed with SIGKILL does not wedge the circuit" {
@@ -377,7 +378,27 @@ deploy-api  not-before  -                                         2023-11-14T22:
 
 @test "share: JSON events name the state and what it did" {
 	run -1 retry --log-format json --share j --share-breaker 1:1h -n 1 -- false
-	assert_line --index 1 --regexp '"event":"share".*"share":"j","what":"opened","tokens":10'
+	assert_line --index 0 --regexp '"event":"share".*"share":"j","what":"opened","tokens":10'
+}
+
+@test "share: a breaker that the last attempt opens is said before the closing line, in text and JSON" {
+	run -1 --separate-stderr retry --share last --share-breaker 2:1h --immediate -n 2 -- false
+	assert_equal "${#stderr_lines[@]}" 3
+	assert_regex "${stderr_lines[0]}" '^retry: attempt 1/2 failed: '
+	assert_equal "${stderr_lines[1]}" "retry: the circuit of last opened after 2 failures in a row: no run starts an attempt for 1h"
+	assert_regex "${stderr_lines[2]}" '^retry: giving up after 2 attempts in '
+	run -1 --separate-stderr retry --share lastj --share-breaker 2:1h --immediate -n 2 \
+	    --log-format json -- false
+	run -0 jq -r '[.event, .what // "-"] | join(" ")' <<<"$stderr"
+	assert_output $'failure -\nshare opened\ngiveup -'
+	# A probe that fails: opened again, then the closing line.
+	run -1 retry --share last --share-breaker 1:1s -n 1 -- false
+	sleep 1.1
+	run -1 --separate-stderr retry --share last --share-breaker 1:1s -n 1 -- false
+	assert_equal "${#stderr_lines[@]}" 3
+	assert_equal "${stderr_lines[0]}" "retry: the circuit of last is half-open: attempt 1/1 probes it"
+	assert_regex "${stderr_lines[1]}" '^retry: the circuit of last opened again: the probe failed'
+	assert_regex "${stderr_lines[2]}" '^retry: giving up after 1 attempt in '
 }
 
 @test "share: bad values and lone --share options exit 125" {

@@ -394,6 +394,7 @@ say_judgement(struct run *run, struct next x)
 	struct report ev = { .attempt = x.attempt, .made = run->made,
 	    .result = run->last, .duration = o->end - o->start,
 	    .elapsed = o->end, .delay = -1, .reason = x.outcome.reason,
+	    .verdict_why = x.outcome.reason,
 	    .failures = run->failures, .give_up = x.give_up,
 	    .asked = x.asked, .hinted = x.hinted, .wanted = x.wanted,
 	    .strategy = x.strategy, .tokens = run->tokens, .limit = x.limit,
@@ -561,7 +562,7 @@ say_recovered(const struct run *run, const struct next *x)
 	    .made = run->made, .failures = run->failures,
 	    .result = run->last, .duration = o->end - o->start,
 	    .elapsed = o->end, .delay = -1, .reason = x->outcome.reason,
-	    .give_up = x->give_up };
+	    .verdict_why = x->outcome.reason, .give_up = x->give_up };
 
 	if (x->what == NEXT_EXIT && x->end == END_VERDICT && x->succeeded &&
 	    run->failures > 0)

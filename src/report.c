@@ -332,43 +332,93 @@ static const char *const share_events[] = {
 	[SE_STORE_DOWN] = "store_down",
 };
 
-static const char *
-reason_name(const struct report *e)
+/* The names of the reasons, in JSON. */
+static const char *const reason_names[] = {
+	[WHY_NONE] = "status", [WHY_STOP_ON] = "stop_on",
+	[WHY_STOP_OUTPUT] = "stop_if_output",
+	[WHY_INTERRUPTED] = "interrupted",
+	[WHY_FAIL_OUTPUT] = "fail_if_output",
+	[WHY_NO_UNTIL] = "until_output",
+	[WHY_NOT_RETRY_ON] = "not_retried",
+	[WHY_READER_GONE] = "reader_gone",
+	[WHY_SIGNALLED] = "signalled",
+	[WHY_MATCHED] = "matched",
+};
+
+/* Whether e is an event that ends the run: a give-up, a stop, a signal,
+ * a success that no attempt follows, the closing line of a success after
+ * failures, and shared state's answers that end it. */
+static bool
+ends_run(const struct report *e)
 {
-	static const char *const names[] = {
-		[WHY_NONE] = NULL, [WHY_STOP_ON] = "stop_on",
-		[WHY_STOP_OUTPUT] = "stop_if_output",
-		[WHY_INTERRUPTED] = "interrupted",
-		[WHY_FAIL_OUTPUT] = "fail_if_output",
-		[WHY_NO_UNTIL] = "until_output",
-		[WHY_NOT_RETRY_ON] = "not_retried",
-		[WHY_READER_GONE] = "reader_gone",
-		[WHY_SIGNALLED] = "signalled",
-		[WHY_MATCHED] = "matched",
+	switch (e->event) {
+	case EV_START:
+	case EV_FAILED:
+		return false;
+	case EV_SUCCEEDED:
+		return e->delay < 0;
+	case EV_SHARE:
+		return e->shared == SE_GIVE_UP_OPEN ||
+		    e->shared == SE_PAST_BUDGET || e->shared == SE_STORE_DOWN;
+	case EV_GIVE_UP:
+	case EV_STOP:
+	case EV_SIGNAL:
+	case EV_DONE:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * "reason": why the run ended, on the events that end it, or NULL: on
+ * every other event, and where a run ends as its command's success asks.
+ */
+static const char *
+run_reason(const struct report *e)
+{
+	static const char *const give_ups[] = {
+		[GIVE_UP_NONE] = "max_attempts", [GIVE_UP_MAX] = "max_attempts",
+		[GIVE_UP_BUDGET] = "budget",
+		[GIVE_UP_DURATION] = "max_actual_duration",
+		[GIVE_UP_SHARED] = "share_budget",
+		[GIVE_UP_STORE] = "share_store",
+		[GIVE_UP_LIMIT] = "retry_on_limit",
+		[GIVE_UP_SUCCESSES] = "successes",
 	};
 
-	if (e->event == EV_SIGNAL)
+	if (!ends_run(e))
+		return NULL;
+	switch (e->event) {
+	case EV_SIGNAL:
 		return "signal";
-	if (e->cause != NULL && e->event != EV_START)
-		return "not_started";
+	case EV_STOP:
+		return reason_names[e->reason];
+	case EV_GIVE_UP:
+		return give_ups[e->give_up];
+	case EV_SHARE:
+		return e->shared == SE_GIVE_UP_OPEN ? "share_open" :
+		    e->shared == SE_PAST_BUDGET ? "budget" : "share_store";
+	default:
+		/* A --forever run ends on a success too. */
+		return e->give_up == GIVE_UP_BUDGET ? "budget" : NULL;
+	}
+}
 
-	/* A --forever run ends on a success too. */
-	if ((e->event == EV_GIVE_UP || e->event == EV_SUCCEEDED ||
-	    e->event == EV_DONE) && e->give_up == GIVE_UP_BUDGET)
-		return "budget";
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_DURATION)
-		return "max_actual_duration";
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SHARED)
-		return "share_budget";
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_STORE)
-		return "share_store";
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_LIMIT)
-		return "retry_on_limit";
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SUCCESSES)
-		return "successes";
-	if (e->event == EV_GIVE_UP && names[e->reason] == NULL)
-		return "max_attempts";
-	return names[e->reason];
+/*
+ * "attempt_reason": why the attempt that e judges got its verdict, or
+ * NULL where e judges none (a start, a signal, shared state's events): its
+ * status ("status"), an output rule, a stop rule, or that it could not
+ * start.
+ */
+static const char *
+attempt_reason(const struct report *e)
+{
+	if (e->event == EV_START || e->event == EV_SIGNAL ||
+	    e->event == EV_SHARE || (e->result == NULL && e->cause == NULL))
+		return NULL;
+	if (e->cause != NULL)
+		return "not_started";
+	return reason_names[e->verdict_why];
 }
 
 /* Now, RFC 3339 in UTC with milliseconds. */
@@ -408,7 +458,7 @@ static void
 json(struct line *l, const struct reporter *c, const struct report *e)
 {
 	const struct attempt_result *r = e->result;
-	const char *why = reason_name(e), *sig;
+	const char *why = run_reason(e), *judged = attempt_reason(e), *sig;
 	char t[1][NUMBER_BUFSZ];
 
 	add_head(l, c, event_names[e->event]);
@@ -444,6 +494,11 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 	} else
 		line_add(l, ",\"delay_ms\":null,\"delay_from_output\":false,"
 		    "\"strategy_delay_ms\":null,\"output_delay_ms\":null");
+	line_add(l, ",\"attempt_reason\":");
+	if (judged != NULL)
+		line_add(l, "\"%s\"", judged);
+	else
+		line_add(l, "null");
 	line_add(l, ",\"reason\":");
 	if (why != NULL)
 		line_add(l, "\"%s\"", why);

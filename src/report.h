@@ -48,6 +48,9 @@ struct report {
 	int64_t		 wanted;	/* hinted: what the output asked for */
 	int64_t		 strategy;	/* hinted: the strategy's delay */
 	enum reason	 reason;	/* why it stopped or failed */
+	enum reason	 verdict_why;	/* why the attempt it reports got its
+					 * verdict (a stop by the reader
+					 * gone keeps the attempt's) */
 	enum give_up	 give_up;	/* EV_GIVE_UP */
 	const struct codes_limit *limit;	/* GIVE_UP_LIMIT: which */
 	unsigned long	 streak;	/* EV_SUCCEEDED: successes in a row */

@@ -379,6 +379,17 @@ deploy-api  not-before  -                                         2023-11-14T22:
 @test "share: JSON events name the state and what it did" {
 	run -1 retry --log-format json --share j --share-breaker 1:1h -n 1 -- false
 	assert_line --index 0 --regexp '"event":"share".*"share":"j","what":"opened","tokens":10'
+	run -0 jq -c '[.event, .what, .attempt_reason, .reason]' <<<"$output"
+	assert_output $'["share","opened",null,null]\n["giveup",null,"status","max_attempts"]'
+	# Shared state that ends the run gives the run's reason.
+	run -75 retry --log-format json --share j --share-breaker 1:1h \
+	    --share-open giveup -- true
+	run -0 jq -c '[.event, .what, .attempt_reason, .reason]' <<<"$output"
+	assert_output '["share","giveup_open",null,"share_open"]'
+	run -75 retry --log-format json --share j --share-breaker 1:1h \
+	    --budget 10s -- true
+	run -0 jq -c '[.event, .what, .attempt_reason, .reason]' <<<"$output"
+	assert_output '["share","past_budget",null,"budget"]'
 }
 
 @test "share: a breaker that the last attempt opens is said before the closing line, in text and JSON" {

@@ -115,19 +115,19 @@ import json, re, sys
 events = [json.loads(l) for l in sys.argv[1].splitlines()]
 fields = {"ts", "event", "label", "command", "attempt", "max_attempts",
           "status", "signal", "timed_out", "duration_ms", "elapsed_ms",
-          "delay_ms", "delay_from_output", "reason"}
+          "delay_ms", "delay_from_output", "attempt_reason", "reason"}
 for e in events:
     assert fields <= set(e), sorted(fields - set(e))
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", e["ts"]), e["ts"]
 print([e["event"] for e in events])
 print(events[0]["command"][3] == "we\"ird\\name\n\ttab\x01\ufffd\ufffd end")
 print(events[0]["label"] == "lab\"el\u00e9")
-print(events[0]["delay_ms"], events[1]["delay_ms"], events[1]["reason"])
+print(events[0]["delay_ms"], events[1]["delay_ms"], events[1]["reason"], events[1]["attempt_reason"])
 print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0]["max_attempts"])' "$stderr"
 	assert_line --index 0 "['failure', 'giveup']"
 	assert_line --index 1 True
 	assert_line --index 2 True
-	assert_line --index 3 "0 None max_attempts"
+	assert_line --index 3 "0 None max_attempts status"
 	assert_line --index 4 "1 None 1 2"
 }
 
@@ -142,6 +142,37 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	run -127 --separate-stderr retry --log-format json -- no-such-command-here
 	run -0 jq -r '"\(.event) \(.message)"' <<<"$stderr"
 	assert_output "error no-such-command-here: command not found"
+}
+
+@test "JSON Lines: reason says why the run ended, attempt_reason why the attempt got its verdict" {
+	# Giving up at --max: the run's reason is the same whatever failed the
+	# last attempt; the attempt's says what did.
+	run -1 --separate-stderr retry --immediate --max 2 --log-format json -- false
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output $'["failure","status",null]\n["giveup","status","max_attempts"]'
+	run -1 --separate-stderr retry --immediate --max 2 --fail-if-output oops \
+	    --log-format json -- echo oops
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output $'["failure","fail_if_output",null]\n["giveup","fail_if_output","max_attempts"]'
+	run -1 --separate-stderr retry --immediate --max 2 --until-output ready \
+	    --log-format json -- true
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output $'["failure","until_output",null]\n["giveup","until_output","max_attempts"]'
+	# A run that --budget ends.
+	run -1 --separate-stderr retry --fixed 1s --budget 500ms --log-format json -- false
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output '["giveup","status","budget"]'
+	# A success after a failure: each event judges its attempt; only the
+	# closing one has a reason, none for a success.
+	run -0 --separate-stderr retry --verbose --immediate --log-format json -- flaky 1
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output "$(printf '%s\n' '["start",null,null]' \
+	    '["failure","status",null]' '["start",null,null]' \
+	    '["success","status",null]' '["done","status",null]')"
+	# A stop: the run's reason and the attempt's are the same rule.
+	run -3 --separate-stderr retry --stop-on 3 --log-format json -- sh -c 'exit 3'
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output '["stop","stop_on","stop_on"]'
 }
 
 @test "--log-file gets every event, -q or not, appended" {

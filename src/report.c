@@ -543,6 +543,65 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 	line_add(l, "}");
 }
 
+/* Whether the text of e names the command: the first failure's line,
+ * and the line that ends the run (a success that the closing line of a
+ * success after failures follows does not). */
+static bool
+named(const struct report *e)
+{
+	if (e->event == EV_FAILED)
+		return e->failures == 1;
+	return ends_run(e) && !(e->event == EV_SUCCEEDED && e->failures > 0);
+}
+
+/*
+ * The command's words into buf, quoted as a shell would need them (in
+ * single quotes, but for words of only these characters), made visible,
+ * and cut short with "..." past REPORT_NAME_MAX bytes.
+ */
+static void
+name_command(char *const *args, int nargs, char *buf, size_t sz)
+{
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-";
+	struct line l = { 0 }, v = { 0 };
+
+	for (int i = 0; i < nargs; i++) {
+		const char *w = args[i];
+
+		line_add(&l, i > 0 ? " " : "");
+		if (*w != '\0' && w[strspn(w, plain)] == '\0') {
+			line_add(&l, "%s", w);
+			continue;
+		}
+		line_add(&l, "'");
+		for (size_t n; *w != '\0'; w += n) {
+			n = strcspn(w, "'");
+			line_add(&l, "%.*s", (int)n, w);
+			if (w[n] == '\'') {
+				line_add(&l, "'\\''");
+				n++;
+			}
+		}
+		line_add(&l, "'");
+	}
+	buf[0] = '\0';
+	if (!l.failed && l.buf != NULL) {
+		line_add_visible(&v, l.buf, l.len);
+		/* Cut short (never inside an escape), and said so. */
+		if (!v.failed && v.len <= REPORT_NAME_MAX)
+			strlcpy(buf, v.buf, sz);
+		else if (sz > 4) {
+			(void)report_visible(l.buf, buf, sz - 3);
+			for (size_t n = strlen(buf); n > 0 && buf[n - 1] == ' ';)
+				buf[--n] = '\0';
+			strlcat(buf, "...", sz);
+		}
+	}
+	free(v.buf);
+	free(l.buf);
+}
+
 static void
 prefix(struct line *l, const struct reporter *c)
 {
@@ -580,6 +639,31 @@ log_line(const struct reporter *c, const struct line *l, struct line *t)
 	line_add(t, c->json ? "%.*s" : " %.*s", (int)l->len, l->buf);
 }
 
+/*
+ * The part of a finished line from body on (without its newline) to
+ * syslog, whose tag is "retry" and the pid: in text, "[LABEL] " or, without
+ * a label, "[COMMAND] " first, so that runs in one log can be told apart,
+ * as the log file's lines are by retry[LABEL]:; JSON names both.
+ */
+static void
+to_syslog(const struct reporter *c, int priority, const struct line *l,
+    size_t body)
+{
+	struct line who = { 0 };
+
+	if (!c->json && c->label != NULL)
+		line_add_visible(&who, c->label, strlen(c->label));
+	else if (!c->json)
+		line_add(&who, "%s", c->name);
+	if (who.failed || who.len == 0)
+		syslog(priority, "%.*s", (int)(l->len - body - 1),
+		    l->buf + body);
+	else
+		syslog(priority, "[%s] %.*s", who.buf,
+		    (int)(l->len - body - 1), l->buf + body);
+	free(who.buf);
+}
+
 /* l made visible (text) and ended with a newline. */
 static void
 finish(const struct reporter *c, struct line *l)
@@ -610,8 +694,7 @@ emit(const struct reporter *c, struct line *l, size_t body, bool shown,
 	finish(c, l);
 	if (!l->failed) {
 		if (c->syslog)
-			syslog(priority, "%.*s", (int)(l->len - body - 1),
-			    l->buf + body);
+			to_syslog(c, priority, l, body);
 		if (shown) {
 			out_newline();
 			(void)out_all(out_std(STDERR_FILENO), l->buf, l->len);
@@ -672,8 +755,7 @@ say_dropped(const struct reporter *c, bool end)
 		w = logfile_write(f, t.buf, t.len);
 	if ((w > 0 || end) && !l.failed) {
 		if (c->syslog)
-			syslog(LOG_ERR, "%.*s", (int)(l.len - body - 1),
-			    l.buf + body);
+			to_syslog(c, LOG_ERR, &l, body);
 		out_newline();
 		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
 		f->dropped = 0;
@@ -714,6 +796,7 @@ reporter_open(struct reporter *r, const struct config *c, char *err,
 		.retry_if_output = rule_given(&c->verdict.output, RULE_RETRY),
 		.share = c->share, .share_rules = &c->share_rules,
 	};
+	name_command(c->args, c->nargs, r->name, sizeof(r->name));
 	if (c->log_file != NULL &&
 	    logfile_open(&r->log, c->log_file, err, errsz) == -1)
 		return -1;
@@ -757,6 +840,10 @@ report(const struct reporter *c, const struct report *e)
 		json(&l, c, e);
 	else {
 		prefix(&l, c);
+		/* Without a label, the command is named where a log of
+		 * several runs needs it. */
+		if (c->label == NULL && named(e))
+			line_add(&l, "%s: ", c->name);
 		body = l.len;
 		text(&l, c, e);
 	}

@@ -66,9 +66,16 @@ struct report {
 
 struct logfile;
 
+/* The most of the command that reports name, cut short beyond it. */
+#define REPORT_NAME_MAX	48
+
 /* What reports need, taken from the options once. */
 struct reporter {
 	const char	*label;		/* retry[LABEL]:, or NULL */
+	/* Without a label, the command as the first failure's line and the
+	 * closing line name it, and syslog: its words, quoted as a shell
+	 * would need them, made visible, cut short with "...". */
+	char		 name[REPORT_NAME_MAX + 4];
 	char *const	*args;		/* the command, for JSON */
 	int		 nargs;
 	enum verbosity	 verbosity;

@@ -132,12 +132,12 @@ assert_waited() {
 	t0=$(now_ms)
 	run -75 retry --share br --share-breaker 3:1h --share-open giveup -- \
 	    sh -c 'echo ran >"$0/ran"' "$BATS_TEST_TMPDIR"
-	assert_output "retry: giving up: the circuit of br is open (--share-open giveup)"
+	assert_output "retry: $(command_name sh -c 'echo ran >"$0/ran"' "$BATS_TEST_TMPDIR"): giving up: the circuit of br is open (--share-open giveup)"
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 	(($(now_ms) - t0 < 2000))
 	# Waiting past --budget gives up too, at once.
 	run -75 retry --share br --share-breaker 3:1h --budget 10s -- true
-	assert_output "retry: giving up: waiting for the circuit of br would pass the 10s budget"
+	assert_output "retry: true: giving up: waiting for the circuit of br would pass the 10s budget"
 }
 
 @test "share: after the cooldown one run probes; its success closes the circuit" {
@@ -160,7 +160,7 @@ assert_waited() {
 	sleep 0.3
 	run -75 retry --share q --share-breaker 1:1s --budget 1.5s -- true
 	assert_line --index 0 "retry: attempt 1 waits: another run probes the circuit of q"
-	assert_line --index 1 --regexp "^retry: giving up: waiting for the (probe|circuit) of q would pass the 1.5s budget$"
+	assert_line --index 1 --regexp "^retry: true: giving up: waiting for the (probe|circuit) of q would pass the 1.5s budget$"
 	wait
 	run cat "$d/probe"
 	assert_line --index 1 --partial "the circuit of q opened again: the probe failed"
@@ -271,7 +271,7 @@ assert_waited() {
 	wait "$pid" || st=$?
 	exec 4>&-
 	assert_equal "$st" 143
-	assert_equal "$(cat "$d/err")" "retry: SIGTERM before the first attempt; stopping"
+	assert_equal "$(cat "$d/err")" "retry: true: SIGTERM before the first attempt; stopping"
 	# A missing file is no missing store: retry share says so too.
 	run -125 retry share reset --share-store-file "$d/missing" x
 	assert_output "retry: --share-store-file $d/missing: No such file or directory"
@@ -395,9 +395,9 @@ deploy-api  not-before  -                                         2023-11-14T22:
 @test "share: a breaker that the last attempt opens is said before the closing line, in text and JSON" {
 	run -1 --separate-stderr retry --share last --share-breaker 2:1h --immediate -n 2 -- false
 	assert_equal "${#stderr_lines[@]}" 3
-	assert_regex "${stderr_lines[0]}" '^retry: attempt 1/2 failed: '
+	assert_regex "${stderr_lines[0]}" '^retry: false: attempt 1/2 failed: '
 	assert_equal "${stderr_lines[1]}" "retry: the circuit of last opened after 2 failures in a row: no run starts an attempt for 1h"
-	assert_regex "${stderr_lines[2]}" '^retry: giving up after 2 attempts in '
+	assert_regex "${stderr_lines[2]}" '^retry: false: giving up after 2 attempts in '
 	run -1 --separate-stderr retry --share lastj --share-breaker 2:1h --immediate -n 2 \
 	    --log-format json -- false
 	run -0 jq -r '[.event, .what // "-"] | join(" ")' <<<"$stderr"
@@ -409,7 +409,7 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	assert_equal "${#stderr_lines[@]}" 3
 	assert_equal "${stderr_lines[0]}" "retry: the circuit of last is half-open: attempt 1/1 probes it"
 	assert_regex "${stderr_lines[1]}" '^retry: the circuit of last opened again: the probe failed'
-	assert_regex "${stderr_lines[2]}" '^retry: giving up after 1 attempt in '
+	assert_regex "${stderr_lines[2]}" '^retry: false: giving up after 1 attempt in '
 }
 
 @test "share: bad values and lone --share options exit 125" {
@@ -467,7 +467,7 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	    --immediate --on-giveup 'echo "status=$RETRY_STATUS" >&2' \
 	    -- sh -c 'exit 7'
 	assert_line "status=7"
-	assert_line "retry: giving up: the circuit of g is open (--share-open giveup)"
+	assert_line "retry: sh -c 'exit 7': giving up: the circuit of g is open (--share-open giveup)"
 }
 
 @test "share: a run without --share-breaker ignores the breaker of its name" {

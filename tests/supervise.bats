@@ -247,7 +247,11 @@ syslog_run() {
 	unshare -rm true 2>/dev/null ||
 		skip "no private mount namespace (unshare -rm) here"
 	mkdir -p "$D/dev"
-	: >"$D/dev/null"
+	local n
+	for n in null zero full random urandom tty; do
+		[ -e "$D/dev/$n" ] || : >"$D/dev/$n"
+	done
+	ln -sfn /proc/self/fd "$D/dev/fd"
 	rm -f "$D/dev/log" "$D/syslog" "$D/syslog.ready"
 	python3 -c '
 import socket, sys
@@ -263,7 +267,9 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 		[ -e "$D/syslog.ready" ] && break
 		sleep 0.05
 	done
-	timeout 60 unshare -rm sh -c 'mount --bind /dev/null "$0/dev/null" &&
+	timeout 60 unshare -rm sh -c 'for n in null zero full random urandom tty; do
+		mount --bind "/dev/$n" "$0/dev/$n" || exit 125
+	    done
 	    mount --bind "$0/dev" /dev && exec "$@"' "$D" "$RETRY" "$@" \
 	    2>"$D/stderr" || st=$?
 	for _ in $(seq 200); do

@@ -140,5 +140,6 @@ command_name() {
 
 # The same as an extended regex.
 named() {
+	# shellcheck disable=SC2016  # a sed expression, not the shell's
 	command_name "$@" | sed 's/[].[\*^$()+?{|]/\\&/g'
 }

@@ -36,7 +36,8 @@
  * ended; "@N" when the attempt's number is not its place in the run (a
  * --forever reset); ", others DUR" when the output asks the other runs of
  * --share to wait; ", no --on-giveup" for a run that ends without success
- * and without giving up (--on-giveup is not run).
+ * and without giving up (--on-giveup is not run), and ", succeeded and
+ * gave up" for a run that ends both ways, which no row may say.
  */
 #include <errno.h>
 #include <signal.h>

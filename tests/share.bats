@@ -403,12 +403,12 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	run -0 jq -r '[.event, .what // "-"] | join(" ")' <<<"$stderr"
 	assert_output $'failure -\nshare opened\ngiveup -'
 	# A probe that fails: opened again, then the closing line.
-	run -1 retry --share last --share-breaker 1:1s -n 1 -- false
+	run -1 retry --share probe --share-breaker 1:1s -n 1 -- false
 	sleep 1.1
-	run -1 --separate-stderr retry --share last --share-breaker 1:1s -n 1 -- false
+	run -1 --separate-stderr retry --share probe --share-breaker 1:1s -n 1 -- false
 	assert_equal "${#stderr_lines[@]}" 3
-	assert_equal "${stderr_lines[0]}" "retry: the circuit of last is half-open: attempt 1/1 probes it"
-	assert_regex "${stderr_lines[1]}" '^retry: the circuit of last opened again: the probe failed'
+	assert_equal "${stderr_lines[0]}" "retry: the circuit of probe is half-open: attempt 1/1 probes it"
+	assert_regex "${stderr_lines[1]}" '^retry: the circuit of probe opened again: the probe failed'
 	assert_regex "${stderr_lines[2]}" '^retry: false: giving up after 1 attempt in '
 }
 

@@ -397,7 +397,8 @@ prepare_retry(struct run *run, struct next x)
 /*
  * The judgement x on the attempt, said: its held output first (a
  * success's to stdout, a failure's to stderr), which may end the run
- * instead, then the attempt's event and what it did to the breaker.
+ * instead, then the attempt's event and what it did to the breaker (before
+ * the event, when the event ends the run).
  */
 static struct next
 say_judgement(struct run *run, struct next x)
@@ -406,6 +407,7 @@ say_judgement(struct run *run, struct next x)
 	struct report ev = { .attempt = x.attempt, .made = run->made,
 	    .result = run->last, .duration = o->end - o->start,
 	    .elapsed = o->end, .delay = -1, .reason = x.outcome.reason,
+	    .verdict_why = x.outcome.reason,
 	    .failures = run->failures, .give_up = x.give_up,
 	    .asked = x.asked, .hinted = x.hinted, .wanted = x.wanted,
 	    .strategy = x.strategy, .tokens = run->tokens, .limit = x.limit,
@@ -420,7 +422,8 @@ say_judgement(struct run *run, struct next x)
 		report(run->rep, &ev);
 		return x;
 	}
-	settle_output(run, x.outcome.verdict == V_SUCCESS && !x.pending, o);
+	settle_output(run, x.what == NEXT_EXIT ? x.succeeded :
+	    x.outcome.verdict == V_SUCCESS && !x.pending, o);
 	if ((x = policy_halt(x, o)).end == END_OWN_ERROR)
 		say_halt(run, &x, o, NULL);
 	/* A signal, or the reader gone, as it was written: nothing more is
@@ -430,14 +433,18 @@ say_judgement(struct run *run, struct next x)
 	if (x.what == NEXT_EXIT)
 		/* A --forever run that --budget ends after a success ends as
 		 * any successful run. */
-		ev.event = x.outcome.verdict == V_SUCCESS && !x.gave_up ?
-		    EV_SUCCEEDED : x.give_up != GIVE_UP_NONE ? EV_GIVE_UP :
+		ev.event = x.succeeded ? EV_SUCCEEDED :
+		    x.give_up != GIVE_UP_NONE ? EV_GIVE_UP :
 		    x.outcome.verdict == V_STOP ? EV_STOP : EV_SUCCEEDED;
 	else {
 		ev.event = x.outcome.verdict == V_SUCCESS ? EV_SUCCEEDED :
 		    EV_FAILED;
 		ev.delay = x.delay.ns;
 	}
+	/* What the attempt did to the breaker comes before the line that
+	 * ends the run: the closing line is the last. */
+	if (x.what == NEXT_EXIT)
+		say_after(run);
 	report(run->rep, &ev);
 	run->said = ev;
 	say_after(run);
@@ -572,10 +579,10 @@ say_recovered(const struct run *run, const struct next *x)
 	    .made = run->made, .failures = run->failures,
 	    .result = run->last, .duration = o->end - o->start,
 	    .elapsed = o->end, .delay = -1, .reason = x->outcome.reason,
-	    .give_up = x->give_up };
+	    .verdict_why = x->outcome.reason, .give_up = x->give_up };
 
-	if (x->what == NEXT_EXIT && x->end == END_VERDICT &&
-	    x->outcome.verdict == V_SUCCESS && run->failures > 0)
+	if (x->what == NEXT_EXIT && x->end == END_VERDICT && x->succeeded &&
+	    run->failures > 0)
 		report(run->rep, &ev);
 }
 
@@ -596,8 +603,7 @@ end_run(struct run *run, struct next x)
 		x = check_signal(run, x, hook_run(&run->hooks, "--on-giveup",
 		    run->c->on_giveup, run->last, -1));
 	if (x.what == NEXT_EXIT) {
-		settle_output(run, x.end == END_VERDICT &&
-		    x.outcome.verdict == V_SUCCESS, &o);
+		settle_output(run, x.end == END_VERDICT && x.succeeded, &o);
 		if ((x = policy_halt(x, &o)).end == END_OWN_ERROR &&
 		    o.own_error)
 			say_halt(run, &x, &o, NULL);

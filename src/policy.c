@@ -167,6 +167,7 @@ end_with(struct next *x, const struct verdict_rules *rules,
 	x->end = END_VERDICT;
 	x->give_up = why;
 	x->gave_up = !won;
+	x->succeeded = won;
 	x->delay = (struct delay){ -1, -1, why };
 	x->at = -1;
 	x->status = won && !rules->criteria ? 0 :
@@ -247,6 +248,7 @@ judge(struct policy *p, const struct observed *o, struct next *x)
 	x->streak = p->streak;
 	if (x->outcome.verdict == V_SUCCESS && !l->forever &&
 	    p->streak >= successes(l)) {
+		x->succeeded = true;
 		x->status = p->rules->criteria &&
 		    x->outcome.reason != WHY_MATCHED ? o->status : 0;
 		return;

@@ -117,6 +117,13 @@ struct next {
 	bool		 gave_up;	/* NEXT_EXIT: the run ends without a
 					 * success, by a verdict, a limit or
 					 * shared state: --on-giveup runs */
+	bool		 succeeded;	/* NEXT_EXIT: the run ends in a success
+					 * (--successes in a row, a --forever
+					 * run's end after one): its held
+					 * output goes to stdout, and its
+					 * closing line says so.  Never with
+					 * gave_up; a success short of
+					 * --successes is none. */
 	struct delay	 delay;		/* NEXT_SLEEP: how long */
 	int64_t		 at;		/* NEXT_SLEEP: until when, ns since the
 					 * run started */

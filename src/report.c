@@ -224,6 +224,10 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		    duration_round(e->elapsed), d, sizeof(d)));
 		add_status(l, e);
 		line_add(l, "%s", output_failure(e->reason));
+		/* A success short of --successes in a row. */
+		if (c->successes > 1 && e->streak > 0)
+			line_add(l, ", %lu of %lu in a row", e->streak,
+			    c->successes);
 		if (e->give_up == GIVE_UP_BUDGET)
 			line_add(l, "; the next attempt would start past the "
 			    "%s budget", duration_format(c->budget, d,
@@ -331,44 +335,94 @@ static const char *const share_events[] = {
 	[SE_STORE_DOWN] = "store_down",
 };
 
-static const char *
-reason_name(const struct report *e)
+/* The names of the reasons, in JSON. */
+static const char *const reason_names[] = {
+	[WHY_NONE] = "status", [WHY_STOP_ON] = "stop_on",
+	[WHY_STOP_OUTPUT] = "stop_if_output",
+	[WHY_INTERRUPTED] = "interrupted",
+	[WHY_FAIL_OUTPUT] = "fail_if_output",
+	[WHY_NO_UNTIL] = "until_output",
+	[WHY_NOT_RETRY_ON] = "not_retried",
+	[WHY_READER_GONE] = "reader_gone",
+	[WHY_SIGNALLED] = "signalled",
+	[WHY_MATCHED] = "matched",
+	[WHY_QUIT] = "quit",
+};
+
+/* Whether e is an event that ends the run: a give-up, a stop, a signal,
+ * a success that no attempt follows, the closing line of a success after
+ * failures, and shared state's answers that end it. */
+static bool
+ends_run(const struct report *e)
 {
-	static const char *const names[] = {
-		[WHY_NONE] = NULL, [WHY_STOP_ON] = "stop_on",
-		[WHY_STOP_OUTPUT] = "stop_if_output",
-		[WHY_INTERRUPTED] = "interrupted",
-		[WHY_FAIL_OUTPUT] = "fail_if_output",
-		[WHY_NO_UNTIL] = "until_output",
-		[WHY_NOT_RETRY_ON] = "not_retried",
-		[WHY_READER_GONE] = "reader_gone",
-		[WHY_SIGNALLED] = "signalled",
-		[WHY_MATCHED] = "matched",
-		[WHY_QUIT] = "quit",
+	switch (e->event) {
+	case EV_START:
+	case EV_FAILED:
+		return false;
+	case EV_SUCCEEDED:
+		return e->delay < 0;
+	case EV_SHARE:
+		return e->shared == SE_GIVE_UP_OPEN ||
+		    e->shared == SE_PAST_BUDGET || e->shared == SE_STORE_DOWN;
+	case EV_GIVE_UP:
+	case EV_STOP:
+	case EV_SIGNAL:
+	case EV_DONE:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * "reason": why the run ended, on the events that end it, or NULL: on
+ * every other event, and where a run ends as its command's success asks.
+ */
+static const char *
+run_reason(const struct report *e)
+{
+	static const char *const give_ups[] = {
+		[GIVE_UP_NONE] = "max_attempts", [GIVE_UP_MAX] = "max_attempts",
+		[GIVE_UP_BUDGET] = "budget",
+		[GIVE_UP_DURATION] = "max_actual_duration",
+		[GIVE_UP_SHARED] = "share_budget",
+		[GIVE_UP_STORE] = "share_store",
+		[GIVE_UP_LIMIT] = "retry_on_limit",
+		[GIVE_UP_SUCCESSES] = "successes",
 	};
 
-	if (e->event == EV_SIGNAL)
+	if (!ends_run(e))
+		return NULL;
+	switch (e->event) {
+	case EV_SIGNAL:
 		return "signal";
-	if (e->cause != NULL && e->event != EV_START)
-		return "not_started";
+	case EV_STOP:
+		return reason_names[e->reason];
+	case EV_GIVE_UP:
+		return give_ups[e->give_up];
+	case EV_SHARE:
+		return e->shared == SE_GIVE_UP_OPEN ? "share_open" :
+		    e->shared == SE_PAST_BUDGET ? "budget" : "share_store";
+	default:
+		/* A --forever run ends on a success too. */
+		return e->give_up == GIVE_UP_BUDGET ? "budget" : NULL;
+	}
+}
 
-	/* A --forever run ends on a success too. */
-	if ((e->event == EV_GIVE_UP || e->event == EV_SUCCEEDED ||
-	    e->event == EV_DONE) && e->give_up == GIVE_UP_BUDGET)
-		return "budget";
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_DURATION)
-		return "max_actual_duration";
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SHARED)
-		return "share_budget";
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_STORE)
-		return "share_store";
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_LIMIT)
-		return "retry_on_limit";
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SUCCESSES)
-		return "successes";
-	if (e->event == EV_GIVE_UP && names[e->reason] == NULL)
-		return "max_attempts";
-	return names[e->reason];
+/*
+ * "attempt_reason": why the attempt that e judges got its verdict, or
+ * NULL where e judges none (a start, a signal, shared state's events): its
+ * status ("status"), an output rule, a stop rule, or that it could not
+ * start.
+ */
+static const char *
+attempt_reason(const struct report *e)
+{
+	if (e->event == EV_START || e->event == EV_SIGNAL ||
+	    e->event == EV_SHARE || (e->result == NULL && e->cause == NULL))
+		return NULL;
+	if (e->cause != NULL)
+		return "not_started";
+	return reason_names[e->verdict_why];
 }
 
 /* Now, RFC 3339 in UTC with milliseconds. */
@@ -408,7 +462,7 @@ static void
 json(struct line *l, const struct reporter *c, const struct report *e)
 {
 	const struct attempt_result *r = e->result;
-	const char *why = reason_name(e), *sig;
+	const char *why = run_reason(e), *judged = attempt_reason(e), *sig;
 	char t[1][NUMBER_BUFSZ];
 
 	add_head(l, c, event_names[e->event]);
@@ -444,6 +498,11 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 	} else
 		line_add(l, ",\"delay_ms\":null,\"delay_from_output\":false,"
 		    "\"strategy_delay_ms\":null,\"output_delay_ms\":null");
+	line_add(l, ",\"attempt_reason\":");
+	if (judged != NULL)
+		line_add(l, "\"%s\"", judged);
+	else
+		line_add(l, "null");
 	line_add(l, ",\"reason\":");
 	if (why != NULL)
 		line_add(l, "\"%s\"", why);
@@ -488,6 +547,65 @@ json(struct line *l, const struct reporter *c, const struct report *e)
 	line_add(l, "}");
 }
 
+/* Whether the text of e names the command: the first failure's line,
+ * and the line that ends the run (a success that the closing line of a
+ * success after failures follows does not). */
+static bool
+named(const struct report *e)
+{
+	if (e->event == EV_FAILED)
+		return e->failures == 1;
+	return ends_run(e) && !(e->event == EV_SUCCEEDED && e->failures > 0);
+}
+
+/*
+ * The command's words into buf, quoted as a shell would need them (in
+ * single quotes, but for words of only these characters), made visible,
+ * and cut short with "..." past REPORT_NAME_MAX bytes.
+ */
+static void
+name_command(char *const *args, int nargs, char *buf, size_t sz)
+{
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-";
+	struct line l = { 0 }, v = { 0 };
+
+	for (int i = 0; i < nargs; i++) {
+		const char *w = args[i];
+
+		line_add(&l, i > 0 ? " " : "");
+		if (*w != '\0' && w[strspn(w, plain)] == '\0') {
+			line_add(&l, "%s", w);
+			continue;
+		}
+		line_add(&l, "'");
+		for (size_t n; *w != '\0'; w += n) {
+			n = strcspn(w, "'");
+			line_add(&l, "%.*s", (int)n, w);
+			if (w[n] == '\'') {
+				line_add(&l, "'\\''");
+				n++;
+			}
+		}
+		line_add(&l, "'");
+	}
+	buf[0] = '\0';
+	if (!l.failed && l.buf != NULL) {
+		line_add_visible(&v, l.buf, l.len);
+		/* Cut short (never inside an escape), and said so. */
+		if (!v.failed && v.len <= REPORT_NAME_MAX)
+			strlcpy(buf, v.buf, sz);
+		else if (sz > 4) {
+			(void)report_visible(l.buf, buf, sz - 3);
+			for (size_t n = strlen(buf); n > 0 && buf[n - 1] == ' ';)
+				buf[--n] = '\0';
+			strlcat(buf, "...", sz);
+		}
+	}
+	free(v.buf);
+	free(l.buf);
+}
+
 static void
 prefix(struct line *l, const struct reporter *c)
 {
@@ -525,6 +643,31 @@ log_line(const struct reporter *c, const struct line *l, struct line *t)
 	line_add(t, c->json ? "%.*s" : " %.*s", (int)l->len, l->buf);
 }
 
+/*
+ * The part of a finished line from body on (without its newline) to
+ * syslog, whose tag is "retry" and the pid: in text, "[LABEL] " or, without
+ * a label, "[COMMAND] " first, so that runs in one log can be told apart,
+ * as the log file's lines are by retry[LABEL]:; JSON names both.
+ */
+static void
+to_syslog(const struct reporter *c, int priority, const struct line *l,
+    size_t body)
+{
+	struct line who = { 0 };
+
+	if (!c->json && c->label != NULL)
+		line_add_visible(&who, c->label, strlen(c->label));
+	else if (!c->json)
+		line_add(&who, "%s", c->name);
+	if (who.failed || who.len == 0)
+		syslog(priority, "%.*s", (int)(l->len - body - 1),
+		    l->buf + body);
+	else
+		syslog(priority, "[%s] %.*s", who.buf,
+		    (int)(l->len - body - 1), l->buf + body);
+	free(who.buf);
+}
+
 /* l made visible (text) and ended with a newline. */
 static void
 finish(const struct reporter *c, struct line *l)
@@ -555,8 +698,7 @@ emit(const struct reporter *c, struct line *l, size_t body, bool shown,
 	finish(c, l);
 	if (!l->failed) {
 		if (c->syslog)
-			syslog(priority, "%.*s", (int)(l->len - body - 1),
-			    l->buf + body);
+			to_syslog(c, priority, l, body);
 		if (shown) {
 			out_newline(!c->json);
 			(void)out_all(out_std(STDERR_FILENO), l->buf, l->len);
@@ -617,8 +759,7 @@ say_dropped(const struct reporter *c, bool end)
 		w = logfile_write(f, t.buf, t.len);
 	if ((w > 0 || end) && !l.failed) {
 		if (c->syslog)
-			syslog(LOG_ERR, "%.*s", (int)(l.len - body - 1),
-			    l.buf + body);
+			to_syslog(c, LOG_ERR, &l, body);
 		out_newline(!c->json);
 		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
 		f->dropped = 0;
@@ -659,6 +800,7 @@ reporter_open(struct reporter *r, const struct config *c, char *err,
 		.retry_if_output = rule_given(&c->verdict.output, RULE_RETRY),
 		.share = c->share, .share_rules = &c->share_rules,
 	};
+	name_command(c->args, c->nargs, r->name, sizeof(r->name));
 	if (c->log_file != NULL &&
 	    logfile_open(&r->log, c->log_file, err, errsz) == -1)
 		return -1;
@@ -703,6 +845,10 @@ report(const struct reporter *c, const struct report *e)
 		json(&l, c, e);
 	else {
 		prefix(&l, c);
+		/* Without a label, the command is named where a log of
+		 * several runs needs it. */
+		if (c->label == NULL && named(e))
+			line_add(&l, "%s: ", c->name);
 		body = l.len;
 		text(&l, c, e);
 	}

@@ -48,6 +48,9 @@ struct report {
 	int64_t		 wanted;	/* hinted: what the output asked for */
 	int64_t		 strategy;	/* hinted: the strategy's delay */
 	enum reason	 reason;	/* why it stopped or failed */
+	enum reason	 verdict_why;	/* why the attempt it reports got its
+					 * verdict (a stop by the reader
+					 * gone keeps the attempt's) */
 	enum give_up	 give_up;	/* EV_GIVE_UP */
 	const struct codes_limit *limit;	/* GIVE_UP_LIMIT: which */
 	unsigned long	 streak;	/* EV_SUCCEEDED: successes in a row */
@@ -63,9 +66,16 @@ struct report {
 
 struct logfile;
 
+/* The most of the command that reports name, cut short beyond it. */
+#define REPORT_NAME_MAX	48
+
 /* What reports need, taken from the options once. */
 struct reporter {
 	const char	*label;		/* retry[LABEL]:, or NULL */
+	/* Without a label, the command as the first failure's line and the
+	 * closing line name it, and syslog: its words, quoted as a shell
+	 * would need them, made visible, cut short with "...". */
+	char		 name[REPORT_NAME_MAX + 4];
 	char *const	*args;		/* the command, for JSON */
 	int		 nargs;
 	enum verbosity	 verbosity;

@@ -160,7 +160,7 @@ with open(sys.argv[2], "wb") as out:
 	# before those after it; every line whole.
 	run -0 grep -c "Z ${stderr_lines[0]}\$" "$D/log"
 	assert_equal "$output" 1
-	run grep -vc "^[0-9-]*T[0-9:.]*Z retry: \(attempt [0-9]*/100000 \(starting\|failed: exit 1 after [0-9.]*[mu]\?s; next attempt in 0s\)\|giving up after [0-9]* attempts in .*\|--log-file: [0-9]* lines dropped: its reader did not take them\)\$" "$D/log"
+	run grep -vc "^[0-9-]*T[0-9:.]*Z retry: \(attempt [0-9]*/100000 starting\|\(false: \)\?attempt [0-9]*/100000 failed: exit 1 after [0-9.]*[mu]\?s; next attempt in 0s\|false: giving up after [0-9]* attempts in .*\|--log-file: [0-9]* lines dropped: its reader did not take them\)\$" "$D/log"
 	assert_equal "$output" 0
 	tail -1 "$D/log" | grep -q "giving up after"
 }
@@ -342,11 +342,11 @@ b"
 	run --separate-stderr setpriv --reuid="$u" --regid="$u" --clear-groups \
 	    bash -c '(sleep 1 &); ulimit -u 2; exec "$1" --fixed 2s --max 3 -- true' _ "$RETRY"
 	assert_equal "$status" 0
-	assert_regex "${stderr_lines[0]}" "^retry: attempt 1/3 failed: could not start: Resource temporarily unavailable; next attempt in 2s\$"
+	assert_regex "${stderr_lines[0]}" "^retry: true: attempt 1/3 failed: could not start: Resource temporarily unavailable; next attempt in 2s\$"
 	run --separate-stderr setpriv --reuid="$u" --regid="$u" --clear-groups \
 	    bash -c 'ulimit -u 1; exec "$1" --immediate --max 2 --on-giveup true -- true' _ "$RETRY"
 	assert_equal "$status" 125
-	assert_regex "${stderr_lines[1]}" "^retry: giving up after 2 attempts in .*: could not start: Resource temporarily unavailable\$"
+	assert_regex "${stderr_lines[1]}" "^retry: true: giving up after 2 attempts in .*: could not start: Resource temporarily unavailable\$"
 	assert_regex "${stderr_lines[2]}" "^retry: --on-giveup: not run: Resource temporarily unavailable\$"
 }
 

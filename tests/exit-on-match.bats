@@ -94,13 +94,13 @@ served='Serving HTTP on \S+ port \d+'
 	assert_group_gone "$(cat "$D/leader")"
 }
 
-@test "the report: a success, status 0, not timed out, reason matched" {
+@test "the report: a success, status 0, not timed out, attempt_reason matched" {
 	command -v jq >/dev/null || skip "jq is not installed"
 	run -0 --separate-stderr retry --verbose --log-format json --exit-on-match \
 	    --until-output ready -- sh -c 'echo ready; exec sleep 60'
 	run -0 jq -c 'select(.event == "success") |
-	    [.status, .signal, .timed_out, .reason]' <<<"$stderr"
-	assert_output '[0,null,false,"matched"]'
+	    [.status, .signal, .timed_out, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output '[0,null,false,"matched",null]'
 }
 
 @test "no match before --timeout: 124, retried as any failure, nothing left" {

@@ -295,9 +295,9 @@ PY
 	wait_status "$RETRY_PID"
 	assert_equal "$status" 143
 	run cat "$BATS_TEST_TMPDIR/err"
-	assert_output --regexp "^retry: SIGTERM sent on to attempt 1/5, which ended: killed by SIGTERM after $DUR; stopping\$"
+	assert_output --regexp "^retry: $(named sh -c 'echo $$ >"$1"; exec sleep 30' sh "$D/pids"): SIGTERM sent on to attempt 1/5, which ended: killed by SIGTERM after $DUR; stopping\$"
 	run tail -n 1 "$D/log"
-	assert_output --regexp "Z retry: SIGTERM sent on to attempt 1/5"
+	assert_output --regexp "Z retry: $(named sh -c 'echo $$ >"$1"; exec sleep 30' sh "$D/pids"): SIGTERM sent on to attempt 1/5"
 	# Between attempts, and as JSON.
 	start_retry --log-format json --fixed 30s -- false
 	sleep 0.5

@@ -19,9 +19,9 @@ runs() {
 	    --on-giveup 'echo gave up >&2' statuses "$f" 1
 	assert_equal "$(runs "$f")" 3
 	assert_stderr_lines \
-	    "retry: attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
+	    "retry: $(named statuses "$f" 1): attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
 	    "retry: attempt 2/5 failed: exit 1 after $DUR; next attempt in 1ms" \
-	    "retry: giving up after 3 attempts in $DUR: exit 1; status 1 retried 2 times \(--retry-on 1:2\)" \
+	    "retry: $(named statuses "$f" 1): giving up after 3 attempts in $DUR: exit 1; status 1 retried 2 times \(--retry-on 1:2\)" \
 	    "gave up"
 }
 
@@ -30,7 +30,7 @@ runs() {
 	run -75 --separate-stderr retry -n 4 --fixed 1ms --retry-on 1:2,75 \
 	    statuses "$f" 75
 	assert_equal "$(runs "$f")" 4
-	assert_regex "${stderr_lines[3]}" "^retry: giving up after 4 attempts in $DUR: exit 75$"
+	assert_regex "${stderr_lines[3]}" "^retry: $(named statuses "$f" 75): giving up after 4 attempts in $DUR: exit 75$"
 }
 
 @test "--retry-on 1:2: the attempts of the whole run count, in a row or not" {
@@ -52,7 +52,7 @@ runs() {
 	run -137 --separate-stderr retry --fixed 1ms --retry-on SIGKILL:1 \
 	    sh -c 'kill -KILL $$'
 	assert_regex "${stderr_lines[1]}" \
-	    "^retry: giving up after 2 attempts in $DUR: killed by SIGKILL; status SIGKILL retried 1 time \(--retry-on SIGKILL:1\)$"
+	    "^retry: sh -c 'kill -KILL \\\$\\\$': giving up after 2 attempts in $DUR: killed by SIGKILL; status SIGKILL retried 1 time \(--retry-on SIGKILL:1\)$"
 }
 
 @test "--retry-on STATUS:N in JSON: the reason and the limit" {
@@ -81,11 +81,11 @@ runs() {
 	run -0 --separate-stderr retry --fixed 1ms --successes 3 flaky 1
 	assert_equal "$(flaky_runs)" 4
 	assert_stderr_lines \
-	    "retry: attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
+	    "retry: flaky 1: attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
 	    "retry: attempt 2/5 succeeded after $DUR, 1 of 3 in a row; next attempt in 1ms" \
 	    "retry: attempt 3/5 succeeded after $DUR, 2 of 3 in a row; next attempt in 1ms" \
 	    "retry: attempt 4/5 succeeded after $DUR, 3 of 3 in a row" \
-	    "retry: succeeded on attempt 4 of 5 after $DUR"
+	    "retry: flaky 1: succeeded on attempt 4 of 5 after $DUR"
 }
 
 @test "--successes: a failure starts the count over" {
@@ -102,7 +102,7 @@ runs() {
 	assert_equal "$(runs "$f")" 2
 	assert_stderr_lines \
 	    "retry: attempt 1/4 succeeded after $DUR, 1 of 3 in a row; next attempt in 1ms" \
-	    "retry: giving up after 2 attempts in $DUR: exit 1; --max 4 leaves too few attempts for 3 successes in a row" \
+	    "retry: $(named statuses "$f" 0 1 0): giving up after 2 attempts in $DUR: exit 1; --max 4 leaves too few attempts for 3 successes in a row" \
 	    "gave up: 1"
 }
 
@@ -110,7 +110,7 @@ runs() {
 	run -1 --separate-stderr retry --budget 300ms --fixed 200ms \
 	    --successes 3 true
 	assert_regex "${stderr_lines[-1]}" \
-	    "^retry: giving up after 2 attempts in $DUR: exit 0; the next attempt would start past the 300ms budget$"
+	    "^retry: true: giving up after 2 attempts in $DUR: exit 0, 2 of 3 in a row; the next attempt would start past the 300ms budget$"
 }
 
 @test "--successes: the delay between successes is the strategy's first, as show-backoff-delays prints" {

@@ -59,8 +59,8 @@ load test_helper/core
 @test "exit status: 128 + N for a death by signal N" {
 	run -139 --separate-stderr retry -n 2 --fixed 1ms sh -c 'kill -SEGV $$'
 	assert_stderr_lines \
-	    "retry: attempt 1/2 failed: killed by SIGSEGV after $DUR; next attempt in 1ms" \
-	    "retry: giving up after 2 attempts in $DUR: killed by SIGSEGV"
+	    "retry: sh -c 'kill -SEGV \\$\\$': attempt 1/2 failed: killed by SIGSEGV after $DUR; next attempt in 1ms" \
+	    "retry: sh -c 'kill -SEGV \\$\\$': giving up after 2 attempts in $DUR: killed by SIGSEGV"
 	run -137 --separate-stderr retry -n 1 sh -c 'kill -KILL $$'
 	run -143 --separate-stderr retry -n 1 sh -c 'kill -TERM $$'
 }
@@ -72,16 +72,16 @@ load test_helper/core
 	    sleep 10
 	(($(now_ms) - t0 < 5000))
 	assert_stderr_lines \
-	    "retry: attempt 1/2 failed: timed out after $DUR; next attempt in 10ms" \
-	    "retry: giving up after 2 attempts in $DUR: timed out"
+	    "retry: sleep 10: attempt 1/2 failed: timed out after $DUR; next attempt in 10ms" \
+	    "retry: sleep 10: giving up after 2 attempts in $DUR: timed out"
 }
 
 @test "a timed-out attempt is retried, and a later success counts" {
 	run -0 --separate-stderr retry -n 3 --fixed 10ms --timeout 300ms \
 	    sh -c 'test "$RETRY_ATTEMPT" -ge 2 || exec sleep 10'
 	assert_equal "${#stderr_lines[@]}" 2
-	assert_regex "$stderr" "^retry: attempt 1/3 failed: timed out after "
-	assert_regex "${stderr_lines[1]}" "^retry: succeeded on attempt 2 of 3 after "
+	assert_regex "$stderr" "^retry: $(named sh -c 'test "$RETRY_ATTEMPT" -ge 2 || exec sleep 10'): attempt 1/3 failed: timed out after "
+	assert_regex "${stderr_lines[1]}" "^retry: $(named sh -c 'test "$RETRY_ATTEMPT" -ge 2 || exec sleep 10'): succeeded on attempt 2 of 3 after "
 }
 
 @test "exit status: 127 for a command not found, never retried" {
@@ -134,7 +134,7 @@ load test_helper/core
 	((ms < 1500))
 	assert_equal "$(flaky_runs)" 1
 	assert_stderr_lines \
-	    "retry: giving up after 1 attempt in $DUR: exit 1; the next attempt would start past the 2s budget"
+	    "retry: flaky 5: giving up after 1 attempt in $DUR: exit 1; the next attempt would start past the 2s budget"
 }
 
 @test "--budget: attempts within the budget run" {
@@ -152,7 +152,7 @@ load test_helper/core
 	((ms >= 800 && ms < 1500))
 	assert_equal "${#stderr_lines[@]}" 3
 	assert_regex "${stderr_lines[2]}" \
-	    "^retry: giving up after 3 attempts in $DUR: exit 1; the next attempt would start past the 1s budget\$"
+	    "^retry: flaky 9: giving up after 3 attempts in $DUR: exit 1; the next attempt would start past the 1s budget\$"
 }
 
 @test "--budget with --dry-run shows where the run gives up" {

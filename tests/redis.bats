@@ -197,7 +197,7 @@ refute_pieces() {
 	run -75 env RETRY_SHARE_STORE=redis://127.0.0.1:1 timeout 60 "$RETRY" \
 	    --share down --share-required -- sh -c 'echo x >>"$0/calls"' "$d"
 	assert_line --index 0 --regexp "^retry: --share down: redis://127.0.0.1:[0-9]+/0: cannot connect: Connection refused; --share-required: giving up$"
-	assert_line --index 1 "retry: giving up: the store of down does not answer (--share-required)"
+	assert_line --index 1 "retry: $(command_name sh -c 'echo x >>"$0/calls"' "$d"): giving up: the store of down does not answer (--share-required)"
 	assert_equal "$(calls)" 0
 	# Without it: the run goes on, unshared.
 	run -0 env RETRY_SHARE_STORE=redis://127.0.0.1:1 timeout 60 "$RETRY" \

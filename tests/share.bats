@@ -126,18 +126,18 @@ assert_waited() {
 
 @test "share: the breaker opens after N failures in a row; --share-open giveup exits 75 at once" {
 	run -1 retry --share br --share-breaker 3:1h --immediate -n 3 -- false
-	assert_line --index 3 "retry: the circuit of br opened after 3 failures in a row: no run starts an attempt for 1h"
+	assert_line --index 2 "retry: the circuit of br opened after 3 failures in a row: no run starts an attempt for 1h"
 	assert_equal "$(field br breaker)" open
 	local t0
 	t0=$(now_ms)
 	run -75 retry --share br --share-breaker 3:1h --share-open giveup -- \
 	    sh -c 'echo ran >"$0/ran"' "$BATS_TEST_TMPDIR"
-	assert_output "retry: giving up: the circuit of br is open (--share-open giveup)"
+	assert_output "retry: $(command_name sh -c 'echo ran >"$0/ran"' "$BATS_TEST_TMPDIR"): giving up: the circuit of br is open (--share-open giveup)"
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 	(($(now_ms) - t0 < 2000))
 	# Waiting past --budget gives up too, at once.
 	run -75 retry --share br --share-breaker 3:1h --budget 10s -- true
-	assert_output "retry: giving up: waiting for the circuit of br would pass the 10s budget"
+	assert_output "retry: true: giving up: waiting for the circuit of br would pass the 10s budget"
 }
 
 @test "share: after the cooldown one run probes; its success closes the circuit" {
@@ -160,10 +160,11 @@ assert_waited() {
 	sleep 0.3
 	run -75 retry --share q --share-breaker 1:1s --budget 1.5s -- true
 	assert_line --index 0 "retry: attempt 1 waits: another run probes the circuit of q"
-	assert_line --index 1 --regexp "^retry: giving up: waiting for the (probe|circuit) of q would pass the 1.5s budget$"
+	assert_line --index 1 --regexp "^retry: true: giving up: waiting for the (probe|circuit) of q would pass the 1.5s budget$"
 	wait
 	run cat "$d/probe"
-	assert_line --index 2 --partial "the circuit of q opened again: the probe failed"
+	assert_line --index 1 --partial "the circuit of q opened again: the probe failed"
+	assert_line --index 2 --partial "giving up after 1 attempt in "
 }
 
 @test "share: a probe killed with SIGKILL does not wedge the circuit" {
@@ -270,7 +271,7 @@ assert_waited() {
 	wait "$pid" || st=$?
 	exec 4>&-
 	assert_equal "$st" 143
-	assert_equal "$(cat "$d/err")" "retry: SIGTERM before the first attempt; stopping"
+	assert_equal "$(cat "$d/err")" "retry: true: SIGTERM before the first attempt; stopping"
 	# A missing file is no missing store: retry share says so too.
 	run -125 retry share reset --share-store-file "$d/missing" x
 	assert_output "retry: --share-store-file $d/missing: No such file or directory"
@@ -377,7 +378,38 @@ deploy-api  not-before  -                                         2023-11-14T22:
 
 @test "share: JSON events name the state and what it did" {
 	run -1 retry --log-format json --share j --share-breaker 1:1h -n 1 -- false
-	assert_line --index 1 --regexp '"event":"share".*"share":"j","what":"opened","tokens":10'
+	assert_line --index 0 --regexp '"event":"share".*"share":"j","what":"opened","tokens":10'
+	run -0 jq -c '[.event, .what, .attempt_reason, .reason]' <<<"$output"
+	assert_output $'["share","opened",null,null]\n["giveup",null,"status","max_attempts"]'
+	# Shared state that ends the run gives the run's reason.
+	run -75 retry --log-format json --share j --share-breaker 1:1h \
+	    --share-open giveup -- true
+	run -0 jq -c '[.event, .what, .attempt_reason, .reason]' <<<"$output"
+	assert_output '["share","giveup_open",null,"share_open"]'
+	run -75 retry --log-format json --share j --share-breaker 1:1h \
+	    --budget 10s -- true
+	run -0 jq -c '[.event, .what, .attempt_reason, .reason]' <<<"$output"
+	assert_output '["share","past_budget",null,"budget"]'
+}
+
+@test "share: a breaker that the last attempt opens is said before the closing line, in text and JSON" {
+	run -1 --separate-stderr retry --share last --share-breaker 2:1h --immediate -n 2 -- false
+	assert_equal "${#stderr_lines[@]}" 3
+	assert_regex "${stderr_lines[0]}" '^retry: false: attempt 1/2 failed: '
+	assert_equal "${stderr_lines[1]}" "retry: the circuit of last opened after 2 failures in a row: no run starts an attempt for 1h"
+	assert_regex "${stderr_lines[2]}" '^retry: false: giving up after 2 attempts in '
+	run -1 --separate-stderr retry --share lastj --share-breaker 2:1h --immediate -n 2 \
+	    --log-format json -- false
+	run -0 jq -r '[.event, .what // "-"] | join(" ")' <<<"$stderr"
+	assert_output $'failure -\nshare opened\ngiveup -'
+	# A probe that fails: opened again, then the closing line.
+	run -1 retry --share probe --share-breaker 1:1s -n 1 -- false
+	sleep 1.1
+	run -1 --separate-stderr retry --share probe --share-breaker 1:1s -n 1 -- false
+	assert_equal "${#stderr_lines[@]}" 3
+	assert_equal "${stderr_lines[0]}" "retry: the circuit of probe is half-open: attempt 1/1 probes it"
+	assert_regex "${stderr_lines[1]}" '^retry: the circuit of probe opened again: the probe failed'
+	assert_regex "${stderr_lines[2]}" '^retry: false: giving up after 1 attempt in '
 }
 
 @test "share: bad values and lone --share options exit 125" {
@@ -435,7 +467,7 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	    --immediate --on-giveup 'echo "status=$RETRY_STATUS" >&2' \
 	    -- sh -c 'exit 7'
 	assert_line "status=7"
-	assert_line "retry: giving up: the circuit of g is open (--share-open giveup)"
+	assert_line "retry: sh -c 'exit 7': giving up: the circuit of g is open (--share-open giveup)"
 }
 
 @test "share: a run without --share-breaker ignores the breaker of its name" {

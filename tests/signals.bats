@@ -156,7 +156,7 @@ sleep_ended() {
 	    "$RETRY" -n 5 -d 0 -- sh -c 'echo run >>"$0/runs"; kill -INT $$' "$d"
 	assert_equal "$status" 130
 	assert_equal "$(wc -l <"$d/runs")" 1
-	assert_equal "$stderr" 'retry: stopping: killed by SIGINT (interrupted)'
+	assert_equal "$stderr" "retry: $(command_name sh -c 'echo run >>"$0/runs"; kill -INT $$' "$d"): stopping: killed by SIGINT (interrupted)"
 }
 
 @test "an attempt that dies of SIGQUIT ends the run" {

@@ -23,15 +23,17 @@ assert_no_temp_files() {
 	    sh -c 'echo "try $RETRY_ATTEMPT"; [ "$RETRY_ATTEMPT" -lt 3 ] || echo ready'
 	assert_equal "$output" "$(printf 'try 1\ntry 2\ntry 3\nready')"
 	assert_equal "${stderr_lines[0]}" "${stderr_lines[0]%%after*}after${stderr_lines[0]#*after}"
-	[[ ${stderr_lines[0]} =~ ^retry:\ attempt\ 1/5\ failed:\ exit\ 0\ after\ [0-9.]+(ns|us|ms|s)\ \(no\ line\ matched\ --until-output\)\;\ next\ attempt\ in\ 0s$ ]]
-	[[ ${stderr_lines[2]} == "retry: succeeded on attempt 3 of 5 after "* ]]
+	local name
+	name=$(named sh -c 'echo "try $RETRY_ATTEMPT"; [ "$RETRY_ATTEMPT" -lt 3 ] || echo ready')
+	[[ ${stderr_lines[0]} =~ ^retry:\ $name:\ attempt\ 1/5\ failed:\ exit\ 0\ after\ [0-9.]+(ns|us|ms|s)\ \(no\ line\ matched\ --until-output\)\;\ next\ attempt\ in\ 0s$ ]]
+	[[ ${stderr_lines[2]} == "retry: $(command_name sh -c 'echo "try $RETRY_ATTEMPT"; [ "$RETRY_ATTEMPT" -lt 3 ] || echo ready'): succeeded on attempt 3 of 5 after "* ]]
 	assert_equal "${#stderr_lines[@]}" 3
 }
 
 @test "--until-output that never matches gives up, and never exits 0" {
 	run -1 --separate-stderr retry --immediate --max 2 --until-output ready -- echo not yet
 	# exit 0 is the last status, but the run did not succeed: exit 1.
-	[[ ${stderr_lines[1]} =~ ^retry:\ giving\ up\ after\ 2\ attempts\ in\ .*:\ exit\ 0\ \(no\ line\ matched\ --until-output\)$ ]]
+	[[ ${stderr_lines[1]} =~ ^retry:\ echo\ not\ yet:\ giving\ up\ after\ 2\ attempts\ in\ .*:\ exit\ 0\ \(no\ line\ matched\ --until-output\)$ ]]
 }
 
 @test "a line split across writes still matches" {
@@ -96,8 +98,10 @@ assert_no_temp_files() {
 	run -0 --separate-stderr retry --immediate --fail-if-output 'rate limit' -- \
 	    sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] || echo "error: rate limit" >&2'
 	[[ ${stderr_lines[0]} == "error: rate limit" ]]
-	[[ ${stderr_lines[1]} =~ ^retry:\ attempt\ 1/5\ failed:\ exit\ 0\ after\ .*\ \(a\ line\ matched\ --fail-if-output\)\;\ next\ attempt\ in\ 0s$ ]]
-	[[ ${stderr_lines[2]} == "retry: succeeded on attempt 2 of 5 after "* ]]
+	local name
+	name=$(command_name sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] || echo "error: rate limit" >&2')
+	[[ ${stderr_lines[1]} =~ ^retry:\ $(named sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] || echo "error: rate limit" >&2'):\ attempt\ 1/5\ failed:\ exit\ 0\ after\ .*\ \(a\ line\ matched\ --fail-if-output\)\;\ next\ attempt\ in\ 0s$ ]]
+	[[ ${stderr_lines[2]} == "retry: $name: succeeded on attempt 2 of 5 after "* ]]
 	assert_equal "${#stderr_lines[@]}" 3
 }
 
@@ -105,12 +109,12 @@ assert_no_temp_files() {
 	run -3 --separate-stderr retry --immediate --stop-if-output 'fatal' -- \
 	    sh -c 'echo "fatal: bad config"; exit 3'
 	assert_equal "$output" "fatal: bad config"
-	assert_equal "$stderr" "retry: stopping: exit 3, and a line matched --stop-if-output"
+	assert_equal "$stderr" "retry: $(command_name sh -c 'echo "fatal: bad config"; exit 3'): stopping: exit 3, and a line matched --stop-if-output"
 }
 
 @test "--stop-if-output comes before success; the run exits 1, not 0" {
 	run -1 --separate-stderr retry --immediate --stop-if-output deprecated -- echo deprecated
-	assert_equal "$stderr" "retry: stopping: exit 0, and a line matched --stop-if-output"
+	assert_equal "$stderr" "retry: echo deprecated: stopping: exit 0, and a line matched --stop-if-output"
 }
 
 @test "--retry-if-output retries what matches and stops on the rest" {
@@ -118,14 +122,14 @@ assert_no_temp_files() {
 	run -1 --separate-stderr retry --immediate --retry-if-output 'reset' -- \
 	    sh -c 'n=$(($(cat "$1") + 1)); echo $n >"$1"; [ $n -lt 3 ] && echo "connection reset"; [ $n -ge 3 ] && echo "permission denied"; exit 1' sh "$D/n"
 	assert_equal "$(cat "$D/n")" 3
-	assert_equal "${stderr_lines[-1]}" "retry: stopping: exit 1, and no line matched --retry-if-output"
+	assert_equal "${stderr_lines[-1]}" "retry: $(command_name sh -c 'n=$(($(cat "$1") + 1)); echo $n >"$1"; [ $n'): stopping: exit 1, and no line matched --retry-if-output"
 }
 
 @test "--retry-on and --retry-if-output: either one retries" {
 	run -0 retry -q --immediate --retry-on 7 --retry-if-output transient -- \
 	    sh -c 'case $RETRY_ATTEMPT in 1) exit 7;; 2) echo transient; exit 1;; esac'
 	run -2 --separate-stderr retry --immediate --retry-on 7 --retry-if-output transient -- sh -c 'exit 2'
-	assert_equal "$stderr" "retry: stopping: exit 2 is not a --retry-on status, and no line matched --retry-if-output"
+	assert_equal "$stderr" "retry: sh -c 'exit 2': stopping: exit 2 is not a --retry-on status, and no line matched --retry-if-output"
 }
 
 @test "output flows on while the command runs, before it ends" {
@@ -316,10 +320,12 @@ fd_target() {
 	run -0 --separate-stderr bash -c '"$RETRY" --immediate --hold-stdout -- sh -c "echo out \$RETRY_ATTEMPT; [ \$RETRY_ATTEMPT -ge 3 ]" | cat'
 	assert_equal "$output" "out 3"
 	assert_equal "${stderr_lines[0]}" "out 1"
-	[[ ${stderr_lines[1]} =~ ^retry:\ attempt\ 1/5\ failed ]]
+	local name
+	name=$(named sh -c "echo out \$RETRY_ATTEMPT; [ \$RETRY_ATTEMPT -ge 3 ]")
+	[[ ${stderr_lines[1]} =~ ^retry:\ $name:\ attempt\ 1/5\ failed ]]
 	assert_equal "${stderr_lines[2]}" "out 2"
 	[[ ${stderr_lines[3]} =~ ^retry:\ attempt\ 2/5\ failed ]]
-	[[ ${stderr_lines[4]} =~ ^retry:\ succeeded\ on\ attempt\ 3\ of\ 5 ]]
+	[[ ${stderr_lines[4]} =~ ^retry:\ $name:\ succeeded\ on\ attempt\ 3\ of\ 5 ]]
 	assert_equal "${#stderr_lines[@]}" 5
 	assert_no_temp_files
 }
@@ -329,7 +335,7 @@ fd_target() {
 	assert_equal "$output" ""
 	assert_equal "${stderr_lines[0]}" "out 1"
 	assert_equal "${stderr_lines[2]}" "out 2"
-	[[ ${stderr_lines[3]} =~ ^retry:\ giving\ up\ after\ 2\ attempts ]]
+	[[ ${stderr_lines[3]} =~ ^retry:\ $(named sh -c 'echo "out $RETRY_ATTEMPT"; exit 1'):\ giving\ up\ after\ 2\ attempts ]]
 	# A stop-on status ends the run too, without a success.
 	run -3 --separate-stderr retry --hold-stdout --stop-on 3 -- sh -c 'echo page; exit 3'
 	assert_equal "$output" ""
@@ -437,9 +443,9 @@ fd_target() {
 @test "a report starts a line of its own after output that ended mid-line" {
 	run -1 bash -c '"$RETRY" -n 2 --immediate --until-output zzz -- sh -c "printf Pending; exit 1" 2>&1'
 	assert_line --index 0 "Pending"
-	assert_line --index 1 --partial "retry: attempt 1/2 failed"
+	assert_line --index 1 --partial "retry: sh -c 'printf Pending; exit 1': attempt 1/2 failed"
 	assert_line --index 2 "Pending"
-	assert_line --index 3 --partial "retry: giving up after 2 attempts"
+	assert_line --index 3 --partial "retry: sh -c 'printf Pending; exit 1': giving up after 2 attempts"
 	run -1 --separate-stderr retry -n 1 --until-output zzz -- sh -c 'printf Pending >&2; exit 1'
 	assert_equal "${stderr_lines[0]}" "Pending"
 	assert_equal "${#stderr_lines[@]}" 2

@@ -3,6 +3,7 @@
 # --delay-from-output, the ps title and the countdown.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/core
 
 setup() {
 	D=$BATS_TEST_TMPDIR
@@ -53,13 +54,13 @@ for line in sys.stdin:
 		[[ ${stderr_lines[i]} == *"; ${want[i]}" ]] || fail "line $i: ${stderr_lines[i]}"
 	done
 	[[ ${stderr_lines[2]} =~ ^retry:\ attempt\ 3\ succeeded\ after\ .*\;\ next\ attempt\ in\ 30ms$ ]]
-	assert_equal "${stderr_lines[5]}" "retry: stopping: exit 2 is a --stop-on status"
+	assert_equal "${stderr_lines[5]}" "retry: $(command_name "$D/cmd" "$D/script"): stopping: exit 2 is a --stop-on status"
 }
 
 @test "--forever: --max counts failures in a row" {
 	scripted 1 0 1 1 0 1 1 1 0
 	run -1 --separate-stderr retry --forever --immediate --max 3 -- "$D/cmd" "$D/script"
-	[[ ${stderr_lines[-1]} =~ ^retry:\ giving\ up\ after\ 8\ attempts\ in\ .*:\ exit\ 1$ ]]
+	[[ ${stderr_lines[-1]} =~ ^retry:\ $(named "$D/cmd" "$D/script"):\ giving\ up\ after\ 8\ attempts\ in\ .*:\ exit\ 1$ ]]
 }
 
 @test "--forever ends on --budget; after a success it exits 0" {
@@ -67,7 +68,7 @@ for line in sys.stdin:
 	# slow enough to start them late (the policy's rows in make unit say
 	# exactly where a budget ends a run).
 	run -0 --separate-stderr retry --forever --delay-on-success 100ms --budget 350ms -- true
-	[[ ${stderr_lines[-1]} =~ ^retry:\ attempt\ [34]\ succeeded\ after\ .*\;\ ending:\ the\ next\ attempt\ would\ start\ past\ the\ 350ms\ budget$ ]]
+	[[ ${stderr_lines[-1]} =~ ^retry:\ true:\ attempt\ [34]\ succeeded\ after\ .*\;\ ending:\ the\ next\ attempt\ would\ start\ past\ the\ 350ms\ budget$ ]]
 	refute_output --partial "giving up"
 	# In JSON, the last event is a success, with the reason.
 	run -0 --separate-stderr retry --forever --delay-on-success 100ms --budget 350ms \
@@ -82,15 +83,16 @@ print(e["event"], e["status"], e["reason"], e["delay_ms"])' "$stderr"
 @test "--forever --reset-after: a long attempt starts the count and the back-off over" {
 	# Attempt 3 runs 300ms: it counts as attempt 1 again, and the next
 	# delay is the first one.
+	local script='[ "$(cat "$1" 2>/dev/null)" = 2 ] && sleep 0.3; echo $(($(cat "$1" 2>/dev/null) + 1)) >"$1"; exit 1'
 	run -1 --separate-stderr retry --forever --exp 10ms --max 3 --reset-after 200ms -- \
-	    sh -c '[ "$(cat "$1" 2>/dev/null)" = 2 ] && sleep 0.3; echo $(($(cat "$1" 2>/dev/null) + 1)) >"$1"; exit 1' sh "$D/n"
+	    sh -c "$script" sh "$D/n"
 	assert_equal "$(cat "$D/n")" 5
-	[[ ${stderr_lines[0]} == "retry: attempt 1 failed: exit 1 after "*"; next attempt in 10ms" ]]
+	[[ ${stderr_lines[0]} == "retry: $(command_name sh -c "$script" sh "$D/n"): attempt 1 failed: exit 1 after "*"; next attempt in 10ms" ]]
 	[[ ${stderr_lines[1]} == "retry: attempt 2 failed: exit 1 after "*"; next attempt in 20ms" ]]
 	[[ ${stderr_lines[2]} == "retry: attempt 1 failed: exit 1 after "*"; next attempt in 10ms" ]]
 	[[ ${stderr_lines[3]} == "retry: attempt 2 failed: exit 1 after "*"; next attempt in 20ms" ]]
 	# The closing line counts every attempt made.
-	[[ ${stderr_lines[4]} == "retry: giving up after 5 attempts in "*": exit 1" ]]
+	[[ ${stderr_lines[4]} == "retry: $(command_name sh -c "$script" sh "$D/n"): giving up after 5 attempts in "*": exit 1" ]]
 }
 
 @test "JSON Lines: a start's elapsed_ms is the time since the run began" {
@@ -115,19 +117,19 @@ import json, re, sys
 events = [json.loads(l) for l in sys.argv[1].splitlines()]
 fields = {"ts", "event", "label", "command", "attempt", "max_attempts",
           "status", "signal", "timed_out", "duration_ms", "elapsed_ms",
-          "delay_ms", "delay_from_output", "reason"}
+          "delay_ms", "delay_from_output", "attempt_reason", "reason"}
 for e in events:
     assert fields <= set(e), sorted(fields - set(e))
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", e["ts"]), e["ts"]
 print([e["event"] for e in events])
 print(events[0]["command"][3] == "we\"ird\\name\n\ttab\x01\ufffd\ufffd end")
 print(events[0]["label"] == "lab\"el\u00e9")
-print(events[0]["delay_ms"], events[1]["delay_ms"], events[1]["reason"])
+print(events[0]["delay_ms"], events[1]["delay_ms"], events[1]["reason"], events[1]["attempt_reason"])
 print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0]["max_attempts"])' "$stderr"
 	assert_line --index 0 "['failure', 'giveup']"
 	assert_line --index 1 True
 	assert_line --index 2 True
-	assert_line --index 3 "0 None max_attempts"
+	assert_line --index 3 "0 None max_attempts status"
 	assert_line --index 4 "1 None 1 2"
 }
 
@@ -144,6 +146,37 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	assert_output "error no-such-command-here: command not found"
 }
 
+@test "JSON Lines: reason says why the run ended, attempt_reason why the attempt got its verdict" {
+	# Giving up at --max: the run's reason is the same whatever failed the
+	# last attempt; the attempt's says what did.
+	run -1 --separate-stderr retry --immediate --max 2 --log-format json -- false
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output $'["failure","status",null]\n["giveup","status","max_attempts"]'
+	run -1 --separate-stderr retry --immediate --max 2 --fail-if-output oops \
+	    --log-format json -- echo oops
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output $'["failure","fail_if_output",null]\n["giveup","fail_if_output","max_attempts"]'
+	run -1 --separate-stderr retry --immediate --max 2 --until-output ready \
+	    --log-format json -- true
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output $'["failure","until_output",null]\n["giveup","until_output","max_attempts"]'
+	# A run that --budget ends.
+	run -1 --separate-stderr retry --fixed 1s --budget 500ms --log-format json -- false
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output '["giveup","status","budget"]'
+	# A success after a failure: each event judges its attempt; only the
+	# closing one has a reason, none for a success.
+	run -0 --separate-stderr retry --verbose --immediate --log-format json -- flaky 1
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output "$(printf '%s\n' '["start",null,null]' \
+	    '["failure","status",null]' '["start",null,null]' \
+	    '["success","status",null]' '["done","status",null]')"
+	# A stop: the run's reason and the attempt's are the same rule.
+	run -3 --separate-stderr retry --stop-on 3 --log-format json -- sh -c 'exit 3'
+	run -0 jq -c '[.event, .attempt_reason, .reason]' <<<"$stderr"
+	assert_output '["stop","stop_on","stop_on"]'
+}
+
 @test "--log-file gets every event, -q or not, appended" {
 	echo "before" >"$D/log"
 	run -0 --separate-stderr retry -q --immediate --log-file "$D/log" -- flaky 1
@@ -151,9 +184,9 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	assert_equal "$(sed -n 1p "$D/log")" before
 	assert_equal "$(wc -l <"$D/log")" 6
 	[[ $(sed -n 2p "$D/log") == *"Z retry: attempt 1/5 starting" ]]
-	[[ $(sed -n 3p "$D/log") == *"Z retry: attempt 1/5 failed: exit 1 after "* ]]
+	[[ $(sed -n 3p "$D/log") == *"Z retry: flaky 1: attempt 1/5 failed: exit 1 after "* ]]
 	[[ $(sed -n 5p "$D/log") == *"Z retry: attempt 2/5 succeeded after "* ]]
-	[[ $(sed -n 6p "$D/log") == *"Z retry: succeeded on attempt 2 of 5 after "* ]]
+	[[ $(sed -n 6p "$D/log") == *"Z retry: flaky 1: succeeded on attempt 2 of 5 after "* ]]
 }
 
 @test "JSON Lines: a success after failures ends with a done event that counts them" {
@@ -185,7 +218,7 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	run -0 --separate-stderr retry -q --immediate --log-file "$D/log" -- flaky 1
 	assert_equal "$stderr" ""
 	assert_regex "$(tail -n 1 "$D/log")" \
-	    "^[0-9-]+T[0-9:.]+Z retry: succeeded on attempt 2 of 5 after [0-9.]+(ns|us|ms|s)\$"
+	    "^[0-9-]+T[0-9:.]+Z retry: flaky 1: succeeded on attempt 2 of 5 after [0-9.]+(ns|us|ms|s)\$"
 	run -0 --separate-stderr retry -q --immediate --log-format json \
 	    --log-file "$D/json" -- flaky 1 1 "$D/count"
 	assert_equal "$stderr" ""
@@ -203,7 +236,73 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 
 @test "--syslog does not disturb the run" {
 	run -0 --separate-stderr retry --syslog --immediate -- flaky 1
-	[[ $stderr == "retry: attempt 1/5 failed: exit 1 after "* ]]
+	[[ $stderr == "retry: flaky 1: attempt 1/5 failed: exit 1 after "* ]]
+}
+
+# Runs retry "$@" with a syslog of its own: a datagram socket in the
+# scratch directory, bound over /dev/log in a private mount namespace, so
+# that nothing reaches the system's log; what it received is in
+# $D/syslog, a message a line, once $SYSLOG_LINES of them came.
+syslog_run() {
+	unshare -rm true 2>/dev/null ||
+		skip "no private mount namespace (unshare -rm) here"
+	mkdir -p "$D/dev"
+	local n
+	for n in null zero full random urandom tty; do
+		[ -e "$D/dev/$n" ] || : >"$D/dev/$n"
+	done
+	ln -sfn /proc/self/fd "$D/dev/fd"
+	rm -f "$D/dev/log" "$D/syslog" "$D/syslog.ready"
+	python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+open(sys.argv[2] + ".ready", "w").close()
+with open(sys.argv[2], "ab", buffering=0) as f:
+    while True:
+        f.write(s.recv(65536).rstrip(b"\0\n") + b"\n")' \
+	    "$D/dev/log" "$D/syslog" 3>&- &
+	local server=$! st=0
+	for _ in $(seq 200); do
+		[ -e "$D/syslog.ready" ] && break
+		sleep 0.05
+	done
+	timeout 60 unshare -rm sh -c 'for n in null zero full random urandom tty; do
+		mount --bind "/dev/$n" "$0/dev/$n" || exit 125
+	    done
+	    mount --bind "$0/dev" /dev && exec "$@"' "$D" "$RETRY" "$@" \
+	    2>"$D/stderr" || st=$?
+	for _ in $(seq 200); do
+		[ "$(wc -l <"$D/syslog")" -ge "$SYSLOG_LINES" ] && break
+		sleep 0.05
+	done
+	kill "$server"
+	return "$st"
+}
+
+@test "--syslog: each message names its run: the label, or the command" {
+	# Every event, at its priority (user.info, user.warning, user.err).
+	SYSLOG_LINES=4 run -3 syslog_run --syslog --label web-1 --immediate -n 2 \
+	    -- sh -c 'exit 3'
+	run -0 cat "$D/syslog"
+	assert_equal "${#lines[@]}" 4
+	assert_regex "${lines[0]}" "^<14>.* retry\[[0-9]+\]: \[web-1\] attempt 1/2 starting\$"
+	assert_regex "${lines[1]}" "^<12>.* retry\[[0-9]+\]: \[web-1\] attempt 1/2 failed: exit 3 after $DUR; next attempt in 0s\$"
+	assert_regex "${lines[3]}" "^<11>.* retry\[[0-9]+\]: \[web-1\] giving up after 2 attempts in $DUR: exit 3\$"
+	# Without a label, the command; stderr is as ever.
+	SYSLOG_LINES=5 run -0 syslog_run --syslog --immediate -n 3 -- flaky 1
+	run -0 cat "$D/syslog"
+	assert_equal "${#lines[@]}" 5
+	assert_regex "${lines[1]}" "^<12>.* retry\[[0-9]+\]: \[flaky 1\] attempt 1/3 failed: exit 1 after $DUR; next attempt in 0s\$"
+	assert_regex "${lines[4]}" "^<14>.* retry\[[0-9]+\]: \[flaky 1\] succeeded on attempt 2 of 3 after $DUR\$"
+	assert_regex "$(head -n 1 "$D/stderr")" "^retry: .*attempt 1/3 failed: exit 1 after "
+	# A label made visible; JSON as it is, naming both.
+	SYSLOG_LINES=2 run -1 syslog_run --syslog --label $'a\x1bb' -n 1 -- false
+	run -0 cat "$D/syslog"
+	assert_regex "${lines[1]}" ' retry\[[0-9]+\]: \[a\\x1bb\] giving up after 1 attempt in '
+	SYSLOG_LINES=2 run -1 syslog_run --syslog --log-format json --label j -n 1 -- false
+	run -0 cat "$D/syslog"
+	assert_regex "${lines[1]}" ' retry\[[0-9]+\]: \{"ts":.*"event":"giveup","label":"j","command":\["false"\]'
 }
 
 @test "--on-retry runs before each sleep with the variables; --on-giveup once at the end" {

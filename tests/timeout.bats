@@ -18,13 +18,14 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 @test "a timeout kills the attempt's whole process group and gives 124" {
 	local d=$BATS_TEST_TMPDIR t0 t1
 	t0=$(now_ms)
-	run -124 --separate-stderr retry -n 1 -T 0.5 -- sh -c '
+	local script='
 	    echo $$ >"$0/leader"
 	    sleep 100 & echo $! >"$0/bg"
-	    sleep 100' "$d"
+	    sleep 100'
+	run -124 --separate-stderr retry -n 1 -T 0.5 -- sh -c "$script" "$d"
 	t1=$(now_ms)
 	assert_regex "$stderr" \
-	    '^retry: giving up after 1 attempt in [0-9.]+m?s: timed out$'
+	    "^retry: $(named sh -c "$script" "$d"): giving up after 1 attempt in [0-9.]+m?s: timed out\$"
 	((t1 - t0 >= 450 && t1 - t0 < 4000))
 	assert_gone "$(cat "$d/leader")" "$(cat "$d/bg")"
 	assert_group_gone "$(cat "$d/leader")"
@@ -42,18 +43,20 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 	local d=$BATS_TEST_TMPDIR
 	run -0 --separate-stderr retry -n 3 -d 0 -T 0.3 -- \
 	    sh -c "$slow_until" "$d" 2
+	local name
+	name=$(named sh -c "$slow_until" "$d" 2)
 	assert_regex "$stderr" \
-	    '^retry: attempt 1/3 failed: timed out after [0-9.]+m?s; next attempt in 0s
-retry: succeeded on attempt 2 of 3 after [0-9.]+m?s$'
+	    "^retry: $name: attempt 1/3 failed: timed out after [0-9.]+m?s; next attempt in 0s
+retry: $name: succeeded on attempt 2 of 3 after [0-9.]+m?s\$"
 	assert_equal "$(cat "$d/n")" 2
 }
 
 @test "attempts that all time out give up with 124" {
 	run -124 --separate-stderr retry -n 2 -d 0 -T 0.2 -- sleep 100
 	assert_regex "${stderr_lines[0]}" \
-	    '^retry: attempt 1/2 failed: timed out after'
+	    '^retry: sleep 100: attempt 1/2 failed: timed out after'
 	assert_regex "${stderr_lines[1]}" \
-	    '^retry: giving up after 2 attempts in [0-9.]+m?s: timed out$'
+	    '^retry: sleep 100: giving up after 2 attempts in [0-9.]+m?s: timed out$'
 }
 
 @test "a timed-out attempt is 124 even if it then exits 0" {
@@ -99,12 +102,13 @@ retry: succeeded on attempt 2 of 3 after [0-9.]+m?s$'
 	local d=$BATS_TEST_TMPDIR
 	# An attempt that times out with INT is a timeout (124, retried),
 	# not a Ctrl-C (which would stop the run).
-	run -0 --separate-stderr retry_dfl -n 2 -d 0 -T 0.3 --signal INT -- \
-	    sh -c '[ -e "$0/once" ] && exit 0; touch "$0/once"
+	local script='[ -e "$0/once" ] && exit 0; touch "$0/once"
 		trap "echo INT >\"$0/got\"; exit 0" INT
-		while :; do sleep 0.05; done' "$d"
+		while :; do sleep 0.05; done'
+	run -0 --separate-stderr retry_dfl -n 2 -d 0 -T 0.3 --signal INT -- \
+	    sh -c "$script" "$d"
 	assert_equal "$(cat "$d/got")" INT
-	assert_regex "$stderr" '^retry: attempt 1/2 failed: timed out after'
+	assert_regex "$stderr" "^retry: $(named sh -c "$script" "$d"): attempt 1/2 failed: timed out after"
 }
 
 @test "--signal SIGINT ending a run of timeouts gives 124, not 130" {
@@ -144,11 +148,13 @@ retry: succeeded on attempt 2 of 3 after [0-9.]+m?s$'
 	t0=$(now_ms)
 	# Attempt 1 fails at once; attempt 2 starts after 0.2s and hangs: its
 	# 30s timeout is cut to the 1.3s left of the 1.5s budget.
-	run -124 --separate-stderr retry -n 5 -b 1.5 -d 0.2 -T 30 -- sh -c '
-	    [ -e "$0/once" ] && exec sleep 100; touch "$0/once"; exit 1' "$d"
+	local script='
+	    [ -e "$0/once" ] && exec sleep 100; touch "$0/once"; exit 1'
+	run -124 --separate-stderr retry -n 5 -b 1.5 -d 0.2 -T 30 -- \
+	    sh -c "$script" "$d"
 	t1=$(now_ms)
 	((t1 - t0 >= 1400 && t1 - t0 < 5000))
-	assert_regex "${stderr_lines[0]}" '^retry: attempt 1/5 failed: exit 1'
+	assert_regex "${stderr_lines[0]}" "^retry: $(named sh -c "$script" "$d"): attempt 1/5 failed: exit 1"
 	assert_regex "${stderr_lines[1]}" \
-	    '^retry: giving up after 2 attempts in [0-9.]+m?s: timed out'
+	    "^retry: $(named sh -c "$script" "$d"): giving up after 2 attempts in [0-9.]+m?s: timed out"
 }

@@ -10,19 +10,19 @@ load test_helper/core
 	run -3 --separate-stderr retry -n 5 --fixed 1ms --success-on 0,3 \
 	    --stop-on 3 flaky 9 3
 	assert_equal "$(flaky_runs)" 1
-	assert_equal "$stderr" "retry: stopping: exit 3 is a --stop-on status"
+	assert_equal "$stderr" "retry: flaky 9 3: stopping: exit 3 is a --stop-on status"
 }
 
 @test "--stop-on 0 stops even a success, with status 0" {
 	run -0 --separate-stderr retry -n 5 --stop-on 0 flaky 0
-	assert_equal "$stderr" "retry: stopping: exit 0 is a --stop-on status"
+	assert_equal "$stderr" "retry: flaky 0: stopping: exit 0 is a --stop-on status"
 }
 
 @test "--stop-on beats --retry-on" {
 	run -7 --separate-stderr retry -n 5 --fixed 1ms --retry-on 7 \
 	    --stop-on 7 flaky 9 7
 	assert_equal "$(flaky_runs)" 1
-	assert_equal "$stderr" "retry: stopping: exit 7 is a --stop-on status"
+	assert_equal "$stderr" "retry: flaky 9 7: stopping: exit 7 is a --stop-on status"
 }
 
 @test "--stop-on: a status not in the list is retried" {
@@ -40,13 +40,13 @@ load test_helper/core
 	run -139 --separate-stderr retry -n 5 --fixed 1ms --stop-on 1,segv \
 	    sh -c 'kill -SEGV $$'
 	assert_equal "$stderr" \
-	    "retry: stopping: killed by SIGSEGV is a --stop-on status"
+	    "retry: sh -c 'kill -SEGV \$\$': stopping: killed by SIGSEGV is a --stop-on status"
 }
 
 @test "--stop-on 124 stops on a timeout" {
 	run -124 --separate-stderr retry -n 5 --fixed 1ms --timeout 50ms \
 	    --stop-on 124 sleep 10
-	assert_equal "$stderr" "retry: stopping: timed out is a --stop-on status"
+	assert_equal "$stderr" "retry: sleep 10: stopping: timed out is a --stop-on status"
 }
 
 @test "--success-on 0,3: exit 3 is a success" {
@@ -60,8 +60,8 @@ load test_helper/core
 	run -1 --separate-stderr retry -n 2 --fixed 1ms --success-on 3 flaky 0
 	assert_equal "$(flaky_runs)" 2
 	assert_stderr_lines \
-	    "retry: attempt 1/2 failed: exit 0 after $DUR; next attempt in 1ms" \
-	    "retry: giving up after 2 attempts in $DUR: exit 0"
+	    "retry: flaky 0: attempt 1/2 failed: exit 0 after $DUR; next attempt in 1ms" \
+	    "retry: flaky 0: giving up after 2 attempts in $DUR: exit 0"
 }
 
 @test "--success-on a range: an end counts, a status past it does not" {
@@ -86,7 +86,7 @@ load test_helper/core
 @test "--retry-on 1 stops on exit 2" {
 	run -2 --separate-stderr retry -n 5 --fixed 1ms --retry-on 1 flaky 9 2
 	assert_equal "$(flaky_runs)" 1
-	assert_equal "$stderr" "retry: stopping: exit 2 is not a --retry-on status"
+	assert_equal "$stderr" "retry: flaky 9 2: stopping: exit 2 is not a --retry-on status"
 }
 
 @test "--retry-on 1 retries exit 1" {
@@ -103,10 +103,10 @@ load test_helper/core
 	run -143 --separate-stderr retry -n 2 --fixed 1ms --retry-on SEGV \
 	    sh -c 'kill -TERM $$'
 	assert_equal "$stderr" \
-	    "retry: stopping: killed by SIGTERM is not a --retry-on status"
+	    "retry: sh -c 'kill -TERM \$\$': stopping: killed by SIGTERM is not a --retry-on status"
 }
 
 @test "an attempt killed by SIGINT is not retried" {
 	run -130 --separate-stderr retry -n 5 --fixed 1ms sh -c 'kill -INT $$'
-	assert_equal "$stderr" "retry: stopping: killed by SIGINT (interrupted)"
+	assert_equal "$stderr" "retry: sh -c 'kill -INT \$\$': stopping: killed by SIGINT (interrupted)"
 }

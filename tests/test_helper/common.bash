@@ -108,3 +108,38 @@ spool_place() {
 skip_under_asan_limits() {
 	[ "${RETRY_UNDER:-}" != asan ] || skip "under ASan: $1"
 }
+
+# The command "$@" as the first failure's line and the closing line name
+# it: its words, those of other than plain characters in single quotes, cut
+# short past 48 bytes with "..." (of control characters, newlines are made
+# visible, as \x0a).
+command_name() {
+	local w s='' q
+	for w in "$@"; do
+		[ -z "$s" ] || s+=" "
+		if [[ -n $w && $w != *[!A-Za-z0-9_@%+=:,./-]* ]]; then
+			s+=$w
+		else
+			q=${w//\'/\'\\\'\'}
+			s+="'$q'"
+		fi
+	done
+	s=${s//$'\n'/\\x0a}
+	if [ "${#s}" -gt 48 ]; then
+		s=${s:0:48}
+		# Never inside an escape.
+		if [[ ${s:45} == *\\* ]]; then
+			q=${s:45}
+			s=${s:0:45}${q%%\\*}
+		fi
+		while [[ $s == *" " ]]; do s=${s% }; done
+		s+=...
+	fi
+	printf '%s' "$s"
+}
+
+# The same as an extended regex.
+named() {
+	# shellcheck disable=SC2016  # a sed expression, not the shell's
+	command_name "$@" | sed 's/[].[\*^$()+?{|]/\\&/g'
+}

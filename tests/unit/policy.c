@@ -37,7 +37,8 @@
  * ended; "@N" when the attempt's number is not its place in the run (a
  * --forever reset); ", others DUR" when the output asks the other runs of
  * --share to wait; ", no --on-giveup" for a run that ends without success
- * and without giving up (--on-giveup is not run).
+ * and without giving up (--on-giveup is not run), and ", succeeded and
+ * gave up" for a run that ends both ways, which no row may say.
  */
 #include <errno.h>
 #include <signal.h>
@@ -321,6 +322,9 @@ static const struct row {
 	  "sleep 1s; sleep 1s; exit 1 successes" },
 	{ "--successes: a run short of the streak never exits 0",
 	  "--successes 2 --budget 3s -d 2s", "0+2s", "exit 1 budget" },
+	{ "--successes: a success short of the streak that --budget ends "
+	  "is no success", "--successes 2 -d 300ms --budget 500ms", "1 0",
+	  "sleep 300ms; exit 1 budget" },
 	{ "--successes: --until-output decides each success",
 	  "--successes 2 --until-output ok -d 1s -n 0", "0=u 0 0=u 0=u",
 	  "sleep 1s; sleep 1s; sleep 1s; exit 0" },
@@ -891,10 +895,13 @@ say(char *got, size_t gotsz, size_t len, const struct next *x,
 	if (others && x->others >= 0)
 		len += (size_t)snprintf(got + len, gotsz - len, ", others %s",
 		    duration_format(x->others, d, sizeof(d)));
-	if (x->what == NEXT_EXIT && !x->gave_up && !(x->end == END_VERDICT &&
-	    x->outcome.verdict == V_SUCCESS))
+	/* A run ends one way: a success, a give-up, or neither. */
+	if (x->what == NEXT_EXIT && !x->gave_up && !x->succeeded)
 		len += (size_t)snprintf(got + len, gotsz - len,
 		    ", no --on-giveup");
+	if (x->what == NEXT_EXIT && x->gave_up && x->succeeded)
+		len += (size_t)snprintf(got + len, gotsz - len,
+		    ", succeeded and gave up");
 	return len - start;
 }
 

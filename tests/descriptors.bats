@@ -232,18 +232,20 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	wait_for "$D/out" late
 }
 
-# The lines of a two-attempt run that prints NAME1 and NAME2 on the way,
-# with --log-file's lines (their time first) among them, in order.
+# The lines of a two-attempt run of COMMAND that prints NAME1 and NAME2
+# on the way, with --log-file's lines (their time first) among them, in
+# order: FILE NAME COMMAND...
 assert_log_interleaved() {
-	local t='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z retry: '
+	local t='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z retry: ' n
+	n=$(named "${@:3}")
 	run cat "$1"
 	assert_equal "${#lines[@]}" 6
 	assert_line --index 0 --regexp "${t}attempt 1/2 starting\$"
 	assert_line --index 1 "${2}1"
-	assert_line --index 2 --regexp "${t}attempt 1/2 failed: exit 1 "
+	assert_line --index 2 --regexp "${t}$n: attempt 1/2 failed: exit 1 "
 	assert_line --index 3 --regexp "${t}attempt 2/2 starting\$"
 	assert_line --index 4 "${2}2"
-	assert_line --index 5 --regexp "${t}giving up after 2 attempts "
+	assert_line --index 5 --regexp "${t}$n: giving up after 2 attempts "
 }
 
 @test "--log-file -: the log's lines on stderr, no file named -" {
@@ -263,10 +265,10 @@ assert_log_interleaved() {
 @test "--log-file /dev/stdout and /dev/stderr into a file opened with >: the log and the command's output take turns" {
 	retry -q --max 2 -d 0 --log-file /dev/stdout -- \
 	    sh -c 'echo out$RETRY_ATTEMPT; exit 1' >"$D/out" || true
-	assert_log_interleaved "$D/out" out
+	assert_log_interleaved "$D/out" out sh -c 'echo out$RETRY_ATTEMPT; exit 1'
 	retry -q --max 2 -d 0 --log-file /dev/stderr -- \
 	    sh -c 'echo err$RETRY_ATTEMPT >&2; exit 1' 2>"$D/err" || true
-	assert_log_interleaved "$D/err" err
+	assert_log_interleaved "$D/err" err sh -c 'echo err$RETRY_ATTEMPT >&2; exit 1'
 	# Through an output rule and --hold-stdout too: the held output
 	# of the attempt that succeeded, after the lines that came before.
 	retry -q --max 2 -d 0 --log-file /dev/stdout --hold-stdout \
@@ -274,7 +276,7 @@ assert_log_interleaved() {
 	    sh -c 'echo out$RETRY_ATTEMPT; [ $RETRY_ATTEMPT = 2 ]' >"$D/held"
 	run -0 cat "$D/held"
 	assert_line --index 0 --regexp 'Z retry: attempt 1/2 starting$'
-	assert_line --index 1 --regexp 'Z retry: attempt 1/2 failed: exit 1 '
+	assert_line --index 1 --regexp "Z retry: $(named sh -c 'echo out$RETRY_ATTEMPT; [ $RETRY_ATTEMPT = 2 ]'): "'attempt 1/2 failed: exit 1 '
 	assert_line --index 2 --regexp 'Z retry: attempt 2/2 starting$'
 	assert_line --index 3 out2
 	assert_line --index 4 --regexp 'Z retry: '
@@ -283,10 +285,10 @@ assert_log_interleaved() {
 @test "--log-file /dev/fd/N and /proc/self/fd/N: the descriptor retry was given, written in turn with the command" {
 	bash -c 'exec 5>"$D/five"; timeout 60 "$RETRY" -q --max 2 -d 0 \
 	    --log-file /dev/fd/5 -- sh -c "echo five\$RETRY_ATTEMPT >&5; exit 1"' || true
-	assert_log_interleaved "$D/five" five
+	assert_log_interleaved "$D/five" five sh -c 'echo five$RETRY_ATTEMPT >&5; exit 1'
 	bash -c 'exec 6>>"$D/six"; timeout 60 "$RETRY" -q --max 2 -d 0 \
 	    --log-file /proc/self/fd/6 -- sh -c "echo six\$RETRY_ATTEMPT >&6; exit 1"' || true
-	assert_log_interleaved "$D/six" six
+	assert_log_interleaved "$D/six" six sh -c 'echo six$RETRY_ATTEMPT >&6; exit 1'
 }
 
 @test "--log-file naming a descriptor that is not open, or not for writing: one line, exit 125, nothing run" {

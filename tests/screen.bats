@@ -130,7 +130,7 @@ print("\n".join(sorted(set(repr(x.removeprefix(b"\x1b[J")) for x in b.split(b"\r
 	refute_output --partial 'next attempt in 2'
 	# The typed line is as typed; the report follows it, where a
 	# background job's words land.
-	assert_output --regexp $'\n(\\$ )?echo typed-by-the-userretry: SIGTERM while waiting'
+	assert_output --regexp $'\n(\\$ )?echo typed-by-the-userretry: false: SIGTERM while waiting'
 }
 
 @test "after a progress bar left mid-line, a report starts on a line of its own, the bar kept" {
@@ -139,9 +139,9 @@ print("\n".join(sorted(set(repr(x.removeprefix(b"\x1b[J")) for x in b.split(b"\r
 	wait_lines "$D/done"
 	run -0 screen
 	assert_line --index 1 'downloading [#####] 50%'
-	assert_line --index 2 --regexp '^retry: attempt 1/2 failed: exit 1 after '
+	assert_line --index 2 --regexp '^retry: sh bar: attempt 1/2 failed: exit 1 after '
 	assert_line --index 3 'downloading [#####] 50%'
-	assert_line --index 4 --regexp '^retry: giving up after 2 attempts in '
+	assert_line --index 4 --regexp '^retry: sh bar: giving up after 2 attempts in '
 	assert_line --index 5 '$'
 	# After a line that ended, no empty line.
 	type_line clear
@@ -150,9 +150,9 @@ print("\n".join(sorted(set(repr(x.removeprefix(b"\x1b[J")) for x in b.split(b"\r
 	wait_lines "$D/done2"
 	run -0 screen
 	assert_line --index 1 line
-	assert_line --index 2 --regexp '^retry: attempt 1/2 failed: exit 1 after '
+	assert_line --index 2 --regexp "^retry: $(named sh -c 'echo line; exit 1'): "'attempt 1/2 failed: exit 1 after '
 	assert_line --index 3 line
-	assert_line --index 4 --regexp '^retry: giving up after 2 attempts in '
+	assert_line --index 4 --regexp "^retry: $(named sh -c 'echo line; exit 1'): "'giving up after 2 attempts in '
 }
 
 @test "a hook's words left mid-line stay; the countdown and the next report start below them" {
@@ -160,9 +160,9 @@ print("\n".join(sorted(set(repr(x.removeprefix(b"\x1b[J")) for x in b.split(b"\r
 	type_line "$RETRY --on-retry 'printf hook-said' --fixed 1100ms --max 2 -- false; echo done >done"
 	wait_lines "$D/done"
 	run -0 screen
-	assert_line --index 1 --regexp '^retry: attempt 1/2 failed: exit 1 after '
+	assert_line --index 1 --regexp '^retry: false: attempt 1/2 failed: exit 1 after '
 	assert_line --index 2 hook-said
-	assert_line --index 3 --regexp '^retry: giving up after 2 attempts in '
+	assert_line --index 3 --regexp '^retry: false: giving up after 2 attempts in '
 }
 
 @test "TERM=dumb: the countdown and a report's start are blanks and carriage returns, no escape" {
@@ -182,7 +182,7 @@ sys.stdout.write(repr(b))' "$D/bytes"
 	# The countdown was drawn.
 	assert_output --partial '\rretry: next attempt in '
 	run -0 screen
-	assert_output --regexp $'\ndownloading \\[#####\\] 50%\nretry: attempt 1/2 failed: exit 1 after '
+	assert_output --regexp $'\ndownloading \\[#####\\] 50%\nretry: sh bar: attempt 1/2 failed: exit 1 after '
 }
 
 @test "no carriage return or blanks where stderr is a file or a pipe, in the log file or in JSON" {
@@ -191,8 +191,8 @@ sys.stdout.write(repr(b))' "$D/bytes"
 	type_line "$RETRY --fixed 1100ms --max 2 -- sh bar 2>err; echo done >done"
 	wait_lines "$D/done"
 	run -0 cat -A "$D/err"
-	assert_line --index 0 --regexp '^retry: attempt 1/2 failed: exit 1 after .*; next attempt in 1.1s\$$'
-	assert_line --index 1 --regexp '^retry: giving up after 2 attempts in .*: exit 1\$$'
+	assert_line --index 0 --regexp '^retry: sh bar: attempt 1/2 failed: exit 1 after .*; next attempt in 1.1s\$$'
+	assert_line --index 1 --regexp '^retry: sh bar: giving up after 2 attempts in .*: exit 1\$$'
 	assert_equal "${#lines[@]}" 2
 	# stderr at the terminal: not in the log file; nor in JSON.
 	tmux -S "$SOCK" pipe-pane -O "cat >>'$D/bytes'"
@@ -201,7 +201,7 @@ sys.stdout.write(repr(b))' "$D/bytes"
 	wait_screen '^END$'
 	tmux -S "$SOCK" pipe-pane
 	run -1 grep -q $'[\r\e]' "$D/log"
-	run -0 grep -c 'Z retry: giving up after 2 attempts in .*: exit 1$' "$D/log"
+	run -0 grep -c 'Z retry: sh bar: giving up after 2 attempts in .*: exit 1$' "$D/log"
 	assert_output 1
 	run -0 python3 -c '
 import sys
@@ -214,7 +214,7 @@ sys.stdout.write(repr(b))' "$D/bytes"
 	# And on a pipe.
 	run -0 bash -c '"$1" --fixed 1100ms --max 2 -- sh "$2" 2>&1 >/dev/null |
 	    cat -A' sh "$RETRY" "$D/bar"
-	assert_line --index 0 --regexp '^retry: attempt 1/2 failed: exit 1 after .*; next attempt in 1.1s\$$'
-	assert_line --index 1 --regexp '^retry: giving up after 2 attempts in .*: exit 1\$$'
+	assert_line --index 0 --regexp "^retry: $(named sh "$D/bar"): "'attempt 1/2 failed: exit 1 after .*; next attempt in 1.1s\$$'
+	assert_line --index 1 --regexp "^retry: $(named sh "$D/bar"): "'giving up after 2 attempts in .*: exit 1\$$'
 	assert_equal "${#lines[@]}" 2
 }

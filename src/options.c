@@ -21,6 +21,8 @@
 /* The default --max-delay of --exp, --linear, --fib and --decorrelated in
  * a run without a limit on attempts, as Kubernetes caps its restarts. */
 #define UNLIMITED_CAP	(5 * 60 * NS_PER_SEC)
+/* --forever's default --delay-on-success, in seconds. */
+#define FOREVER_DELAY_ON_SUCCESS	1.0
 
 struct parse {
 	struct config	*cfg;
@@ -705,6 +707,7 @@ resolve_delay(struct parse *p, bool algo)
 }
 
 /*
+ * --forever: without --delay-on-success, FOREVER_DELAY_ON_SUCCESS.
  * --successes: without --delay-on-success, the delay after a success
  * short of N in a row is the strategy's first delay, so that the successes
  * are apart, as the failures are; -a LILD, LIMD, MILD and MIMD keep their
@@ -716,8 +719,18 @@ between_successes(struct parse *p, bool algo)
 	struct backoff *b = &p->cfg->backoff;
 	double *d = &b->delay_on_success;
 
-	if (p->cfg->limits.successes <= 1 ||
-	    p->given[O_DELAY_ON_SUCCESS - O_MAX])
+	if (p->given[O_DELAY_ON_SUCCESS - O_MAX])
+		return;
+	/* --forever: a command that succeeds at once (a daemon that forks
+	 * and exits) is not restarted faster than once a second, as runit's
+	 * runsv waits a second before it restarts a service that ran for
+	 * less.  -a's increase/decrease strategies keep their own rule. */
+	if (p->cfg->limits.forever && (!algo || b->strategy == A_CONSTANT ||
+	    b->strategy == A_EXPONENTIAL || b->strategy == A_FIBONACCI)) {
+		*d = FOREVER_DELAY_ON_SUCCESS;
+		return;
+	}
+	if (p->cfg->limits.successes <= 1)
 		return;
 	if (!algo)
 		*d = b->strategy == S_IMMEDIATE ? 0 : b->strategy == S_LIST ?

@@ -310,6 +310,16 @@ static const struct accepted {
 	  "max_delay=1h" },
 	{ M_RETRY, { "--forever", NULL }, "max=0 forever=1 max_delay=5m" },
 	{ M_RETRY, { "--forever", "-n", "3", NULL }, "max=3 forever=1" },
+	/* --forever: a second after a success unless told otherwise. */
+	{ M_RETRY, { "--forever", NULL }, "delay_on_success=1" },
+	{ M_RETRY, { "--forever", "--delay-on-success", "0", NULL },
+	  "delay_on_success=0" },
+	{ M_RETRY, { "--forever", "--delay-on-success", "250ms", NULL },
+	  "delay_on_success=0.25" },
+	{ M_RETRY, { "-n", "3", NULL }, "delay_on_success=0" },
+	{ M_RETRY, { "--forever", "-a", "LIMD", "--initial-delay", "1",
+	  "--delay-increment-on-failure", "1", "--delay-multiple-on-success",
+	  "0.5", NULL }, "delay_on_success=0" },
 	{ M_RETRY, { "--fixed", "2s", NULL }, "successes=1 delay_on_success=0" },
 	/* --successes: between successes, the strategy's first delay. */
 	{ M_RETRY, { "--successes", "3", "--fixed", "2s", NULL },

@@ -170,7 +170,8 @@ faults() {
 	tls_start localhost
 	run -1 env RETRY_SHARE_STORE="redis://127.0.0.1:$TLS_PORT" \
 	    timeout 60 "$RETRY" --share mix --max 2 --immediate -- false
-	assert_output --regexp "redis://127.0.0.1:$TLS_PORT/0: (the server closed the connection|Connection reset by peer); going on without"
+	# It says what to try: rediss://.
+	assert_output --regexp "redis://127.0.0.1:$TLS_PORT/0: (the server closed the connection|Connection reset by peer|not a Redis server\\? \\(.*\\)) \\(a TLS port\\? rediss:// speaks TLS\\); going on without"
 	assert_equal "$(faults)" 1
 	redis_start
 	run -1 env RETRY_SHARE_STORE="rediss://localhost:$REDIS_PORT?$TLS_CA" \

@@ -66,7 +66,7 @@ function __fish_retry_share_action
     while set -q words[1]
         switch $words[1]
             case '--*=*'
-            case --share-store --share-store-file --share-timeout --log-format
+            case --share-store --share-store-file --share-timeout --share-budget --share-window --log-format
                 set -e words[1]
             case '-*'
             case '*'
@@ -263,6 +263,7 @@ complete -c retry -n $sharecmd -f
 complete -c retry -n $sharecmd -l share-store -x -a '(__fish_retry_store)' -d 'Where the shared states live'
 complete -c retry -n $sharecmd -l share-store-file -r -F -d "The store from FILE's first line"
 complete -c retry -n $sharecmd -l share-timeout -x -d 'Give up on the store after DUR'
+complete -c retry -n $sharecmd -l share-budget -x -d "The runs' N tokens: tokens shown as they see them"
 complete -c retry -n $sharecmd -l share-window -x -d 'A state unused for DUR is none'
 complete -c retry -n $sharecmd -l log-format -x -a 'text json' -d 'Report as text or JSON Lines'
 complete -c retry -n $sharecmd -s h -l help -d 'Show the help and exit'

@@ -295,8 +295,8 @@ const struct opt optable[] = {
 	  "join the shared state NAME (letters, digits,\n"
 	  "'.', '_', '-'): a retry budget, a breaker, and\n"
 	  "a delay one run learns from its output" },
-	{ "share-budget", 0, O_SHARE_BUDGET, "N[:R]", G_SHARE, RETRY | SIM,
-	  0, 0,
+	{ "share-budget", 0, O_SHARE_BUDGET, "N[:R]", G_SHARE,
+	  RETRY | SIM | SHR, 0, 0,
 	  OTHER,
 	  "N tokens (default 10); a retry runs only if\n"
 	  "it can take one, a success gives R back\n"

@@ -38,7 +38,7 @@ _retry_simulate_options='--max --max-attempts --max-actual-duration --exp
 --help --version'
 
 _retry_share_options='--share-store --share-store-file --share-timeout
---share-window --log-format --help --version'
+--share-budget --share-window --log-format --help --version'
 
 # Options that take a value in the next word.
 _retry_takes_value() {

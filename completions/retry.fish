@@ -66,7 +66,7 @@ function __fish_retry_share_action
     while set -q words[1]
         switch $words[1]
             case '--*=*'
-            case --share-store --share-store-file --share-timeout --log-format
+            case --share-store --share-store-file --share-timeout --share-budget --share-window --log-format
                 set -e words[1]
             case '-*'
             case '*'
@@ -135,6 +135,27 @@ function __fish_retry_criteria
     printf '%s\n' $prefix{success,true,fail,false}
 end
 
+# Each value with what it does, as the manual says.
+function __fish_retry_jitter_modes
+    printf '%s\t%s\n' \
+        none 'No jitter: the delay as the strategy gives it' \
+        full 'Uniform in [0, d]' \
+        equal 'd/2 plus uniform in [0, d/2]' \
+        half 'd/2 plus uniform in [0, d/2] (as equal)' \
+        scattered 'Uniform in [d(1-R), d(1+R)], R 0.5' \
+        scattered: 'Uniform in [d(1-R), d(1+R)]: give R' \
+        down 'Uniform in [d(1-R), d], R 0.2' \
+        down: 'Uniform in [d(1-R), d]: give R' \
+        add: 'd plus uniform in [0, DUR]: give DUR'
+end
+
+function __fish_retry_stdin_modes
+    printf '%s\t%s\n' \
+        inherit "retry's own stdin, as it is" \
+        replay 'All of stdin, to every attempt from its first byte' \
+        null '/dev/null'
+end
+
 set -l opts "not __fish_retry_show; and __fish_retry_options_only $__retry_valued"
 set -l show "__fish_retry_show"
 set -l both "__fish_retry_show; or __fish_retry_options_only $__retry_valued"
@@ -172,7 +193,7 @@ for c in retry show-backoff-delays
     complete -c $c -n $engine -l delay-multiple-on-success -x -d '*MD: multiply on a success'
     complete -c $c -n $engine -l jitter-factor -x -d 'Random in d(1-F) to d(1+F)'
     complete -c $c -n $engine -l consider-actual-delay -d 'Count time already spent against the delay'
-    complete -c $c -n $engine -s j -l jitter -x -a 'none full equal half scattered scattered: down down: add:' -d 'Randomise each delay'
+    complete -c $c -n $engine -s j -l jitter -x -a '(__fish_retry_jitter_modes)' -d 'Randomise each delay'
     complete -c $c -n $engine -l seed -x -d 'Make random choices reproducible'
     complete -c $c -n $both -l count -x -d 'At most N steps of an all-failing run'
     complete -c $c -n $both -l successes -x -d 'Done only after N successes in a row'
@@ -210,7 +231,7 @@ complete -c retry -n $opts -l stop-if-output -x -d 'Stop at once if a line of ou
 complete -c retry -n $opts -l match -x -a 'stdout stderr both' -d 'Which output the rules read'
 complete -c retry -n $opts -s F -l fixed-strings -d 'Take each pattern as a plain string'
 complete -c retry -n $opts -s i -l ignore-case -d 'Match without regard to case'
-complete -c retry -n $opts -l stdin -x -a 'inherit replay null' -d 'What each attempt reads'
+complete -c retry -n $opts -l stdin -x -a '(__fish_retry_stdin_modes)' -d 'What each attempt reads'
 complete -c retry -n $opts -l hold-stdout -d "Only a successful attempt's stdout reaches stdout"
 complete -c retry -n $opts -l delay-from-output -x -d 'Wait at least the delay that the output gives'
 complete -c retry -n $opts -l delay-from-output-replaces -d "Wait the output's delay even when the strategy's is longer"
@@ -242,6 +263,7 @@ complete -c retry -n $sharecmd -f
 complete -c retry -n $sharecmd -l share-store -x -a '(__fish_retry_store)' -d 'Where the shared states live'
 complete -c retry -n $sharecmd -l share-store-file -r -F -d "The store from FILE's first line"
 complete -c retry -n $sharecmd -l share-timeout -x -d 'Give up on the store after DUR'
+complete -c retry -n $sharecmd -l share-budget -x -d "The runs' N tokens: tokens shown as they see them"
 complete -c retry -n $sharecmd -l share-window -x -d 'A state unused for DUR is none'
 complete -c retry -n $sharecmd -l log-format -x -a 'text json' -d 'Report as text or JSON Lines'
 complete -c retry -n $sharecmd -s h -l help -d 'Show the help and exit'

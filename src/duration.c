@@ -23,6 +23,19 @@ static const struct unit {
 	{ "d", 86400 * NS_PER_SEC },
 };
 
+/* Words for the units, singular; a plural adds an 's'. */
+static const struct word {
+	const char	*word, *unit;
+} words[] = {
+	{ "nsec", "ns" }, { "nanosecond", "ns" },
+	{ "usec", "us" }, { "microsecond", "us" },
+	{ "msec", "ms" }, { "millisecond", "ms" },
+	{ "sec", "s" }, { "second", "s" },
+	{ "min", "m" }, { "minute", "m" },
+	{ "hr", "h" }, { "hour", "h" },
+	{ "day", "d" },
+};
+
 int64_t
 sat_add(int64_t a, int64_t b)
 {
@@ -71,6 +84,24 @@ unit_find(const char *s, size_t len)
 		if (strlen(units[i].name) == len &&
 		    strncmp(units[i].name, s, len) == 0)
 			return &units[i];
+	return NULL;
+}
+
+const char *
+duration_unit_word(const char *w)
+{
+	size_t len = strlen(w);
+	const struct unit *u;
+
+	if ((u = unit_find(w, len)) != NULL)
+		return u->name;
+	/* "secs", "hours"; but "ms" is a unit of its own. */
+	if (len > 2 && w[len - 1] == 's')
+		len--;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i].word) == len &&
+		    strncmp(words[i].word, w, len) == 0)
+			return words[i].unit;
 	return NULL;
 }
 

@@ -42,6 +42,9 @@ struct span	 span_of(int64_t);
  * At most 365 days; NULL or a reason.
  */
 const char	*delay_parse(const char *, time_t now, int64_t *);
+/* The unit a word names as people write it after a number, apart ("ms",
+ * "sec", "minutes"): one of the units duration_parse takes, or NULL. */
+const char	*duration_unit_word(const char *);
 /* Rounds to three significant digits, for measured times. */
 int64_t		 duration_round(int64_t);
 /* Writes a short human form ("250ms", "1.5s", "2m30s") into buf. */

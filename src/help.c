@@ -21,6 +21,17 @@ static const char *const group_titles[] = {
 	"Other",
 };
 
+/* An option's help in a face: simulate's clients, as the blog's, never give
+ * up unless told, so its --max has no default limit. */
+static const char *
+help_of(const struct opt *o, enum mode mode)
+{
+	if (mode == MODE_SIMULATE && o->id == O_MAX)
+		return "at most N attempts a client (default 0: no\n"
+		    "limit, as the blog's clients)";
+	return o->help;
+}
+
 char *
 help_format(enum mode mode)
 {
@@ -101,7 +112,7 @@ help_format(enum mode mode)
 			else
 				fprintf(f, "  %-25s ", left);
 			/* Continuation lines line up with the first. */
-			for (const char *h = o->help; *h != '\0'; h++)
+			for (const char *h = help_of(o, mode); *h != '\0'; h++)
 				if (*h == '\n')
 					fprintf(f, "\n%28s", "");
 				else

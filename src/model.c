@@ -217,6 +217,15 @@ const char *
 simulate_contention(const struct backoff *b, unsigned long clients,
     unsigned long runs, uint64_t seed, struct contention_result *r)
 {
+	return simulate_contention_ticked(b, clients, runs, seed, r, NULL,
+	    NULL);
+}
+
+const char *
+simulate_contention_ticked(const struct backoff *b, unsigned long clients,
+    unsigned long runs, uint64_t seed, struct contention_result *r,
+    contention_tick *tick, void *arg)
+{
 	struct sim s = { .b = b, .limits = { .budget = -1, .timeout = -1,
 	    .reset_after = -1 }, .nclients = clients };
 	double time = 0, calls = 0, gave_up = 0;
@@ -237,6 +246,8 @@ simulate_contention(const struct backoff *b, unsigned long clients,
 		time += (double)s.end;
 		calls += (double)s.calls;
 		gave_up += (double)s.gave_up;
+		if (tick != NULL)
+			tick(arg, s.calls);
 	}
 	free(s.q);
 	free(s.c);

@@ -49,6 +49,13 @@ struct contention_result {
 const char	*simulate_contention(const struct backoff *,
 		    unsigned long clients, unsigned long runs, uint64_t seed,
 		    struct contention_result *);
+/* The same, calling tick(arg, calls) after each run with the write calls
+ * it made (the measure of its work), when tick is not NULL. */
+typedef void	 contention_tick(void *arg, uint64_t calls);
+const char	*simulate_contention_ticked(const struct backoff *,
+		    unsigned long clients, unsigned long runs, uint64_t seed,
+		    struct contention_result *, contention_tick *tick,
+		    void *arg);
 
 /* The load model's ways of retrying; a try is retried LOAD_RETRIES times
  * at most. */

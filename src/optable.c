@@ -76,8 +76,11 @@ const struct opt optable[] = {
 	  "then KILL after DUR more (default 5s)" },
 	{ "forever", 0, O_FOREVER, NULL, G_ATTEMPTS, RETRY, 0, 0,
 	  FLAG(limits.forever),
-	  "run again after a success too; --max counts\n"
-	  "failures in a row (default 0: no limit)" },
+	  "run again after a success too, 1s later unless\n"
+	  "--delay-on-success says (a command that exits\n"
+	  "at once is not restarted faster, as runit's);\n"
+	  "--max counts failures in a row (default 0: no\n"
+	  "limit)" },
 	{ "reset-after", 0, O_RESET_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  DURATION(limits.reset_after),
 	  "an attempt that ran DUR starts the delays over\n"
@@ -139,7 +142,8 @@ const struct opt optable[] = {
 	{ "delay-on-success", 0, O_DELAY_ON_SUCCESS, "S", G_ALGORITHM, ALL,
 	  A(A_CONSTANT) | A(A_EXPONENTIAL) | A(A_FIBONACCI) | CONCISE, 0,
 	  SECONDS(backoff.delay_on_success),
-	  "delay after a success (default 0)" },
+	  "delay after a success (default 0; with\n"
+	  "--forever, 1s)" },
 	{ "initial-delay", 0, O_INITIAL_DELAY, "S", G_ALGORITHM, ALL,
 	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
 	  A(A_EXPONENTIAL) | A(A_LILD) | A(A_LIMD) | A(A_MILD) | A(A_MIMD),
@@ -293,8 +297,8 @@ const struct opt optable[] = {
 	  "join the shared state NAME (letters, digits,\n"
 	  "'.', '_', '-'): a retry budget, a breaker, and\n"
 	  "a delay one run learns from its output" },
-	{ "share-budget", 0, O_SHARE_BUDGET, "N[:R]", G_SHARE, RETRY | SIM,
-	  0, 0,
+	{ "share-budget", 0, O_SHARE_BUDGET, "N[:R]", G_SHARE,
+	  RETRY | SIM | SHR, 0, 0,
 	  OTHER,
 	  "N tokens (default 10); a retry runs only if\n"
 	  "it can take one, a success gives R back\n"

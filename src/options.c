@@ -21,6 +21,8 @@
 /* The default --max-delay of --exp, --linear, --fib and --decorrelated in
  * a run without a limit on attempts, as Kubernetes caps its restarts. */
 #define UNLIMITED_CAP	(5 * 60 * NS_PER_SEC)
+/* --forever's default --delay-on-success, in seconds. */
+#define FOREVER_DELAY_ON_SUCCESS	1.0
 
 struct parse {
 	struct config	*cfg;
@@ -28,6 +30,8 @@ struct parse {
 	size_t		 errsz;
 	const struct opt *strategy;	/* the strategy option given */
 	char		*delay;		/* --delay's value, taken in validate */
+	const struct opt *last;		/* the last option given, */
+	const char	*last_arg;	/* and its value */
 	bool		 given[O_VERSION - O_MAX + 1];
 };
 
@@ -315,17 +319,22 @@ special(struct parse *p, const struct opt *o, char *arg)
  * option where only a number or a duration can stand, says what was
  * missing.  Text (a pattern, a label, a command) may be anything.
  */
+static bool
+numeric(const struct opt *o)
+{
+	return o->kind == K_DURATION || o->kind == K_SPAN ||
+	    o->kind == K_SECONDS || o->kind == K_COUNT || o->kind == K_REAL ||
+	    o->kind == K_STRATEGY || o->id == O_TIMES || o->id == O_DELAYS ||
+	    o->id == O_DELAY || o->id == O_SEED;
+}
+
 static int
 missing(struct parse *p, const struct opt *o, const char *arg)
 {
 	const bool text = o->kind == K_TEXT || o->id == O_LABEL;
-	const bool numeric = o->kind == K_DURATION || o->kind == K_SPAN ||
-	    o->kind == K_SECONDS || o->kind == K_COUNT || o->kind == K_REAL ||
-	    o->kind == K_STRATEGY || o->id == O_TIMES || o->id == O_DELAYS ||
-	    o->id == O_DELAY || o->id == O_SEED;
 	const char *m = o->metavar;
 
-	if (arg == NULL || text || (strcmp(arg, "--") != 0 && !(numeric &&
+	if (arg == NULL || text || (strcmp(arg, "--") != 0 && !(numeric(o) &&
 	    arg[0] == '-' && (isalpha((unsigned char)arg[1]) ||
 	    arg[1] == '-'))))
 		return 0;
@@ -544,6 +553,91 @@ validate_simulate(struct parse *p)
 	return validate_show(p);
 }
 
+/* Whether s is a plain decimal number: "3", "100", "0.5". */
+static bool
+bare_number(const char *s)
+{
+	const size_t n = strspn(s, "0123456789");
+
+	if (n == 0)
+		return false;
+	return s[n] == '\0' || (s[n] == '.' && s[n + 1 +
+	    strspn(s + n + 1, "0123456789")] == '\0');
+}
+
+static bool
+count_word(const char *w)
+{
+	static const char *const words[] = { "times", "tries", "attempts",
+	    "retries" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(w, words[i]) == 0)
+			return true;
+	return false;
+}
+
+/* --delays 1 2 4: the list as one word, as far as the numbers go. */
+static int
+list_apart(struct parse *p, const struct opt *o)
+{
+	const struct config *c = p->cfg;
+	char list[128];
+	int i;
+
+	snprintf(list, sizeof(list), "%s", p->last_arg);
+	for (i = 0; i < c->nargs && bare_number(c->args[i]); i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+		    ",%s", c->args[i]);
+	return fail(p, o, "did you mean --%s %s? ('%s' would run as the "
+	    "command)", o->name, list, c->args[0]);
+}
+
+/*
+ * "--exp 100 ms", "--max 3 times", "retry 5 curl": a unit, a count's word
+ * or a number where the command starts is what the user meant as part of
+ * an option, and no program has such a name.  After "--" the command is
+ * the user's word (retry --max 3 -- ms runs ms).
+ */
+static int
+stray_word(struct parse *p)
+{
+	const struct config *c = p->cfg;
+	const struct opt *o = p->last;
+	const char *cmd = c->args[0], *before = c->args[-1], *unit;
+	bool after_value;
+
+	if (strcmp(before, "--") == 0)
+		return 0;
+	/* The option's value is the word just before the command. */
+	after_value = o != NULL && p->last_arg != NULL && numeric(o) &&
+	    p->last_arg >= before && p->last_arg < before + strlen(before);
+	unit = duration_unit_word(cmd);
+	if (after_value && bare_number(p->last_arg) && unit != NULL &&
+	    strcmp(o->metavar, "N") != 0)
+		return fail(p, o, "did you mean --%s %s%s? ('%s' would run as "
+		    "the command)", o->name, p->last_arg, unit, cmd);
+	/* Debian's retry's list, with spaces: --delays 1 2 4. */
+	if (after_value && bare_number(cmd) && strcmp(o->metavar, "LIST") == 0)
+		return list_apart(p, o);
+	if (after_value && (unit != NULL || count_word(cmd) ||
+	    bare_number(cmd)))
+		return fail(p, o, "did you mean --%s %s? ('%s' would run as "
+		    "the command; a command named %s goes after --)", o->name,
+		    p->last_arg, cmd, cmd);
+	if (bare_number(cmd) && c->nargs > 1 &&
+	    duration_unit_word(c->args[1]) != NULL)
+		return fail(p, NULL, "'%s %s' would run as the command: did "
+		    "you mean a duration, as in --timeout %s%s? (a command "
+		    "named %s goes after --)", cmd, c->args[1], cmd,
+		    duration_unit_word(c->args[1]), cmd);
+	if (bare_number(cmd))
+		return fail(p, NULL, "'%s' would run as the command: did you "
+		    "mean --max %s? (a command named %s goes after --)", cmd,
+		    cmd, cmd);
+	return 0;
+}
+
 /* retry: the output rules, compiled now that -F and -i are known. */
 static int
 validate_retry(struct parse *p)
@@ -589,6 +683,8 @@ validate_retry(struct parse *p)
 	if (c->nargs == 0 && !c->dry_run)
 		return fail(p, NULL, "no command given (as in: retry -- "
 		    "curl -fsS URL)");
+	if (c->nargs > 0 && stray_word(p) != 0)
+		return -1;
 	return validate_shared(p);
 }
 
@@ -611,6 +707,7 @@ resolve_delay(struct parse *p, bool algo)
 }
 
 /*
+ * --forever: without --delay-on-success, FOREVER_DELAY_ON_SUCCESS.
  * --successes: without --delay-on-success, the delay after a success
  * short of N in a row is the strategy's first delay, so that the successes
  * are apart, as the failures are; -a LILD, LIMD, MILD and MIMD keep their
@@ -622,8 +719,18 @@ between_successes(struct parse *p, bool algo)
 	struct backoff *b = &p->cfg->backoff;
 	double *d = &b->delay_on_success;
 
-	if (p->cfg->limits.successes <= 1 ||
-	    p->given[O_DELAY_ON_SUCCESS - O_MAX])
+	if (p->given[O_DELAY_ON_SUCCESS - O_MAX])
+		return;
+	/* --forever: a command that succeeds at once (a daemon that forks
+	 * and exits) is not restarted faster than once a second, as runit's
+	 * runsv waits a second before it restarts a service that ran for
+	 * less.  -a's increase/decrease strategies keep their own rule. */
+	if (p->cfg->limits.forever && (!algo || b->strategy == A_CONSTANT ||
+	    b->strategy == A_EXPONENTIAL || b->strategy == A_FIBONACCI)) {
+		*d = FOREVER_DELAY_ON_SUCCESS;
+		return;
+	}
+	if (p->cfg->limits.successes <= 1)
 		return;
 	if (!algo)
 		*d = b->strategy == S_IMMEDIATE ? 0 : b->strategy == S_LIST ?
@@ -770,6 +877,8 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 		p.given[o->id - O_MAX] = true;
 		if (apply(&p, o, optarg) != 0)
 			return -1;
+		p.last = o;
+		p.last_arg = optarg;
 		/* As Debian's retry and most tools: at once, whatever
 		 * follows. */
 		if (c->help || c->version)

@@ -42,6 +42,7 @@ struct redis_node {
 	int		 fd;		/* -1: not connected */
 	struct ssl_st	*ssl;		/* rediss://, while connected */
 	void		*reader;	/* hiredis's, while connected */
+	bool		 answered;	/* a reply came on this connection */
 	struct compat_lookup *lookup;	/* a name being looked up, kept across
 					 * commands (it cannot be stopped), or
 					 * NULL */
@@ -320,6 +321,22 @@ disconnect(struct redis_node *n)
 	if (n->reader != NULL)
 		api.redisReaderFree(n->reader);
 	n->reader = NULL;
+	n->answered = false;
+}
+
+/*
+ * redis:// to a TLS port: the server takes the command for a ClientHello
+ * and closes or resets the connection before any reply, or answers with a
+ * TLS record (an alert, 0x15; a handshake, 0x16).  Then the failure says
+ * what to try.  bytes came in this exchange, the first of them first.
+ */
+static const char *
+tls_hint(const struct redis_conn *r, const struct redis_node *n,
+    size_t bytes, int first)
+{
+	return r->url.kind == STORE_REDIS_TCP && !r->url.tls &&
+	    !n->answered && (bytes == 0 || first == 0x15 || first == 0x16) ?
+	    " (a TLS port? rediss:// speaks TLS)" : "";
 }
 
 /* A node to talk to, not yet connected: NULL when there is no memory. */
@@ -586,6 +603,7 @@ exchange(struct redis_conn *r, struct redis_node *n, const char *out,
 {
 	const int64_t start = mono_ns(), by = deadline(r);
 	size_t sent = 0, got = 0, bytes = 0;
+	int first = -1;
 	char buf[16384], d[DURATION_BUFSZ + 64], why[512];
 	short rwant = POLLIN, wwant = POLLOUT;
 	/* A TLS session may hold what the socket no longer shows. */
@@ -602,11 +620,13 @@ exchange(struct redis_conn *r, struct redis_node *n, const char *out,
 				    "than %d elements", ELEMENTS_MAX);
 			else
 				node_fail(r, n, err, sz, "not a Redis server? "
-				    "(%s)", ((redisReader *)n->reader)->errstr);
+				    "(%s)%s", ((redisReader *)n->reader)->errstr,
+				    tls_hint(r, n, bytes, first));
 			goto fail;
 		}
 		if (reply != NULL) {
 			rep[got++] = reply;
+			n->answered = true;
 			continue;
 		}
 		/* Sent at once: the socket's buffer takes a command. */
@@ -618,8 +638,9 @@ exchange(struct redis_conn *r, struct redis_node *n, const char *out,
 				continue;
 			}
 			if (errno != EAGAIN && errno != EINTR) {
-				node_fail(r, n, err, sz, "%s", n->ssl != NULL ?
-				    why : strerror(errno));
+				node_fail(r, n, err, sz, "%s%s", n->ssl != NULL ?
+				    why : strerror(errno),
+				    tls_hint(r, n, bytes, first));
 				goto fail;
 			}
 			writable = false;
@@ -629,12 +650,15 @@ exchange(struct redis_conn *r, struct redis_node *n, const char *out,
 			    sizeof(why));
 			if (k == 0 || (k == -1 && errno != EAGAIN &&
 			    errno != EINTR)) {
-				node_fail(r, n, err, sz, "%s", k == 0 ?
+				node_fail(r, n, err, sz, "%s%s", k == 0 ?
 				    "the server closed the connection" :
-				    n->ssl != NULL ? why : strerror(errno));
+				    n->ssl != NULL ? why : strerror(errno),
+				    tls_hint(r, n, bytes, first));
 				goto fail;
 			}
 			if (k > 0) {
+				if (bytes == 0)
+					first = (unsigned char)buf[0];
 				if ((bytes += (size_t)k) > REPLY_MAX) {
 					node_fail(r, n, err, sz, "an answer "
 					    "longer than %d bytes", REPLY_MAX);

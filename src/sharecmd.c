@@ -105,17 +105,23 @@ static int
 one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
     int w, size_t *shown)
 {
-	struct share_state s, later;
+	struct share_state s, now_s;
 	char why[1024], vis[4096];
+	const int64_t now = wall_ns();
 	int rc;
 
 	if (reset)
 		rc = shared_reset(sh, name, why, sizeof(why));
 	else if ((rc = shared_read(sh, name, &s, why, sizeof(why))) == 0) {
-		/* A window old: as good as gone, as Redis has dropped it. */
-		later = s;
-		if (share_expire(&later, sh->rules, wall_ns()))
+		/* A window old: as good as gone, as Redis has dropped it.
+		 * Else the tokens as a run would find them now: what was
+		 * left, and what came back since (share.c's rule, which
+		 * share.lua keeps too). */
+		now_s = s;
+		if (share_expire(&now_s, sh->rules, now))
 			rc = 1;
+		else
+			s.tokens = share_tokens(&now_s, sh->rules, now);
 	}
 	if (!reset && rc == 1) {
 		if (!listed)
@@ -156,15 +162,27 @@ share_main(const struct config *c)
 	int rc = 0, w = 4;
 
 	if (shared_open(&sh, c, NULL, false, why, sizeof(why)) == -1) {
-		/* No directory: no state yet, nothing to reset. */
-		if (errno == ENOENT && (reset || c->nargs == 1)) {
+		/* No default directory: no run made it yet, so no state,
+		 * nothing to reset.  A store that was named must be there: a
+		 * typo is no empty store. */
+		if (errno == ENOENT && sh.default_dir && (reset ||
+		    c->nargs == 1)) {
 			if (!reset)
 				warnx("no shared state yet");
 			return 0;
 		}
-		warnx("%s", errno == ENOENT ? "no shared state yet" :
-		    report_visible(why, vis, sizeof(vis)));
-		return errno == ENOENT ? 1 : EXIT_USAGE;
+		if (errno == ENOENT && sh.default_dir) {
+			warnx("no shared state yet");
+			return 1;
+		}
+		if (errno == ENOENT)
+			warnx("%s: %s (no store there)", c->share_store !=
+			    NULL ? "--share-store" : c->share_store_file !=
+			    NULL ? "--share-store-file" : "$RETRY_SHARE_STORE",
+			    report_visible(why, vis, sizeof(vis)));
+		else
+			warnx("%s", report_visible(why, vis, sizeof(vis)));
+		return EXIT_USAGE;
 	}
 	if (c->nargs == 1 && shared_names(&sh, &names, &n, unlisted,
 	    &unreached, why, sizeof(why)) == -1) {

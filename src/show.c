@@ -461,6 +461,22 @@ dry_run_asked(const struct config *c)
 		    "delays, to %s at most\n", hi);
 }
 
+/* --dry-run --forever: the delay after a success, as the policy gives it. */
+static void
+dry_run_success(const struct config *c, struct rng *rng)
+{
+	char d[DURATION_BUFSZ];
+	struct observed o = { .status = 0 };
+	struct policy pol;
+	struct next x;
+
+	policy_init(&pol, &c->backoff, &c->limits, &c->verdict, rng);
+	x = policy_next(&pol, &o);
+	if (x.outcome.verdict == V_SUCCESS && x.what == NEXT_SLEEP)
+		printf("after a success: %s to the next attempt\n",
+		    duration_format(x.delay.ns, d, sizeof(d)));
+}
+
 /* The schedule of an all-failing run: --count attempts at most. */
 int
 dry_run(const struct config *c, struct rng *rng)
@@ -495,6 +511,8 @@ dry_run(const struct config *c, struct rng *rng)
 		printf("then gives up: --max %lu leaves too few attempts for "
 		    "%lu successes in a row\n", c->backoff.max_attempts,
 		    c->limits.successes);
+	if (c->limits.forever)
+		dry_run_success(c, rng);
 	if (c->patterns[RULE_CAPTURE] != NULL)
 		dry_run_asked(c);
 	if (c->share != NULL)

@@ -2,14 +2,18 @@
  * retry simulate: which strategies to run through model.c's models, and
  * their means printed as rows (a table, CSV or JSON) or drawn as a chart.
  */
+#include <sys/ioctl.h>
+
 #include <err.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chart.h"
+#include "clock.h"
 #include "duration.h"
 #include "exits.h"
 #include "lists.h"
@@ -25,6 +29,32 @@
 struct contender {
 	char		 name[32];
 	struct backoff	 b;
+	double		 calls_b;	/* write calls of a run of CAL_B */
+	double		 growth;	/* and their power of the clients */
+};
+
+/*
+ * Progress, at a terminal only: a simulation of thousands of clients can
+ * take an hour.  Its work is measured in write calls, which grow as a
+ * power of the clients that a run of CAL_A and one of CAL_B clients show,
+ * and which take the time per call that those runs took.  Up front, a line
+ * says how long the whole will take when that is more than SLOW; then one
+ * line, redrawn in place while retry is in the terminal's foreground, says
+ * how far it is, and is cleared at the end.
+ */
+#define CAL_A		200
+#define CAL_B		400
+#define SLOW		(5 * NS_PER_SEC)
+#define REDRAW		(250 * NS_PER_MS)
+
+struct progress {
+	bool		 on;		/* stderr is a terminal */
+	bool		 drawn;		/* a line is up */
+	int64_t		 start, drawn_at;
+	double		 total;		/* the calls expected of all */
+	double		 before;	/* of the cells done */
+	double		 cell;		/* of the cell running, a run */
+	unsigned long	 done;		/* its runs done */
 };
 
 struct plan {
@@ -37,6 +67,7 @@ struct plan {
 	bool		 limits;	/* clients may give up */
 	int		 name_w;	/* the widest name */
 	struct contention_result *r;	/* nclients x ns, for the chart */
+	struct progress	 pr;
 };
 
 /* A strategy given on the command line, named for the table. */
@@ -246,19 +277,132 @@ chart_measure(const struct plan *p, bool calls)
 	}
 }
 
+/* Whether retry may draw on its terminal: it is the foreground's. */
+static bool
+foreground(void)
+{
+	const pid_t pg = tcgetpgrp(STDERR_FILENO);
+
+	return pg != -1 && pg == getpgrp();
+}
+
+static void
+progress_clear(struct progress *pr)
+{
+	if (pr->drawn)
+		fputs("\r\033[K", stderr);
+	pr->drawn = false;
+}
+
+/* The write calls a run of n clients makes with e's strategy. */
+static double
+expected(const struct contender *e, unsigned long n)
+{
+	return e->calls_b * math_pow((double)n / CAL_B, e->growth);
+}
+
+/* What each strategy's runs grow as, and the time of a write call: ns. */
+static double
+calibrate(struct plan *p)
+{
+	struct contention_result a, b;
+	const int64_t t0 = mono_ns();
+	double calls = 0;
+
+	for (size_t j = 0; j < p->ns; j++) {
+		struct contender *e = &p->s[j];
+
+		if (simulate_contention(&e->b, CAL_A, 1, p->seed + 1, &a) !=
+		    NULL || simulate_contention(&e->b, CAL_B, 1, p->seed + 1,
+		    &b) != NULL)
+			return 0;
+		e->calls_b = b.calls > 1 ? b.calls : 1;
+		e->growth = a.calls > 0 ? math_log(e->calls_b / a.calls) /
+		    math_log((double)CAL_B / CAL_A) : 2;
+		e->growth = e->growth < 1 ? 1 : e->growth > 2.5 ? 2.5 :
+		    e->growth;
+		calls += a.calls + b.calls;
+	}
+	return calls > 0 ? (double)(mono_ns() - t0) / calls : 0;
+}
+
+/* Up front: the work of the whole, and how long it will take if long. */
+static void
+progress_start(struct plan *p)
+{
+	struct progress *pr = &p->pr;
+	char d[DURATION_BUFSZ];
+	double per_call, ns;
+
+	memset(pr, 0, sizeof(*pr));
+	if (!isatty(STDERR_FILENO) || (per_call = calibrate(p)) <= 0)
+		return;
+	for (size_t i = 0; i < p->nclients; i++)
+		for (size_t j = 0; j < p->ns; j++)
+			pr->total += (double)p->c->runs *
+			    expected(&p->s[j], p->clients[i]);
+	ns = pr->total * per_call;
+	pr->on = true;
+	pr->start = mono_ns();
+	if (ns > (double)SLOW && foreground())
+		fprintf(stderr, "retry simulate: this will take about %s\n",
+		    duration_format(duration_round(math_llround(ns)), d,
+		    sizeof(d)));
+}
+
+/* After each run: the line redrawn, at most every REDRAW. */
+static void
+progress_tick(void *arg, uint64_t calls)
+{
+	struct progress *pr = arg;
+	const int64_t now = mono_ns();
+	char line[256], d[DURATION_BUFSZ], left[DURATION_BUFSZ + 16] = "";
+	struct winsize ws;
+	double f;
+	int cols = 80;
+
+	(void)calls;
+	pr->done++;
+	if (!pr->on || now - pr->drawn_at < REDRAW || !foreground())
+		return;
+	pr->drawn_at = now;
+	f = (pr->before + pr->cell * (double)pr->done) / pr->total;
+	f = f > 1 ? 1 : f;
+	if (f > 0 && f < 1)
+		snprintf(left, sizeof(left), ", about %s left",
+		    duration_format(duration_round(math_llround(
+		    (double)(now - pr->start) * (1 - f) / f)), d, sizeof(d)));
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		cols = ws.ws_col;
+	/* One row: never as wide as the terminal, which would wrap. */
+	snprintf(line, sizeof(line), "retry simulate: %d%% done%s",
+	    (int)(f * 100), left);
+	fflush(stdout);
+	fprintf(stderr, "\r%.*s\033[K", cols > 1 ? cols - 1 : 0, line);
+	pr->drawn = true;
+}
+
 static const char *
 plan_run(struct plan *p)
 {
 	const struct config *c = p->c;
+	struct progress *pr = &p->pr;
 	struct contention_result r;
 	const char *why;
 
+	progress_start(p);
 	if (!c->chart)
 		print_header(p);
 	for (size_t i = 0; i < p->nclients; i++)
 		for (size_t j = 0; j < p->ns; j++) {
-			why = simulate_contention(&p->s[j].b, p->clients[i],
-			    c->runs, seed_for(p, p->clients[i]), &r);
+			pr->cell = pr->on ? expected(&p->s[j], p->clients[i]) :
+			    0;
+			pr->done = 0;
+			why = simulate_contention_ticked(&p->s[j].b,
+			    p->clients[i], c->runs, seed_for(p, p->clients[i]),
+			    &r, pr->on ? progress_tick : NULL, pr);
+			pr->before += pr->cell * (double)c->runs;
+			progress_clear(pr);
 			if (why != NULL)
 				return why;
 			if (c->chart)

@@ -125,7 +125,8 @@ failing_slowly() {
 	run -1 failing "$a"
 	run -1 failing "$b"
 	run -1 failing "$c"
-	run -0 retry share status --log-format json
+	# A day's window: the tokens read as written (see field).
+	run -0 retry share status --share-window 1d --log-format json
 	assert_equal "${#lines[@]}" 3
 	assert_line --partial "\"name\":\"$a\",\"tokens\":6,"
 	assert_line --partial "\"name\":\"$b\",\"tokens\":6,"
@@ -260,7 +261,8 @@ failing_slowly() {
 	run -1 failing "$c"
 	dead=${CLUSTER_PORTS[2]}
 	cluster_kill "${CLUSTER_PIDS[2]}"
-	run -75 --separate-stderr retry share status --log-format json
+	run -75 --separate-stderr retry share status --share-window 1d \
+	    --log-format json
 	assert_equal "${#lines[@]}" 2
 	assert_line --index 0 --partial "\"name\":\"$a\",\"tokens\":6,"
 	assert_line --index 1 --partial "\"name\":\"$b\",\"tokens\":6,"

@@ -248,3 +248,19 @@ refute_offered() {
 		assert_line --partial redis.sock
 	done
 }
+
+@test "fish: each value of --jitter and --stdin has its own description" {
+	run -0 timeout 30 fish -c "source '$ROOT/completions/retry.fish'
+	    complete -C 'retry --jitter '; echo --end--; complete -C 'retry --stdin '"
+	local jitter stdin
+	jitter=$(sed '/^--end--$/,$d' <<<"$output")
+	stdin=$(sed '1,/^--end--$/d' <<<"$output")
+	assert_equal "$(wc -l <<<"$jitter")" 9
+	assert_equal "$(wc -l <<<"$stdin")" 3
+	# Not the option's description, and no two values alike.
+	refute_output --partial 'Randomise each delay'
+	refute_output --partial 'What each attempt reads'
+	assert_equal "$(cut -f2 <<<"$output" | sort -u | wc -l)" 13
+	assert_line $'full\tUniform in [0, d]'
+	assert_line $'null\t/dev/null'
+}

@@ -131,3 +131,31 @@ assert_quotes_all() {
 	run ! assert_quotes_all <<<"no_such_event"
 	assert_output --partial "lacks: no_such_event"
 }
+
+@test "the manuals render no stray space inside parentheses: fib(n), not fib( n)" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	for page in "$ROOT"/man/*.1; do
+		run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$page"
+		refute_output --regexp '[a-z]\( [a-z]'
+	done
+	run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$ROOT/man/retry.1"
+	assert_output --partial 'dur x fib(n), with fib = 1, 1, 2'
+}
+
+@test "retry simulate --help gives --max the default simulate uses: no limit" {
+	run -0 retry simulate --help
+	refute_output --partial 'default 5'
+	assert_output --partial 'at most N attempts a client (default 0: no'
+}
+
+@test "retry.1 says that RETRY_ATTEMPT counts from 1, unlike kadwanev/retry's" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$ROOT/man/retry.1"
+	assert_output --partial "kadwanev/retry's"
+	assert_output --partial 'counts from 0'
+}
+
+@test "README: an example said to be silent quiets its command too, not only retry" {
+	run -0 grep -A2 -i 'silently' "$ROOT/README.md"
+	assert_output --partial 'pg_isready -q '
+}

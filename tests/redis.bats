@@ -115,6 +115,30 @@ refute_pieces() {
 	assert_line --partial "cmdstat_evalsha:calls=4,"
 }
 
+@test "redis: share status shows the tokens refilled since written, by the rule the script keeps" {
+	redis_start
+	export RETRY_SHARE_STORE=$REDIS_URL/6
+	local half=$(( ($(date +%s) - 43200) * 1000000 ))
+	# Spent half a day ago, in a window of a day: half of it is back.
+	redis_cli -n 6 HSET retry:spent:state tokens 0 failures 3 breaker closed \
+	    open-until 0 probe 0 probe-until 0 not-before 0 tokens-changed "$half" \
+	    failures-changed "$half" breaker-changed "$half" \
+	    not-before-changed 0 >/dev/null
+	run -0 --separate-stderr retry share status --share-window 1d \
+	    --log-format json spent
+	run -0 python3 -c '
+import json, sys
+t = json.loads(sys.argv[1])["tokens"]
+print("ok" if 5 <= t < 5.5 else t)' "$output"
+	assert_output ok
+	# A run, which the script decides for, finds them there: five
+	# failures are retried, the sixth gives up on the spent budget.
+	run -1 --separate-stderr retry --share spent --share-window 1d --immediate \
+	    -n 20 --log-format json -- false
+	assert_equal "$(grep -c '"event":"failure"' <<<"$stderr")" 5
+	assert_equal "$(grep -c '"event":"giveup"' <<<"$stderr")" 1
+}
+
 @test "redis: share status and reset, and --dry-run, read the server's state" {
 	redis_start
 	export RETRY_SHARE_STORE=$REDIS_URL/5
@@ -123,7 +147,7 @@ refute_pieces() {
 	assert_equal "$stderr" "retry: no shared state in $REDIS_URL/5"
 	run -1 retry --share one --share-window 1d --max 2 --immediate -q -- false
 	run -1 retry --share two --max 1 -q -- false
-	run -0 retry share status
+	run -0 retry share status --share-window 1d
 	assert_line --index 0 --regexp '^name +part +value +changed$'
 	# A retry took a token; a last attempt's failure takes none.
 	assert_line --index 1 --regexp '^one +tokens +9 +20[0-9-]+T'

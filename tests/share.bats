@@ -319,9 +319,49 @@ assert_waited() {
 	run -0 --separate-stderr "$RETRY" share status --log-format json
 	assert_equal "$output" ""
 	assert_equal "$stderr" "retry: no shared state in $STORE"
-	run -0 --separate-stderr "$RETRY" share status \
-	    --share-store "file:$BATS_TEST_TMPDIR/none"
+}
+
+@test "share: a store that is not there is an error, not an empty store" {
+	run -125 --separate-stderr "$RETRY" share status \
+	    --share-store "file:$BATS_TEST_TMPDIR/typo"
+	assert_equal "$output" ""
+	assert_equal "$stderr" "retry: --share-store: $BATS_TEST_TMPDIR/typo: No such file or directory (no store there)"
+	run -125 --separate-stderr "$RETRY" share reset x \
+	    --share-store "file:$BATS_TEST_TMPDIR/typo"
+	assert_equal "${#stderr_lines[@]}" 1
+	RETRY_SHARE_STORE=file:$BATS_TEST_TMPDIR/typo run -125 --separate-stderr \
+	    "$RETRY" share status x
+	assert_equal "$stderr" "retry: \$RETRY_SHARE_STORE: $BATS_TEST_TMPDIR/typo: No such file or directory (no store there)"
+	# The default store, which the first run makes: no state yet.
+	mkdir -m 700 "$BATS_TEST_TMPDIR/run"
+	unset RETRY_SHARE_STORE
+	XDG_RUNTIME_DIR=$BATS_TEST_TMPDIR/run run -0 --separate-stderr \
+	    "$RETRY" share status
 	assert_equal "$stderr" "retry: no shared state yet"
+}
+
+@test "share: share status shows the tokens as a run would find them now, refilled since written" {
+	local now half
+	now=$(date +%s)
+	half=$(( (now - 43200) * 1000000000 ))
+	# Spent half a day ago, in a window of a day: half of it is back.
+	printf '%s\n' 'retry-share 1' 'tokens 0' 'failures 3' 'breaker closed' \
+	    'open-until 0' 'probe 0 0' 'not-before 0' \
+	    "changed $half $half $half 0" >"$STORE/spent"
+	run -0 --separate-stderr "$RETRY" share status --share-window 1d \
+	    --log-format json spent
+	run -0 python3 -c '
+import json, sys
+t = json.loads(sys.argv[1])["tokens"]
+print("ok" if 5 <= t < 5.5 else t)' "$output"
+	assert_output ok
+	# What a run sees agrees: --dry-run reads it through the same rule.
+	run -0 retry --dry-run --share spent --share-window 1d -- true
+	assert_output --regexp "shared spent: 5(\.[0-9]+)? of 10 tokens"
+	# With --share-budget, of N.
+	run -0 --separate-stderr "$RETRY" share status --share-window 1d \
+	    --share-budget 4 --log-format json spent
+	assert_output --regexp '"tokens":2(\.[0-9]+)?,'
 }
 
 @test "share: retry share status and reset, as a table and as JSON" {
@@ -332,18 +372,20 @@ assert_waited() {
 	printf '%s\n' 'retry-share 1' 'tokens 10' 'failures 0' 'breaker closed' \
 	    'open-until 0' 'probe 0 0' 'not-before 1900000000500000000' \
 	    'changed 1 2 3 1795499999000000000' >"$STORE/cron"
+	# deploy-api's tokens were written more than a window ago: all are
+	# back, as a run would find them.
 	run -0 "$RETRY" share status
 	assert_output "name        part        value                                     changed
 cron        tokens      10                                        1970-01-01T00:00:00.000Z
 cron        failures    0                                         1970-01-01T00:00:00.000Z
 cron        breaker     closed                                    1970-01-01T00:00:00.000Z
 cron        not-before  2030-03-17T17:46:40.500Z                  2026-11-24T05:59:59.000Z
-deploy-api  tokens      4.5                                       2026-11-24T05:59:50.123Z
+deploy-api  tokens      10                                        2026-11-24T05:59:50.123Z
 deploy-api  failures    7                                         2026-11-24T05:59:50.123Z
 deploy-api  breaker     open until 2030-03-17T17:46:40.000Z       2026-11-24T05:59:50.000Z
 deploy-api  not-before  -                                         2023-11-14T22:13:20.000Z"
 	run -0 "$RETRY" share status --log-format json deploy-api
-	assert_output '{"name":"deploy-api","tokens":4.5,"tokens_changed":"2026-11-24T05:59:50.123Z","failures":7,"failures_changed":"2026-11-24T05:59:50.123Z","breaker":"open","open_until":"2030-03-17T17:46:40.000Z","probe_until":null,"breaker_changed":"2026-11-24T05:59:50.000Z","not_before":null,"not_before_changed":"2023-11-14T22:13:20.000Z"}'
+	assert_output '{"name":"deploy-api","tokens":10,"tokens_changed":"2026-11-24T05:59:50.123Z","failures":7,"failures_changed":"2026-11-24T05:59:50.123Z","breaker":"open","open_until":"2030-03-17T17:46:40.000Z","probe_until":null,"breaker_changed":"2026-11-24T05:59:50.000Z","not_before":null,"not_before_changed":"2023-11-14T22:13:20.000Z"}'
 	run -0 "$RETRY" share reset deploy-api
 	assert_output ""
 	run -1 "$RETRY" share status deploy-api
@@ -368,7 +410,7 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	assert_line "an attempt would wait 1h: the circuit is open; past --budget, the run would give up (75)"
 	run -0 retry --dry-run --share d --share-breaker 2:1h --share-open giveup --count 2
 	assert_line "the circuit is open: the run would give up (75)"
-	run -0 "$RETRY" share status --log-format json d
+	run -0 "$RETRY" share status --share-window 1d --log-format json d
 	assert_output --partial '"tokens":9,'
 	# Spent: the dry run says a retry would not run.
 	run -1 retry -q --share d --share-budget 1 --share-window 1d -n 3 --immediate -- false

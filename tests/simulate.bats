@@ -417,3 +417,75 @@ for r in json.loads(sys.argv[1]):
 	run -125 retry simulate --failure-rate 0.5 --clients 10,20
 	assert_output --partial "one number of --clients"
 }
+
+# Progress: at a terminal only.
+
+# A tmux pane running an interactive bash, all it shows logged to
+# $BATS_TEST_TMPDIR/pane.
+pane_start() {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	D=$BATS_TEST_TMPDIR
+	SOCK=$D/tmux.sock
+	printf '%s\n' 'PS1="$ "' 'PROMPT_COMMAND=' 'set +o histexpand' >"$D/rc"
+	tmux -S "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
+	    "bash --rcfile '$D/rc' --noprofile -i" </dev/null >/dev/null 3>&-
+	tmux -S "$SOCK" pipe-pane -o "cat >>'$D/pane'"
+}
+
+teardown() {
+	[ -z "${SOCK:-}" ] || tmux -S "$SOCK" kill-server 2>/dev/null
+	return 0
+}
+
+type_line() {
+	tmux -S "$SOCK" send-keys -l "$1"
+	tmux -S "$SOCK" send-keys Enter
+}
+
+# Waits, up to about 60 s, until file $1 has a line matching regex $2.
+wait_for() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		[ -f "$1" ] && grep -Eq -- "$2" "$1" && return 0
+		sleep 0.1
+	done
+	tmux -S "$SOCK" capture-pane -p >&2
+	fail "timed out waiting for /$2/ in $1"
+}
+
+@test "progress never appears on a pipe or in a file" {
+	run -0 --separate-stderr retry simulate --clients 400 --runs 20 --seed 1
+	assert_equal "$stderr" ""
+	refute_output --partial $'\r'
+	refute_output --partial 'done'
+}
+
+@test "at a terminal: a long simulation says how long up front, shows its progress, and clears it" {
+	pane_start
+	# Long enough to be said (minutes): stopped once its progress shows.
+	type_line "$RETRY simulate --clients 5000 --runs 100 >'$D/out'"
+	wait_for "$D/pane" 'retry simulate: this will take about [0-9.]+(m|h|s)'
+	wait_for "$D/pane" 'retry simulate: [0-9]+% done, about [0-9].* left'
+	tmux -S "$SOCK" send-keys C-c
+	# The marker as typed is not the marker as printed.
+	type_line "echo inter''rupted"
+	wait_for "$D/pane" 'interrupted'
+	# A short one draws its line and clears it: the screen keeps the
+	# table and nothing of the line, and no estimate is said.
+	: >"$D/pane"
+	type_line "$RETRY simulate --clients 400 --runs 40 --seed 1; echo fini''shed"
+	wait_for "$D/pane" 'finished'
+	grep -q '% done' "$D/pane"
+	refute grep -q 'take about' "$D/pane"
+	run -0 bash -c 'tmux -S "$1" capture-pane -p | sed -n "/--clients 400/,\$p"' \
+	    sh "$SOCK"
+	assert_output --partial '    400  decorrelated'
+	refute_output --partial '% done'
+}
+
+@test "in the background, a simulation draws no progress over the shell" {
+	pane_start
+	type_line "$RETRY simulate --clients 400 --runs 40 --seed 1 >/dev/null & wait; echo fini''shed"
+	wait_for "$D/pane" 'finished'
+	run -1 grep -q '% done' "$D/pane"
+}

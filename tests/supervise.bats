@@ -57,9 +57,28 @@ for line in sys.stdin:
 	assert_equal "${stderr_lines[5]}" "retry: $(command_name "$D/cmd" "$D/script"): stopping: exit 2 is a --stop-on status"
 }
 
+@test "--forever: a command that succeeds at once runs again a second later, not at once" {
+	# At most one attempt a second: in 2.5s, attempts at 0, 1 and 2s (or
+	# fewer on a slow machine); without the default, hundreds.
+	run -124 --separate-stderr timeout 2.5 "$RETRY" --forever -- \
+	    sh -c 'echo x >>"$0/runs"' "$D"
+	assert [ "$(wc -l <"$D/runs")" -le 3 ]
+	[[ ${stderr_lines[0]} == "retry: attempt 1 succeeded after "*"; next attempt in 1s" ]]
+	# --dry-run says so, from the same policy.
+	run -0 retry --dry-run --forever --count 2 -- true
+	assert_line --index 4 "after a success: 1s to the next attempt"
+	# --delay-on-success, given, is the delay.
+	run -3 --separate-stderr retry --forever --delay-on-success 0 --stop-on 3 \
+	    -- sh -c 'n=$(($(cat "$0/n" 2>/dev/null) + 1)); echo $n >"$0/n"; [ $n -lt 3 ] || exit 3' "$D"
+	[[ ${stderr_lines[0]} == *"; next attempt in 0s" ]]
+	run -0 retry --dry-run --forever --delay-on-success 250ms --count 2 -- true
+	assert_line --index 4 "after a success: 250ms to the next attempt"
+}
+
 @test "--forever: --max counts failures in a row" {
 	scripted 1 0 1 1 0 1 1 1 0
-	run -1 --separate-stderr retry --forever --immediate --max 3 -- "$D/cmd" "$D/script"
+	run -1 --separate-stderr retry --forever --immediate --delay-on-success 0 \
+	    --max 3 -- "$D/cmd" "$D/script"
 	[[ ${stderr_lines[-1]} =~ ^retry:\ $(named "$D/cmd" "$D/script"):\ giving\ up\ after\ 8\ attempts\ in\ .*:\ exit\ 1$ ]]
 }
 

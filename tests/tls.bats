@@ -118,7 +118,7 @@ faults() {
 	assert_line --index 0 "retry: --share none: rediss://localhost:$TLS_PORT/2: ssl_cert_reqs=none: the server's certificate is not verified, so anyone on the way to it can read and change the shared state"
 	assert_equal "$(grep -c "not verified" <<<"$output")" 1
 	refute_output --partial "going on without"
-	run -0 --separate-stderr retry share status none
+	run -0 --separate-stderr retry share status --share-window 1d none
 	assert_line --index 1 --regexp '^none +tokens +8 '
 	assert_equal "$stderr" "retry: rediss://localhost:$TLS_PORT/2: ssl_cert_reqs=none: the server's certificate is not verified, so anyone on the way to it can read and change the shared state"
 }
@@ -151,7 +151,7 @@ faults() {
 	run -1 retry --share-store-file "$d/url" --share pw --share-window 1d \
 	    --max 2 --immediate -- false
 	refute_output --partial "going on without"
-	run -0 retry share status --share-store-file "$d/url"
+	run -0 retry share status --share-window 1d --share-store-file "$d/url"
 	assert_line --index 1 --regexp '^pw +tokens +9 '
 	run -0 retry share reset --share-store-file "$d/url" pw
 	run -1 retry share status --share-store-file "$d/url" pw
@@ -170,7 +170,8 @@ faults() {
 	tls_start localhost
 	run -1 env RETRY_SHARE_STORE="redis://127.0.0.1:$TLS_PORT" \
 	    timeout 60 "$RETRY" --share mix --max 2 --immediate -- false
-	assert_output --regexp "redis://127.0.0.1:$TLS_PORT/0: (the server closed the connection|Connection reset by peer); going on without"
+	# It says what to try: rediss://.
+	assert_output --regexp "redis://127.0.0.1:$TLS_PORT/0: (the server closed the connection|Connection reset by peer|not a Redis server\\? \\(.*\\)) \\(a TLS port\\? rediss:// speaks TLS\\); going on without"
 	assert_equal "$(faults)" 1
 	redis_start
 	run -1 env RETRY_SHARE_STORE="rediss://localhost:$REDIS_PORT?$TLS_CA" \

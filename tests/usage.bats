@@ -87,3 +87,32 @@ usage_error() {
 	run -0 retry -n 1 printf '%s\n' --bogus -n
 	assert_lines --bogus -n
 }
+
+@test "usage: a unit, a count's word or a number where the command starts is refused; after -- it is the command" {
+	# Programs named as the words, to see that none runs.
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	for w in ms s times 5; do
+		printf '#!/bin/sh\necho ran >>"%s/ran"\n' "$BATS_TEST_TMPDIR" \
+		    >"$BATS_TEST_TMPDIR/bin/$w"
+		chmod +x "$BATS_TEST_TMPDIR/bin/$w"
+	done
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH
+	run -125 retry --exp 100 ms
+	assert_usage_error --exp
+	assert_line --index 0 \
+	    "retry: --exp: did you mean --exp 100ms? ('ms' would run as the command)"
+	run -125 retry --timeout 5 s
+	assert_line --index 0 \
+	    "retry: --timeout: did you mean --timeout 5s? ('s' would run as the command)"
+	run -125 retry --max 3 times
+	assert_usage_error --max
+	assert_line --index 0 --partial "retry: --max: did you mean --max 3? "
+	run -125 retry 5 s
+	assert_line --index 0 --partial "retry: '5 s' would run as the command"
+	assert [ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	# The user's own word after --.
+	run -0 retry --max 3 -- ms
+	run -0 retry -- 5 s
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/ran")" "ran
+ran"
+}

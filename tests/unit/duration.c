@@ -148,6 +148,22 @@ static const struct asked {
 	{ "5x", "unknown unit (use ns, us, ms, s, m, h or d)" },
 };
 
+/* A word written apart after a number, and the unit it names. */
+static const struct worded {
+	const char	*word;
+	const char	*unit;		/* NULL: none */
+} worded[] = {
+	{ "ms", "ms" }, { "s", "s" }, { "m", "m" }, { "h", "h" }, { "d", "d" },
+	{ "ns", "ns" }, { "us", "us" },
+	{ "sec", "s" }, { "secs", "s" }, { "second", "s" }, { "seconds", "s" },
+	{ "msec", "ms" }, { "milliseconds", "ms" }, { "min", "m" },
+	{ "mins", "m" }, { "minutes", "m" }, { "hr", "h" }, { "hrs", "h" },
+	{ "hours", "h" }, { "days", "d" },
+	/* Not units: a command's name. */
+	{ "curl", NULL }, { "make", NULL }, { "sh", NULL }, { "mss", NULL },
+	{ "hs", NULL }, { "S", NULL }, { "", NULL }, { "times", NULL },
+};
+
 void
 unit_duration(void)
 {
@@ -192,5 +208,14 @@ unit_duration(void)
 		unit_row(why == NULL && strcmp(buf, r->out) == 0,
 		    "duration_format", r->in, "want %s, got %s", r->out,
 		    why != NULL ? why : buf);
+	}
+	for (size_t i = 0; i < sizeof(worded) / sizeof(worded[0]); i++) {
+		const struct worded *r = &worded[i];
+		const char *u = duration_unit_word(r->word);
+
+		unit_row(r->unit == NULL ? u == NULL : u != NULL &&
+		    strcmp(u, r->unit) == 0, "duration_unit_word", r->word,
+		    "want %s, got %s", r->unit != NULL ? r->unit : "none",
+		    u != NULL ? u : "none");
 	}
 }

@@ -108,6 +108,20 @@ rows_contention(void)
 	}
 }
 
+/* What the ticks of a simulation said. */
+static struct {
+	unsigned long	 n;
+	uint64_t	 calls;
+} ticks;
+
+static void
+count_tick(void *arg, uint64_t calls)
+{
+	(void)arg;
+	ticks.n++;
+	ticks.calls += calls;
+}
+
 /* What the contention model refuses, and that a seed decides it. */
 static void
 rows_contention_edges(void)
@@ -136,6 +150,15 @@ rows_contention_edges(void)
 	(void)simulate_contention(&b, 30, 3, 8, &again);
 	unit_row(r.time != again.time, "contention",
 	    "another seed other means", "time %g both", r.time);
+	/* The ticks of progress: one a run, with its calls, and the means
+	 * unchanged. */
+	memset(&ticks, 0, sizeof(ticks));
+	(void)simulate_contention_ticked(&b, 30, 3, 7, &again, count_tick,
+	    &ticks);
+	unit_row(ticks.n == 3 && (double)ticks.calls == 3 * r.calls &&
+	    again.time == r.time && again.calls == r.calls, "contention",
+	    "a tick a run, with its calls", "%lu ticks, %llu calls, %g a run",
+	    ticks.n, (unsigned long long)ticks.calls, r.calls);
 }
 
 /* The blog's finding: jitter takes less time and fewer calls than

@@ -262,6 +262,13 @@ static const struct accepted {
 	{ M_RETRY, { "-d", "500ms,1m", NULL }, "list nlist=2" },
 	{ M_RETRY, { "--delay", "1", "-a", "Constant", NULL }, "algorithm" },
 	{ M_RETRY, { "-t", "3", NULL }, "max=3" },
+	/* After --, a unit or a number is the command the user named. */
+	{ M_BARE, { "--max", "3", "--", "ms", NULL }, "max=3 nargs=1" },
+	{ M_BARE, { "--exp", "100", "--", "s", NULL }, "exp base=1m40s nargs=1" },
+	{ M_BARE, { "--", "5", "s", NULL }, "nargs=2" },
+	/* A word that is not a unit after a value. */
+	{ M_BARE, { "--timeout", "5", "sleep", "1", NULL }, "nargs=2" },
+	{ M_BARE, { "--label", "5", "ms", NULL }, "nargs=1" },
 	{ M_RETRY, { "--times=7", NULL }, "max=7" },
 	{ M_RETRY, { "--tries", "4", NULL }, "max=4" },
 	{ M_RETRY, { "-t", "-1", NULL }, "max=0 max_delay=5m" },
@@ -303,6 +310,16 @@ static const struct accepted {
 	  "max_delay=1h" },
 	{ M_RETRY, { "--forever", NULL }, "max=0 forever=1 max_delay=5m" },
 	{ M_RETRY, { "--forever", "-n", "3", NULL }, "max=3 forever=1" },
+	/* --forever: a second after a success unless told otherwise. */
+	{ M_RETRY, { "--forever", NULL }, "delay_on_success=1" },
+	{ M_RETRY, { "--forever", "--delay-on-success", "0", NULL },
+	  "delay_on_success=0" },
+	{ M_RETRY, { "--forever", "--delay-on-success", "250ms", NULL },
+	  "delay_on_success=0.25" },
+	{ M_RETRY, { "-n", "3", NULL }, "delay_on_success=0" },
+	{ M_RETRY, { "--forever", "-a", "LIMD", "--initial-delay", "1",
+	  "--delay-increment-on-failure", "1", "--delay-multiple-on-success",
+	  "0.5", NULL }, "delay_on_success=0" },
 	{ M_RETRY, { "--fixed", "2s", NULL }, "successes=1 delay_on_success=0" },
 	/* --successes: between successes, the strategy's first delay. */
 	{ M_RETRY, { "--successes", "3", "--fixed", "2s", NULL },
@@ -561,6 +578,41 @@ static const struct worded {
 	{ M_BARE, "getopt took the next word for the value: an option",
 	  { "--fixed", "--max", "3", "--", "true", NULL },
 	  "--fixed: needs a duration (as in --fixed 1s), not '--max'" },
+	/* A unit, a count's word or a number where the command starts. */
+	{ M_BARE, "a unit apart after --exp's number",
+	  { "--exp", "100", "ms", NULL },
+	  "--exp: did you mean --exp 100ms? ('ms' would run as the command)" },
+	{ M_BARE, "a unit apart after --timeout=",
+	  { "--timeout=5", "seconds", "-c", "x", NULL },
+	  "--timeout: did you mean --timeout 5s? ('seconds' would run as the "
+	  "command)" },
+	{ M_BARE, "a unit apart after -x's number, in one word",
+	  { "-x1.5", "min", NULL },
+	  "--exp: did you mean --exp 1.5m? ('min' would run as the command)" },
+	{ M_BARE, "a count's word after --max",
+	  { "--max", "3", "times", "curl", NULL },
+	  "--max: did you mean --max 3? ('times' would run as the command; a "
+	  "command named times goes after --)" },
+	{ M_BARE, "a unit after --max",
+	  { "--max", "3", "s", NULL },
+	  "--max: did you mean --max 3? ('s' would run as the command; a "
+	  "command named s goes after --)" },
+	{ M_BARE, "a second number after --timeout",
+	  { "--timeout", "5", "10", NULL },
+	  "--timeout: did you mean --timeout 5? ('10' would run as the "
+	  "command; a command named 10 goes after --)" },
+	{ M_BARE, "--delays' list written apart",
+	  { "--delays", "1", "2", "4", "curl", NULL },
+	  "--delays: did you mean --delays 1,2,4? ('2' would run as the "
+	  "command)" },
+	{ M_BARE, "a number as the command",
+	  { "5", "curl", NULL },
+	  "'5' would run as the command: did you mean --max 5? (a command "
+	  "named 5 goes after --)" },
+	{ M_BARE, "a number and a unit as the command",
+	  { "5", "s", NULL },
+	  "'5 s' would run as the command: did you mean a duration, as in "
+	  "--timeout 5s? (a command named 5 goes after --)" },
 	{ M_BARE, "no command", { "-n", "3", NULL },
 	  "no command given (as in: retry -- curl -fsS URL)" },
 	{ M_BARE, "no command after --", { "--", NULL },

@@ -64,7 +64,7 @@ static const struct suggestion {
 	{ MODE_SHOW, "s", "--successes or --seed or --samples" },
 	{ MODE_SIMULATE, "share-b", "--share-budget or --share-breaker" },
 	{ MODE_SIMULATE, "cout", "" },
-	{ MODE_SHARE, "share-b", "" },
+	{ MODE_SHARE, "share-b", "--share-budget" },
 	{ MODE_SHARE, "share-t", "--share-timeout" },
 	{ MODE_SHARE, "jiter", "" },
 };

@@ -236,7 +236,7 @@ fd_target() {
 	    st=$?; echo $((($(date +%s%N) - t0) / 1000000)) >"$1"; kill "$p"
 	    exit $st' _ "$D/ms"
 	(($(cat "$D/ms") < 15000)) || fail "ended after $(cat "$D/ms") ms"
-	assert_regex "${stderr_lines[0]}" '^retry: cat: attempt 1 failed: timed out after 1s; next attempt in 100ms$'
+	assert_regex "${stderr_lines[0]}" '^retry: cat: attempt 1 failed: timed out after 1(\.[0-9]+)?s; next attempt in 100ms$'
 	assert_regex "${stderr_lines[-1]}" '^retry: cat: giving up after [2-9] attempts in '
 }
 

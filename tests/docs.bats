@@ -151,8 +151,8 @@ assert_quotes_all() {
 @test "retry.1 says that RETRY_ATTEMPT counts from 1, unlike kadwanev/retry's" {
 	command -v mandoc >/dev/null || skip "mandoc is not installed"
 	run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$ROOT/man/retry.1"
-	assert_output --partial "kadwanev/retry's"
-	assert_output --partial 'counts from 0'
+	assert_output --partial 'from 1: the first attempt sees 1'
+	assert_output --partial 'kadwanev/retry counts its attempts from 0'
 }
 
 @test "README: an example said to be silent quiets its command too, not only retry" {

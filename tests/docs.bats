@@ -150,7 +150,8 @@ assert_quotes_all() {
 
 @test "retry.1 says that RETRY_ATTEMPT counts from 1, unlike kadwanev/retry's" {
 	command -v mandoc >/dev/null || skip "mandoc is not installed"
-	run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$ROOT/man/retry.1"
+	run -0 bash -c 'mandoc -Tascii "$1" | col -bx | tr -s " \n" "  "' sh \
+	    "$ROOT/man/retry.1"
 	assert_output --partial 'from 1: the first attempt sees 1'
 	assert_output --partial 'kadwanev/retry counts its attempts from 0'
 }

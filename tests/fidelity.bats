@@ -300,7 +300,7 @@ PY
 	assert_output --regexp "Z retry: SIGTERM sent on to attempt 1/5"
 	# Between attempts, and as JSON.
 	start_retry --log-format json --fixed 30s -- false
-	sleep 0.5
+	wait_match "$BATS_TEST_TMPDIR/err" '"event":"failure"'
 	kill -HUP "$RETRY_PID"
 	wait_status "$RETRY_PID"
 	assert_equal "$status" 129

@@ -243,8 +243,14 @@ open(d + "/log", "wb").write(data)
 	    sh -c 'umask 0; : >"$1/vlog"; mkfifo -m 666 "$1/vfifo"' _ "$SHARED"
 	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
 	    sh -c 'exec cat "$1/vfifo" >/dev/null' _ "$SHARED" 3>&- &
-	echo $! >>"$D/pids"
-	sleep 0.3
+	local reader=$! i
+	echo $reader >>"$D/pids"
+	# Once cat waits in its open of the FIFO: a reader.
+	for ((i = 0; i < 200; i++)); do
+		[ "$(cat "/proc/$reader/comm" 2>/dev/null)" = cat ] &&
+			[ "$(ps -o stat= -p "$reader")" = S ] && break
+		sleep 0.05
+	done
 	run -125 retry --log-file "$SHARED/vlog" -- touch "$D/ran"
 	assert_setup_error --log-file
 	assert_equal "$output" "retry: --log-file: $SHARED/vlog: a file that another user (uid $uid) owns in a world-writable sticky directory; refused"

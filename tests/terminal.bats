@@ -324,8 +324,16 @@ except KeyboardInterrupt:
 }
 
 @test "Ctrl-C while --stdin replay reads the terminal ends retry" {
-	type_line "$RETRY --stdin replay -- cat"
-	sleep 0.5
+	local rpid i
+	type_line "sh -c 'echo \$\$ >$D/rpid; exec $RETRY --stdin replay -- cat'"
+	wait_lines "$D/rpid"
+	rpid=$(cat "$D/rpid")
+	# Once retry runs and waits for the terminal's input.
+	for ((i = 0; i < 200; i++)); do
+		[ "$(readlink "/proc/$rpid/exe")" = "$(realpath "$RETRY")" ] &&
+			[ "$(ps -o stat= -p "$rpid")" = S+ ] && break
+		sleep 0.05
+	done
 	keys C-c
 	wait_screen 'SIGINT before the first attempt; stopping'
 	type_line "echo \"status \$?\" >'$D/status'"

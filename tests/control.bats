@@ -103,64 +103,99 @@ needs_root() {
 }
 
 # A reader of the FIFO $D/fifo that never reads, recorded to be killed.
+# It fills the FIFO before it is returned, so that retry's first line
+# already finds no room, however fast or slow the machine.
 stalled_reader() {
 	mkfifo "$D/fifo"
-	sleep 60 4<>"$D/fifo" 3>&- &
+	sh -c 'dd if=/dev/zero of=/dev/fd/4 bs=4096 oflag=nonblock 2>/dev/null
+	    echo full >"$1"; exec sleep 60' sh "$D/full" 4<>"$D/fifo" 3>&- &
 	echo $! >>"$D/pids"
+	wait_lines "$D/full"
 }
 
 @test "--log-file: a FIFO whose reader never reads holds no run: lines dropped, counted, --budget kept" {
 	stalled_reader
 	local t0=$(now_ms)
-	run -1 --separate-stderr timeout 15 "$RETRY" --max 2000 --immediate -q \
+	# Attempts without end but for --budget: the run ends (1, not
+	# timeout's 124) only if the budget is kept; the time is bounded for
+	# a busy host.
+	run -1 --separate-stderr timeout 60 "$RETRY" --max 0 --immediate -q \
 	    --log-file "$D/fifo" --budget 3s -- false
-	(($(now_ms) - t0 < 6000))
+	(($(now_ms) - t0 < 30000))
 	assert_regex "$stderr" "^retry: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
-	# --timeout too: the attempt ends on time while the log is stalled.
+	# --timeout too: the attempt ends on time while the log is stalled;
+	# retry, not timeout(1), says so as it ends.
 	t0=$(now_ms)
-	run -124 --separate-stderr timeout 15 "$RETRY" --max 1 --timeout 1s \
-	    --log-file "$D/fifo" -- sleep 10
-	(($(now_ms) - t0 < 3000))
+	run -124 --separate-stderr timeout 50 "$RETRY" --max 1 --timeout 1s \
+	    --log-file "$D/fifo" -- sleep 60
+	(($(now_ms) - t0 < 30000))
+	assert_regex "$stderr" "timed out"
+	assert_regex "${stderr_lines[-1]}" "^retry: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
 }
 
 @test "--log-file: a stalled reader does not delay a signal; the count is said as retry dies" {
 	stalled_reader
-	start_retry --forever --immediate -q --log-file "$D/fifo" -- false
-	sleep 1.5
+	start_retry --forever --immediate -q --log-file "$D/fifo" -- \
+	    sh -c 'echo run >>"$0"; exit 1' "$D/runs"
+	# Two attempts: their lines found the FIFO full.
+	wait_lines "$D/runs" 2
 	local t0=$(now_ms)
 	kill -TERM "$RETRY_PID"
 	wait_status "$RETRY_PID"
 	assert_equal "$status" 143
-	(($(now_ms) - t0 < 2000))
+	# At once in retry; the bound is for a busy host.
+	(($(now_ms) - t0 < 10000))
 	assert_regex "$(cat "$D/err")" "^retry: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
 }
 
 @test "--log-file: once its reader takes lines again, the count is in the log and on stderr" {
 	mkfifo "$D/fifo"
-	# Reads nothing for 1.5s, then everything, until 1s of quiet.  The
-	# FIFO holds one page, so that even a slow machine fills it in time.
+	# Holds the FIFO open with one page of room and reads nothing until
+	# attempt 41 says so and waits: with a label of 2000 bytes, its 40
+	# attempts wrote far more than the FIFO and retry's queue (64kB)
+	# hold. Then makes room, lets attempt 41 end, and reads everything up
+	# to retry's closing line. Events, not time: any pace holds.
 	python3 -c '
-import fcntl, os, select, sys, time
-fd = os.open(sys.argv[1], os.O_RDWR)
+import fcntl, os, re, select, sys, time
+fifo, d = sys.argv[1:3]
+fd = os.open(fifo, os.O_RDWR)
 fcntl.fcntl(fd, 1031, 4096)  # F_SETPIPE_SZ
-time.sleep(1.5)
-with open(sys.argv[2], "wb") as out:
-    while select.select([fd], [], [], 1.0)[0]:
-        out.write(os.read(fd, 65536))
-' "$D/fifo" "$D/log" 3>&- &
-	local reader=$!
+open(d + "/ready", "w").write("ready\n")
+end = time.monotonic() + 60
+while not os.path.exists(d + "/stalled") and time.monotonic() < end:
+    time.sleep(0.02)
+try:
+    fcntl.fcntl(fd, 1031, 65536)
+except OSError:
+    pass
+open(d + "/draining", "w").close()
+data = b""
+while not re.search(rb"giving up after [^\n]*\n", data):
+    if not select.select([fd], [], [], 30)[0]:
+        break
+    data += os.read(fd, 65536)
+open(d + "/log", "wb").write(data)
+' "$D/fifo" "$D" 3>&- &
+	local reader=$! label
 	echo $reader >>"$D/pids"
-	sleep 0.2
-	run -1 --separate-stderr timeout 15 "$RETRY" --max 100000 --immediate -q \
-	    --log-file "$D/fifo" --budget 3s -- false
+	wait_lines "$D/ready"
+	label=$(printf "%02000d" 0)
+	# shellcheck disable=SC2016  # for the attempt's shell
+	run -1 --separate-stderr timeout 60 "$RETRY" --max 60 --immediate -q \
+	    --label "$label" --log-file "$D/fifo" -- sh -c '
+	    if [ "$RETRY_ATTEMPT" = 41 ]; then
+		: >"$0/stalled"
+		while [ ! -e "$0/draining" ]; do sleep 0.01; done
+	    fi
+	    exit 1' "$D"
 	wait "$reader"
 	assert_equal "${#stderr_lines[@]}" 1
-	assert_regex "${stderr_lines[0]}" "^retry: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
+	assert_regex "${stderr_lines[0]}" "^retry\\[$label\\]: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
 	# The same count, in the log, after the lines before the stall and
 	# before those after it; every line whole.
-	run -0 grep -c "Z ${stderr_lines[0]}\$" "$D/log"
+	run -0 grep -cF "Z ${stderr_lines[0]}" "$D/log"
 	assert_equal "$output" 1
-	run grep -vc "^[0-9-]*T[0-9:.]*Z retry: \(attempt [0-9]*/100000 starting\|\(false: \)\?attempt [0-9]*/100000 failed: exit 1 after [0-9.]*[mu]\?s; next attempt in 0s\|false: giving up after [0-9]* attempts in .*\|--log-file: [0-9]* lines dropped: its reader did not take them\)\$" "$D/log"
+	run grep -vc "^[0-9-]*T[0-9:.]*Z retry\[$label\]: \(attempt [0-9]*/60 \(starting\|failed: exit 1 after [0-9.]*[mu]\?s; next attempt in 0s\)\|giving up after 60 attempts in .*\|--log-file: [0-9]* lines dropped: its reader did not take them\)\$" "$D/log"
 	assert_equal "$output" 0
 	tail -1 "$D/log" | grep -q "giving up after"
 }
@@ -208,8 +243,14 @@ with open(sys.argv[2], "wb") as out:
 	    sh -c 'umask 0; : >"$1/vlog"; mkfifo -m 666 "$1/vfifo"' _ "$SHARED"
 	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
 	    sh -c 'exec cat "$1/vfifo" >/dev/null' _ "$SHARED" 3>&- &
-	echo $! >>"$D/pids"
-	sleep 0.3
+	local reader=$! i
+	echo $reader >>"$D/pids"
+	# Once cat waits in its open of the FIFO: a reader.
+	for ((i = 0; i < 200; i++)); do
+		[ "$(cat "/proc/$reader/comm" 2>/dev/null)" = cat ] &&
+			[ "$(ps -o stat= -p "$reader")" = S ] && break
+		sleep 0.05
+	done
 	run -125 retry --log-file "$SHARED/vlog" -- touch "$D/ran"
 	assert_setup_error --log-file
 	assert_equal "$output" "retry: --log-file: $SHARED/vlog: a file that another user (uid $uid) owns in a world-writable sticky directory; refused"
@@ -361,12 +402,13 @@ b"
 }
 
 @test "in a storm of signals, retry dies of the first" {
-	start_retry --max 1 -- sh -c 'trap "" TERM HUP INT; echo $$ >"$1"; while :; do sleep 0.05; done' sh "$D/pids"
+	start_retry --max 1 -- sh -c 'trap "echo TERM >\"\$1.term\"" TERM; trap "" HUP INT
+	    echo $$ >"$1"; while :; do sleep 0.05; done' sh "$D/pids"
 	wait_lines "$D/pids"
 	kill -TERM "$RETRY_PID"
 	# Signals that reach a process while it waits for the CPU come to it
-	# lowest number first: TERM is first by a little.
-	sleep 0.2
+	# lowest number first: the storm starts once retry has sent TERM on.
+	wait_lines "$D/pids.term"
 	for i in 1 2 3 4 5; do
 		kill -HUP "$RETRY_PID" 2>/dev/null || true
 		kill -INT "$RETRY_PID" 2>/dev/null || true
@@ -374,9 +416,9 @@ b"
 	wait_status "$RETRY_PID"
 	assert_equal "$status" 143
 	start_retry --fixed 30s -- false
-	sleep 0.3
+	wait_match "$BATS_TEST_TMPDIR/err" "next attempt in 30s"
 	kill -TERM "$RETRY_PID"
-	sleep 0.2
+	wait_match "$BATS_TEST_TMPDIR/err" "SIGTERM while waiting"
 	kill -HUP "$RETRY_PID" 2>/dev/null || true
 	wait_status "$RETRY_PID"
 	assert_equal "$status" 143

@@ -64,6 +64,10 @@ setup() {
 	stub pg_isready 'exit 0'
 	stub notify-ops 'echo "$*" >>notified'
 	stub make 'exit 0'
+	# No example changes the system: apt-get and sudo are stand-ins that
+	# record what they are asked, and .ci/deps runs as printed.
+	stub apt-get "echo \"apt-get \$*\" >>'$D/apt'"
+	stub sudo "echo sudo >>'$D/apt'; exec \"\$@\""
 	# A tunnel that runs until it is told to stop: the test stops retry.
 	stub ssh 'echo tunnel up >>tunnel; kill -TERM $PPID; exec sleep 1'
 	# A real server, in the background: it says where it listens once
@@ -114,7 +118,10 @@ run_examples() {
 	while IFS= read -r -d '' cmd && IFS= read -r -d '' want; do
 		case $cmd in
 		make*|*sudo*|'retry [OPTION]'*|*' [OPTION]'*) continue ;;
-		'sh .ci/deps'*) [ "$(id -u)" -eq 0 ] || continue ;;
+		'sh .ci/deps'*)
+			# Not a Debian system: .ci/deps says so and fails.
+			command -v dpkg-query >/dev/null || continue
+			RAN_DEPS=1 ;;
 		esac
 		n=$((n + 1))
 		st=0
@@ -162,8 +169,35 @@ $want"
 
 @test "every example in README.md runs as printed" {
 	command -v jq >/dev/null || skip "jq is not installed"
+	local p
 	run_examples "$ROOT/README.md" readme
 	assert_server_answers
+	command -v dpkg-query >/dev/null || return 0
+	# The quick start's .ci/deps ran, and asked the stand-in apt-get
+	# for what is missing here, if anything, and nothing else.
+	assert_equal "${RAN_DEPS:-}" 1
+	[ -s "$D/apt" ] || return 0
+	for p in $(sed -n 's/^apt-get install -y -qq --no-install-recommends //p' "$D/apt"); do
+		[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" != installed ] ||
+			fail ".ci/deps asked to install $p, which is installed"
+	done
+}
+
+@test "the quick start's .ci/deps installs what is missing, with sudo when not root, and nothing else" {
+	# dpkg-query says jq alone is missing; apt-get and sudo record.
+	stub dpkg-query 'for p; do :; done; [ "$p" = jq ] || printf installed'
+	run -0 sh "$ROOT/.ci/deps"
+	assert_output "make deps: installing jq"
+	local sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=$'sudo\n'
+	assert_equal "$(cat "$D/apt")" "${sudo}apt-get update -qq
+${sudo}apt-get install -y -qq --no-install-recommends jq"
+	# Nothing missing: nothing asked.
+	rm "$D/apt"
+	stub dpkg-query 'printf installed'
+	run -0 sh "$ROOT/.ci/deps"
+	assert_output "make deps: everything is installed"
+	assert [ ! -e "$D/apt" ]
 }
 
 @test "the manual's examples render with every quote and space" {

@@ -6,6 +6,7 @@
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
+load test_helper/procs
 
 setup() {
 	# Thousands of attempts: too slow under valgrind, where the other
@@ -145,23 +146,28 @@ assert_tmp_empty() {
 }
 
 # tmp_signal SIGNAL WHEN: retry, in a session of its own, gets SIGNAL while
-# an attempt runs (WHEN=attempt) or while it sleeps (WHEN=sleep).
+# an attempt runs (WHEN=attempt: once the attempt says it started) or while
+# it sleeps (WHEN=sleep: once retry said so).
 tmp_signal() {
-	local sig=$1 when=$2 tmp=$BATS_TEST_TMPDIR/tmp pid
+	local sig=$1 when=$2 tmp=$BATS_TEST_TMPDIR/tmp d=$BATS_TEST_TMPDIR pid
 	mkdir -p "$tmp"
-	# A background job starts with INT and QUIT ignored, and retry
-	# keeps a signal ignored that it was started with.
+	rm -f "$d/started" "$d/err"
+	# A background job starts with INT and QUIT ignored, nohup with HUP
+	# ignored, and retry keeps a signal ignored that it was started with.
 	if [ "$when" = attempt ]; then
-		TMPDIR=$tmp setsid env --default-signal=INT,QUIT "$RETRY" \
-		    --stdin replay --hold-stdout -- sh -c 'echo out; exec sleep 30' \
-		    <<<in >/dev/null 2>&1 3>&- &
+		TMPDIR=$tmp setsid env --default-signal=HUP,INT,QUIT "$RETRY" \
+		    --stdin replay --hold-stdout -- \
+		    sh -c 'echo out; echo >"$0"; exec sleep 30' "$d/started" \
+		    <<<in >/dev/null 2>"$d/err" 3>&- &
+		pid=$!
+		wait_lines "$d/started"
 	else
-		TMPDIR=$tmp setsid env --default-signal=INT,QUIT "$RETRY" \
+		TMPDIR=$tmp setsid env --default-signal=HUP,INT,QUIT "$RETRY" \
 		    --stdin replay --hold-stdout --fixed 30s -- \
-		    sh -c 'echo out; exit 1' <<<in >/dev/null 2>&1 3>&- &
+		    sh -c 'echo out; exit 1' <<<in >/dev/null 2>"$d/err" 3>&- &
+		pid=$!
+		wait_match "$d/err" 'next attempt in 30s'
 	fi
-	pid=$!
-	sleep 0.5
 	kill -"$sig" "$pid"
 	local start=$SECONDS
 	wait "$pid" || true

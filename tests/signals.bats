@@ -34,7 +34,9 @@ forwarded() {
 	wait_status "$RETRY_PID"
 	t1=$(now_ms)
 	assert_equal "$status" $((128 + num))
-	((t1 - t0 < 3000))
+	# Promptly: long before the attempt's own end (100s), with room for
+	# a busy host.
+	((t1 - t0 < 10000))
 	assert_equal "$(cat "$d/got")" "$sig"
 	assert_equal "$(wc -l <"$d/runs")" 1
 	assert_gone "$(cat "$d/leader")" "$(cat "$d/bg")"
@@ -94,9 +96,10 @@ sleep_ended() {
 	wait "$RETRY_PID" || status=$?
 	t1=$(now_us)
 	assert_equal "$status" "$3"
-	# "Well under 50ms" in retry; the bound leaves room for a busy host.
+	# Well under 50ms in retry; the bound is the 20s sleep's, with room
+	# for a busy host (load 10 on 2 cores).
 	echo "# ended after $(((t1 - t0) / 1000))ms" >&3
-	((t1 - t0 < 300000))
+	((t1 - t0 < 5000000))
 	assert_equal "$(wc -l <"$d/runs")" 1
 }
 
@@ -135,7 +138,9 @@ sleep_ended() {
 	wait_status "$RETRY_PID"
 	t1=$(now_ms)
 	assert_equal "$status" 143
-	((t1 - t0 >= 900 && t1 - t0 < 4500))
+	# Not before kill-after (1s); the KILL that never comes would leave
+	# the attempt's 100s.
+	((t1 - t0 >= 900 && t1 - t0 < 15000))
 	assert_equal "$(wc -l <"$d/runs")" 1
 	assert_gone "$(cat "$d/leader")" "$(cat "$d/bg")"
 }
@@ -209,10 +214,13 @@ sleep_ended() {
 @test "no SIGCHLD is lost over many short attempts" {
 	local t0 t1
 	t0=$(now_ms)
-	# A lost SIGCHLD would leave an attempt waiting for its 30s timeout.
-	run -1 retry -q -n 300 -d 0 -T 30 -- false
+	# A lost SIGCHLD would leave an attempt waiting for its 30s timeout,
+	# and say so; the time is bounded for a busy host.
+	run -1 retry -n 300 -d 0 -T 30 -- false
 	t1=$(now_ms)
-	((t1 - t0 < 20000))
+	refute_output --partial "timed out"
+	assert_equal "$(grep -c 'failed: exit 1 after' <<<"$output")" 299
+	((t1 - t0 < 50000))
 }
 
 @test "the attempt gets SIGCHLD at its default even under trap '' CHLD" {

@@ -350,7 +350,8 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	run -124 --separate-stderr retry --timeout 300ms --immediate --max 2 \
 	    --on-retry 'sleep 30' -- sleep 30
 	t1=$(now_ms)
-	((t1 - t0 < 5000))
+	# Long before the hook's 30s, on a busy host too.
+	((t1 - t0 < 20000))
 	[[ $stderr == *"retry: --on-retry: timed out"* ]]
 }
 
@@ -362,7 +363,8 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	    --delay-from-output-replaces -- \
 	    sh -c 'printf "HTTP/1.1 503\r\nRetry-After: 1\r\n\r\n"; exit 1'
 	t1=$(now_ms)
-	((t1 - t0 >= 1000 && t1 - t0 < 3500))
+	# 1s, not the strategy's 5s: the rest is room for a busy host.
+	((t1 - t0 >= 1000 && t1 - t0 < 4900))
 	run -1 --separate-stderr retry --fixed 5s --max 2 \
 	    --delay-from-output '^Retry-After: ([^ ]+)' \
 	    --delay-from-output-replaces -- \
@@ -380,7 +382,9 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	    --delay-from-output '^Retry-After: ([^ ]+)' -- \
 	    sh -c 'printf "HTTP/1.1 503\r\nRetry-After: 0\r\n\r\n"; exit 1'
 	t1=$(now_ms)
-	((t1 - t0 >= 1000 && t1 - t0 < 3500))
+	# The report says which delay; the time, at least 1s, is bounded
+	# for a busy host.
+	((t1 - t0 >= 1000 && t1 - t0 < 10000))
 	[[ ${stderr_lines[0]} == *"; next attempt in 1s, the strategy's: the command's output asked for 0s" ]]
 	# Retry-After: 1 holds a 100ms strategy back.
 	t0=$(now_ms)
@@ -388,7 +392,7 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	    --delay-from-output '^Retry-After: ([^ ]+)' -- \
 	    sh -c 'printf "Retry-After: 1\r\n"; exit 1'
 	t1=$(now_ms)
-	((t1 - t0 >= 1000 && t1 - t0 < 3500))
+	((t1 - t0 >= 1000 && t1 - t0 < 10000))
 	[[ ${stderr_lines[0]} == *"; next attempt in 1s, as the command's output asked" ]]
 	# JSON says both.
 	run -1 --separate-stderr retry --fixed 300ms --max 2 --log-format json \
@@ -417,8 +421,9 @@ print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
 	    --delay-from-output '^x-ratelimit-reset: (\d+)' -- \
 	    sh -c 'echo "x-ratelimit-reset: $(($(date +%s) + 2))"; exit 1'
 	t1=$(now_ms)
-	# Whole seconds from the second it is now: 1s to 2s.
-	((t1 - t0 >= 1000 && t1 - t0 < 4500))
+	# Whole seconds from the second it is now: 1s to 2s, which the report
+	# says; the bound is for a busy host.
+	((t1 - t0 >= 1000 && t1 - t0 < 10000))
 	assert_regex "${stderr_lines[0]}" "; next attempt in [12]s, as the command's output asked\$"
 	# One gone by asks for nothing: the strategy's delay.
 	run -1 --separate-stderr retry --fixed 10ms --max 2 \

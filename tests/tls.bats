@@ -48,10 +48,10 @@ faults() {
 }
 
 @test "tls: one handshake a run: its decisions share the connection, and a dropped one is made again" {
-	local d=$BATS_TEST_TMPDIR pid rc=0
+	local d=$BATS_TEST_TMPDIR pid rc=0 i
 	tls_start localhost
 	export RETRY_SHARE_STORE="$TLS_URL/1?$TLS_CA"
-	run -1 retry --share one --max 3 --immediate -- false
+	run -1 retry --share one --share-timeout 10s --max 3 --immediate -- false
 	refute_output --partial "going on without"
 	# One connection for the run's 6 decisions, one for redis-cli.
 	run -0 tls_cli INFO stats
@@ -60,11 +60,14 @@ faults() {
 	assert_output 3
 	# The server drops it while the run sleeps: the next decision
 	# connects again, and --share-required has nothing to say.
-	timeout 60 "$RETRY" --share idle --share-required --fixed 1s --max 2 \
+	timeout 60 "$RETRY" --share idle --share-timeout 10s --share-required --fixed 2s --max 2 \
 	    -- sh -c 'echo x >>"$0/calls"; exit 1' "$d" 2>"$d/err" 3>&- &
 	pid=$!
-	until [ -s "$d/calls" ]; do sleep 0.05; done
-	sleep 0.3
+	# Once the run said it sleeps: its decision is made.
+	for ((i = 0; i < 400; i++)); do
+		grep -q 'next attempt in 2s' "$d/err" && break
+		sleep 0.05
+	done
 	tls_cli CLIENT KILL TYPE normal SKIPME yes >/dev/null
 	wait "$pid" || rc=$?
 	assert_equal "$rc" 1
@@ -93,13 +96,13 @@ faults() {
 		esac
 		rm -f "$d/calls"
 		run -1 env RETRY_SHARE_STORE="$url" timeout 60 "$RETRY" \
-		    --share bad --max 3 --immediate -- \
+		    --share bad --share-timeout 10s --max 3 --immediate -- \
 		    sh -c 'echo x >>"$0/calls"; exit 1' "$d"
 		assert_line --index 0 "retry: --share bad: rediss://localhost:$TLS_PORT/0: TLS: $want; going on without the shared state until it answers"
 		assert_equal "$(faults)" 1
 		assert_equal "$(calls)" 3
 		run -75 env RETRY_SHARE_STORE="$url" timeout 60 "$RETRY" \
-		    --share bad --share-required -- true
+		    --share bad --share-timeout 10s --share-required -- true
 		assert_line --index 0 "retry: --share bad: rediss://localhost:$TLS_PORT/0: TLS: $want; --share-required: giving up"
 		# Nothing was written on the server.
 		run -0 tls_cli EXISTS retry:bad:state
@@ -111,14 +114,14 @@ faults() {
 @test "tls: the system's CAs by default: a private CA is refused, and ssl_cert_reqs=none turns verification off, saying so once" {
 	tls_start other
 	run -1 env RETRY_SHARE_STORE="$TLS_URL" timeout 60 "$RETRY" \
-	    --share sys --max 2 --immediate -- false
+	    --share sys --share-timeout 10s --max 2 --immediate -- false
 	assert_output --regexp "TLS: the server's certificate is refused: (self-signed certificate in certificate chain|unable to get local issuer certificate) \(give its CA as \?ssl_ca_certs=FILE\); going on without"
 	export RETRY_SHARE_STORE="$TLS_URL/2?ssl_cert_reqs=none"
-	run -1 retry --share none --share-window 1d --max 3 --immediate -- false
+	run -1 retry --share none --share-timeout 10s --share-window 1d --max 3 --immediate -- false
 	assert_line --index 0 "retry: --share none: rediss://localhost:$TLS_PORT/2: ssl_cert_reqs=none: the server's certificate is not verified, so anyone on the way to it can read and change the shared state"
 	assert_equal "$(grep -c "not verified" <<<"$output")" 1
 	refute_output --partial "going on without"
-	run -0 --separate-stderr retry share status --share-window 1d none
+	run -0 --separate-stderr retry share status --share-timeout 10s --share-window 1d none
 	assert_line --index 1 --regexp '^none +tokens +8 '
 	assert_equal "$stderr" "retry: rediss://localhost:$TLS_PORT/2: ssl_cert_reqs=none: the server's certificate is not verified, so anyone on the way to it can read and change the shared state"
 }
@@ -126,21 +129,21 @@ faults() {
 @test "tls: a client certificate that the server requires: without it the run fails open, with it it shares" {
 	tls_start localhost --tls-auth-clients yes
 	run -1 env RETRY_SHARE_STORE="$TLS_URL?$TLS_CA" timeout 60 "$RETRY" \
-	    --share cc --max 2 --immediate -- false
+	    --share cc --share-timeout 10s --max 2 --immediate -- false
 	assert_output --regexp "rediss://localhost:$TLS_PORT/0: TLS: [^;]* \(the server asks for a client certificate: give ssl_certfile=FILE\); going on without the shared state until it answers"
 	assert_equal "$(faults)" 1
 	local with="$TLS_URL?$TLS_CA&ssl_certfile=$CERTS/client.crt&ssl_keyfile=$CERTS/client.key"
 	run -1 env RETRY_SHARE_STORE="$with" timeout 60 "$RETRY" \
-	    --share cc --max 2 --immediate -- false
+	    --share cc --share-timeout 10s --max 2 --immediate -- false
 	refute_output --partial "going on without"
 	run -0 tls_cli HGET retry:cc:state failures
 	assert_output 2
 	# A key that is not the certificate's, and files that are missing.
 	run -1 env RETRY_SHARE_STORE="$TLS_URL?$TLS_CA&ssl_certfile=$CERTS/client.crt&ssl_keyfile=$CERTS/other.key" \
-	    timeout 60 "$RETRY" --share cc --max 1 -- false
+	    timeout 60 "$RETRY" --share cc --share-timeout 10s --max 1 -- false
 	assert_output --partial "TLS: ssl_keyfile $CERTS/other.key: key values mismatch; going on without"
 	run -1 env RETRY_SHARE_STORE="$TLS_URL?ssl_ca_certs=$CERTS/none.crt" \
-	    timeout 60 "$RETRY" --share cc --max 1 -- false
+	    timeout 60 "$RETRY" --share cc --share-timeout 10s --max 1 -- false
 	assert_output --partial "TLS: ssl_ca_certs $CERTS/none.crt: No such file or directory; going on without"
 }
 
@@ -148,17 +151,17 @@ faults() {
 	local d=$BATS_TEST_TMPDIR
 	tls_start localhost --requirepass 'pa:ss'
 	printf '%s\n' "rediss://:pa%3Ass@localhost:$TLS_PORT/4?$TLS_CA" >"$d/url"
-	run -1 retry --share-store-file "$d/url" --share pw --share-window 1d \
+	run -1 retry --share-store-file "$d/url" --share pw --share-timeout 10s --share-window 1d \
 	    --max 2 --immediate -- false
 	refute_output --partial "going on without"
-	run -0 retry share status --share-window 1d --share-store-file "$d/url"
+	run -0 retry share status --share-timeout 10s --share-window 1d --share-store-file "$d/url"
 	assert_line --index 1 --regexp '^pw +tokens +9 '
-	run -0 retry share reset --share-store-file "$d/url" pw
-	run -1 retry share status --share-store-file "$d/url" pw
+	run -0 retry share reset --share-timeout 10s --share-store-file "$d/url" pw
+	run -1 retry share status --share-timeout 10s --share-store-file "$d/url" pw
 	assert_output "retry: pw: no shared state in rediss://:***@localhost:$TLS_PORT/4"
 	# A wrong one is refused over TLS too, and not shown.
 	printf '%s\n' "rediss://:wrong-one@localhost:$TLS_PORT/4?$TLS_CA" >"$d/url"
-	run -1 retry --share-store-file "$d/url" --share pw --max 1 -- false
+	run -1 retry --share-store-file "$d/url" --share pw --share-timeout 10s --max 1 -- false
 	assert_output --partial "rediss://:***@localhost:$TLS_PORT/4: the password is refused: WRONGPASS"
 	refute_output --partial wrong-one
 	# A password on the command line is refused as over TCP.
@@ -169,7 +172,7 @@ faults() {
 @test "tls: TLS to a plain port, and plain to a TLS port: one line each" {
 	tls_start localhost
 	run -1 env RETRY_SHARE_STORE="redis://127.0.0.1:$TLS_PORT" \
-	    timeout 60 "$RETRY" --share mix --max 2 --immediate -- false
+	    timeout 60 "$RETRY" --share mix --share-timeout 10s --max 2 --immediate -- false
 	# It says what to try: rediss://.
 	assert_output --regexp "redis://127.0.0.1:$TLS_PORT/0: (the server closed the connection|Connection reset by peer|not a Redis server\\? \\(.*\\)) \\(a TLS port\\? rediss:// speaks TLS\\); going on without"
 	assert_equal "$(faults)" 1
@@ -182,16 +185,19 @@ faults() {
 }
 
 @test "tls: a server that stalls in the handshake costs --share-timeout at most, and TERM ends retry at once" {
-	local t0 pid rc=0
+	local t0 pid rc=0 i
 	tls_certs
 	# It reads the ClientHello, and answers with the first bytes of a
-	# record that never comes whole.
+	# record that never comes whole; then says so in $BATS_TEST_TMPDIR/stalled.
 	read -r STALL_PORT STALL_PID < <(serve '
+import os
 held = []
 while True:
     c, _ = s.accept(); held.append(c)
     try:
         c.recv(4096); c.sendall(b"\x16\x03\x03\x00\x7a\x02\x00")
+        with open(os.environ["BATS_TEST_TMPDIR"] + "/stalled", "a") as f:
+            f.write("stalled\n")
     except OSError:
         pass
 ')
@@ -199,17 +205,24 @@ while True:
 	run -0 env RETRY_SHARE_STORE="rediss://localhost:$STALL_PORT?$(printf 'ssl_ca_certs=%s' "$CERTS/ca.crt")" \
 	    timeout 60 "$RETRY" --share st --share-timeout 300ms --max 2 -- true
 	assert_line --index 0 "retry: --share st: rediss://localhost:$STALL_PORT/0: no TLS handshake within 300ms; going on without the shared state until it answers"
-	# Two decisions of 300ms at most.
-	[ $(($(now_ms) - t0)) -lt 5000 ]
+	# Two decisions of 300ms at most, and a busy host: a handshake not
+	# given up would hold the run until timeout(1)'s 60s.
+	[ $(($(now_ms) - t0)) -lt 20000 ]
+	rm -f "$BATS_TEST_TMPDIR/stalled"
 	t0=$(now_ms)
 	RETRY_SHARE_STORE="rediss://localhost:$STALL_PORT?ssl_ca_certs=$CERTS/ca.crt" \
 	    timeout 60 "$RETRY" --share st --share-timeout 30s -- true 3>&- &
 	pid=$!
-	sleep 0.5
+	# TERM once the handshake stalls, which would last 30s.
+	for ((i = 0; i < 400; i++)); do
+		[ -s "$BATS_TEST_TMPDIR/stalled" ] && break
+		sleep 0.05
+	done
 	kill -TERM "$pid"
 	wait "$pid" || rc=$?
 	assert_equal "$rc" 143
-	[ $(($(now_ms) - t0)) -lt 5000 ]
+	[ -s "$BATS_TEST_TMPDIR/stalled" ]
+	[ $(($(now_ms) - t0)) -lt 25000 ]
 }
 
 @test "tls: OpenSSL is mapped only by a run whose store is rediss://" {

@@ -68,10 +68,12 @@ wait_match() {
 }
 
 # Starts retry in the background in a session (and process group) of its
-# own, with INT and QUIT at their defaults even when the suite runs as a
-# background job, stderr to $BATS_TEST_TMPDIR/err. Sets RETRY_PID.
+# own, with HUP, INT and QUIT at their defaults even when the suite runs
+# as a background job (INT and QUIT ignored) or under nohup (HUP ignored):
+# retry keeps a signal ignored that it was started with. stderr goes to
+# $BATS_TEST_TMPDIR/err. Sets RETRY_PID.
 start_retry() {
-	setsid env --default-signal=INT,QUIT "$RETRY" "$@" \
+	setsid env --default-signal=HUP,INT,QUIT "$RETRY" "$@" \
 	    </dev/null >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
 	RETRY_PID=$!
 }

@@ -6,13 +6,12 @@
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/procs
+load test_helper/tmux
 
 setup() {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	D=$BATS_TEST_TMPDIR
 	SOCK=$D/tmux.sock
-	printf '%s\n' 'PS1="$ "' 'PROMPT_COMMAND=' 'set +o histexpand' \
-	    >"$D/rc"
 	# A command whose progress bar is left without a newline, then fails.
 	printf '%s\n' "printf 'downloading [#####] 50%%'" 'exit 1' >"$D/bar"
 }
@@ -25,33 +24,11 @@ teardown() {
 
 # Starts the shell in a pane $1 columns wide.
 start_shell() {
-	tmux -S "$SOCK" -f /dev/null new-session -d -x "$1" -y 40 \
-	    "bash --rcfile '$D/rc' --noprofile -i" </dev/null >/dev/null 3>&-
+	tmux_shell "$1" 40
 	type_line "cd '$D' && echo ready >ready"
 	wait_lines "$D/ready"
 	type_line clear
 	wait_screen_not ready
-}
-
-type_line() {
-	tmux -S "$SOCK" send-keys -l "$1"
-	tmux -S "$SOCK" send-keys Enter
-}
-
-# The screen's lines, trailing blanks cut.
-screen() {
-	tmux -S "$SOCK" capture-pane -p "$@" | sed 's/ *$//'
-}
-
-# Waits, up to about 10 s, until the pane shows text matching regex $1.
-wait_screen() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.05
-	done
-	screen >&2
-	fail "timed out waiting for /$1/ on the screen"
 }
 
 # Waits, up to about 20 s, until what was written to the pane holds
@@ -64,15 +41,6 @@ wait_bytes() {
 		sleep 0.05
 	done
 	fail "timed out waiting for ${2:-1} times '$1' in what the pane got"
-}
-
-wait_screen_not() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		screen | grep -Eq -- "$1" || return 0
-		sleep 0.05
-	done
-	fail "/$1/ stayed on the screen"
 }
 
 @test "in a 30-column pane, the countdown fits on one line and leaves none behind" {

@@ -4,6 +4,7 @@
 # and their errors, the output formats and the chart, the completions.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/tmux
 
 FIVE=(none exponential equal-jitter full-jitter decorrelated)
 
@@ -426,20 +427,13 @@ pane_start() {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	D=$BATS_TEST_TMPDIR
 	SOCK=$D/tmux.sock
-	printf '%s\n' 'PS1="$ "' 'PROMPT_COMMAND=' 'set +o histexpand' >"$D/rc"
-	tmux -S "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-	    "bash --rcfile '$D/rc' --noprofile -i" </dev/null >/dev/null 3>&-
+	tmux_shell 120 40
 	tmux -S "$SOCK" pipe-pane -o "cat >>'$D/pane'"
 }
 
 teardown() {
 	[ -z "${SOCK:-}" ] || tmux -S "$SOCK" kill-server 2>/dev/null
 	return 0
-}
-
-type_line() {
-	tmux -S "$SOCK" send-keys -l "$1"
-	tmux -S "$SOCK" send-keys Enter
 }
 
 # Waits, up to about 60 s, until file $1 has a line matching regex $2.

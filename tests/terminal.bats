@@ -4,16 +4,13 @@
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/procs
+load test_helper/tmux
 
 setup() {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	D=$BATS_TEST_TMPDIR
-	# The socket in the test's directory, so that nothing is left over.
 	SOCK=$D/tmux.sock
-	printf '%s\n' 'PS1="$ "' 'PROMPT_COMMAND=' 'set +o histexpand' \
-	    >"$D/rc"
-	tmux -S "$SOCK" -f /dev/null new-session -d -x 200 -y 50 \
-	    "bash --rcfile '$D/rc' --noprofile -i" </dev/null >/dev/null 3>&-
+	tmux_shell 200 50
 	type_line "echo ready >'$D/ready'"
 	wait_lines "$D/ready"
 }
@@ -25,27 +22,6 @@ teardown() {
 		[ -f "$f" ] && kill -KILL $(cat "$f") 2>/dev/null
 	done
 	return 0
-}
-
-# Types a line into the pane's shell.
-type_line() {
-	tmux -S "$SOCK" send-keys -l "$1"
-	tmux -S "$SOCK" send-keys Enter
-}
-
-keys() {
-	tmux -S "$SOCK" send-keys "$@"
-}
-
-# Waits, up to about 10 s, until the pane shows text matching regex $1.
-wait_screen() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		tmux -S "$SOCK" capture-pane -p | grep -Eq -- "$1" && return 0
-		sleep 0.05
-	done
-	tmux -S "$SOCK" capture-pane -p >&2
-	fail "timed out waiting for /$1/ on the screen"
 }
 
 # Waits, up to about 5 s, until process $1 is stopped.

@@ -20,7 +20,9 @@ cluster_node() {
 	local dir=$1 port try i pid listen
 	shift
 	for try in 1 2 3 4 5; do
-		port=$((20000 + RANDOM % 30000))
+		# Its bus at port + 10000 stays below the ports that the
+		# kernel hands out to connections (32768 and up).
+		port=$((20000 + RANDOM % 2700))
 		listen=(--port "$port")
 		[ -z "${CLUSTER_TLS:-}" ] || listen=(--port 0 --tls-port "$port"
 		    --cluster-port $((port + 10000)) --tls-cluster yes
@@ -39,9 +41,11 @@ cluster_node() {
 		    --unixsocket "$dir/$port/sock" --unixsocketperm 700 \
 		    --logfile "$dir/$port/log" "$@" </dev/null >/dev/null 2>&1 3>&- &
 		pid=$!
-		for ((i = 0; i < 250; i++)); do
+		for ((i = 0; i < 1500; i++)); do
 			kill -0 "$pid" 2>/dev/null || break
-			if [ -S "$dir/$port/sock" ]; then
+			# Listening on its port and its bus, and its socket.
+			if grep -q 'Ready to accept connections' \
+			    "$dir/$port/log" 2>/dev/null; then
 				echo "$port $pid"
 				return 0
 			fi

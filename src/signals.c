@@ -164,6 +164,22 @@ signals_take(void)
 	return 0;
 }
 
+void
+signals_drain(void)
+{
+	int sigs[8];
+	const size_t max = sizeof(sigs) / sizeof(sigs[0]);
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (kinds[sig] == K_PASS)
+			received[sig] = 0;
+	/* Those still queued in the kernel came before the attempt too; a
+	 * short read has emptied it. */
+	if (queued != -1)
+		while (compat_signalfd_take(queued, sigs, max) == max)
+			;
+}
+
 bool
 signals_ends(int sig)
 {

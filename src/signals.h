@@ -27,6 +27,10 @@ int		 signals_init(void);
 /* A signal received and not yet taken, to send on to the attempt; 0 when
  * there is none.  Each comes once. */
 int		 signals_take(void);
+/* Drops the signals received that would only be sent on (USR1, USR2,
+ * WINCH, the real-time signals): before an attempt starts, so that it hears
+ * only those that come while it runs. */
+void		 signals_drain(void);
 /* Whether sig ends the run. */
 bool		 signals_ends(int);
 /* Whether SIGPIPE was at its default when retry started: a pipeline then

@@ -628,6 +628,9 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	 * session of its own, the attempt's terminal is its own. */
 	if ((w.handed = !o->session && o->hand_over && foreground(o->tty)))
 		w.sentry = sentry_start(&w.sentry_fd);
+	/* What came to retry between attempts is not the attempt's: a USR1
+	 * while the store was waited for would otherwise kill it. */
+	signals_drain();
 	/* A signal that came since the last wait: start nothing more. */
 	if ((r->interrupted = signal_stop) != 0) {
 		sentry_stop(w.sentry, w.sentry_fd);

@@ -274,3 +274,39 @@ sleep_ended() {
 	assert_equal "$(cat "$d/got")" TERM
 	assert_gone "$(cat "$d/leader")"
 }
+
+@test "a USR1 while retry waits for its store's lock is not sent to the attempt" {
+	local d=$BATS_TEST_TMPDIR i
+	export RETRY_SHARE_STORE=file:$d/store
+	mkdir -m 700 "$d/store"
+	run -0 retry --share u -- true
+	# Another process holds the store's lock, as another run would.
+	python3 -c '
+import fcntl, sys, time
+f = open(sys.argv[1], "r+")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(60)' "$d/store/u" "$d/locked" 3>&- &
+	echo $! >"$d/bg"
+	for ((i = 0; i < 200; i++)); do
+		[ -e "$d/locked" ] && break
+		sleep 0.05
+	done
+	[ -e "$d/locked" ]
+	start_retry --share u --share-timeout 60s -n 1 -- \
+	    sh -c 'echo start >>"$0/runs"; sleep 1; echo done >>"$0/runs"' "$d"
+	# Waiting for the lock: the store's file is open.
+	for ((i = 0; i < 200; i++)); do
+		ls -l "/proc/$RETRY_PID/fd" 2>/dev/null | grep -q "$d/store/u" &&
+		    break
+		sleep 0.05
+	done
+	ls -l "/proc/$RETRY_PID/fd" | grep -q "$d/store/u"
+	[ ! -e "$d/runs" ]
+	kill -USR1 "$RETRY_PID"
+	kill "$(cat "$d/bg")"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 0
+	assert_equal "$(cat "$d/runs")" "start
+done"
+}

@@ -405,7 +405,34 @@ struct wait {
 	bool		 raw;		/* the terminal is raw: saved holds
 					 * its modes */
 	struct termios	 saved;
+	bool		 kept;		/* modes holds the terminal's modes as
+					 * they were before it was handed */
+	struct termios	 modes;
 };
+
+/*
+ * The terminal's modes, before the attempt gets the terminal: an attempt
+ * that dies of a signal, or that retry ends, leaves them as they were,
+ * as an interactive shell restores its own after a job killed by a signal
+ * (stty raw, then a timeout); one that exits keeps what it set, as after
+ * stty -echo run alone.
+ */
+static void
+modes_keep(struct wait *w)
+{
+	if (!w->kept && w->handed)
+		w->kept = tcgetattr(w->o->tty, &w->modes) == 0;
+}
+
+static void
+modes_restore(const struct wait *w, int st)
+{
+	const struct attempt_result *r = w->r;
+
+	if (w->kept && w->handed && (WIFSIGNALED(st) || r->timed_out ||
+	    r->forwarded || r->aborted || r->matched))
+		(void)tcsetattr(w->o->tty, TCSANOW, &w->modes);
+}
 
 /* The signals retry received: sent on, and those that end the run end it
  * once the attempt has ended, or the --kill-after time later. */
@@ -515,9 +542,11 @@ stopped_by(struct wait *w, int sig)
 		/* It reads the terminal: it gets it. */
 		tcsetpgrp(o->tty, w->pid);
 		w->handed = true;
+		modes_keep(w);
 		kill(-w->pid, SIGCONT);
 	} else
 		w->handed = suspend(o->tty, w->pid, w->handed);
+	modes_keep(w);
 	if (w->handed && w->sentry <= 0)
 		w->sentry = sentry_join(sentry_start(&w->sentry_fd),
 		    w->sentry_fd, w->pid);
@@ -639,6 +668,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	}
 	if (o->session)
 		w.raw = term_raw(o->tty, &w.saved);
+	modes_keep(&w);
 	/* Its output straight to the terminal: a column retry cannot know. */
 	out_unseen(o->stdio[1] == STDIO_INHERIT ? STDOUT_FILENO : o->stdio[1]);
 	out_unseen(o->stdio[2] == STDIO_INHERIT ? STDERR_FILENO : o->stdio[2]);
@@ -681,6 +711,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	while (waitpid(w.pid, &st, 0) == -1 && errno == EINTR)
 		;
 	term_restore(o->tty, &w.saved, &w.raw);
+	modes_restore(&w, st);
 	if (w.handed)
 		tcsetpgrp(o->tty, getpgrp());
 	r->foreground = w.handed || o->session;

@@ -30,6 +30,16 @@ static int wake[2] = { -1, -1 };	/* the handlers' byte for ppoll */
 static int queued = -1;		/* SIGCHLD's and the real-time signals'
 				 * signalfd, or -1 */
 
+/*
+ * The real-time signals read from it and not yet sent on, each on its own
+ * and with its value, oldest first.  Bounded: once full, the rest wait in
+ * the kernel's queue (bounded by RLIMIT_SIGPENDING), which the wait then
+ * stops reading until these are taken.
+ */
+#define RT_QUEUE	128
+static struct compat_siginfo pending[RT_QUEUE];
+static size_t rt_first, rt_count;
+
 static enum kind kinds[NSIG];
 static bool ignored[NSIG];	/* retry found it ignored */
 static bool changed[NSIG];	/* retry set a disposition of its own */
@@ -115,8 +125,14 @@ signals_init(void)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	for (int sig = 1; sig < NSIG; sig++) {
-		if ((kinds[sig] = kind(sig)) == K_DEFAULT || is_queued(sig))
+		if ((kinds[sig] = kind(sig)) == K_DEFAULT)
 			continue;
+		/* Left as found: one ignored stays so, and is not sent on. */
+		if (is_queued(sig)) {
+			ignored[sig] = sigaction(sig, NULL, &was) == 0 &&
+			    was.sa_handler == SIG_IGN;
+			continue;
+		}
 		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN :
 		    kinds[sig] == K_CHILD && queued != -1 ? SIG_DFL :
 		    on_signal;
@@ -149,6 +165,17 @@ signals_init(void)
 	return 0;
 }
 
+bool
+signals_take_queued(struct compat_siginfo *si)
+{
+	if (rt_count == 0)
+		return false;
+	*si = pending[rt_first];
+	rt_first = (rt_first + 1) % RT_QUEUE;
+	rt_count--;
+	return true;
+}
+
 int
 signals_take(void)
 {
@@ -167,16 +194,17 @@ signals_take(void)
 void
 signals_drain(void)
 {
-	int sigs[8];
-	const size_t max = sizeof(sigs) / sizeof(sigs[0]);
+	struct compat_siginfo si[8];
+	const size_t max = sizeof(si) / sizeof(si[0]);
 
 	for (int sig = 1; sig < NSIG; sig++)
 		if (kinds[sig] == K_PASS)
 			received[sig] = 0;
+	rt_first = rt_count = 0;
 	/* Those still queued in the kernel came before the attempt too; a
 	 * short read has emptied it. */
 	if (queued != -1)
-		while (compat_signalfd_take(queued, sigs, max) == max)
+		while (compat_signalfd_take(queued, si, max) == max)
 			;
 }
 
@@ -291,29 +319,27 @@ sharpen(void)
 	compat_set_timer_slack(1);
 }
 
-/* The real-time signals that came, recorded as the handlers record the
- * others (SIGCHLD has only woken the wait).  retry sets none of their
- * dispositions: one that is ignored was found so, and stays ignored, for
- * retry too. */
+/* The real-time signals that came, each kept with its value until it is
+ * sent on, as many as there is room for (SIGCHLD has only woken the
+ * wait).  retry sets none of their dispositions: one that is ignored was
+ * found so, and stays ignored, for retry too. */
 static void
 take_queued(void)
 {
-	struct sigaction was;
-	int sigs[8];
-	const size_t max = sizeof(sigs) / sizeof(sigs[0]);
-	size_t n;
+	struct compat_siginfo si[8];
+	const size_t max = sizeof(si) / sizeof(si[0]);
+	size_t n, room;
 
 	/* A short read has emptied it. */
 	do {
-		n = compat_signalfd_take(queued, sigs, max);
+		room = RT_QUEUE - rt_count;
+		n = compat_signalfd_take(queued, si, room < max ? room : max);
 		for (size_t i = 0; i < n; i++)
-			if (sigs[i] > 0 && sigs[i] < NSIG &&
-			    kinds[sigs[i]] != K_CHILD &&
-			    sigaction(sigs[i], NULL, &was) == 0 &&
-			    was.sa_handler != SIG_IGN) {
-				received[sigs[i]] = 1;
-				any = 1;
-			}
+			if (si[i].signo > 0 && si[i].signo < NSIG &&
+			    kinds[si[i].signo] != K_CHILD &&
+			    !ignored[si[i].signo])
+				pending[(rt_first + rt_count++) % RT_QUEUE] =
+				    si[i];
 	} while (n == max);
 }
 
@@ -330,7 +356,8 @@ signals_wait(struct pollfd *fds, nfds_t nfds, int64_t deadline)
 	for (nfds_t i = 0; i < nfds; i++)
 		all[i] = fds[i];
 	all[n++] = (struct pollfd){ wake[0], POLLIN, 0 };
-	if (queued != -1)
+	/* Full, it is read once they are taken. */
+	if (queued != -1 && rt_count < RT_QUEUE)
 		all[n++] = (struct pollfd){ queued, POLLIN, 0 };
 	if (deadline >= 0) {
 		sharpen();
@@ -346,7 +373,7 @@ signals_wait(struct pollfd *fds, nfds_t nfds, int64_t deadline)
 	if (all[nfds].revents != 0)
 		while (read(wake[0], drain, sizeof(drain)) == sizeof(drain))
 			;
-	if (queued != -1 && all[nfds + 1].revents != 0)
+	if (n > nfds + 1 && all[nfds + 1].revents != 0)
 		take_queued();
 	for (nfds_t i = 0; i < nfds; i++)
 		if ((fds[i].revents = all[i].revents) != 0)

@@ -439,8 +439,22 @@ modes_restore(const struct wait *w, int st)
 static void
 forward(struct wait *w, int64_t now)
 {
+	struct compat_siginfo q;
 	int sig;
 
+	/*
+	 * A real-time signal each time it came: one sent with a value
+	 * (sigqueue) to the attempt's first process with that value, as
+	 * sigqueue reaches one process and not a group; the others to the
+	 * group, as the other signals.
+	 */
+	while (signals_take_queued(&q))
+		if (w->gone)
+			continue;
+		else if (q.code == SI_QUEUE)
+			(void)sigqueue(w->pid, q.signo, q.value);
+		else
+			kill(-w->pid, q.signo);
 	while ((sig = signals_take()) != 0) {
 		if (w->gone)
 			continue;

@@ -3,8 +3,9 @@
  * blocked, so the first to come is the first recorded.  The real-time
  * signals, only ever sent on, and SIGCHLD, which only wakes the wait, are
  * the exceptions where Linux has a signalfd: blocked, and read from it in
- * the same ppoll, they need no handler, and each real-time signal queued is
- * kept on its own with its value, a bounded number at a time.
+ * the same ppoll, they need no handler.  Each real-time signal queued is
+ * kept on its own with its value, a bounded number at a time (without a
+ * signalfd, by its handler).
  *
  * Every catchable signal whose default action ends a process is handled:
  * HUP, INT, QUIT, TERM, ALRM, VTALRM, PROF, IO, PWR, STKFLT and XCPU end

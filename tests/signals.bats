@@ -312,7 +312,6 @@ done"
 }
 
 @test "real-time signals reach the attempt as often as they came, a sigqueue's with its value" {
-	skip_portable "without a signalfd, real-time signals are caught as the others are, and merge"
 	local d=$BATS_TEST_TMPDIR i
 	/usr/bin/kill --help 2>&1 | grep -q -- --queue ||
 	    skip "this kill(1) cannot send a value (--queue)"

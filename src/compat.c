@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <netdb.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,7 +256,7 @@ compat_signalfd(const sigset_t *set)
 }
 
 size_t
-compat_signalfd_take(int fd, int *sigs, size_t max)
+compat_signalfd_take(int fd, struct compat_siginfo *to, size_t max)
 {
 	size_t n = 0;
 #ifdef HAVE_SIGNALFD
@@ -264,12 +265,18 @@ compat_signalfd_take(int fd, int *sigs, size_t max)
 
 	if (max > sizeof(si) / sizeof(si[0]))
 		max = sizeof(si) / sizeof(si[0]);
-	if ((k = read(fd, si, max * sizeof(si[0]))) > 0)
-		for (; n < (size_t)k / sizeof(si[0]); n++)
-			sigs[n] = (int)si[n].ssi_signo;
+	if (max > 0 && (k = read(fd, si, max * sizeof(si[0]))) > 0)
+		for (; n < (size_t)k / sizeof(si[0]); n++) {
+			to[n].signo = (int)si[n].ssi_signo;
+			to[n].code = si[n].ssi_code;
+			/* The whole union: its int is the pointer's low
+			 * bits, as the kernel copied it. */
+			to[n].value.sival_ptr =
+			    (void *)(uintptr_t)si[n].ssi_ptr;
+		}
 #else
 	(void)fd;
-	(void)sigs;
+	(void)to;
 	(void)max;
 #endif
 	return n;

@@ -49,12 +49,21 @@ void		 compat_set_timer_slack(unsigned long ns);
  * make a signalfd in fds readable, so a signal ends the wait at once
  * however it waits. */
 int		 compat_wait(struct pollfd *, nfds_t, const struct timespec *);
+/* A signal read from a signalfd: its number, how it was sent (SI_USER
+ * for kill(2), SI_QUEUE for sigqueue(3)...) and the value it came with. */
+struct compat_siginfo {
+	int		 signo;
+	int		 code;
+	union sigval	 value;
+};
 /* A descriptor, non-blocking and close-on-exec, that reads the signals of
  * set while they are blocked (signalfd(2)); elsewhere -1 (ENOSYS): the
  * caller catches them.  Then, in one read, the signals that came, up to
- * max of them (8 at most) into sigs: how many. */
+ * max of them (8 at most) into si, each queued one on its own: how
+ * many. */
 int		 compat_signalfd(const sigset_t *);
-size_t		 compat_signalfd_take(int fd, int *sigs, size_t max);
+size_t		 compat_signalfd_take(int fd, struct compat_siginfo *si,
+		    size_t max);
 /* An anonymous file in memory, close-on-exec (memfd_create); elsewhere -1
  * (ENOSYS): the caller makes one in a directory. */
 int		 compat_memfd(const char *name);

@@ -175,6 +175,7 @@ sleep_until(struct run *run, int64_t deadline)
 		}
 		while (signals_take() != 0)
 			;
+		signals_drain();
 		if (mono_ns() >= deadline)
 			break;
 	}

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,23 @@ static int wake[2] = { -1, -1 };	/* the handlers' byte for ppoll */
 static int queued = -1;		/* SIGCHLD's and the real-time signals'
 				 * signalfd, or -1 */
 
+/*
+ * The real-time signals received and not yet sent on, each on its own and
+ * with its value, oldest first: taken at rt_head, added at rt_tail, both
+ * counting to twice the size.  Bounded: once full, the rest wait in the
+ * kernel's queue (bounded by RLIMIT_SIGPENDING), which the wait then stops
+ * reading until these are taken.  Without a signalfd, a handler adds them,
+ * with the others blocked, so one at a time, and blocks them all once it
+ * is full, until there is room again.
+ */
+#define RT_QUEUE	128
+static struct compat_siginfo pending[RT_QUEUE];
+static volatile sig_atomic_t rt_head, rt_tail;
+static sigset_t rt_set;			/* the real-time signals */
+static pid_t rt_owner;			/* retry's pid */
+static volatile sig_atomic_t rt_held;	/* without a signalfd: blocked,
+					 * as it was full */
+
 static enum kind kinds[NSIG];
 static bool ignored[NSIG];	/* retry found it ignored */
 static bool changed[NSIG];	/* retry set a disposition of its own */
@@ -57,6 +75,60 @@ kind(int sig)
 	}
 }
 
+static size_t
+rt_used(void)
+{
+	return (size_t)((rt_tail - rt_head + 2 * RT_QUEUE) % (2 * RT_QUEUE));
+}
+
+/* Only while nothing else adds: in a handler that blocks the others, or
+ * with the signalfd, where the loop adds. */
+static void
+rt_add(int sig, int code, union sigval value)
+{
+	pending[rt_tail % RT_QUEUE] = (struct compat_siginfo){ sig, code,
+	    value };
+	/* The entry is written before it is counted. */
+	atomic_signal_fence(memory_order_release);
+	rt_tail = (rt_tail + 1) % (2 * RT_QUEUE);
+}
+
+/* Without a signalfd: a real-time signal, each time it comes. */
+static void
+on_queued(int sig, siginfo_t *si, void *uc)
+{
+	const int e = errno;
+	ucontext_t *u = uc;
+
+	if (rt_used() < RT_QUEUE)
+		rt_add(sig, si->si_code, si->si_value);
+	else {
+		/* In a child about to exec, which holds none back. */
+		received[sig] = 1;
+		any = 1;
+	}
+	/* Full: the rest wait in the kernel's queue, blocked from this
+	 * handler's return until the loop has taken some (not in a child
+	 * about to exec, whose mask the command would get). */
+	if (rt_used() == RT_QUEUE && getpid() == rt_owner) {
+		for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+			sigaddset(&u->uc_sigmask, s);
+		rt_held = 1;
+	}
+	(void)!write(wake[1], "", 1);
+	errno = e;
+}
+
+/* What was held back while it was full comes now that there is room. */
+static void
+rt_release(void)
+{
+	if (rt_held && rt_used() < RT_QUEUE) {
+		rt_held = 0;
+		sigprocmask(SIG_UNBLOCK, &rt_set, NULL);
+	}
+}
+
 /* Runs when the signal comes, never later: the first recorded is the
  * first that came.  The byte wakes the one ppoll. */
 static void
@@ -74,17 +146,23 @@ on_signal(int sig)
 	errno = e;
 }
 
+static bool
+is_rt(int sig)
+{
+	return sig >= SIGRTMIN && sig <= SIGRTMAX;
+}
+
 /* A real-time signal, read from the signalfd, and never caught. */
 static bool
 is_queued(int sig)
 {
-	return queued != -1 && sig >= SIGRTMIN && sig <= SIGRTMAX;
+	return queued != -1 && is_rt(sig);
 }
 
 int
 signals_init(void)
 {
-	struct sigaction sa, was;
+	struct sigaction sa, rt_sa, was;
 	sigset_t block, rt;
 	bool some = false;
 
@@ -97,12 +175,15 @@ signals_init(void)
 	 * start, and the latter no handler's run, byte and sigreturn at
 	 * every attempt's end.  The real-time signals' dispositions stay as
 	 * retry found them, for the attempts to inherit; SIGCHLD's is its
-	 * default.  Without a signalfd they are caught as the others are.
+	 * default.  Without a signalfd they are caught as the others are,
+	 * the real-time signals by a handler that keeps each with its value.
 	 */
-	sigemptyset(&rt);
-	sigaddset(&rt, SIGCHLD);
+	rt_owner = getpid();
+	sigemptyset(&rt_set);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		sigaddset(&rt, sig);
+		sigaddset(&rt_set, sig);
+	rt = rt_set;
+	sigaddset(&rt, SIGCHLD);
 	if ((queued = compat_signalfd(&rt)) != -1)
 		block = rt;
 	else
@@ -114,13 +195,25 @@ signals_init(void)
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
+	/* Without a signalfd: each real-time signal with its value, its
+	 * handler alone adding to what is pending. */
+	memset(&rt_sa, 0, sizeof(rt_sa));
+	rt_sa.sa_mask = rt_set;
+	rt_sa.sa_flags = SA_RESTART | SA_SIGINFO;
+	rt_sa.sa_sigaction = on_queued;
 	for (int sig = 1; sig < NSIG; sig++) {
-		if ((kinds[sig] = kind(sig)) == K_DEFAULT || is_queued(sig))
+		if ((kinds[sig] = kind(sig)) == K_DEFAULT)
 			continue;
+		/* Left as found: one ignored stays so, and is not sent on. */
+		if (is_queued(sig)) {
+			ignored[sig] = sigaction(sig, NULL, &was) == 0 &&
+			    was.sa_handler == SIG_IGN;
+			continue;
+		}
 		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN :
 		    kinds[sig] == K_CHILD && queued != -1 ? SIG_DFL :
 		    on_signal;
-		if (sigaction(sig, &sa, &was) == -1)
+		if (sigaction(sig, is_rt(sig) ? &rt_sa : &sa, &was) == -1)
 			continue;
 		/* What exec left: the default, or ignored. */
 		ignored[sig] = was.sa_handler == SIG_IGN;
@@ -149,6 +242,19 @@ signals_init(void)
 	return 0;
 }
 
+bool
+signals_take_queued(struct compat_siginfo *si)
+{
+	if (rt_head == rt_tail)
+		return false;
+	/* Counted, so written. */
+	atomic_signal_fence(memory_order_acquire);
+	*si = pending[rt_head % RT_QUEUE];
+	atomic_signal_fence(memory_order_acq_rel);
+	rt_head = (rt_head + 1) % (2 * RT_QUEUE);
+	return true;
+}
+
 int
 signals_take(void)
 {
@@ -162,6 +268,28 @@ signals_take(void)
 			return sig;
 		}
 	return 0;
+}
+
+void
+signals_drain(void)
+{
+	struct compat_siginfo si[8];
+	const size_t max = sizeof(si) / sizeof(si[0]);
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (kinds[sig] == K_PASS)
+			received[sig] = 0;
+	/* Without a signalfd, those held back in the kernel's queue too. */
+	if (rt_held)
+		while (sigtimedwait(&rt_set, NULL, &(struct timespec){ 0 }) > 0)
+			;
+	rt_head = rt_tail;
+	rt_release();
+	/* Those still queued in the kernel came before the attempt too; a
+	 * short read has emptied it. */
+	if (queued != -1)
+		while (compat_signalfd_take(queued, si, max) == max)
+			;
 }
 
 bool
@@ -275,29 +403,26 @@ sharpen(void)
 	compat_set_timer_slack(1);
 }
 
-/* The real-time signals that came, recorded as the handlers record the
- * others (SIGCHLD has only woken the wait).  retry sets none of their
- * dispositions: one that is ignored was found so, and stays ignored, for
- * retry too. */
+/* The real-time signals that came, each kept with its value until it is
+ * sent on, as many as there is room for (SIGCHLD has only woken the
+ * wait).  retry sets none of their dispositions: one that is ignored was
+ * found so, and stays ignored, for retry too. */
 static void
 take_queued(void)
 {
-	struct sigaction was;
-	int sigs[8];
-	const size_t max = sizeof(sigs) / sizeof(sigs[0]);
-	size_t n;
+	struct compat_siginfo si[8];
+	const size_t max = sizeof(si) / sizeof(si[0]);
+	size_t n, room;
 
 	/* A short read has emptied it. */
 	do {
-		n = compat_signalfd_take(queued, sigs, max);
+		room = RT_QUEUE - rt_used();
+		n = compat_signalfd_take(queued, si, room < max ? room : max);
 		for (size_t i = 0; i < n; i++)
-			if (sigs[i] > 0 && sigs[i] < NSIG &&
-			    kinds[sigs[i]] != K_CHILD &&
-			    sigaction(sigs[i], NULL, &was) == 0 &&
-			    was.sa_handler != SIG_IGN) {
-				received[sigs[i]] = 1;
-				any = 1;
-			}
+			if (si[i].signo > 0 && si[i].signo < NSIG &&
+			    kinds[si[i].signo] != K_CHILD &&
+			    !ignored[si[i].signo])
+				rt_add(si[i].signo, si[i].code, si[i].value);
 	} while (n == max);
 }
 
@@ -314,7 +439,9 @@ signals_wait(struct pollfd *fds, nfds_t nfds, int64_t deadline)
 	for (nfds_t i = 0; i < nfds; i++)
 		all[i] = fds[i];
 	all[n++] = (struct pollfd){ wake[0], POLLIN, 0 };
-	if (queued != -1)
+	/* Full, it is read once they are taken. */
+	rt_release();
+	if (queued != -1 && rt_used() < RT_QUEUE)
 		all[n++] = (struct pollfd){ queued, POLLIN, 0 };
 	if (deadline >= 0) {
 		sharpen();
@@ -330,7 +457,7 @@ signals_wait(struct pollfd *fds, nfds_t nfds, int64_t deadline)
 	if (all[nfds].revents != 0)
 		while (read(wake[0], drain, sizeof(drain)) == sizeof(drain))
 			;
-	if (queued != -1 && all[nfds + 1].revents != 0)
+	if (n > nfds + 1 && all[nfds + 1].revents != 0)
 		take_queued();
 	for (nfds_t i = 0; i < nfds; i++)
 		if ((fds[i].revents = all[i].revents) != 0)

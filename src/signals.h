@@ -3,7 +3,9 @@
  * blocked, so the first to come is the first recorded.  The real-time
  * signals, only ever sent on, and SIGCHLD, which only wakes the wait, are
  * the exceptions where Linux has a signalfd: blocked, and read from it in
- * the same ppoll, they need no handler.
+ * the same ppoll, they need no handler.  Each real-time signal queued is
+ * kept on its own with its value, a bounded number at a time (without a
+ * signalfd, by its handler).
  *
  * Every catchable signal whose default action ends a process is handled:
  * HUP, INT, QUIT, TERM, ALRM, VTALRM, PROF, IO, PWR, STKFLT and XCPU end
@@ -20,13 +22,25 @@
 #include <stdnoreturn.h>
 #include <time.h>
 
+#include "compat.h"
+
 extern volatile sig_atomic_t signal_stop;	/* the first that ends the run */
 
 /* -1 (errno set) when its pipe cannot be made. */
 int		 signals_init(void);
 /* A signal received and not yet taken, to send on to the attempt; 0 when
- * there is none.  Each comes once. */
+ * there is none.  Each comes once; a real-time signal read from the
+ * signalfd comes from signals_take_queued instead. */
 int		 signals_take(void);
+/* The oldest real-time signal received through the signalfd and not yet
+ * taken, with how it was sent and its value: as many as were queued to
+ * retry (retry keeps a bounded number at a time, the kernel the rest);
+ * false when there is none. */
+bool		 signals_take_queued(struct compat_siginfo *);
+/* Drops the signals received that would only be sent on (USR1, USR2,
+ * WINCH, the real-time signals): before an attempt starts, so that it hears
+ * only those that come while it runs. */
+void		 signals_drain(void);
 /* Whether sig ends the run. */
 bool		 signals_ends(int);
 /* Whether SIGPIPE was at its default when retry started: a pipeline then

@@ -405,15 +405,56 @@ struct wait {
 	bool		 raw;		/* the terminal is raw: saved holds
 					 * its modes */
 	struct termios	 saved;
+	bool		 kept;		/* modes holds the terminal's modes as
+					 * they were before it was handed */
+	struct termios	 modes;
 };
+
+/*
+ * The terminal's modes, before the attempt gets the terminal: an attempt
+ * that dies of a signal, or that retry ends, leaves them as they were,
+ * as an interactive shell restores its own after a job killed by a signal
+ * (stty raw, then a timeout); one that exits keeps what it set, as after
+ * stty -echo run alone.
+ */
+static void
+modes_keep(struct wait *w)
+{
+	if (!w->kept && w->handed)
+		w->kept = tcgetattr(w->o->tty, &w->modes) == 0;
+}
+
+static void
+modes_restore(const struct wait *w, int st)
+{
+	const struct attempt_result *r = w->r;
+
+	if (w->kept && w->handed && (WIFSIGNALED(st) || r->timed_out ||
+	    r->forwarded || r->aborted || r->matched))
+		(void)tcsetattr(w->o->tty, TCSANOW, &w->modes);
+}
 
 /* The signals retry received: sent on, and those that end the run end it
  * once the attempt has ended, or the --kill-after time later. */
 static void
 forward(struct wait *w, int64_t now)
 {
+	struct compat_siginfo q;
 	int sig;
 
+	/*
+	 * A real-time signal each time it came: one sent with a value
+	 * (sigqueue) to the attempt's first process with that value, as
+	 * sigqueue reaches one process and not a group; the others to the
+	 * group, as the other signals.
+	 */
+	while (signals_take_queued(&q))
+		if (w->gone)
+			continue;
+		else if (q.code == SI_QUEUE)
+			(void)sigqueue(w->pid, q.signo, q.value);
+		else
+			kill(-w->pid, q.signo);
 	while ((sig = signals_take()) != 0) {
 		if (w->gone)
 			continue;
@@ -515,9 +556,11 @@ stopped_by(struct wait *w, int sig)
 		/* It reads the terminal: it gets it. */
 		tcsetpgrp(o->tty, w->pid);
 		w->handed = true;
+		modes_keep(w);
 		kill(-w->pid, SIGCONT);
 	} else
 		w->handed = suspend(o->tty, w->pid, w->handed);
+	modes_keep(w);
 	if (w->handed && w->sentry <= 0)
 		w->sentry = sentry_join(sentry_start(&w->sentry_fd),
 		    w->sentry_fd, w->pid);
@@ -628,6 +671,9 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	 * session of its own, the attempt's terminal is its own. */
 	if ((w.handed = !o->session && o->hand_over && foreground(o->tty)))
 		w.sentry = sentry_start(&w.sentry_fd);
+	/* What came to retry between attempts is not the attempt's: a USR1
+	 * while the store was waited for would otherwise kill it. */
+	signals_drain();
 	/* A signal that came since the last wait: start nothing more. */
 	if ((r->interrupted = signal_stop) != 0) {
 		sentry_stop(w.sentry, w.sentry_fd);
@@ -636,6 +682,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	}
 	if (o->session)
 		w.raw = term_raw(o->tty, &w.saved);
+	modes_keep(&w);
 	/* Its output straight to the terminal: a column retry cannot know. */
 	out_unseen(o->stdio[1] == STDIO_INHERIT ? STDOUT_FILENO : o->stdio[1]);
 	out_unseen(o->stdio[2] == STDIO_INHERIT ? STDERR_FILENO : o->stdio[2]);
@@ -678,6 +725,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	while (waitpid(w.pid, &st, 0) == -1 && errno == EINTR)
 		;
 	term_restore(o->tty, &w.saved, &w.raw);
+	modes_restore(&w, st);
 	if (w.handed)
 		tcsetpgrp(o->tty, getpgrp());
 	r->foreground = w.handed || o->session;

@@ -274,3 +274,82 @@ sleep_ended() {
 	assert_equal "$(cat "$d/got")" TERM
 	assert_gone "$(cat "$d/leader")"
 }
+
+@test "a USR1 while retry waits for its store's lock is not sent to the attempt" {
+	local d=$BATS_TEST_TMPDIR i
+	export RETRY_SHARE_STORE=file:$d/store
+	mkdir -m 700 "$d/store"
+	run -0 retry --share u -- true
+	# Another process holds the store's lock, as another run would.
+	python3 -c '
+import fcntl, sys, time
+f = open(sys.argv[1], "r+")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(60)' "$d/store/u" "$d/locked" 3>&- &
+	echo $! >"$d/bg"
+	for ((i = 0; i < 200; i++)); do
+		[ -e "$d/locked" ] && break
+		sleep 0.05
+	done
+	[ -e "$d/locked" ]
+	start_retry --share u --share-timeout 60s -n 1 -- \
+	    sh -c 'echo start >>"$0/runs"; sleep 1; echo done >>"$0/runs"' "$d"
+	# Waiting for the lock: the store's file is open.
+	for ((i = 0; i < 200; i++)); do
+		ls -l "/proc/$RETRY_PID/fd" 2>/dev/null | grep -q "$d/store/u" &&
+		    break
+		sleep 0.05
+	done
+	ls -l "/proc/$RETRY_PID/fd" | grep -q "$d/store/u"
+	[ ! -e "$d/runs" ]
+	kill -USR1 "$RETRY_PID"
+	kill "$(cat "$d/bg")"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 0
+	assert_equal "$(cat "$d/runs")" "start
+done"
+}
+
+@test "real-time signals reach the attempt as often as they came, a sigqueue's with its value" {
+	local d=$BATS_TEST_TMPDIR i
+	/usr/bin/kill --help 2>&1 | grep -q -- --queue ||
+	    skip "this kill(1) cannot send a value (--queue)"
+	# The command takes SIGRTMIN one at a time, with how it was sent
+	# (si_code) and its value, until SIGRTMIN+1 says that all were sent.
+	cat >"$d/rx.py" <<'PY'
+import ctypes, signal, sys
+rt = signal.SIGRTMIN
+signal.pthread_sigmask(signal.SIG_BLOCK, {rt, rt + 1})
+libc = ctypes.CDLL(None, use_errno=True)
+mask = (ctypes.c_ulong * 16)()
+libc.sigemptyset(mask)
+libc.sigaddset(mask, rt)
+libc.sigaddset(mask, rt + 1)
+info = (ctypes.c_int * 32)()
+open(sys.argv[1] + ".ready", "w").close()
+got = []
+while libc.sigwaitinfo(mask, info) == rt:
+    # si_code, and si_value after si_pid and si_uid (LP64)
+    got.append("%d %d" % (info[2], info[6]))
+open(sys.argv[1], "w").write("".join(line + "\n" for line in got))
+PY
+	start_retry -n 1 -- python3 "$d/rx.py" "$d/got"
+	for ((i = 0; i < 400; i++)); do
+		[ -e "$d/got.ready" ] && break
+		sleep 0.05
+	done
+	[ -e "$d/got.ready" ]
+	for i in $(seq 100); do
+		/usr/bin/kill --queue "$i" -s RTMIN "$RETRY_PID"
+	done
+	# A burst of 1,000 with kill(2), more than retry keeps at a time.
+	python3 -c 'import os, signal, sys
+for _ in range(1000): os.kill(int(sys.argv[1]), signal.SIGRTMIN)' "$RETRY_PID"
+	/usr/bin/kill -s RTMIN+1 "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 0
+	# SI_QUEUE (-1) with the values sent, in order; then SI_USER (0).
+	assert_equal "$(sed -n 1,100p "$d/got")" "$(seq -f '-1 %g' 100)"
+	assert_equal "$(sed -n '101,$p' "$d/got" | sort | uniq -c | sed 's/^ *//')" "1000 0 0"
+}

@@ -596,3 +596,22 @@ a.send(b\"x\")
 	wait_screen '^err2$'
 	wait_screen '^out2$'
 }
+
+@test "an attempt that --timeout ends after it changed the terminal's modes leaves them as they were, for the next attempt and after" {
+	type_line "stty -g >'$D/before'; $RETRY -n 2 -d 0 -T 2s -- sh -c 'stty -g >>\"$D/seen\"; stty -echo raw; echo >>\"$D/changed\"; exec sleep 100'; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 124"
+	wait_lines "$D/after"
+	# Both attempts changed them, and each started with them as they were.
+	assert_equal "$(wc -l <"$D/changed")" 2
+	assert_equal "$(sed -n 2p "$D/seen")" "$(cat "$D/before")"
+	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
+}
+
+@test "an attempt that exits after it changed the terminal's modes leaves them changed, as it would alone" {
+	type_line "stty -g >'$D/before'; $RETRY -n 1 -- stty -echo; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'; stty echo"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	wait_lines "$D/after"
+	[ "$(cat "$D/after")" != "$(cat "$D/before")" ]
+}

@@ -204,12 +204,10 @@ signals_init(void)
 	for (int sig = 1; sig < NSIG; sig++) {
 		if ((kinds[sig] = kind(sig)) == K_DEFAULT)
 			continue;
-		/* Left as found: one ignored stays so, and is not sent on. */
-		if (is_queued(sig)) {
-			ignored[sig] = sigaction(sig, NULL, &was) == 0 &&
-			    was.sa_handler == SIG_IGN;
+		/* Left as found: whether one is ignored is asked when it
+		 * comes (found_ignored). */
+		if (is_queued(sig))
 			continue;
-		}
 		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN :
 		    kinds[sig] == K_CHILD && queued != -1 ? SIG_DFL :
 		    on_signal;
@@ -403,6 +401,21 @@ sharpen(void)
 	compat_set_timer_slack(1);
 }
 
+/* Whether a real-time signal read from the signalfd was ignored when
+ * retry started: asked once, the first time one comes, so that a run
+ * that gets none asks nothing (their dispositions are never changed). */
+static bool
+found_ignored(int sig)
+{
+	static signed char known[NSIG];	/* 0: not asked; 1: no; 2: yes */
+	struct sigaction was;
+
+	if (known[sig] == 0)
+		known[sig] = sigaction(sig, NULL, &was) == 0 &&
+		    was.sa_handler == SIG_IGN ? 2 : 1;
+	return known[sig] == 2;
+}
+
 /* The real-time signals that came, each kept with its value until it is
  * sent on, as many as there is room for (SIGCHLD has only woken the
  * wait).  retry sets none of their dispositions: one that is ignored was
@@ -421,7 +434,7 @@ take_queued(void)
 		for (size_t i = 0; i < n; i++)
 			if (si[i].signo > 0 && si[i].signo < NSIG &&
 			    kinds[si[i].signo] != K_CHILD &&
-			    !ignored[si[i].signo])
+			    !found_ignored(si[i].signo))
 				rt_add(si[i].signo, si[i].code, si[i].value);
 	} while (n == max);
 }

@@ -84,8 +84,13 @@ main(int argc, char *argv[])
 			err(EXIT_USAGE, "the environment");
 		setproctitle_init(argc0, argv0, envp0);
 	}
-	if (options_parse(argc, argv, mode, &cfg, why, sizeof(why)) != 0) {
-		usage_error(getprogname(), why);
+	if ((status = options_parse(argc, argv, mode, &cfg, why,
+	    sizeof(why))) != 0) {
+		/* A library that cannot load: no pointer to --help. */
+		if (status == OPTIONS_NO_LIBRARY)
+			run_error(getprogname(), why, false);
+		else
+			usage_error(getprogname(), why);
 		options_free(&cfg);
 		return EXIT_USAGE;
 	}

@@ -201,6 +201,26 @@ tmp_signal() {
 	refute_output --partial libhiredis
 }
 
+# A PCRE2 that cannot be loaded (a broken file where the loader looks
+# first) is said in one line, with 125 and no pointer to --help: the
+# options were right.  A plain string needs no PCRE2.
+@test "hygiene: a PCRE2 that cannot be loaded: one line, 125, no usage hint, nothing run" {
+	# shellcheck disable=SC2016  # for the attempt's shell
+	run -0 retry --max 1 -- sh -c 'cat /proc/$PPID/maps'
+	grep -q 'libc\.so' <<<"$output" ||
+		skip "a static binary: PCRE2 is linked in"
+	local d=$BATS_TEST_TMPDIR/lib
+	mkdir "$d"
+	echo 'not a library' >"$d/libpcre2-8.so.0"
+	run -125 env LD_LIBRARY_PATH="$d" "$RETRY" --until-output 'a+b' -- \
+	    echo ran
+	assert_output --regexp "^retry: --until-output: 'a\+b': regular expressions need PCRE2: .*libpcre2-8\.so\.0.*$"
+	assert_equal "${#lines[@]}" 1
+	run -0 env LD_LIBRARY_PATH="$d" "$RETRY" --until-output 'ran' -- \
+	    echo ran
+	assert_output ran
+}
+
 # libm too waits for the first run that needs it: one that computes an
 # exponential delay.  The second attempt reads the maps.
 @test "hygiene: libm is mapped by a run once it computes an exponential delay, not before" {

@@ -106,12 +106,18 @@ join_words(const struct config *c)
 	return s;
 }
 
+/* What libbsd's setproctitle keeps of a title, at most: the rest is cut. */
+#define TITLE_MAX	255
+
 static void
 set_title(const struct run *run, unsigned long attempt, const char *what,
     int64_t delay)
 {
-	char d[DURATION_BUFSZ], n[48], next[64] = "";
+	char d[DURATION_BUFSZ], n[48], next[64] = "", state[192];
 	const unsigned long max = run->c->backoff.max_attempts;
+	const char *cmd = run->command != NULL ? run->command :
+	    run->c->args[0];
+	size_t room, len = strlen(cmd);
 
 	if (max > 0 && !run->c->limits.forever)
 		snprintf(n, sizeof(n), "%lu/%lu", attempt, max);
@@ -120,9 +126,18 @@ set_title(const struct run *run, unsigned long attempt, const char *what,
 	if (delay >= 0)
 		snprintf(next, sizeof(next), ", next in %s",
 		    duration_format(delay, d, sizeof(d)));
+	snprintf(state, sizeof(state), " [attempt %s %s%s]", n, what, next);
+	/* The state whole, the command line cut short (never inside a
+	 * UTF-8 character) to leave it room. */
+	room = TITLE_MAX - strlen(state);
+	if (len > room) {
+		len = room - 3;
+		while (len > 0 && ((unsigned char)cmd[len] & 0xc0) == 0x80)
+			len--;
+	}
 	/* '-': no "retry: " first; the command line is retry's own. */
-	setproctitle("-%s [attempt %s %s%s]", run->command != NULL ?
-	    run->command : run->c->args[0], n, what, next);
+	setproctitle("-%.*s%s%s", (int)len, cmd, len < strlen(cmd) ? "..." :
+	    "", state);
 }
 
 /* Whether the reader of retry's stdout or stderr (a pipe, a FIFO or a

@@ -21,6 +21,7 @@
 #include "exits.h"
 #include "hooks.h"
 #include "loop.h"
+#include "mathlib.h"
 #include "output.h"
 #include "policy.h"
 #include "report.h"
@@ -695,6 +696,19 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 		}
 		if (c->limits.budget >= 0)
 			run->sh->end = run->t0 + c->limits.budget;
+	}
+	/*
+	 * Every library the run needs is loaded before its first attempt,
+	 * so that none can fail to load mid-run, nor be found where an
+	 * attempt wrote it (an empty element of LD_LIBRARY_PATH is the
+	 * current directory): PCRE2 with the options, hiredis and OpenSSL
+	 * with the store, libm here.
+	 */
+	if (strategy_uses_pow(c->backoff.strategy) && math_load(why,
+	    sizeof(why)) == -1) {
+		report_error(run->rep, "exponential delays need libm: %s",
+		    why);
+		return policy_halt(x, &broken);
 	}
 	env_set(ENV_MAX_ATTEMPTS, c->backoff.max_attempts, false);
 	env_set(ENV_LAST_STATUS, 0, true);

@@ -294,6 +294,12 @@ tls_context(const struct store_url *u, char *err, size_t sz)
 	return ctx;
 }
 
+const char *
+tls_load(void)
+{
+	return load_openssl();
+}
+
 void
 tls_context_free(struct ssl_ctx_st *ctx)
 {

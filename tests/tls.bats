@@ -292,3 +292,17 @@ while True:
 	assert_output --partial libssl
 	assert_output --partial libcrypto
 }
+
+@test "tls: hiredis and OpenSSL are loaded before the first attempt, though the server does not answer" {
+	# shellcheck disable=SC2016  # for the attempt's shell
+	local maps='cat /proc/$PPID/maps'
+	run -0 retry --max 1 -- sh -c "$maps"
+	grep -q 'libc\.so' <<<"$output" ||
+		skip "a static binary: OpenSSL is linked in"
+	run -0 env RETRY_SHARE_STORE="rediss://127.0.0.1:1" timeout 60 \
+	    "$RETRY" --share down --share-timeout 10s --max 1 -- sh -c "$maps"
+	assert_line --index 0 --partial "going on without the shared state"
+	assert_output --partial libhiredis
+	assert_output --partial libssl
+	assert_output --partial libcrypto
+}

@@ -148,7 +148,23 @@ bad:
 	    "1:2";
 }
 
-/* A list of items; with lim, an item may end in ":N". */
+/* What a list that gives a status twice is told: the lowest of those in
+ * bits, the word i of a set's. */
+static const char *
+twice(uint64_t bits, size_t i)
+{
+	static char why[64];
+	int status = (int)i * 64;
+
+	while ((bits & 1) == 0)
+		bits >>= 1, status++;
+	snprintf(why, sizeof(why), "status %d is given twice (each status "
+	    "once in a list)", status);
+	return why;
+}
+
+/* A list of items, each status in one of them; with lim, an item may end
+ * in ":N". */
 static const char *
 list(const char *s, struct codes *out, struct codes_limit *lim, size_t *n)
 {
@@ -178,7 +194,10 @@ list(const char *s, struct codes *out, struct codes_limit *lim, size_t *n)
 			k++;
 		}
 		for (size_t i = 0; i < sizeof(c.bits) / sizeof(c.bits[0]); i++)
-			c.bits[i] |= one.bits[i];
+			if ((c.bits[i] & one.bits[i]) != 0)
+				return twice(c.bits[i] & one.bits[i], i);
+			else
+				c.bits[i] |= one.bits[i];
 		if (comma == NULL)
 			break;
 		s = comma + 1;

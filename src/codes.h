@@ -1,4 +1,5 @@
-/* Status sets: "0", "1,2,75-78", "SIGKILL", "TERM". Pure. */
+/* Status sets: "0", "1,2,75-78", "SIGKILL", "TERM", each status once.
+ * Pure. */
 #ifndef RETRY_CODES_H
 #define RETRY_CODES_H
 
@@ -16,8 +17,8 @@ struct codes {
 const char	*codes_parse(const char *, struct codes *);
 
 /* --retry-on's STATUS:N: the statuses of one item of the list, retried N
- * times at most in all; an attempt counts against every item that holds
- * its status. */
+ * times at most in all; an attempt counts against the item that holds its
+ * status (a list gives each status once). */
 struct codes_limit {
 	struct codes	 codes;
 	unsigned long	 max;		/* retries, from 1 */

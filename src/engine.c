@@ -35,6 +35,12 @@ strategy_is_algorithm(enum strategy s)
 }
 
 bool
+strategy_uses_pow(enum strategy s)
+{
+	return s == S_EXP || s == A_EXPONENTIAL;
+}
+
+bool
 algorithm_parse(const char *s, enum strategy *out)
 {
 	for (size_t i = 0; i < sizeof(algorithms) / sizeof(algorithms[0]); i++)

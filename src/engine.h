@@ -79,6 +79,9 @@ struct delay	 engine_success(struct engine *, double now);
 
 const char	*jitter_parse(const char *, struct jitter *);
 bool		 strategy_is_algorithm(enum strategy);
+/* Whether its delays are powers, computed by libm (mathlib.h): --exp and
+ * Algorithm::Backoff's Exponential; no other strategy calls libm. */
+bool		 strategy_uses_pow(enum strategy);
 /* "MIMD" etc., case-insensitive; false when unknown. */
 bool		 algorithm_parse(const char *, enum strategy *);
 const char	*algorithm_name(enum strategy);

@@ -1,8 +1,9 @@
 /*
- * Libraries that only some runs need, PCRE2 for regular expressions and
- * hiredis for Redis, loaded the first time a run needs one: a library
- * that is linked is mapped and relocated by every run, before its first
- * attempt, used or not.  A module lists the functions it calls with an
+ * Libraries that only some runs need, PCRE2 for regular expressions,
+ * hiredis for Redis and OpenSSL for TLS, loaded by a run that needs one,
+ * before its first attempt (so that no load fails mid-run, nor finds what
+ * an attempt wrote in the current directory): a library that is linked is
+ * mapped and relocated by every run, used or not.  A module lists the functions it calls with an
  * X-macro and keeps them in a table of its own:
  *
  *	#define FUNCS(X) X(pcre2_compile) X(pcre2_match)

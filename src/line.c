@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "line.h"
 
@@ -38,9 +39,10 @@ line_add(struct line *l, const char *fmt, ...)
 	}
 }
 
-/* The length of the UTF-8 sequence at p, or 0 when it is not one. */
+/* The length of the UTF-8 sequence at p, which ends by end, or 0 when it
+ * is not one: nothing at or past end is read. */
 static size_t
-utf8_length(const unsigned char *p)
+utf8_length(const unsigned char *p, const unsigned char *end)
 {
 	size_t n;
 	unsigned int cp;
@@ -52,6 +54,8 @@ utf8_length(const unsigned char *p)
 	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
 		n = 4, cp = p[0] & 0x07u;
 	else
+		return 0;
+	if ((size_t)(end - p) < n)
 		return 0;
 	for (size_t i = 1; i < n; i++) {
 		if ((p[i] & 0xc0) != 0x80)
@@ -76,7 +80,7 @@ c1(const unsigned char *p, size_t n)
 void
 line_add_json(struct line *l, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
 	size_t n;
 
 	line_add(l, "\"");
@@ -87,7 +91,7 @@ line_add_json(struct line *l, const char *s)
 			line_add(l, "\\u%04x", *p++);
 		else if (*p < 0x80)
 			line_add(l, "%c", *p++);
-		else if ((n = utf8_length(p)) > 0 && c1(p, n)) {
+		else if ((n = utf8_length(p, end)) > 0 && c1(p, n)) {
 			line_add(l, "\\u%04x", p[1]);
 			p += n;
 		} else if (n > 0) {
@@ -110,8 +114,8 @@ line_add_visible(struct line *l, const char *s, size_t n)
 	while (p < end) {
 		if (*p == '\t' || (*p >= 0x20 && *p < 0x7f))
 			line_add(l, "%c", *p++);
-		else if (*p >= 0x80 && (k = utf8_length(p)) > 0 &&
-		    (size_t)(end - p) >= k && !c1(p, k)) {
+		else if (*p >= 0x80 && (k = utf8_length(p, end)) > 0 &&
+		    !c1(p, k)) {
 			line_add(l, "%.*s", (int)k, (const char *)p);
 			p += k;
 		} else

@@ -21,6 +21,7 @@
 #include "exits.h"
 #include "hooks.h"
 #include "loop.h"
+#include "mathlib.h"
 #include "output.h"
 #include "policy.h"
 #include "report.h"
@@ -106,12 +107,18 @@ join_words(const struct config *c)
 	return s;
 }
 
+/* What libbsd's setproctitle keeps of a title, at most: the rest is cut. */
+#define TITLE_MAX	255
+
 static void
 set_title(const struct run *run, unsigned long attempt, const char *what,
     int64_t delay)
 {
-	char d[DURATION_BUFSZ], n[48], next[64] = "";
+	char d[DURATION_BUFSZ], n[48], next[64] = "", state[192];
 	const unsigned long max = run->c->backoff.max_attempts;
+	const char *cmd = run->command != NULL ? run->command :
+	    run->c->args[0];
+	size_t room, len = strlen(cmd);
 
 	if (max > 0 && !run->c->limits.forever)
 		snprintf(n, sizeof(n), "%lu/%lu", attempt, max);
@@ -120,9 +127,18 @@ set_title(const struct run *run, unsigned long attempt, const char *what,
 	if (delay >= 0)
 		snprintf(next, sizeof(next), ", next in %s",
 		    duration_format(delay, d, sizeof(d)));
+	snprintf(state, sizeof(state), " [attempt %s %s%s]", n, what, next);
+	/* The state whole, the command line cut short (never inside a
+	 * UTF-8 character) to leave it room. */
+	room = TITLE_MAX - strlen(state);
+	if (len > room) {
+		len = room - 3;
+		while (len > 0 && ((unsigned char)cmd[len] & 0xc0) == 0x80)
+			len--;
+	}
 	/* '-': no "retry: " first; the command line is retry's own. */
-	setproctitle("-%s [attempt %s %s%s]", run->command != NULL ?
-	    run->command : run->c->args[0], n, what, next);
+	setproctitle("-%.*s%s%s", (int)len, cmd, len < strlen(cmd) ? "..." :
+	    "", state);
 }
 
 /* Whether the reader of retry's stdout or stderr (a pipe, a FIFO or a
@@ -681,6 +697,19 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 		}
 		if (c->limits.budget >= 0)
 			run->sh->end = run->t0 + c->limits.budget;
+	}
+	/*
+	 * Every library the run needs is loaded before its first attempt,
+	 * so that none can fail to load mid-run, nor be found where an
+	 * attempt wrote it (an empty element of LD_LIBRARY_PATH is the
+	 * current directory): PCRE2 with the options, hiredis and OpenSSL
+	 * with the store, libm here.
+	 */
+	if (strategy_uses_pow(c->backoff.strategy) && math_load(why,
+	    sizeof(why)) == -1) {
+		report_error(run->rep, "exponential delays need libm: %s",
+		    why);
+		return policy_halt(x, &broken);
 	}
 	env_set(ENV_MAX_ATTEMPTS, c->backoff.max_attempts, false);
 	env_set(ENV_LAST_STATUS, 0, true);

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#ifdef __linux__
+#include <sys/auxv.h>
+#endif
 #include <unistd.h>
 
 #include "compat.h"
@@ -25,6 +28,19 @@ extern char **environ;
 #ifndef VERSION
 #define VERSION "unknown"
 #endif
+
+/* Whether retry runs with privileges that its user has not: set-user-ID,
+ * set-group-ID or with file capabilities, as the kernel says (AT_SECURE);
+ * elsewhere, the ids. */
+static bool
+privileged(void)
+{
+#ifdef __linux__
+	return getauxval(AT_SECURE) != 0;
+#else
+	return getuid() != geteuid() || getgid() != getegid();
+#endif
+}
 
 /* fds 0-2 closed by the caller would be taken by retry's own files: they
  * hold /dev/null, and closed[] says which they were. */
@@ -59,6 +75,14 @@ main(int argc, char *argv[])
 	int status;
 
 	open_std_fds(closed);
+	/*
+	 * Set-user-ID or set-group-ID, or with file capabilities: a copy
+	 * made so would run any command with privileges that its user has
+	 * not.  Refused, as sudo is the tool for that.
+	 */
+	if (privileged())
+		errx(EXIT_USAGE, "refusing to run set-user-ID, set-group-ID or "
+		    "with capabilities: it would run any command with them");
 	name = name != NULL ? name + 1 : argv[0];
 	if (strcmp(name, "show-backoff-delays") == 0)
 		mode = MODE_SHOW;
@@ -84,8 +108,13 @@ main(int argc, char *argv[])
 			err(EXIT_USAGE, "the environment");
 		setproctitle_init(argc0, argv0, envp0);
 	}
-	if (options_parse(argc, argv, mode, &cfg, why, sizeof(why)) != 0) {
-		usage_error(getprogname(), why);
+	if ((status = options_parse(argc, argv, mode, &cfg, why,
+	    sizeof(why))) != 0) {
+		/* A library that cannot load: no pointer to --help. */
+		if (status == OPTIONS_NO_LIBRARY)
+			run_error(getprogname(), why, false);
+		else
+			usage_error(getprogname(), why);
 		options_free(&cfg);
 		return EXIT_USAGE;
 	}

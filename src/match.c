@@ -197,7 +197,7 @@ rule_compile(struct output_rules *r, enum rule_kind k, const char *pattern,
 	} else if ((why = pcre2_load()) != NULL) {
 		free(ru);
 		snprintf(err, errsz, "regular expressions need PCRE2: %s", why);
-		return -1;
+		return -2;
 	} else if (state_init(r) == -1) {
 		free(ru);
 		snprintf(err, errsz, "out of memory");

@@ -46,7 +46,8 @@ struct scanner {
 
 /* Compiles pattern for rule k (RULE_CAPTURE: --delay-from-output, which
  * needs a group); fixed: a plain string. On error, writes the reason into
- * err and returns -1. */
+ * err and returns -1 (the pattern is refused) or -2 (PCRE2, which it needs,
+ * cannot be loaded). */
 int	 rule_compile(struct output_rules *, enum rule_kind, const char *pattern,
 	    bool fixed, bool icase, char *err, size_t errsz);
 void	 rules_free(struct output_rules *);

@@ -19,28 +19,42 @@ static struct math_api { MATH_FUNCS(LIB_MEMBER) } api;
 
 static const struct math_api	*math(void);
 
-static const struct math_api *
-math(void)
+int
+math_load(char *why, size_t sz)
 {
 	static bool loaded;
 
 	if (loaded)
-		return &api;
+		return 0;
 #ifdef LIBM_SO
 	static const char *const names[] = { MATH_FUNCS(LIB_NAME) };
-	char why[256];
 
 	_Static_assert(sizeof(api) == LIB_COUNT(names) * sizeof(void *),
 	    "a name for each function");
 	if (lib_load(LIBM_SO, names, LIB_COUNT(names), (void **)&api, why,
-	    sizeof(why)) == -1)
-		errx(EXIT_USAGE, "%s", why);
+	    sz) == -1)
+		return -1;
 #else
 	struct math_api *t = &api;
 
+	(void)why;
+	(void)sz;
 	MATH_FUNCS(LIB_LINKED)
 #endif
 	loaded = true;
+	return 0;
+}
+
+/* A face that computes at once (show-backoff-delays, simulate, a chart)
+ * loads libm at its first call; a run has loaded it before its first
+ * attempt. */
+static const struct math_api *
+math(void)
+{
+	char why[256];
+
+	if (math_load(why, sizeof(why)) == -1)
+		errx(EXIT_USAGE, "%s", why);
 	return &api;
 }
 

@@ -2,18 +2,26 @@
  * The C library's mathematics (libm) that retry needs only once it
  * computes a delay, a chart or a simulation: powers, a logarithm, a square
  * root and rounding to an integer.  The binary that make install and the
- * Debian package install loads libm when one of these is first called,
- * as lib.h loads PCRE2 and hiredis: a library that is linked is mapped and
+ * Debian package install loads libm when one of these is first called, or
+ * sooner with math_load, as lib.h loads PCRE2 and hiredis: a library that is linked is mapped and
  * relocated by every run, before its first attempt.  The static binary,
  * and builds without glibc's <gnu/lib-names.h>, link libm as usual.
  *
  * libm ships with libc itself, so it is always there; should it fail to
  * load, retry says why on one line and exits 125, as the dynamic loader
- * would have at start-up.  These are glibc's own functions, to the last
+ * would have at start-up.  A run whose strategy computes powers loads it
+ * with math_load before its first attempt, so that the load cannot fail
+ * mid-run, weeks into a --forever, nor find a libm that an attempt wrote
+ * in the current directory.  These are glibc's own functions, to the last
  * bit: show-backoff-delays agrees with Perl's, which calls the same pow.
  */
 #ifndef RETRY_MATHLIB_H
 #define RETRY_MATHLIB_H
+
+#include <stddef.h>
+
+/* Loads libm now, if not yet: 0, or -1 with why (one line, naming it). */
+int		 math_load(char *why, size_t sz);
 
 double		 math_pow(double, double);
 long double	 math_powl(long double, long double);

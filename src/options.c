@@ -648,6 +648,7 @@ validate_retry(struct parse *p)
 	};
 	struct config *c = p->cfg;
 	char why[256];
+	int rc;
 
 	for (int k = 0; k < RULE_COUNT; k++) {
 		const char *re = c->patterns[k];
@@ -657,10 +658,14 @@ validate_retry(struct parse *p)
 		if (*re == '\0')
 			return fail(p, optable_find(0, names[k]),
 			    "empty pattern");
-		if (rule_compile(&c->verdict.output, (enum rule_kind)k, re,
-		    c->fixed_strings, c->ignore_case, why, sizeof(why)) != 0)
-			return fail(p, optable_find(0, names[k]), "'%s': %s",
-			    re, why);
+		if ((rc = rule_compile(&c->verdict.output, (enum rule_kind)k,
+		    re, c->fixed_strings, c->ignore_case, why,
+		    sizeof(why))) != 0) {
+			(void)fail(p, optable_find(0, names[k]), "'%s': %s", re,
+			    why);
+			/* A library that cannot load is no usage error. */
+			return rc == -2 ? OPTIONS_NO_LIBRARY : -1;
+		}
 	}
 	if (c->verdict.exit_on_match && c->patterns[RULE_UNTIL] == NULL)
 		return fail(p, optable_find(0, "exit-on-match"), "goes with "

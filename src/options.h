@@ -75,7 +75,10 @@ struct config {
 	int		 nwords;
 };
 
-/* 0, or -1 with one line naming the option and the problem in err. */
+/* 0, or -1 with one line naming the option and the problem in err; or,
+ * options that are right but need a library that cannot be loaded (PCRE2
+ * for a pattern), OPTIONS_NO_LIBRARY with that line. */
+#define OPTIONS_NO_LIBRARY	(-2)
 int		 options_parse(int, char **, enum mode, struct config *,
 		    char *err, size_t);
 void		 options_free(struct config *);

@@ -49,7 +49,7 @@ struct redis_node {
 };
 
 /* hiredis, which formats commands and parses replies: loaded when the
- * first connection is made (lib.h). */
+ * store is opened, before a run's first attempt (lib.h). */
 #define HIREDIS_FUNCS(X) \
 	X(freeReplyObject) X(redisFormatSdsCommandArgv) X(redisFreeSdsCommand) \
 	X(redisReaderCreate) X(redisReaderFeed) X(redisReaderFree) \
@@ -238,6 +238,11 @@ void
 redisconn_open(struct redis_conn *r, const struct store_url *u,
     int64_t timeout)
 {
+	/* Loaded now, before a run's first attempt; what failed, the first
+	 * connection says (the store is down). */
+	(void)load_hiredis();
+	if (u->tls)
+		(void)tls_load();
 	memset(r, 0, sizeof(*r));
 	r->url = *u;
 	r->timeout = timeout;

@@ -68,7 +68,9 @@ struct redis_cmd {
 					 * cluster routes it; 0: none */
 };
 
-/* No I/O: the connection is made by the first command that needs it. */
+/* No connection yet: the first command that needs one makes it.  hiredis,
+ * and OpenSSL for TLS, are loaded now, so that a run has them before its
+ * first attempt. */
 void		 redisconn_open(struct redis_conn *, const struct store_url *,
 		    int64_t timeout);
 void		 redisconn_close(struct redis_conn *);

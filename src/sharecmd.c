@@ -8,6 +8,7 @@
 #include <err.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,29 @@
 #include "number.h"
 #include "shared.h"
 #include "sharecmd.h"
+
+/* With --log-format json, the reporter whose "error" events say what goes
+ * wrong, as a run's do; NULL: lines of text, as warnx(3) writes them. */
+static const struct reporter *events;
+
+static void	say(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+/* An error, or that there is nothing to show, on stderr: text made visible
+ * (what it quotes may come from a server), or a JSON event. */
+static void
+say(const char *fmt, ...)
+{
+	char msg[4096], vis[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (events != NULL)
+		report_error(events, "%s", msg);
+	else
+		warnx("%s", report_visible(msg, vis, sizeof(vis)));
+}
 
 /* ns of the time of day as RFC 3339 in UTC with milliseconds. */
 static const char *
@@ -106,7 +130,7 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
     int w, size_t *shown)
 {
 	struct share_state s, now_s;
-	char why[1024], vis[4096];
+	char why[1024];
 	const int64_t now = wall_ns();
 	int rc;
 
@@ -125,8 +149,7 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
 	}
 	if (!reset && rc == 1) {
 		if (!listed)
-			warnx("%s: no shared state in %s", name,
-			    report_visible(sh->shown, vis, sizeof(vis)));
+			say("%s: no shared state in %s", name, sh->shown);
 		return listed ? 0 : 1;
 	}
 	if (!reset && rc == 0 && json)
@@ -136,7 +159,7 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
 	if (rc == 0 && !reset)
 		(*shown)++;
 	if (rc == -1)
-		warnx("%s", report_visible(why, vis, sizeof(vis)));
+		say("%s", why);
 	return rc == 0 ? 0 : 1;
 }
 
@@ -144,10 +167,7 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
 static void
 unlisted(void *arg, const char *why)
 {
-	char vis[4096];
-
-	warnx("%s; the names it holds are not listed",
-	    report_visible(why, vis, sizeof(vis)));
+	say("%s; the names it holds are not listed", why);
 	(*(size_t *)arg)++;
 }
 
@@ -156,37 +176,38 @@ share_main(const struct config *c)
 {
 	const bool reset = strcmp(c->args[0], "reset") == 0;
 	const bool json = c->log_format == LOG_JSON;
-	char **names = NULL, why[1024], vis[4096];
+	static const struct reporter rep = { .json = true };
+	char **names = NULL, why[1024];
 	size_t n = 0, shown = 0, unreached = 0;
 	struct shared sh;
 	int rc = 0, w = 4;
 
-	if (shared_open(&sh, c, NULL, false, why, sizeof(why)) == -1) {
+	events = json ? &rep : NULL;
+	if (shared_open(&sh, c, events, false, why, sizeof(why)) == -1) {
 		/* No default directory: no run made it yet, so no state,
 		 * nothing to reset.  A store that was named must be there: a
 		 * typo is no empty store. */
 		if (errno == ENOENT && sh.default_dir && (reset ||
 		    c->nargs == 1)) {
 			if (!reset)
-				warnx("no shared state yet");
+				say("no shared state yet");
 			return 0;
 		}
 		if (errno == ENOENT && sh.default_dir) {
-			warnx("no shared state yet");
+			say("no shared state yet");
 			return 1;
 		}
 		if (errno == ENOENT)
-			warnx("%s: %s (no store there)", c->share_store !=
-			    NULL ? "--share-store" : c->share_store_file !=
-			    NULL ? "--share-store-file" : "$RETRY_SHARE_STORE",
-			    report_visible(why, vis, sizeof(vis)));
+			say("%s: %s (no store there)", c->share_store != NULL ?
+			    "--share-store" : c->share_store_file != NULL ?
+			    "--share-store-file" : "$RETRY_SHARE_STORE", why);
 		else
-			warnx("%s", report_visible(why, vis, sizeof(vis)));
+			say("%s", why);
 		return EXIT_USAGE;
 	}
 	if (c->nargs == 1 && shared_names(&sh, &names, &n, unlisted,
 	    &unreached, why, sizeof(why)) == -1) {
-		warnx("%s", report_visible(why, vis, sizeof(vis)));
+		say("%s", why);
 		shared_close(&sh);
 		return 1;
 	}
@@ -203,11 +224,10 @@ share_main(const struct config *c)
 		rc |= one(&sh, c->args[i], reset, false, json, w, &shown);
 	/* All names asked for, and none has a state: said, not an error. */
 	if (c->nargs == 1 && shown == 0 && rc == 0 && unreached == 0)
-		warnx("no shared state in %s", report_visible(sh.shown, vis,
-		    sizeof(vis)));
+		say("no shared state in %s", sh.shown);
 	shared_close(&sh);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		warn("stdout");
+		say("stdout: %s", strerror(errno));
 		return EXIT_USAGE;
 	}
 	/* A part of the store down: what was listed is not all. */

@@ -367,8 +367,12 @@ shared_open(struct shared *sh, const struct config *c,
 		arc4random_buf(&sh->me, sizeof(sh->me));
 	if (resolve_spec(sh, c, err, errsz) == -1)
 		return -1;
-	if (storeurl_warning(&sh->url) != NULL && rep != NULL)
+	if (storeurl_warning(&sh->url) != NULL && rep != NULL &&
+	    sh->name != NULL)
 		report_error(rep, "--share %s: %s: %s", sh->name, sh->shown,
+		    storeurl_warning(&sh->url));
+	else if (storeurl_warning(&sh->url) != NULL && rep != NULL)
+		report_error(rep, "%s: %s", sh->shown,
 		    storeurl_warning(&sh->url));
 	else if (storeurl_warning(&sh->url) != NULL)
 		warnx("%s: %s", sh->shown, storeurl_warning(&sh->url));

@@ -1,4 +1,5 @@
 /* The spec of a store of shared state. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,27 @@ userinfo(const char **s, const char *end, bool secret_ok,
 	return NULL;
 }
 
+/*
+ * Whether host would be read as an IPv4 address by inet_aton, which
+ * getaddrinfo uses: each of its parts between dots decimal, octal (a
+ * leading 0) or hex (0x...), 1 to 4 of them (2130706433 is 127.0.0.1,
+ * 010.0.0.1 is 8.0.0.1).  Empty parts count, so that 1..2 does too.
+ */
+static bool
+looks_numeric(const char *host)
+{
+	for (const char *p = host;; p++) {
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+			p += 2 + strspn(p + 2, "0123456789abcdefABCDEF");
+		else
+			p += strspn(p, "0123456789");
+		if (*p == '\0')
+			return true;
+		if (*p != '.')
+			return false;
+	}
+}
+
 /* HOST[:PORT] of a seed, all of [s, end), into seed. */
 static const char *
 seed_parse(const char *s, const char *end, struct store_seed *seed)
@@ -130,6 +152,10 @@ seed_parse(const char *s, const char *end, struct store_seed *seed)
 		return "no host, or too long a one";
 	memcpy(seed->host, s, len);
 	seed->host[len] = '\0';
+	/* An address is what the messages show: dotted decimal only. */
+	if (looks_numeric(seed->host) && inet_pton(AF_INET, seed->host, &(struct in_addr){ 0 }) != 1)
+		return "a numeric host is four numbers from 0 to 255 without "
+		    "leading zeros, as 127.0.0.1";
 	snprintf(seed->port, sizeof(seed->port), "%s", REDIS_PORT);
 	if (p < end && *p == ':') {
 		const char *q = ++p;

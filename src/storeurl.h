@@ -10,8 +10,10 @@
  * A SEED is HOST[:PORT]: the URL names 1 to STOREURL_SEEDS_MAX of them,
  * each once, to be tried in order (a cluster's nodes, or the addresses a
  * server may be found at); a unix:// URL names one socket.  HOST is a
- * name, an IPv4 address or an IPv6 one in brackets; USER, PASSWORD and an
- * option's VALUE may hold %XX escapes.  rediss:// is Redis over TLS; its
+ * name, an IPv4 address in dotted decimal (what only inet_aton reads,
+ * 010.0.0.1 or 2130706433, is refused) or an IPv6 one in brackets; USER,
+ * PASSWORD and an option's VALUE may hold %XX escapes.  rediss:// is Redis
+ * over TLS; its
  * options are redis-py's: ssl_ca_certs=FILE (the CAs to trust instead of
  * the system's), ssl_certfile=FILE and ssl_keyfile=FILE (a client
  * certificate and its key; the key in the certificate's file unless

@@ -13,6 +13,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
 
 #include "lib.h"
 #include "tls.h"
@@ -31,7 +32,8 @@
 	X(SSL_CTX_load_verify_locations) \
 	X(SSL_CTX_use_certificate_chain_file) X(SSL_CTX_use_PrivateKey_file) \
 	X(SSL_CTX_check_private_key) X(SSL_new) X(SSL_free) X(SSL_set_fd) \
-	X(SSL_ctrl) X(SSL_get0_param) X(SSL_set1_host) X(SSL_connect) \
+	X(SSL_ctrl) X(SSL_get0_param) X(SSL_set1_host) X(SSL_set_hostflags) \
+	X(SSL_connect) \
 	X(SSL_read) X(SSL_write) X(SSL_get_error) X(SSL_shutdown) \
 	X(SSL_get_verify_result) X(SSL_has_pending) \
 	X(SSL_CTX_set_client_cert_cb) X(SSL_set_ex_data) X(SSL_get_ex_data)
@@ -292,6 +294,12 @@ tls_context(const struct store_url *u, char *err, size_t sz)
 	return ctx;
 }
 
+const char *
+tls_load(void)
+{
+	return load_openssl();
+}
+
 void
 tls_context_free(struct ssl_ctx_st *ctx)
 {
@@ -321,6 +329,13 @@ tls_session(struct ssl_ctx_st *ctx, int fd, const char *host, char *err,
 			api.SSL_free(s);
 		return NULL;
 	}
+	/*
+	 * The names are the certificate's subjectAltName only, a wildcard a
+	 * whole label (*.example.test, not r*.example.test), as Python's ssl
+	 * (redis-py) and RFC 6125 have it: never the subject's CN.
+	 */
+	api.SSL_set_hostflags(s, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS |
+	    X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
 	return s;
 }
 

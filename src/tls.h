@@ -4,7 +4,7 @@
  * chain against the system's CAs or the URL's ssl_ca_certs, its name
  * against the host connected to, which is sent as SNI), a client
  * certificate when the URL gives one.  libssl and libcrypto are loaded
- * the first time a context is made (lib.h).
+ * by tls_load, or the first time a context is made (lib.h).
  *
  * Nothing here waits: the handshake, each read and each write do what
  * they can without blocking and say which of POLLIN and POLLOUT the
@@ -22,6 +22,10 @@
 
 struct ssl_ctx_st;
 struct ssl_st;
+
+/* Loads OpenSSL, if not yet: NULL, or why it cannot be (said again by
+ * tls_context). */
+const char	*tls_load(void);
 
 /* The settings of the URL's TLS options, their files read: NULL with why
  * in err. */

@@ -271,6 +271,43 @@ open(d + "/log", "wb").write(data)
 	[ -s "$SHARED/theirs/vlog" ]
 }
 
+@test "a set-user-ID root copy of retry refuses to run for another user, whatever it is asked" {
+	needs_root "to make a set-user-ID root copy and a second user"
+	command -v useradd >/dev/null || skip "useradd is not installed"
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	OTHER=retry-t$$
+	useradd --no-create-home --home-dir / --shell /bin/sh "$OTHER" ||
+		skip "cannot add a user"
+	local uid
+	uid=$(id -u "$OTHER")
+	SHARED=$(mktemp -d /tmp/retry-suid.XXXXXX)
+	chmod 755 "$SHARED"
+	cp "$RETRY" "$SHARED/retry"
+	chown root:root "$SHARED/retry"
+	chmod 755 "$SHARED/retry"
+	# Without the bit, the other user's command runs as that user.
+	run -0 setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+	    "$SHARED/retry" --max 1 -- id -u
+	assert_output "$uid"
+	chmod 4755 "$SHARED/retry"
+	# The kernel may ignore the bit (a nosuid mount): then nothing to do.
+	run setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+	    sh -c 'exec "$1" --max 1 -- touch "$2"' _ "$SHARED/retry" \
+	    "$SHARED/ran"
+	if [ "$status" -eq 0 ] && [ "$(stat -c %u "$SHARED/ran")" = "$uid" ]; then
+		skip "set-user-ID is ignored here"
+	fi
+	assert_equal "$status" 125
+	assert_output "retry: refusing to run set-user-ID, set-group-ID or with capabilities: it would run any command with them"
+	[ ! -e "$SHARED/ran" ] || fail "the command ran"
+	for face in --version "share status" "show-backoff-delays" "simulate"; do
+		# shellcheck disable=SC2086  # the face's words
+		run -125 setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+		    "$SHARED/retry" $face
+		assert_output --partial "refusing to run set-user-ID"
+	done
+}
+
 @test "--stdin replay: a signal ends the wait for a slow writer" {
 	(sleep 30 & echo $! >"$D/pids"; wait) |
 	    "$RETRY" --stdin replay -- cat >"$D/out" 2>"$D/err" 3>&- &

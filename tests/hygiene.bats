@@ -201,21 +201,72 @@ tmp_signal() {
 	refute_output --partial libhiredis
 }
 
-# libm too waits for the first run that needs it: one that computes an
-# exponential delay.  The second attempt reads the maps.
-@test "hygiene: libm is mapped by a run once it computes an exponential delay, not before" {
+# A PCRE2 that cannot be loaded (a broken file where the loader looks
+# first) is said in one line, with 125 and no pointer to --help: the
+# options were right.  A plain string needs no PCRE2.
+@test "hygiene: a PCRE2 that cannot be loaded: one line, 125, no usage hint, nothing run" {
+	# shellcheck disable=SC2016  # for the attempt's shell
+	run -0 retry --max 1 -- sh -c 'cat /proc/$PPID/maps'
+	grep -q 'libc\.so' <<<"$output" ||
+		skip "a static binary: PCRE2 is linked in"
+	local d=$BATS_TEST_TMPDIR/lib
+	mkdir "$d"
+	echo 'not a library' >"$d/libpcre2-8.so.0"
+	run -125 env LD_LIBRARY_PATH="$d" "$RETRY" --until-output 'a+b' -- \
+	    echo ran
+	assert_output --regexp "^retry: --until-output: 'a\+b': regular expressions need PCRE2: .*libpcre2-8\.so\.0.*$"
+	assert_equal "${#lines[@]}" 1
+	run -0 env LD_LIBRARY_PATH="$d" "$RETRY" --until-output 'ran' -- \
+	    echo ran
+	assert_output ran
+}
+
+# libm is loaded before the first attempt by a run whose strategy computes
+# powers (--exp, the default, and -a Exponential), so that its load cannot
+# fail mid-run (weeks into a --forever, after an upgrade), and by no other.
+# The first attempt reads the maps.
+@test "hygiene: libm is mapped before the first attempt by a run whose delays are powers, and only by one" {
 	# shellcheck disable=SC2016  # for the attempt's shell
 	local maps='cat /proc/$PPID/maps'
-	run -0 retry --max 1 -- sh -c "$maps"
+	run -0 retry --max 1 --fixed 1s -- sh -c "$maps"
 	grep -q 'libc\.so' <<<"$output" ||
 		skip "a static binary: libm is linked in"
 	[ "${RETRY_UNDER:-}" != asan ] ||
 		skip "under ASan, whose runtime links libm"
 	refute_output --partial libm.so
-	run -0 retry --max 2 --exp 1ms -- sh -c \
-	    "[ \"\$RETRY_ATTEMPT\" = 2 ] || exit 1; $maps"
+	run -0 retry --max 2 --exp 1ms -- sh -c "$maps"
+	assert_output --partial libm.so
+	run -0 retry --max 2 -- sh -c "$maps"
+	assert_output --partial libm.so
+	run -0 retry --max 2 -a Exponential --initial-delay 0.001 -- sh -c "$maps"
 	assert_output --partial libm.so
 	run -0 retry --max 2 --fixed 1ms -- sh -c \
 	    "[ \"\$RETRY_ATTEMPT\" = 2 ] || exit 1; $maps"
 	refute_output --partial libm.so
+}
+
+# A libm that cannot be loaded ends the run before its first attempt, in
+# one line and with 125, no usage error; and what an attempt writes in the
+# current directory, which an empty element of LD_LIBRARY_PATH names, is
+# never loaded: the libraries were loaded before it ran.
+@test "hygiene: a libm that cannot load ends the run before its first attempt; one an attempt writes in the current directory is never loaded" {
+	# shellcheck disable=SC2016  # for the attempt's shell
+	run -0 retry --max 1 -- sh -c 'cat /proc/$PPID/maps'
+	grep -q 'libc\.so' <<<"$output" ||
+		skip "a static binary: libm is linked in"
+	[ "${RETRY_UNDER:-}" != asan ] ||
+		skip "under ASan, whose runtime links libm"
+	local d=$BATS_TEST_TMPDIR/lib w=$BATS_TEST_TMPDIR/work
+	mkdir "$d" "$w"
+	echo 'not a library' >"$d/libm.so.6"
+	run -125 env LD_LIBRARY_PATH="$d" "$RETRY" --exp 1ms -- echo ran
+	assert_output --regexp '^retry: exponential delays need libm: .*libm\.so\.6.*$'
+	assert_equal "${#lines[@]}" 1
+	# The first attempt writes a libm where the empty element points.
+	cd "$w"
+	run -0 env LD_LIBRARY_PATH=":$d/none" "$RETRY" --exp 1ms --max 3 -- \
+	    sh -c '[ -e libm.so.6 ] && exit 0; echo x >libm.so.6; exit 1'
+	assert_line --index 0 --regexp ': attempt 1/3 failed: exit 1 after .*; next attempt in 1ms$'
+	assert_line --index 1 --regexp ': succeeded on attempt 2 of 3 after '
+	assert_equal "${#lines[@]}" 2
 }

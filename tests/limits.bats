@@ -77,6 +77,15 @@ runs() {
 	assert_usage_error "--stop-on: '2:1': only --retry-on takes a limit"
 }
 
+@test "--retry-on 1:2,1:3: a status given twice in a list is a usage error, nothing run" {
+	run retry --retry-on 1:2,1:3 -- echo ran
+	assert_usage_error "--retry-on: '1:2,1:3': status 1 is given twice \\(each status once in a list\\)"
+	run retry --retry-on 75-78:10,76 -- echo ran
+	assert_usage_error "--retry-on: '75-78:10,76': status 76 is given twice"
+	run retry --stop-on 1,KILL,137 -- echo ran
+	assert_usage_error "--stop-on: '1,KILL,137': status 137 is given twice"
+}
+
 @test "--successes 3: done after three successes in a row, each reported" {
 	run -0 --separate-stderr retry --fixed 1ms --successes 3 flaky 1
 	assert_equal "$(flaky_runs)" 4

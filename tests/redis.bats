@@ -118,6 +118,29 @@ refute_pieces() {
 	assert_line --partial "cmdstat_evalsha:calls=4,"
 }
 
+@test "redis: a numeric host is dotted decimal: what inet_aton alone reads (2130706433, 0x7f.1, 010.0.0.1) is refused with one line" {
+	redis_start
+	local host
+	for host in 2130706433 0x7f.1 0177.0.0.1 127.1; do
+		run -125 env RETRY_SHARE_STORE="redis://$host:$REDIS_PORT/4" \
+		    timeout 60 "$RETRY" --share num -- echo ran
+		assert_output "retry: --share num: \$RETRY_SHARE_STORE: a numeric host is four numbers from 0 to 255 without leading zeros, as 127.0.0.1"
+		run -125 env RETRY_SHARE_STORE="redis://$host:$REDIS_PORT/4" \
+		    timeout 60 "$RETRY" share status num
+		assert_output "retry: \$RETRY_SHARE_STORE: a numeric host is four numbers from 0 to 255 without leading zeros, as 127.0.0.1"
+	done
+	run -125 retry --share num --share-store "redis://010.0.0.1" -- echo ran
+	assert_line --index 0 "retry: --share-store: 'redis://010.0.0.1': a numeric host is four numbers from 0 to 255 without leading zeros, as 127.0.0.1"
+	assert_usage_error --share-store
+	run -0 redis_cli -n 4 EXISTS retry:num:state
+	assert_output 0
+	run -0 env RETRY_SHARE_STORE="redis://127.0.0.1:$REDIS_PORT/4" \
+	    timeout 60 "$RETRY" --share num -- echo ran
+	assert_output ran
+	run -0 redis_cli -n 4 EXISTS retry:num:state
+	assert_output 1
+}
+
 @test "redis: share status shows the tokens refilled since written, by the rule the script keeps" {
 	redis_start
 	export RETRY_SHARE_STORE=$REDIS_URL/6

@@ -338,7 +338,25 @@ assert_waited() {
 	assert_equal "$stderr" "retry: no shared state in $STORE"
 	run -0 --separate-stderr "$RETRY" share status --log-format json
 	assert_equal "$output" ""
-	assert_equal "$stderr" "retry: no shared state in $STORE"
+	assert_regex "$stderr" '^\{"ts":"[0-9T:.-]+Z","event":"error","label":null,"command":\[\],"message":"no shared state in '"$STORE"'"\}$'
+}
+
+@test "share: share status --log-format json says what goes wrong as a run's error events, never as text" {
+	local d=$BATS_TEST_TMPDIR
+	run -125 --separate-stderr "$RETRY" share status --log-format json \
+	    --share-store "file:$d/typo"
+	assert_equal "$output" ""
+	assert_regex "$stderr" '^\{"ts":"[^"]+","event":"error","label":null,"command":\[\],"message":"--share-store: '"$d"'/typo: No such file or directory \(no store there\)"\}$'
+	run -0 retry --share j -n 1 -- true
+	run -1 --separate-stderr "$RETRY" share status --log-format json j \
+	    missing
+	assert_line --index 0 --regexp '^\{"name":"j",'
+	assert_equal "${#lines[@]}" 1
+	assert_regex "$stderr" '^\{"ts":"[^"]+","event":"error","label":null,"command":\[\],"message":"missing: no shared state in '"$STORE"'"\}$'
+	# A store that does not answer.
+	run -1 --separate-stderr env RETRY_SHARE_STORE=unix://"$d"/none.sock \
+	    timeout 60 "$RETRY" share status --log-format json x
+	assert_regex "$stderr" '^\{"ts":"[^"]+","event":"error","label":null,"command":\[\],"message":"unix://'"$d"'/none.sock\?db=0: [^"]+"\}$'
 }
 
 @test "share: a store that is not there is an error, not an empty store" {

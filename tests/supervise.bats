@@ -467,6 +467,24 @@ print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
 	assert_equal "${title##* -- sh -c * sh $D/runs }" "[attempt 1/2 failed, next in 5s]"
 }
 
+@test "ps shows the state of a run whose command line is 120 KB long, the command cut short" {
+	skip_under_valgrind "ps shows valgrind"
+	local big pid i title=
+	big=$(printf '%0120000d' 0)
+	"$RETRY" -q --fixed 30s --max 2 -- sh -c 'echo x >>"$1"; exit 1' sh \
+	    "$D/runs" "$big" >/dev/null 2>&1 3>&- &
+	pid=$!
+	for ((i = 0; i < 200; i++)); do
+		[ -s "$D/runs" ] && title=$(ps -o args= -p "$pid") &&
+		    [[ $title == *failed* ]] && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	wait "$pid" || true
+	[[ $title == *"0000... [attempt 1/2 failed, next in 30s]" ]] ||
+		fail "the title: ${title:0:80}...${title: -60}"
+}
+
 @test "a countdown on the terminal, cleared before the next attempt" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	local sock=$D/tmux.sock i screen

@@ -111,6 +111,53 @@ faults() {
 	done
 }
 
+@test "tls: names are the certificate's subjectAltNames, a wildcard a whole label: a CN alone, a partial wildcard and a wildcard CN are refused with one line" {
+	# redis.example.test is 127.0.0.1 in a hosts file of the test's own,
+	# in a mount namespace of its own.
+	unshare -m true 2>/dev/null || skip "no mount namespace here"
+	local d=$BATS_TEST_TMPDIR name host
+	tls_start localhost
+	printf '127.0.0.1 localhost\n127.0.0.1 redis.example.test\n' >"$d/hosts"
+	# cert NAME CN [SAN]: signed by the test CA.
+	cert() {
+		{
+			echo basicConstraints=CA:FALSE
+			[ -z "${3:-}" ] || echo "subjectAltName=$3"
+		} >"$d/$1.ext"
+		openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		    -keyout "$d/$1.key" -subj "/CN=$2" -out "$d/$1.csr" 2>/dev/null &&
+		    openssl x509 -req -in "$d/$1.csr" -CA "$CERTS/ca.crt" \
+		    -CAkey "$CERTS/ca.key" -set_serial "$RANDOM" -days 2 \
+		    -extfile "$d/$1.ext" -out "$d/$1.crt" 2>/dev/null
+	}
+	cert cn localhost
+	cert partial other.invalid 'DNS:r*.example.test'
+	cert cnwild '*.example.test'
+	cert san other.invalid DNS:redis.example.test
+	cert wild other.invalid 'DNS:*.example.test'
+	for name in cn partial cnwild san wild; do
+		run -0 tls_cli CONFIG SET tls-cert-file "$d/$name.crt" \
+		    tls-key-file "$d/$name.key"
+		host=redis.example.test
+		[ "$name" != cn ] || host=localhost
+		run unshare -m sh -c 'mount --bind "$0" /etc/hosts && exec "$@"' \
+		    "$d/hosts" env \
+		    RETRY_SHARE_STORE="rediss://$host:$TLS_PORT?$TLS_CA" \
+		    timeout 60 "$RETRY" --share names --share-timeout 10s \
+		    --share-required -- echo ran
+		case $name in
+		san | wild)
+			assert_equal "$name $status" "$name 0"
+			assert_output ran ;;
+		*)
+			assert_equal "$name $status" "$name 75"
+			assert_line --index 0 "retry: --share names: rediss://$host:$TLS_PORT/0: TLS: the server's certificate is refused: hostname mismatch (it does not name the host connected to); --share-required: giving up"
+			assert_equal "$(grep -c refused <<<"$output")" 1
+			refute_line ran ;;
+		esac
+	done
+}
+
 @test "tls: the system's CAs by default: a private CA is refused, and ssl_cert_reqs=none turns verification off, saying so once" {
 	tls_start other
 	run -1 env RETRY_SHARE_STORE="$TLS_URL" timeout 60 "$RETRY" \
@@ -242,6 +289,20 @@ while True:
 	tls_start localhost
 	run -0 env RETRY_SHARE_STORE="$TLS_URL?$TLS_CA" timeout 60 "$RETRY" \
 	    --share m --max 1 -- sh -c "$maps"
+	assert_output --partial libssl
+	assert_output --partial libcrypto
+}
+
+@test "tls: hiredis and OpenSSL are loaded before the first attempt, though the server does not answer" {
+	# shellcheck disable=SC2016  # for the attempt's shell
+	local maps='cat /proc/$PPID/maps'
+	run -0 retry --max 1 -- sh -c "$maps"
+	grep -q 'libc\.so' <<<"$output" ||
+		skip "a static binary: OpenSSL is linked in"
+	run -0 env RETRY_SHARE_STORE="rediss://127.0.0.1:1" timeout 60 \
+	    "$RETRY" --share down --share-timeout 10s --max 1 -- sh -c "$maps"
+	assert_line --index 0 --partial "going on without the shared state"
+	assert_output --partial libhiredis
 	assert_output --partial libssl
 	assert_output --partial libcrypto
 }

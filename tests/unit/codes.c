@@ -44,6 +44,15 @@ static const struct row codes[] = {
 	{ "1-2-3", NULL, "not a number or a signal name" },
 	{ "1, 2", NULL, "not a number or a signal name" },
 	{ "SIGBOGUS", NULL, "unknown signal name" },
+	/* Each status once. */
+	{ "1,2,1", NULL, "status 1 is given twice (each status once in a "
+	  "list)" },
+	{ "137,KILL", NULL, "status 137 is given twice (each status once in a "
+	  "list)" },
+	{ "75-78,70-76", NULL, "status 75 is given twice (each status once in "
+	  "a list)" },
+	{ "0-255,255", NULL, "status 255 is given twice (each status once in "
+	  "a list)" },
 	/* A limit is --retry-on's only. */
 	{ "1:2", NULL, "only --retry-on takes a limit (:N)" },
 	{ "0,KILL:1", NULL, "only --retry-on takes a limit (:N)" },
@@ -61,7 +70,12 @@ static const struct limit_row {
 	{ "75-78:10", "75-78", " 75-78:10=75-78x10" },
 	{ "SIGKILL:1", "137", " SIGKILL:1=137x1" },
 	{ "kill:1,TERM", "137,143", " kill:1=137x1" },
-	{ "1-9:3,2:1", "1-9", " 1-9:3=1-9x3 2:1=2x1" },
+	{ "1:2,1:3", NULL, "status 1 is given twice (each status once in a "
+	  "list)" },
+	{ "1-9:3,2:1", NULL, "status 2 is given twice (each status once in a "
+	  "list)" },
+	{ "1:2,SIGKILL:1,1", NULL, "status 1 is given twice (each status once "
+	  "in a list)" },
 	{ "1:02", "1", " 1:02=1x2" },
 	{ "1:1000000000", "1", " 1:1000000000=1x1000000000" },
 	{ "0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1,9:1,10:1,11:1,12:1,13:1,"

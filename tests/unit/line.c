@@ -4,6 +4,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "../../src/line.h"
 #include "unit.h"
@@ -97,6 +99,44 @@ unit_line(void)
 	    "visible", "a sequence that n cuts", "got '%s'",
 	    l.buf != NULL ? l.buf : "(nothing)");
 	free(l.buf);
+
+	/*
+	 * A sequence's first byte at the very end of the memory it is in,
+	 * before a page that cannot be read: nothing past it is read, by
+	 * either quoting.
+	 */
+	{
+		const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		char *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		static const char *const leads[] = { "\302", "\342", "\360" };
+
+		if (m == MAP_FAILED || mprotect(m + page, page, PROT_NONE) != 0)
+			abort();
+		for (size_t i = 0; i < sizeof(leads) / sizeof(leads[0]); i++) {
+			char *at = m + page - 1;
+
+			*at = leads[i][0];
+			l = (struct line){ 0 };
+			line_add_visible(&l, at, 1);
+			unit_row(l.buf != NULL && strlen(l.buf) == 4 &&
+			    strncmp(l.buf, "\\x", 2) == 0, "visible",
+			    "a lead byte at a buffer's end", "got '%s'",
+			    l.buf != NULL ? l.buf : "(nothing)");
+			free(l.buf);
+			/* A string's NUL is the last byte there. */
+			at[-1] = leads[i][0];
+			at[0] = '\0';
+			l = (struct line){ 0 };
+			line_add_json(&l, at - 1);
+			unit_row(l.buf != NULL &&
+			    strcmp(l.buf, "\"\\ufffd\"") == 0, "json",
+			    "a lead byte before a string's end", "got '%s'",
+			    l.buf != NULL ? l.buf : "(nothing)");
+			free(l.buf);
+		}
+		munmap(m, 2 * page);
+	}
 
 	/* A line grows as needed, and what is added goes at its end. */
 	memset(big, 'x', sizeof(big) - 1);

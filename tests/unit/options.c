@@ -498,6 +498,10 @@ static const struct worded {
 	{ M_RETRY, "a limit of 0 retries", { "--retry-on", "1:0,75", NULL },
 	  "--retry-on: '1:0,75': a limit is a number of retries from 1 to "
 	  "1000000000, as in 1:2" },
+	{ M_RETRY, "a status given twice, with limits",
+	  { "--retry-on", "1:2,1:3", NULL },
+	  "--retry-on: '1:2,1:3': status 1 is given twice (each status once in "
+	  "a list)" },
 	{ M_RETRY, "a limit elsewhere than --retry-on",
 	  { "--success-on", "0:2", NULL },
 	  "--success-on: '0:2': only --retry-on takes a limit (:N)" },

@@ -53,6 +53,23 @@ rows_seeds(void)
 		{ "redis://a,[::1]x", NULL, 0, "there is more after the host" },
 		{ "redis://a,b c", NULL, 0, "a space" },
 		{ "redis://a;b", NULL, 0, "not a name or an address" },
+		/* What inet_aton reads and inet_pton does not: refused. */
+		{ "redis://:pw@010.0.0.1", NULL, 0, "a numeric host is four" },
+		{ "redis://2130706433", NULL, 0, "a numeric host is four" },
+		{ "redis://a,0x7f.1:7000", NULL, 0, "a numeric host is four" },
+		{ "redis://127.1", NULL, 0, "a numeric host is four" },
+		{ "redis://0X7F000001", NULL, 0, "a numeric host is four" },
+		{ "redis://1.2.3.4.5", NULL, 0, "a numeric host is four" },
+		{ "redis://1..2", NULL, 0, "a numeric host is four" },
+		{ "redis://256.0.0.1", NULL, 0, "a numeric host is four" },
+		{ "redis://[010.0.0.1]", NULL, 0, "a numeric host is four" },
+		{ "rediss://127.0.0.01", NULL, 0, "a numeric host is four" },
+		/* Names that start or end as numbers do, and addresses. */
+		{ "redis://0x7f.example,1.2.3.4a", "redis://0x7f.example:6379,"
+		  "1.2.3.4a:6379/0", 2, "1.2.3.4a" },
+		{ "redis://10.0.0.1,[127.0.0.1]:7000,0.0.0.0",
+		  "redis://10.0.0.1:6379,127.0.0.1:7000,0.0.0.0:6379/0", 3,
+		  "0.0.0.0" },
 		{ "redis://a,b/1/2", NULL, 0, "the db is not a number" },
 		{ "unix:///a.sock,/b.sock", NULL, 0, "one socket, not a list" },
 	};

@@ -703,10 +703,12 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	 * so that none can fail to load mid-run, nor be found where an
 	 * attempt wrote it (an empty element of LD_LIBRARY_PATH is the
 	 * current directory): PCRE2 with the options, hiredis and OpenSSL
-	 * with the store, libm here.
+	 * with the store, libm here, unless the run makes one attempt and
+	 * so never computes a delay.
 	 */
-	if (strategy_uses_pow(c->backoff.strategy) && math_load(why,
-	    sizeof(why)) == -1) {
+	if (strategy_uses_pow(c->backoff.strategy) &&
+	    (c->backoff.max_attempts != 1 || c->limits.forever) &&
+	    math_load(why, sizeof(why)) == -1) {
 		report_error(run->rep, "exponential delays need libm: %s",
 		    why);
 		return policy_halt(x, &broken);

@@ -225,7 +225,7 @@ tmp_signal() {
 # powers (--exp, the default, and -a Exponential), so that its load cannot
 # fail mid-run (weeks into a --forever, after an upgrade), and by no other.
 # The first attempt reads the maps.
-@test "hygiene: libm is mapped before the first attempt by a run whose delays are powers, and only by one" {
+@test "hygiene: libm is mapped before the first attempt by a run whose delays are powers and that may retry, and only by one" {
 	# shellcheck disable=SC2016  # for the attempt's shell
 	local maps='cat /proc/$PPID/maps'
 	run -0 retry --max 1 --fixed 1s -- sh -c "$maps"
@@ -233,6 +233,9 @@ tmp_signal() {
 		skip "a static binary: libm is linked in"
 	[ "${RETRY_UNDER:-}" != asan ] ||
 		skip "under ASan, whose runtime links libm"
+	refute_output --partial libm.so
+	# One attempt computes no delay, whatever the strategy.
+	run -0 retry --max 1 -- sh -c "$maps"
 	refute_output --partial libm.so
 	run -0 retry --max 2 --exp 1ms -- sh -c "$maps"
 	assert_output --partial libm.so

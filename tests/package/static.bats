@@ -67,8 +67,8 @@ in_root() {
 @test "the static binary runs, retries and reports in a root with no shared libraries" {
 	needs_chroot
 	run -125 in_root /retry --max 2 --delay 10ms -- /retry --no-such-option
-	assert_output --partial "retry: attempt 1/2 failed: exit 125"
-	assert_output --partial "retry: giving up after 2 attempts"
+	assert_output --partial "retry: /retry --no-such-option: attempt 1/2 failed: exit 125"
+	assert_output --partial "retry: /retry --no-such-option: giving up after 2 attempts"
 	run -0 in_root /retry --max 1 -- /retry --version
 	assert_output "retry $(cat "$ROOT/VERSION")"
 }

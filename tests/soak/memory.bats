@@ -56,7 +56,8 @@ skip_under_asan() {
 	    "$BATS_TEST_TMPDIR"
 	# A line for each failure, and the closing line of the recovery.
 	assert_equal "${#stderr_lines[@]}" 10000
-	assert_regex "${stderr_lines[9999]}" '^retry: succeeded on attempt 10000 after '
+	assert_regex "${stderr_lines[9999]}" \
+	    "^retry: $(named sh -c "$RSS_ATTEMPT" "$BATS_TEST_TMPDIR"): "'succeeded on attempt 10000 after '
 	assert_rss_flat 128
 }
 

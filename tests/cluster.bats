@@ -13,6 +13,7 @@ teardown() {
 	cluster_stop
 	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
 	[ -z "${FAKE_PID:-}" ] || kill "$FAKE_PID" 2>/dev/null
+	[ -z "${BANNER_PID:-}" ] || kill "$BANNER_PID" 2>/dev/null
 	true
 }
 
@@ -144,10 +145,13 @@ failing_slowly() {
 	assert_output 0
 	run -0 cluster_cli "${CLUSTER_PORTS[1]}" DBSIZE
 	assert_output 0
-	# A db other than 0: a cluster has none, and says so.
+	# A db other than 0: a cluster has none, and it is not asked for
+	# one.
 	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[0]}/2 \
 	    timeout 60 "$RETRY" --share "$a" --max 1 -- false
-	assert_output --partial "the db is refused: ERR SELECT is not allowed in cluster mode; going on without"
+	assert_output --partial "the db is refused: a node of a cluster has db 0 alone, and the URL names db 2; going on without"
+	run -0 cluster_cli "${CLUSTER_PORTS[0]}" INFO commandstats
+	refute_output --partial cmdstat_select
 }
 
 @test "cluster: over TLS, its nodes announced by name, each one's certificate verified" {
@@ -182,9 +186,10 @@ failing_slowly() {
 	    timeout 60 "$RETRY" --share loop --max 2 --immediate -- false
 	assert_line --index 0 "retry: --share loop: redis://127.0.0.1:$FAKE_PORT/0: more than 5 redirections (MOVED 7 127.0.0.1:$FAKE_PORT); going on without the shared state until it answers"
 	kill "$FAKE_PID"
-	# One that sends it to a node that never answers.
+	# One that sends it to a node that never answers, which its CLUSTER
+	# SLOTS lists.
 	silent_start
-	fake_start "b'-ASK 7 127.0.0.1:$SILENT_PORT\\r\\n'"
+	fake_node_start 0 "$SILENT_PORT" "$SILENT_PORT"
 	t0=$(now_ms)
 	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
 	    timeout 60 "$RETRY" --share mute --share-timeout 300ms --max 2 \
@@ -283,4 +288,35 @@ failing_slowly() {
 	run -75 --separate-stderr retry share status --log-format json
 	assert_equal "${#lines[@]}" 1
 	assert_line --partial "\"name\":\"$b\","
+}
+
+@test "cluster: a redirection to a node that no seed's CLUSTER SLOTS lists is not followed: no connection, no password" {
+	# The seed lists itself alone, and sends each command to a listener
+	# that records what it is sent.
+	banner_start
+	fake_node_start 0 "" "$BANNER_PORT"
+	run -1 env RETRY_SHARE_STORE=redis://retry:s3cret-pw@127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" --share moved --max 2 --immediate -- false
+	assert_line --index 0 "retry: --share moved: redis://retry:***@127.0.0.1:$FAKE_PORT/0: a redirection to 127.0.0.1:$BANNER_PORT, a node that no seed's CLUSTER SLOTS lists: not followed; going on without the shared state until it answers"
+	[ ! -e "$BATS_TEST_TMPDIR/banner.conns" ]
+	[ ! -e "$BATS_TEST_TMPDIR/banner.got" ]
+	# The seed was sent the password after its HELLO was answered.
+	run -0 cat "$BATS_TEST_TMPDIR/got.$FAKE_PORT"
+	assert_output --regexp '^\*2.*HELLO.*AUTH.*s3cret-pw.*CLUSTER.*SLOTS'
+}
+
+@test "cluster: a node that CLUSTER SLOTS lists but that speaks no Redis (an SSH banner) is sent no password, no db, no command" {
+	banner_start
+	fake_node_start 0 "$BANNER_PORT" "$BANNER_PORT"
+	run -1 env RETRY_SHARE_STORE=redis://retry:s3cret-pw@127.0.0.1:$FAKE_PORT/3 \
+	    timeout 60 "$RETRY" --share moved --max 2 --immediate -- false
+	assert_line --index 0 --partial "retry: --share moved: redis://retry:***@127.0.0.1:$FAKE_PORT/3: node 127.0.0.1:$BANNER_PORT: not a Redis server? (Protocol error"
+	[ -s "$BATS_TEST_TMPDIR/banner.conns" ]
+	# HELLO alone, each time.
+	run -0 cat "$BATS_TEST_TMPDIR/banner.got"
+	assert_output --partial HELLO
+	refute_output --partial s3cret
+	refute_output --partial AUTH
+	refute_output --partial SELECT
+	refute_output --partial EVAL
 }

@@ -152,3 +152,93 @@ cluster_name_on() {
 	done
 	return 1
 }
+
+# A fake cluster node in python on $1 + 1 ports of 127.0.0.1 (the first
+# FAKE_PORT, FAKE_PID its process): each port reads commands as Redis
+# does and records what it was sent in $BATS_TEST_TMPDIR/got.PORT; it
+# answers HELLO with -NOAUTH, AUTH, SELECT and ASKING with +OK, CLUSTER
+# SLOTS with its own ports and those listed in $2 (commas), each given
+# some slots, and any other command with -MOVED to port $3, or with
+# "next" to its next port (the last to the first).  Sets FAKE_PORTS, all
+# of its ports.
+fake_node_start() {
+	local i
+	read -r FAKE_PORT FAKE_PID < <(serve '
+import os, selectors
+dir, more, listed, target = sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
+socks = [s]
+for _ in range(more):
+    t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen(64); socks.append(t)
+ports = [t.getsockname()[1] for t in socks]
+shown = ports + [int(p) for p in listed.split(",") if p]
+def slots():
+    out = b"*%d\r\n" % len(shown)
+    for i, p in enumerate(shown):
+        out += b"*3\r\n:%d\r\n:%d\r\n*2\r\n$9\r\n127.0.0.1\r\n:%d\r\n" % (
+            i * 16384 // len(shown), (i + 1) * 16384 // len(shown) - 1, p)
+    return out
+moves = 0
+def answer(words, port):
+    global moves
+    verb = words[0].upper()
+    if verb == b"HELLO":
+        return b"-NOAUTH HELLO must be called with the client already authenticated\r\n"
+    if verb in (b"AUTH", b"SELECT", b"ASKING"):
+        return b"+OK\r\n"
+    if verb == b"CLUSTER":
+        return slots()
+    moves += 1
+    to = ports[(ports.index(port) + 1) % len(ports)] if target == "next" else int(target)
+    return b"-MOVED %d 127.0.0.1:%d\r\n" % (moves % 16384, to)
+def commands(buf):
+    out = []
+    while True:
+        m = re.match(rb"\*([0-9]+)\r\n", buf)
+        if not m:
+            return out, buf
+        at, words = m.end(), []
+        for _ in range(int(m.group(1))):
+            b = re.match(rb"\$([0-9]+)\r\n", buf[at:])
+            if not b or len(buf) < at + b.end() + int(b.group(1)) + 2:
+                return out, buf
+            at += b.end()
+            words.append(buf[at:at + int(b.group(1))])
+            at += int(b.group(1)) + 2
+        out.append(words)
+        buf = buf[at:]
+with open(dir + "/fake.ports.tmp", "w") as f:
+    f.write(" ".join(map(str, ports)) + "\n")
+os.rename(dir + "/fake.ports.tmp", dir + "/fake.ports")
+sel = selectors.DefaultSelector()
+for t in socks:
+    sel.register(t, selectors.EVENT_READ, None)
+bufs = {}
+while True:
+    for key, _ in sel.select():
+        c = key.fileobj
+        if key.data is None:
+            n, _ = c.accept()
+            bufs[n] = b""
+            sel.register(n, selectors.EVENT_READ, c.getsockname()[1])
+            continue
+        try:
+            got = c.recv(65536)
+        except OSError:
+            got = b""
+        if not got:
+            sel.unregister(c); c.close(); bufs.pop(c, None)
+            continue
+        with open("%s/got.%d" % (dir, key.data), "ab") as f:
+            f.write(got)
+        done, bufs[c] = commands(bufs[c] + got)
+        try:
+            c.sendall(b"".join(answer(w, key.data) for w in done))
+        except OSError:
+            pass
+' "$BATS_TEST_TMPDIR" "$1" "$2" "$3")
+	for ((i = 0; i < 250; i++)); do
+		[ -s "$BATS_TEST_TMPDIR/fake.ports" ] && break
+		sleep 0.02
+	done
+	read -r -a FAKE_PORTS <"$BATS_TEST_TMPDIR/fake.ports"
+}

@@ -935,6 +935,41 @@ greet(struct redis_conn *r, struct redis_node *n, int64_t start, int64_t by,
 	return k;
 }
 
+/* Whether node n is one of the URL's seeds. */
+static bool
+is_seed(const struct redis_conn *r, const struct redis_node *n)
+{
+	for (size_t i = 0; i < seed_count(r) && i < r->nnodes; i++)
+		if (r->nodes[i] == n)
+			return true;
+	return false;
+}
+
+/* Room for a connection to node n, which is no seed: the connection of
+ * the other node that was used least recently is closed while
+ * REDIS_POOL are open. */
+static void
+make_room(struct redis_conn *r, const struct redis_node *n)
+{
+	for (;;) {
+		struct redis_node *oldest = NULL;
+		size_t open = 0;
+
+		for (size_t i = seed_count(r); i < r->nnodes; i++) {
+			struct redis_node *m = r->nodes[i];
+
+			if (m == n || m->fd == -1)
+				continue;
+			open++;
+			if (oldest == NULL || m->used < oldest->used)
+				oldest = m;
+		}
+		if (open < REDIS_POOL || oldest == NULL)
+			return;
+		disconnect(oldest);
+	}
+}
+
 /* Sends the command to node n, asking first if it was moved there for a
  * moment (-ASK); redisconn_ask says the rest. */
 static redisReply *
@@ -954,6 +989,8 @@ ask_node(struct redis_conn *r, struct redis_node *n,
 	if (n->fd == -1) {
 		const int64_t by = deadline(r);
 
+		if (!is_seed(r, n))
+			make_room(r, n);
 		start = mono_ns();
 		if (connect_node(r, n, start, by, err, sz) == -1 ||
 		    greet(r, n, start, by, err, sz) == -1)

@@ -27,7 +27,8 @@
  * that command only.  A redirection is followed only to a seed or to a
  * node that a seed's CLUSTER SLOTS lists (asked at the first redirection,
  * and again, once, for one to a node it did not list); else it is refused
- * with no connection made.
+ * with no connection made.  The connections of nodes other than the seeds
+ * are REDIS_POOL at most: the one used least recently is closed first.
  */
 #ifndef RETRY_REDISCONN_H
 #define RETRY_REDISCONN_H
@@ -72,6 +73,8 @@ struct redis_conn {
 
 /* Redirections followed for one command, at most. */
 #define REDIS_REDIRECTS	5
+/* Connections kept to nodes other than the seeds, at most. */
+#define REDIS_POOL	16
 
 /* A command to send: its words. */
 #define REDIS_WORDS_MAX	18

@@ -159,8 +159,8 @@ cluster_name_on() {
 # answers HELLO with -NOAUTH, AUTH, SELECT and ASKING with +OK, CLUSTER
 # SLOTS with its own ports and those listed in $2 (commas), each given
 # some slots, and any other command with -MOVED to port $3, or with
-# "next" to its next port (the last to the first).  Sets FAKE_PORTS, all
-# of its ports.
+# "next" to each of its other ports in turn, a new one each time.  Sets
+# FAKE_PORTS, all of its ports.
 fake_node_start() {
 	local i
 	read -r FAKE_PORT FAKE_PID < <(serve '
@@ -188,7 +188,7 @@ def answer(words, port):
     if verb == b"CLUSTER":
         return slots()
     moves += 1
-    to = ports[(ports.index(port) + 1) % len(ports)] if target == "next" else int(target)
+    to = ports[1 + moves % (len(ports) - 1)] if target == "next" else int(target)
     return b"-MOVED %d 127.0.0.1:%d\r\n" % (moves % 16384, to)
 def commands(buf):
     out = []

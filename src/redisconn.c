@@ -314,9 +314,11 @@ within(const struct redis_conn *r, int64_t start, int64_t by, char *buf,
 {
 	char d[DURATION_BUFSZ];
 
-	snprintf(buf, sz, "%s%s", duration_format(duration_round(by - start),
-	    d, sizeof(d)), by == r->by && by - start < r->timeout ? " (half "
-	    "of what was left of --budget)" : "");
+	snprintf(buf, sz, "%s%s%s%s", duration_format(duration_round(by -
+	    start), d, sizeof(d)), by == r->by && by - start < r->timeout ?
+	    " (" : "", by == r->by && by - start < r->timeout ? (r->by_what !=
+	    NULL ? r->by_what : "half of what was left of --budget") : "",
+	    by == r->by && by - start < r->timeout ? ")" : "");
 	return buf;
 }
 
@@ -865,7 +867,8 @@ send_all(struct redis_conn *r, struct redis_node *n, int64_t start,
 
 	if (format_all(all, k_all, &out, &len) == -1) {
 		disconnect(n);
-		return node_fail(r, n, err, sz, "%s", strerror(ENOMEM));
+		(void)node_fail(r, n, err, sz, "%s", strerror(ENOMEM));
+		return -1;
 	}
 	k = exchange(r, n, start, by, out, len, k_all, got, err, sz);
 	explicit_bzero(out, len);
@@ -1270,6 +1273,17 @@ redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
 	if (rep == NULL && q->key > 0 && r->slots != NULL)
 		r->slots[cluster_slot(q->argv[q->key], q->len[q->key])] = 0;
 	return rep;
+}
+
+bool
+redisconn_late(const struct redis_conn *r, size_t node, char *err,
+    size_t sz)
+{
+	if (r->by < 0 || mono_ns() < r->by)
+		return false;
+	node_fail(r, r->nodes[node], err, sz, "not asked: %s ran out",
+	    r->by_what != NULL ? r->by_what : "the time");
+	return true;
 }
 
 redisReply *

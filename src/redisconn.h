@@ -50,6 +50,9 @@ struct redis_conn {
 	int64_t		 by;		/* each connection and exchange ends
 					 * by then too (CLOCK_MONOTONIC ns),
 					 * or -1 */
+	const char	*by_what;	/* what by is, as a failure says it;
+					 * NULL: half of what was left of
+					 * --budget */
 	int64_t		 hops_by;	/* a command's redirections end by
 					 * then too, or -1 */
 	int64_t		 seeds_by;	/* and its seeds after the first */
@@ -113,6 +116,9 @@ struct redisReply *redisconn_ask(struct redis_conn *,
  */
 int		 redisconn_masters(struct redis_conn *, size_t **nodes,
 		    size_t *n, char *err, size_t);
+/* Whether by has come: then why the node is not asked in err. */
+bool		 redisconn_late(const struct redis_conn *, size_t node,
+		    char *err, size_t);
 /* As redisconn_ask, to that node, not redirected. */
 struct redisReply *redisconn_ask_node(struct redis_conn *, size_t node,
 		    const struct redis_cmd *, char *err, size_t);

@@ -3,7 +3,9 @@
  * state of names, as a table or JSON Lines, and a fresh start for one.
  * Listing all names, a master of a cluster that cannot be reached is said
  * in a line of its own, the others' names are listed, and the status is
- * EXIT_SHARED.
+ * EXIT_SHARED.  The whole command waits for the store SHARE_CMD_WAITS
+ * times --share-timeout at most: what was not asked by then is said, and
+ * the status is EXIT_SHARED too.
  */
 #include <err.h>
 #include <errno.h>
@@ -19,6 +21,9 @@
 #include "number.h"
 #include "shared.h"
 #include "sharecmd.h"
+
+/* The command's waits for the store, all together, in --share-timeout. */
+#define SHARE_CMD_WAITS	10
 
 /* ns of the time of day as RFC 3339 in UTC with milliseconds. */
 static const char *
@@ -156,8 +161,10 @@ share_main(const struct config *c)
 {
 	const bool reset = strcmp(c->args[0], "reset") == 0;
 	const bool json = c->log_format == LOG_JSON;
-	char **names = NULL, why[1024], vis[4096];
-	size_t n = 0, shown = 0, unreached = 0;
+	const int64_t until = mono_ns() + SHARE_CMD_WAITS * c->share_timeout;
+	char **names = NULL, why[1024], vis[4096], d[DURATION_BUFSZ];
+	static char what[DURATION_BUFSZ + 64];
+	size_t n = 0, shown = 0, unreached = 0, late = 0;
 	struct shared sh;
 	int rc = 0, w = 4;
 
@@ -184,6 +191,9 @@ share_main(const struct config *c)
 			warnx("%s", report_visible(why, vis, sizeof(vis)));
 		return EXIT_USAGE;
 	}
+	snprintf(what, sizeof(what), "share %s's %s in all", c->args[0],
+	    duration_format(SHARE_CMD_WAITS * c->share_timeout, d, sizeof(d)));
+	shared_until(&sh, until, what);
 	if (c->nargs == 1 && shared_names(&sh, &names, &n, unlisted,
 	    &unreached, why, sizeof(why)) == -1) {
 		warnx("%s", report_visible(why, vis, sizeof(vis)));
@@ -195,12 +205,27 @@ share_main(const struct config *c)
 	for (int i = 1; i < c->nargs; i++)
 		w = (int)strlen(c->args[i]) > w ? (int)strlen(c->args[i]) : w;
 	for (size_t i = 0; i < n; i++) {
-		rc |= one(&sh, names[i], false, true, json, w, &shown);
+		if (mono_ns() >= until)
+			late++;
+		else
+			rc |= one(&sh, names[i], false, true, json, w, &shown);
 		free(names[i]);
 	}
 	free(names);
-	for (int i = 1; i < c->nargs; i++)
-		rc |= one(&sh, c->args[i], reset, false, json, w, &shown);
+	for (int i = 1; i < c->nargs; i++) {
+		if (mono_ns() >= until)
+			late++;
+		else
+			rc |= one(&sh, c->args[i], reset, false, json, w,
+			    &shown);
+	}
+	/* Past its deadline: one line for what was not asked. */
+	if (late > 0) {
+		warnx("%s: %zu name%s not %s: %s ran out", report_visible(
+		    sh.shown, vis, sizeof(vis)), late, late == 1 ? "" : "s",
+		    reset ? "reset" : "read", what);
+		unreached++;
+	}
 	/* All names asked for, and none has a state: said, not an error. */
 	if (c->nargs == 1 && shown == 0 && rc == 0 && unreached == 0)
 		warnx("no shared state in %s", report_visible(sh.shown, vis,

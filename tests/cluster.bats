@@ -320,6 +320,14 @@ failing_slowly() {
 	refute_output --partial AUTH
 	refute_output --partial SELECT
 	refute_output --partial EVAL
+	# share status asks each master that CLUSTER SLOTS lists: the same.
+	rm "$BATS_TEST_TMPDIR/banner.got"
+	run -75 env RETRY_SHARE_STORE=redis://retry:s3cret-pw@127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" share status
+	assert_output --partial "node 127.0.0.1:$BANNER_PORT: not a Redis server? (Protocol error"
+	run -0 cat "$BATS_TEST_TMPDIR/banner.got"
+	assert_output --partial HELLO
+	refute_output --partial s3cret
 }
 
 @test "cluster: a node that moves each command to a new node, all listed, cannot make a run hold more than 16 connections and the seed's" {
@@ -337,4 +345,28 @@ failing_slowly() {
 	echo "# $reached nodes reached, at most $most sockets open" >&3
 	[ "$reached" -ge 50 ]
 	[ "$most" -le 17 ]
+}
+
+@test "cluster: share status and share reset end within ten times --share-timeout when 50 masters never answer, saying which" {
+	local t0 took
+	silent_ports_start 50
+	# A seed that lists itself and the 50, and sends each name to the
+	# first of them.
+	fake_node_start 0 "$SILENT_PORTS" "$SILENT_PORT"
+	export RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT
+	t0=$(now_ms)
+	run -75 --separate-stderr timeout 120 "$RETRY" share status --share-timeout 200ms
+	took=$(($(now_ms) - t0))
+	echo "# share status: $took ms; 50 masters x 200ms would be 10s" >&3
+	[ "$took" -lt 8000 ]
+	assert_equal "$(grep -c 'the names it holds are not listed$' <<<"$stderr")" 50
+	grep -q "node 127.0.0.1:$SILENT_PORT: no answer within 200ms; the names" <<<"$stderr"
+	grep -q ": not asked: share status's 2s in all ran out; the names it holds are not listed$" <<<"$stderr"
+	# Names each sent on to a master that never answers.
+	t0=$(now_ms)
+	run -75 --separate-stderr timeout 120 "$RETRY" share reset --share-timeout 200ms $(seq -f 'n%g' 50)
+	took=$(($(now_ms) - t0))
+	echo "# share reset of 50 names: $took ms" >&3
+	[ "$took" -lt 8000 ]
+	[[ "$(tail -n 1 <<<"$stderr")" =~ ^"retry: redis://127.0.0.1:$FAKE_PORT/0: "[0-9]+" names not reset: share reset's 2s in all ran out"$ ]]
 }

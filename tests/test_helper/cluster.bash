@@ -156,7 +156,8 @@ cluster_name_on() {
 # A fake cluster node in python on $1 + 1 ports of 127.0.0.1 (the first
 # FAKE_PORT, FAKE_PID its process): each port reads commands as Redis
 # does and records what it was sent in $BATS_TEST_TMPDIR/got.PORT; it
-# answers HELLO with -NOAUTH, AUTH, SELECT and ASKING with +OK, CLUSTER
+# answers HELLO with -NOAUTH, AUTH, SELECT and ASKING with +OK, SCAN
+# with no keys, CLUSTER
 # SLOTS with its own ports and those listed in $2 (commas), each given
 # some slots, and any other command with -MOVED to port $3, or with
 # "next" to each of its other ports in turn, a new one each time.  Sets
@@ -174,7 +175,7 @@ shown = ports + [int(p) for p in listed.split(",") if p]
 def slots():
     out = b"*%d\r\n" % len(shown)
     for i, p in enumerate(shown):
-        out += b"*3\r\n:%d\r\n:%d\r\n*2\r\n$9\r\n127.0.0.1\r\n:%d\r\n" % (
+        out += b"*3\r\n:%d\r\n:%d\r\n*2\r\n\x249\r\n127.0.0.1\r\n:%d\r\n" % (
             i * 16384 // len(shown), (i + 1) * 16384 // len(shown) - 1, p)
     return out
 moves = 0
@@ -187,6 +188,8 @@ def answer(words, port):
         return b"+OK\r\n"
     if verb == b"CLUSTER":
         return slots()
+    if verb == b"SCAN":
+        return b"*2\r\n\x241\r\n0\r\n*0\r\n"
     moves += 1
     to = ports[1 + moves % (len(ports) - 1)] if target == "next" else int(target)
     return b"-MOVED %d 127.0.0.1:%d\r\n" % (moves % 16384, to)
@@ -198,7 +201,7 @@ def commands(buf):
             return out, buf
         at, words = m.end(), []
         for _ in range(int(m.group(1))):
-            b = re.match(rb"\$([0-9]+)\r\n", buf[at:])
+            b = re.match(rb"\x24([0-9]+)\r\n", buf[at:])
             if not b or len(buf) < at + b.end() + int(b.group(1)) + 2:
                 return out, buf
             at += b.end()
@@ -241,4 +244,27 @@ while True:
 		sleep 0.02
 	done
 	read -r -a FAKE_PORTS <"$BATS_TEST_TMPDIR/fake.ports"
+}
+
+# $1 ports of 127.0.0.1 that take connections (the kernel completes them)
+# and never answer; their numbers, joined by commas, in SILENT_PORTS, the
+# process in SILENT_PID.
+silent_ports_start() {
+	local i
+	read -r SILENT_PORT SILENT_PID < <(serve '
+held = [s]
+for _ in range(int(sys.argv[4]) - 1):
+    t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen(64); held.append(t)
+with open(sys.argv[3] + "/silent.tmp", "w") as f:
+    f.write(",".join(str(t.getsockname()[1]) for t in held) + "\n")
+import os
+os.rename(sys.argv[3] + "/silent.tmp", sys.argv[3] + "/silent.ports")
+while True:
+    time.sleep(60)
+' "$BATS_TEST_TMPDIR" "$1")
+	for ((i = 0; i < 250; i++)); do
+		[ -s "$BATS_TEST_TMPDIR/silent.ports" ] && break
+		sleep 0.02
+	done
+	read -r SILENT_PORTS <"$BATS_TEST_TMPDIR/silent.ports"
 }

@@ -892,13 +892,15 @@ says_cluster(const redisReply *rep)
 }
 
 /*
- * The node's new connection greeted, by then: HELLO 2 alone first, whose
- * reply, whatever it says (-NOAUTH from a server that wants a password,
- * an unknown command from one older than Redis 6), shows that the peer
- * speaks Redis's protocol; a peer that does not (a banner, an HTTP
- * answer, garbage, silence) is sent nothing more.  Only then AUTH, with
- * HELLO again when the first could not say whether the node is one of a
- * cluster.  0, or -1 with why in err and the connection dropped.
+ * The node's new connection greeted, by then: PING alone first (HELLO 2
+ * when the URL names a db other than 0, to learn whether the node is one
+ * of a cluster, which has none), whose reply, whatever it says (-NOAUTH
+ * from a server that wants a password, an unknown command from one older
+ * than Redis 6), shows that the peer speaks Redis's protocol; a peer that
+ * does not (a banner, an HTTP answer, garbage, silence) is sent nothing
+ * more.  Only then AUTH, with HELLO 2 again when the first could not say
+ * whether the node is one of a cluster.  PING is what every proxy knows.
+ * 0, or -1 with why in err and the connection dropped.
  */
 static int
 greet(struct redis_conn *r, struct redis_node *n, int64_t start, int64_t by,
@@ -910,7 +912,10 @@ greet(struct redis_conn *r, struct redis_node *n, int64_t start, int64_t by,
 	bool known;
 	int k;
 
-	redisconn_build(&all[0], 2, "HELLO", "2");
+	if (r->url.db != 0)
+		redisconn_build(&all[0], 2, "HELLO", "2");
+	else
+		redisconn_build(&all[0], 1, "PING");
 	if (send_all(r, n, start, by, all, 1, got, err, sz) == -1)
 		return -1;
 	known = got[0]->type == REDIS_REPLY_ARRAY;

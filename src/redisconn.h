@@ -10,9 +10,10 @@
  * "the store: what", without any piece of the password.
  *
  * Every new connection is greeted before anything secret is sent on it:
- * HELLO 2 first, whose answer (any answer of Redis's protocol, -NOAUTH
- * too) shows that the peer speaks it, and says whether it is a node of a
- * cluster; then AUTH, when the URL has a password.  A node of a cluster
+ * PING first (HELLO 2 for a db other than 0, whose answer says whether
+ * it is a node of a cluster), whose answer (any answer of Redis's
+ * protocol, -NOAUTH too) shows that the peer speaks it; then AUTH, when
+ * the URL has a password.  A node of a cluster
  * is never sent SELECT: a db other than 0 is refused there.
  *
  * The URL's seeds are its nodes (one for unix://): a command whose node

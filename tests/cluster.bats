@@ -301,9 +301,9 @@ failing_slowly() {
 	assert_line --index 0 "retry: --share moved: redis://retry:***@127.0.0.1:$FAKE_PORT/0: a redirection to 127.0.0.1:$BANNER_PORT, a node that no seed's CLUSTER SLOTS lists: not followed; going on without the shared state until it answers"
 	[ ! -e "$BATS_TEST_TMPDIR/banner.conns" ]
 	[ ! -e "$BATS_TEST_TMPDIR/banner.got" ]
-	# The seed was sent the password after its HELLO was answered.
+	# The seed was sent the password after its PING was answered.
 	run -0 cat "$BATS_TEST_TMPDIR/got.$FAKE_PORT"
-	assert_output --regexp '^\*2.*HELLO.*AUTH.*s3cret-pw.*CLUSTER.*SLOTS'
+	assert_output --regexp '^\*1.*PING.*AUTH.*s3cret-pw.*CLUSTER.*SLOTS'
 }
 
 @test "cluster: a node that CLUSTER SLOTS lists but that speaks no Redis (an SSH banner) is sent no password, no db, no command" {
@@ -326,7 +326,7 @@ failing_slowly() {
 	    timeout 60 "$RETRY" share status
 	assert_output --partial "node 127.0.0.1:$BANNER_PORT: not a Redis server? (Protocol error"
 	run -0 cat "$BATS_TEST_TMPDIR/banner.got"
-	assert_output --partial HELLO
+	assert_output --partial PING
 	refute_output --partial s3cret
 }
 

@@ -516,7 +516,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	[ $(($(now_ms) - t0)) -lt 10000 ]
 }
 
-@test "redis: a URL's server is sent its password only once it has answered HELLO as Redis does: an SSH port is sent none" {
+@test "redis: a URL's server is sent its password only once it has answered as Redis does: an SSH port is sent none" {
 	local pw=s3cret-pw-$RANDOM
 	banner_start
 	run -1 env RETRY_SHARE_STORE=redis://retry:$pw@127.0.0.1:$BANNER_PORT/1 \

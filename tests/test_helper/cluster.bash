@@ -156,7 +156,7 @@ cluster_name_on() {
 # A fake cluster node in python on $1 + 1 ports of 127.0.0.1 (the first
 # FAKE_PORT, FAKE_PID its process): each port reads commands as Redis
 # does and records what it was sent in $BATS_TEST_TMPDIR/got.PORT; it
-# answers HELLO with -NOAUTH, AUTH, SELECT and ASKING with +OK, SCAN
+# answers PING and HELLO with -NOAUTH, AUTH, SELECT and ASKING with +OK, SCAN
 # with no keys, CLUSTER
 # SLOTS with its own ports and those listed in $2 (commas), each given
 # some slots, and any other command with -MOVED to port $3, or with
@@ -182,8 +182,8 @@ moves = 0
 def answer(words, port):
     global moves
     verb = words[0].upper()
-    if verb == b"HELLO":
-        return b"-NOAUTH HELLO must be called with the client already authenticated\r\n"
+    if verb in (b"HELLO", b"PING"):
+        return b"-NOAUTH Authentication required.\r\n"
     if verb in (b"AUTH", b"SELECT", b"ASKING"):
         return b"+OK\r\n"
     if verb == b"CLUSTER":

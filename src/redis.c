@@ -370,6 +370,12 @@ redis_names(struct redis_conn *r, char ***names, size_t *n,
 	if ((rc = redisconn_masters(r, &masters, &count, err, sz)) == 0) {
 		cluster = r->slots != NULL;
 		for (size_t i = 0; i < count && rc == 0; i++) {
+			/* Past the command's deadline: said, not asked. */
+			if (cluster && redisconn_late(r, masters[i], err,
+			    sz)) {
+				fault(arg, err);
+				continue;
+			}
 			rc = scan_node(r, masters[i], names, n, &cap, &pages,
 			    err, sz);
 			if (rc == -2 && cluster) {

@@ -43,9 +43,19 @@ struct redis_node {
 	struct ssl_st	*ssl;		/* rediss://, while connected */
 	void		*reader;	/* hiredis's, while connected */
 	bool		 answered;	/* a reply came on this connection */
+	bool		 cluster;	/* a node of a cluster: listed by
+					 * CLUSTER SLOTS, or its HELLO says
+					 * so */
+	uint64_t	 used;		/* the tick of its last command */
 	struct compat_lookup *lookup;	/* a name being looked up, kept across
 					 * commands (it cannot be stopped), or
 					 * NULL */
+};
+
+/* A node that a seed's CLUSTER SLOTS lists. */
+struct redis_peer {
+	char		 host[256];
+	char		 port[8];
 };
 
 /* hiredis, which formats commands and parses replies: loaded when the
@@ -309,9 +319,11 @@ within(const struct redis_conn *r, int64_t start, int64_t by, char *buf,
 {
 	char d[DURATION_BUFSZ];
 
-	snprintf(buf, sz, "%s%s", duration_format(duration_round(by - start),
-	    d, sizeof(d)), by == r->by && by - start < r->timeout ? " (half "
-	    "of what was left of --budget)" : "");
+	snprintf(buf, sz, "%s%s%s%s", duration_format(duration_round(by -
+	    start), d, sizeof(d)), by == r->by && by - start < r->timeout ?
+	    " (" : "", by == r->by && by - start < r->timeout ? (r->by_what !=
+	    NULL ? r->by_what : "half of what was left of --budget") : "",
+	    by == r->by && by - start < r->timeout ? ")" : "");
 	return buf;
 }
 
@@ -398,6 +410,8 @@ node_at(struct redis_conn *r, const char *host, const char *port,
 		    "nodes", NODES_MAX);
 	if (node_new(r, host, port) == NULL)
 		return redisconn_fail(r, err, sz, "%s", strerror(ENOMEM));
+	/* A node other than the seeds: one that CLUSTER SLOTS lists. */
+	r->nodes[r->nnodes - 1]->cluster = true;
 	return (int)r->nnodes - 1;
 }
 
@@ -419,6 +433,10 @@ redisconn_close(struct redis_conn *r)
 	r->nnodes = 0;
 	free(r->slots);
 	r->slots = NULL;
+	free(r->peers);
+	r->peers = NULL;
+	r->npeers = 0;
+	r->peers_asked = false;
 	tls_context_free(r->tls);
 	r->tls = NULL;
 }
@@ -515,10 +533,9 @@ handshake(struct redis_conn *r, struct redis_node *n, int64_t start,
 }
 
 static int
-connect_node(struct redis_conn *r, struct redis_node *n, char *err,
-    size_t sz)
+connect_node(struct redis_conn *r, struct redis_node *n, int64_t start,
+    int64_t by, char *err, size_t sz)
 {
-	const int64_t start = mono_ns(), by = deadline(r);
 	struct addrinfo *ai = NULL;
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	const char *why;
@@ -600,13 +617,14 @@ node_recv(struct redis_node *n, char *buf, size_t len, short *events,
 	return read(n->fd, buf, len);
 }
 
-/* Sends out[0..len) to the node, then reads count replies, by deadline:
+/* Sends out[0..len) to the node, then reads count replies, by then (a
+ * wait that began at start):
  * 0, or -1 with why in err and the connection dropped. */
 static int
-exchange(struct redis_conn *r, struct redis_node *n, const char *out,
-    size_t len, size_t count, redisReply **rep, char *err, size_t sz)
+exchange(struct redis_conn *r, struct redis_node *n, int64_t start,
+    int64_t by, const char *out, size_t len, size_t count, redisReply **rep,
+    char *err, size_t sz)
 {
-	const int64_t start = mono_ns(), by = deadline(r);
 	size_t sent = 0, got = 0, bytes = 0;
 	int first = -1;
 	char buf[16384], d[DURATION_BUFSZ + 64], why[512];
@@ -804,30 +822,200 @@ check_setup(struct redis_conn *r, const struct redis_node *n,
 	    verb);
 }
 
+/* The k commands as one write, in *out (the caller wipes and frees it),
+ * *len bytes: 0, or -1 when there is no memory. */
+static int
+format_all(struct redis_cmd *all, size_t k_all, char **out,
+    size_t *len)
+{
+	sds one;
+	int k;
+
+	*out = NULL;
+	*len = 0;
+	for (size_t i = 0; i < k_all; i++) {
+		char *more = NULL;
+
+		/* The sds form: hiredis formats its lengths itself, where
+		 * the other calls sprintf for each. */
+		k = api.redisFormatSdsCommandArgv(&one, all[i].argc,
+		    all[i].argv, all[i].len);
+		if (k < 0 || (more = realloc(*out, *len + (size_t)k)) == NULL) {
+			if (k >= 0)
+				api.redisFreeSdsCommand(one);
+			if (*out != NULL)
+				explicit_bzero(*out, *len);
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		*out = more;
+		memcpy(*out + *len, one, (size_t)k);
+		*len += (size_t)k;
+		explicit_bzero(one, (size_t)k);
+		api.redisFreeSdsCommand(one);
+	}
+	return 0;
+}
+
+/* Sends the k commands to node n in one write and reads their replies
+ * into got, by then: 0, or -1 with why in err and the connection
+ * dropped. */
+static int
+send_all(struct redis_conn *r, struct redis_node *n, int64_t start,
+    int64_t by, struct redis_cmd *all, size_t k_all, redisReply **got,
+    char *err, size_t sz)
+{
+	char *out;
+	size_t len;
+	int k;
+
+	if (format_all(all, k_all, &out, &len) == -1) {
+		disconnect(n);
+		(void)node_fail(r, n, err, sz, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	k = exchange(r, n, start, by, out, len, k_all, got, err, sz);
+	explicit_bzero(out, len);
+	free(out);
+	return k;
+}
+
+/* Whether HELLO's reply says that the node is one of a cluster. */
+static bool
+says_cluster(const redisReply *rep)
+{
+	if (rep->type != REDIS_REPLY_ARRAY)
+		return false;
+	for (size_t i = 0; i + 1 < rep->elements; i += 2)
+		if (rep->element[i]->type == REDIS_REPLY_STRING &&
+		    strcmp(rep->element[i]->str, "mode") == 0 &&
+		    (rep->element[i + 1]->type == REDIS_REPLY_STRING ||
+		    rep->element[i + 1]->type == REDIS_REPLY_STATUS))
+			return strcmp(rep->element[i + 1]->str, "cluster") == 0;
+	return false;
+}
+
+/*
+ * The node's new connection greeted, by then: PING alone first (HELLO 2
+ * when the URL names a db other than 0, to learn whether the node is one
+ * of a cluster, which has none), whose reply, whatever it says (-NOAUTH
+ * from a server that wants a password, an unknown command from one older
+ * than Redis 6), shows that the peer speaks Redis's protocol; a peer that
+ * does not (a banner, an HTTP answer, garbage, silence) is sent nothing
+ * more.  Only then AUTH, with HELLO 2 again when the first could not say
+ * whether the node is one of a cluster.  PING is what every proxy knows.
+ * 0, or -1 with why in err and the connection dropped.
+ */
+static int
+greet(struct redis_conn *r, struct redis_node *n, int64_t start, int64_t by,
+    char *err, size_t sz)
+{
+	struct redis_cmd all[2];
+	redisReply *got[2] = { NULL, NULL };
+	size_t k_all = 0;
+	bool known;
+	int k;
+
+	if (r->url.db != 0)
+		redisconn_build(&all[0], 2, "HELLO", "2");
+	else
+		redisconn_build(&all[0], 1, "PING");
+	if (send_all(r, n, start, by, all, 1, got, err, sz) == -1)
+		return -1;
+	known = got[0]->type == REDIS_REPLY_ARRAY;
+	n->cluster = n->cluster || says_cluster(got[0]);
+	api.freeReplyObject(got[0]);
+	got[0] = NULL;
+	if (!r->url.has_password)
+		return 0;
+	if (r->url.user[0] != '\0')
+		redisconn_build(&all[k_all++], 3, "AUTH", r->url.user,
+		    r->url.password);
+	else
+		redisconn_build(&all[k_all++], 2, "AUTH", r->url.password);
+	if (!known && r->url.db != 0)
+		redisconn_build(&all[k_all++], 2, "HELLO", "2");
+	if (send_all(r, n, start, by, all, k_all, got, err, sz) == -1)
+		return -1;
+	k = check_setup(r, n, got[0], "AUTH", err, sz);
+	if (k_all > 1)
+		n->cluster = n->cluster || says_cluster(got[1]);
+	for (size_t i = 0; i < k_all; i++)
+		api.freeReplyObject(got[i]);
+	if (k == -1)
+		disconnect(n);
+	return k;
+}
+
+/* Whether node n is one of the URL's seeds. */
+static bool
+is_seed(const struct redis_conn *r, const struct redis_node *n)
+{
+	for (size_t i = 0; i < seed_count(r) && i < r->nnodes; i++)
+		if (r->nodes[i] == n)
+			return true;
+	return false;
+}
+
+/* Room for a connection to node n, which is no seed: the connection of
+ * the other node that was used least recently is closed while
+ * REDIS_POOL are open. */
+static void
+make_room(struct redis_conn *r, const struct redis_node *n)
+{
+	for (;;) {
+		struct redis_node *oldest = NULL;
+		size_t open = 0;
+
+		for (size_t i = seed_count(r); i < r->nnodes; i++) {
+			struct redis_node *m = r->nodes[i];
+
+			if (m == n || m->fd == -1)
+				continue;
+			open++;
+			if (oldest == NULL || m->used < oldest->used)
+				oldest = m;
+		}
+		if (open < REDIS_POOL || oldest == NULL)
+			return;
+		disconnect(oldest);
+	}
+}
+
 /* Sends the command to node n, asking first if it was moved there for a
  * moment (-ASK); redisconn_ask says the rest. */
 static redisReply *
 ask_node(struct redis_conn *r, struct redis_node *n,
     const struct redis_cmd *q, bool asking, char *err, size_t sz)
 {
-	struct redis_cmd all[4];
-	redisReply *got[4] = { NULL, NULL, NULL, NULL };
-	char db[16], *out = NULL;
-	sds one;
-	size_t len = 0, k_all = 0;
+	struct redis_cmd all[3];
+	redisReply *got[3] = { NULL, NULL, NULL };
+	char db[16];
+	size_t k_all = 0;
+	int64_t start;
 	int k = 0;
 
+	n->used = ++r->tick;
 	if (n->fd != -1 && stale(n))
 		disconnect(n);
 	if (n->fd == -1) {
-		if (connect_node(r, n, err, sz) == -1)
+		const int64_t by = deadline(r);
+
+		if (!is_seed(r, n))
+			make_room(r, n);
+		start = mono_ns();
+		if (connect_node(r, n, start, by, err, sz) == -1 ||
+		    greet(r, n, start, by, err, sz) == -1)
 			return NULL;
-		if (r->url.has_password && r->url.user[0] != '\0')
-			redisconn_build(&all[k_all++], 3, "AUTH", r->url.user,
-			    r->url.password);
-		else if (r->url.has_password)
-			redisconn_build(&all[k_all++], 2, "AUTH",
-			    r->url.password);
+		/* A cluster has db 0 alone, and is not asked for another. */
+		if (r->url.db != 0 && n->cluster) {
+			disconnect(n);
+			node_fail(r, n, err, sz, "the db is refused: a node of "
+			    "a cluster has db 0 alone, and the URL names db "
+			    "%d", r->url.db);
+			return NULL;
+		}
 		if (r->url.db != 0) {
 			snprintf(db, sizeof(db), "%d", r->url.db);
 			redisconn_build(&all[k_all++], 2, "SELECT", db);
@@ -836,39 +1024,15 @@ ask_node(struct redis_conn *r, struct redis_node *n,
 	if (asking)
 		redisconn_build(&all[k_all++], 1, "ASKING");
 	all[k_all++] = *q;
-	for (size_t i = 0; i < k_all; i++) {
-		char *more = NULL;
-
-		/* The sds form: hiredis formats its lengths itself, where
-		 * the other calls sprintf for each. */
-		k = api.redisFormatSdsCommandArgv(&one, all[i].argc,
-		    all[i].argv, all[i].len);
-		if (k < 0 || (more = realloc(out, len + (size_t)k)) == NULL) {
-			if (k >= 0)
-				api.redisFreeSdsCommand(one);
-			free(out);
-			disconnect(n);
-			node_fail(r, n, err, sz, "%s", strerror(ENOMEM));
-			return NULL;
-		}
-		out = more;
-		memcpy(out + len, one, (size_t)k);
-		len += (size_t)k;
-		explicit_bzero(one, (size_t)k);
-		api.redisFreeSdsCommand(one);
-	}
-	k = exchange(r, n, out, len, k_all, got, err, sz);
-	explicit_bzero(out, len);
-	free(out);
-	if (k == -1)
+	start = mono_ns();
+	if (send_all(r, n, start, deadline(r), all, k_all, got, err, sz) == -1)
 		return NULL;
 	for (size_t i = 0; i + 1 < k_all && k == 0; i++)
 		k = check_setup(r, n, got[i], all[i].argv[0], err, sz);
 	for (size_t i = 0; i + 1 < k_all; i++)
 		api.freeReplyObject(got[i]);
-	if (k == -1 || got[k_all - 1] == NULL) {
-		if (got[k_all - 1] != NULL)
-			api.freeReplyObject(got[k_all - 1]);
+	if (k == -1) {
+		api.freeReplyObject(got[k_all - 1]);
 		disconnect(n);
 		return NULL;
 	}
@@ -961,6 +1125,113 @@ ask_seeds(struct redis_conn *r, const struct redis_cmd *q,
 	return rep;
 }
 
+/* Whether host:port is one of the peers. */
+static bool
+is_peer(const struct redis_conn *r, const char *host, const char *port)
+{
+	for (size_t i = 0; i < r->npeers; i++)
+		if (strcasecmp(r->peers[i].host, host) == 0 &&
+		    strcmp(r->peers[i].port, port) == 0)
+			return true;
+	return false;
+}
+
+/* The nodes of CLUSTER SLOTS' reply rep, as the seed that answered (host)
+ * gave them, kept as the peers (NODES_MAX at most): those of entries that
+ * are none are left out. */
+static void
+keep_peers(struct redis_conn *r, const redisReply *rep, const char *host)
+{
+	free(r->peers);
+	r->peers = NULL;
+	r->npeers = 0;
+	if (rep->type != REDIS_REPLY_ARRAY || (r->peers = calloc(NODES_MAX,
+	    sizeof(*r->peers))) == NULL)
+		return;
+	for (size_t i = 0; i < rep->elements; i++) {
+		const redisReply *e = rep->element[i];
+
+		for (size_t j = 2; e->type == REDIS_REPLY_ARRAY &&
+		    j < e->elements && r->npeers < NODES_MAX; j++) {
+			const redisReply *at = e->element[j];
+			const char *h;
+			char port[8];
+
+			if (at->type != REDIS_REPLY_ARRAY || at->elements < 2 ||
+			    at->element[0]->type != REDIS_REPLY_STRING ||
+			    at->element[0]->len >= sizeof(r->peers->host) ||
+			    strlen(at->element[0]->str) != at->element[0]->len ||
+			    at->element[1]->type != REDIS_REPLY_INTEGER ||
+			    at->element[1]->integer < 1 ||
+			    at->element[1]->integer > 65535)
+				continue;
+			h = at->element[0]->str;
+			/* No address, or "?": the seed that answered. */
+			if (h[0] == '\0' || strcmp(h, "?") == 0)
+				h = host;
+			snprintf(port, sizeof(port), "%lld",
+			    at->element[1]->integer);
+			if (is_peer(r, h, port))
+				continue;
+			snprintf(r->peers[r->npeers].host,
+			    sizeof(r->peers->host), "%s", h);
+			snprintf(r->peers[r->npeers].port,
+			    sizeof(r->peers->port), "%s", port);
+			r->npeers++;
+		}
+	}
+}
+
+/* The peers, as a seed's CLUSTER SLOTS lists them now: 0, or -1 with why
+ * in err. */
+static int
+ask_peers(struct redis_conn *r, char *err, size_t sz)
+{
+	struct redis_node *used;
+	struct redis_cmd q;
+	redisReply *rep;
+
+	redisconn_build(&q, 2, "CLUSTER", "SLOTS");
+	if ((rep = ask_seeds(r, &q, &used, err, sz)) == NULL)
+		return -1;
+	r->peers_asked = true;
+	keep_peers(r, rep, used->host);
+	api.freeReplyObject(rep);
+	return 0;
+}
+
+/*
+ * Whether the redirection that node n gave may be followed: to a seed, or
+ * to a node that a seed's CLUSTER SLOTS lists, asked the first time and
+ * again, once a command, when the node is not there.  Else a node that
+ * answers may send the run, and its password, to any host and port.  No:
+ * -1 with why in err.
+ */
+static int
+trusted(struct redis_conn *r, const struct redis_node *n,
+    const char *host, const char *port, bool *asked, char *err, size_t sz)
+{
+	const bool v6 = strchr(host, ':') != NULL;
+
+	for (size_t i = 0; i < seed_count(r) && i < r->nnodes; i++)
+		if (!r->nodes[i]->unix_socket &&
+		    strcasecmp(r->nodes[i]->host, host) == 0 &&
+		    strcmp(r->nodes[i]->port, port) == 0)
+			return 0;
+	if (is_peer(r, host, port))
+		return 0;
+	if (!*asked || !r->peers_asked) {
+		*asked = true;
+		if (ask_peers(r, err, sz) == -1)
+			return -1;
+		if (is_peer(r, host, port))
+			return 0;
+	}
+	return node_fail(r, n, err, sz, "a redirection to %s%s%s:%s, a node "
+	    "that no seed's CLUSTER SLOTS lists: not followed", v6 ? "[" : "",
+	    host, v6 ? "]" : "", port);
+}
+
 redisReply *
 redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
     size_t sz)
@@ -968,6 +1239,8 @@ redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
 	struct redis_node *n = route(r, q);
 	struct cluster_redirect to;
 	redisReply *rep;
+	const char *host;
+	bool asked = false;
 	int hops = 0, k;
 
 	rep = n != NULL ? ask_node(r, n, q, false, err, sz) :
@@ -982,8 +1255,13 @@ redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
 		}
 		if (hops == 1)
 			r->hops_by = deadline(r);
-		if ((k = node_at(r, to.host[0] != '\0' ? to.host : n->host,
-		    to.port, err, sz)) == -1 || (!to.ask &&
+		host = to.host[0] != '\0' ? to.host : n->host;
+		if (trusted(r, n, host, to.port, &asked, err, sz) == -1) {
+			api.freeReplyObject(rep);
+			rep = NULL;
+			break;
+		}
+		if ((k = node_at(r, host, to.port, err, sz)) == -1 || (!to.ask &&
 		    learn(r, to.slot, (size_t)k, err, sz) == -1))
 			break;
 		n = r->nodes[k];
@@ -1005,6 +1283,17 @@ redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
 	if (rep == NULL && q->key > 0 && r->slots != NULL)
 		r->slots[cluster_slot(q->argv[q->key], q->len[q->key])] = 0;
 	return rep;
+}
+
+bool
+redisconn_late(const struct redis_conn *r, size_t node, char *err,
+    size_t sz)
+{
+	if (r->by < 0 || mono_ns() < r->by)
+		return false;
+	node_fail(r, r->nodes[node], err, sz, "not asked: %s ran out",
+	    r->by_what != NULL ? r->by_what : "the time");
+	return true;
 }
 
 redisReply *
@@ -1063,6 +1352,8 @@ redisconn_masters(struct redis_conn *r, size_t **nodes, size_t *n,
 	redisconn_build(&q, 2, "CLUSTER", "SLOTS");
 	if ((rep = ask_seeds(r, &q, &used, err, sz)) == NULL)
 		return -1;
+	r->peers_asked = true;
+	keep_peers(r, rep, used->host);
 	if (rep->type == REDIS_REPLY_ERROR && (redisconn_is_error(rep,
 	    "NOAUTH") || strstr(rep->str, "unauthenticated") != NULL)) {
 		redisconn_fail_reply(r, rep, err, sz);

@@ -6,8 +6,15 @@
  * connection, the TLS handshake and every read and write are done
  * without blocking, inside the one wait, so that a signal is seen at once
  * and nothing waits past the timeout: one for connecting (the handshake
- * with it), one for each exchange.  What goes wrong is said in err as
+ * and the greeting with it), one for each exchange.  What goes wrong is said in err as
  * "the store: what", without any piece of the password.
+ *
+ * Every new connection is greeted before anything secret is sent on it:
+ * PING first (HELLO 2 for a db other than 0, whose answer says whether
+ * it is a node of a cluster), whose answer (any answer of Redis's
+ * protocol, -NOAUTH too) shows that the peer speaks it; then AUTH, when
+ * the URL has a password.  A node of a cluster
+ * is never sent SELECT: a db other than 0 is refused there.
  *
  * The URL's seeds are its nodes (one for unix://): a command whose node
  * is not known goes to the seed in use, the first that answered; when
@@ -18,7 +25,11 @@
  * which is followed (REDIS_REDIRECTS at most, within one more timeout), on
  * a connection of the run's to that node: -MOVED is learned, so that the
  * slot's next command goes there at once; -ASK, while a slot moves, is for
- * that command only.
+ * that command only.  A redirection is followed only to a seed or to a
+ * node that a seed's CLUSTER SLOTS lists (asked at the first redirection,
+ * and again, once, for one to a node it did not list); else it is refused
+ * with no connection made.  The connections of nodes other than the seeds
+ * are REDIS_POOL at most: the one used least recently is closed first.
  */
 #ifndef RETRY_REDISCONN_H
 #define RETRY_REDISCONN_H
@@ -30,6 +41,7 @@
 #include "storeurl.h"
 
 struct redis_node;
+struct redis_peer;
 struct redisReply;
 struct ssl_ctx_st;
 
@@ -39,6 +51,9 @@ struct redis_conn {
 	int64_t		 by;		/* each connection and exchange ends
 					 * by then too (CLOCK_MONOTONIC ns),
 					 * or -1 */
+	const char	*by_what;	/* what by is, as a failure says it;
+					 * NULL: half of what was left of
+					 * --budget */
 	int64_t		 hops_by;	/* a command's redirections end by
 					 * then too, or -1 */
 	int64_t		 seeds_by;	/* and its seeds after the first */
@@ -51,11 +66,19 @@ struct redis_conn {
 	size_t		 home;		/* the seed in use */
 	uint16_t	*slots;		/* a cluster's: each slot's node + 1,
 					 * 0 unknown; NULL until learned */
+	struct redis_peer *peers;	/* the nodes a seed's CLUSTER SLOTS
+					 * lists, which redirections may
+					 * name */
+	size_t		 npeers;
+	bool		 peers_asked;	/* CLUSTER SLOTS was asked */
+	uint64_t	 tick;		/* counts the commands sent */
 	struct ssl_ctx_st *tls;		/* rediss://, once connected */
 };
 
 /* Redirections followed for one command, at most. */
 #define REDIS_REDIRECTS	5
+/* Connections kept to nodes other than the seeds, at most. */
+#define REDIS_POOL	16
 
 /* A command to send: its words. */
 #define REDIS_WORDS_MAX	18
@@ -77,8 +100,9 @@ void		 redisconn_close(struct redis_conn *);
 /* Fills the command with argc words, each a string, and no key. */
 void		 redisconn_build(struct redis_cmd *, int argc, ...);
 /*
- * Sends the command and reads its reply: on a new connection, with AUTH
- * and SELECT sent first, in the same write, their replies checked here.
+ * Sends the command and reads its reply: on a new connection, once it is
+ * greeted, with SELECT sent first, in the same write, its reply checked
+ * here.
  * A command with a key goes to the node of its slot, when a cluster has
  * said which; else to the seeds; and follows redirections.  An
  * error reply to the command is the caller's to read.  The reply (the
@@ -95,6 +119,9 @@ struct redisReply *redisconn_ask(struct redis_conn *,
  */
 int		 redisconn_masters(struct redis_conn *, size_t **nodes,
 		    size_t *n, char *err, size_t);
+/* Whether by has come: then why the node is not asked in err. */
+bool		 redisconn_late(const struct redis_conn *, size_t node,
+		    char *err, size_t);
 /* As redisconn_ask, to that node, not redirected. */
 struct redisReply *redisconn_ask_node(struct redis_conn *, size_t node,
 		    const struct redis_cmd *, char *err, size_t);

@@ -3,7 +3,9 @@
  * state of names, as a table or JSON Lines, and a fresh start for one.
  * Listing all names, a master of a cluster that cannot be reached is said
  * in a line of its own, the others' names are listed, and the status is
- * EXIT_SHARED.
+ * EXIT_SHARED.  The whole command waits for the store SHARE_CMD_WAITS
+ * times --share-timeout at most: what was not asked by then is said, and
+ * the status is EXIT_SHARED too.
  */
 #include <err.h>
 #include <errno.h>
@@ -20,6 +22,9 @@
 #include "number.h"
 #include "shared.h"
 #include "sharecmd.h"
+
+/* The command's waits for the store, all together, in --share-timeout. */
+#define SHARE_CMD_WAITS	10
 
 /* With --log-format json, the reporter whose "error" events say what goes
  * wrong, as a run's do; NULL: lines of text, as warnx(3) writes them. */
@@ -177,8 +182,10 @@ share_main(const struct config *c)
 	const bool reset = strcmp(c->args[0], "reset") == 0;
 	const bool json = c->log_format == LOG_JSON;
 	static const struct reporter rep = { .json = true };
-	char **names = NULL, why[1024];
-	size_t n = 0, shown = 0, unreached = 0;
+	const int64_t until = mono_ns() + SHARE_CMD_WAITS * c->share_timeout;
+	char **names = NULL, why[1024], d[DURATION_BUFSZ];
+	static char what[DURATION_BUFSZ + 64];
+	size_t n = 0, shown = 0, unreached = 0, late = 0;
 	struct shared sh;
 	int rc = 0, w = 4;
 
@@ -205,6 +212,9 @@ share_main(const struct config *c)
 			say("%s", why);
 		return EXIT_USAGE;
 	}
+	snprintf(what, sizeof(what), "share %s's %s in all", c->args[0],
+	    duration_format(SHARE_CMD_WAITS * c->share_timeout, d, sizeof(d)));
+	shared_until(&sh, until, what);
 	if (c->nargs == 1 && shared_names(&sh, &names, &n, unlisted,
 	    &unreached, why, sizeof(why)) == -1) {
 		say("%s", why);
@@ -216,12 +226,26 @@ share_main(const struct config *c)
 	for (int i = 1; i < c->nargs; i++)
 		w = (int)strlen(c->args[i]) > w ? (int)strlen(c->args[i]) : w;
 	for (size_t i = 0; i < n; i++) {
-		rc |= one(&sh, names[i], false, true, json, w, &shown);
+		if (mono_ns() >= until)
+			late++;
+		else
+			rc |= one(&sh, names[i], false, true, json, w, &shown);
 		free(names[i]);
 	}
 	free(names);
-	for (int i = 1; i < c->nargs; i++)
-		rc |= one(&sh, c->args[i], reset, false, json, w, &shown);
+	for (int i = 1; i < c->nargs; i++) {
+		if (mono_ns() >= until)
+			late++;
+		else
+			rc |= one(&sh, c->args[i], reset, false, json, w,
+			    &shown);
+	}
+	/* Past its deadline: one line for what was not asked. */
+	if (late > 0) {
+		say("%s: %zu name%s not %s: %s ran out", sh.shown, late,
+		    late == 1 ? "" : "s", reset ? "reset" : "read", what);
+		unreached++;
+	}
 	/* All names asked for, and none has a state: said, not an error. */
 	if (c->nargs == 1 && shown == 0 && rc == 0 && unreached == 0)
 		say("no shared state in %s", sh.shown);

@@ -184,9 +184,10 @@ budget_by(const struct shared *sh, const struct decision *d)
 static int64_t
 lock_by(const struct shared *sh, const struct decision *d)
 {
-	const int64_t by = budget_by(sh, d);
+	int64_t by = budget_by(sh, d);
 
-	return by >= 0 ? by : mono_ns() + sh->timeout;
+	by = by >= 0 ? by : mono_ns() + sh->timeout;
+	return sh->until >= 0 && sh->until < by ? sh->until : by;
 }
 
 /* The file store: a file per name in a directory (store.h). */
@@ -362,6 +363,7 @@ shared_open(struct shared *sh, const struct config *c,
 	sh->required = c->share_required;
 	sh->timeout = c->share_timeout;
 	sh->end = -1;
+	sh->until = -1;
 	sh->file.dirfd = sh->file.fd = -1;
 	while (sh->me == 0)
 		arc4random_buf(&sh->me, sizeof(sh->me));
@@ -487,4 +489,13 @@ int
 shared_reset(struct shared *sh, const char *name, char *err, size_t errsz)
 {
 	return sh->ops->reset(sh, name, err, errsz);
+}
+
+void
+shared_until(struct shared *sh, int64_t by, const char *what)
+{
+	sh->until = by;
+	sh->until_what = what;
+	sh->redis.by = by;
+	sh->redis.by_what = what;
 }

@@ -42,6 +42,9 @@ struct shared {
 	bool		 said_corrupt;
 	int64_t		 end;		/* the run's --budget ends then
 					 * (CLOCK_MONOTONIC ns), or -1 */
+	int64_t		 until;		/* `retry share` ends its waits then
+					 * (CLOCK_MONOTONIC ns), or -1 */
+	const char	*until_what;	/* and how that is said */
 };
 
 /* What a decision came to. */
@@ -86,5 +89,9 @@ int		 shared_read(struct shared *, const char *name,
 		    struct share_state *, char *err, size_t);
 int		 shared_reset(struct shared *, const char *name, char *err,
 		    size_t);
+/* For `retry share`: every wait for the store ends by then too
+ * (CLOCK_MONOTONIC ns), which a failure names as what (a string that
+ * outlives the store's use). */
+void		 shared_until(struct shared *, int64_t by, const char *what);
 
 #endif

@@ -13,6 +13,7 @@ teardown() {
 	cluster_stop
 	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
 	[ -z "${FAKE_PID:-}" ] || kill "$FAKE_PID" 2>/dev/null
+	[ -z "${BANNER_PID:-}" ] || kill "$BANNER_PID" 2>/dev/null
 	true
 }
 
@@ -144,10 +145,13 @@ failing_slowly() {
 	assert_output 0
 	run -0 cluster_cli "${CLUSTER_PORTS[1]}" DBSIZE
 	assert_output 0
-	# A db other than 0: a cluster has none, and says so.
+	# A db other than 0: a cluster has none, and it is not asked for
+	# one.
 	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:${CLUSTER_PORTS[0]}/2 \
 	    timeout 60 "$RETRY" --share "$a" --max 1 -- false
-	assert_output --partial "the db is refused: ERR SELECT is not allowed in cluster mode; going on without"
+	assert_output --partial "the db is refused: a node of a cluster has db 0 alone, and the URL names db 2; going on without"
+	run -0 cluster_cli "${CLUSTER_PORTS[0]}" INFO commandstats
+	refute_output --partial cmdstat_select
 }
 
 @test "cluster: over TLS, its nodes announced by name, each one's certificate verified" {
@@ -182,14 +186,16 @@ failing_slowly() {
 	    timeout 60 "$RETRY" --share loop --max 2 --immediate -- false
 	assert_line --index 0 "retry: --share loop: redis://127.0.0.1:$FAKE_PORT/0: more than 5 redirections (MOVED 7 127.0.0.1:$FAKE_PORT); going on without the shared state until it answers"
 	kill "$FAKE_PID"
-	# One that sends it to a node that never answers.
+	# One that sends it to a node that never answers, which its CLUSTER
+	# SLOTS lists.
 	silent_start
-	fake_start "b'-ASK 7 127.0.0.1:$SILENT_PORT\\r\\n'"
+	fake_node_start 0 "$SILENT_PORT" "$SILENT_PORT"
 	t0=$(now_ms)
 	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
 	    timeout 60 "$RETRY" --share mute --share-timeout 300ms --max 2 \
 	    --immediate -- false
-	assert_line --index 0 "retry: --share mute: redis://127.0.0.1:$FAKE_PORT/0: node 127.0.0.1:$SILENT_PORT: no answer within 300ms; going on without the shared state until it answers"
+	# The hops' 300ms, less what the seed took to list the node.
+	assert_line --index 0 --regexp "^retry: --share mute: redis://127.0.0.1:$FAKE_PORT/0: node 127.0.0.1:$SILENT_PORT: no answer within [0-9]{1,3}(\\.[0-9]+)?ms; going on without the shared state until it answers\$"
 	# 4 decisions, each an answer and the hops' 300ms at most.
 	[ $(($(now_ms) - t0)) -lt 8000 ]
 }
@@ -283,4 +289,84 @@ failing_slowly() {
 	run -75 --separate-stderr retry share status --log-format json
 	assert_equal "${#lines[@]}" 1
 	assert_line --partial "\"name\":\"$b\","
+}
+
+@test "cluster: a redirection to a node that no seed's CLUSTER SLOTS lists is not followed: no connection, no password" {
+	# The seed lists itself alone, and sends each command to a listener
+	# that records what it is sent.
+	banner_start
+	fake_node_start 0 "" "$BANNER_PORT"
+	run -1 env RETRY_SHARE_STORE=redis://retry:s3cret-pw@127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" --share moved --max 2 --immediate -- false
+	assert_line --index 0 "retry: --share moved: redis://retry:***@127.0.0.1:$FAKE_PORT/0: a redirection to 127.0.0.1:$BANNER_PORT, a node that no seed's CLUSTER SLOTS lists: not followed; going on without the shared state until it answers"
+	[ ! -e "$BATS_TEST_TMPDIR/banner.conns" ]
+	[ ! -e "$BATS_TEST_TMPDIR/banner.got" ]
+	# The seed was sent the password after its PING was answered.
+	run -0 cat "$BATS_TEST_TMPDIR/got.$FAKE_PORT"
+	assert_output --regexp '^\*1.*PING.*AUTH.*s3cret-pw.*CLUSTER.*SLOTS'
+}
+
+@test "cluster: a node that CLUSTER SLOTS lists but that speaks no Redis (an SSH banner) is sent no password, no db, no command" {
+	banner_start
+	fake_node_start 0 "$BANNER_PORT" "$BANNER_PORT"
+	run -1 env RETRY_SHARE_STORE=redis://retry:s3cret-pw@127.0.0.1:$FAKE_PORT/3 \
+	    timeout 60 "$RETRY" --share moved --max 2 --immediate -- false
+	assert_line --index 0 --partial "retry: --share moved: redis://retry:***@127.0.0.1:$FAKE_PORT/3: node 127.0.0.1:$BANNER_PORT: not a Redis server? (Protocol error"
+	[ -s "$BATS_TEST_TMPDIR/banner.conns" ]
+	# HELLO alone, each time.
+	run -0 cat "$BATS_TEST_TMPDIR/banner.got"
+	assert_output --partial HELLO
+	refute_output --partial s3cret
+	refute_output --partial AUTH
+	refute_output --partial SELECT
+	refute_output --partial EVAL
+	# share status asks each master that CLUSTER SLOTS lists: the same.
+	rm "$BATS_TEST_TMPDIR/banner.got"
+	run -75 env RETRY_SHARE_STORE=redis://retry:s3cret-pw@127.0.0.1:$FAKE_PORT \
+	    timeout 60 "$RETRY" share status
+	assert_output --partial "node 127.0.0.1:$BANNER_PORT: not a Redis server? (Protocol error"
+	run -0 cat "$BATS_TEST_TMPDIR/banner.got"
+	assert_output --partial PING
+	refute_output --partial s3cret
+}
+
+@test "cluster: a node that moves each command to a new node, all listed, cannot make a run hold more than 16 connections and the seed's" {
+	local most reached
+	# 61 ports that send every command on to one of the others, a new
+	# one each time.
+	fake_node_start 60 "" next
+	# Each attempt counts retry's sockets.
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
+	    timeout 120 "$RETRY" --share hop --max 15 --immediate -q -- \
+	    sh -c 'ls -l "/proc/$PPID/fd" | grep -c socket: >>"$0/sockets"; exit 1' \
+	    "$BATS_TEST_TMPDIR"
+	reached=$(find "$BATS_TEST_TMPDIR" -name 'got.*' | wc -l)
+	most=$(sort -n "$BATS_TEST_TMPDIR/sockets" | tail -n 1)
+	echo "# $reached nodes reached, at most $most sockets open" >&3
+	[ "$reached" -ge 50 ]
+	[ "$most" -le 17 ]
+}
+
+@test "cluster: share status and share reset end within ten times --share-timeout when 50 masters never answer, saying which" {
+	local t0 took
+	silent_ports_start 50
+	# A seed that lists itself and the 50, and sends each name to the
+	# first of them.
+	fake_node_start 0 "$SILENT_PORTS" "$SILENT_PORT"
+	export RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT
+	t0=$(now_ms)
+	run -75 --separate-stderr timeout 120 "$RETRY" share status --share-timeout 200ms
+	took=$(($(now_ms) - t0))
+	echo "# share status: $took ms; 50 masters x 200ms would be 10s" >&3
+	[ "$took" -lt 8000 ]
+	assert_equal "$(grep -c 'the names it holds are not listed$' <<<"$stderr")" 50
+	grep -q "node 127.0.0.1:$SILENT_PORT: no answer within 200ms; the names" <<<"$stderr"
+	grep -q ": not asked: share status's 2s in all ran out; the names it holds are not listed$" <<<"$stderr"
+	# Names each sent on to a master that never answers.
+	t0=$(now_ms)
+	run -75 --separate-stderr timeout 120 "$RETRY" share reset --share-timeout 200ms $(seq -f 'n%g' 50)
+	took=$(($(now_ms) - t0))
+	echo "# share reset of 50 names: $took ms" >&3
+	[ "$took" -lt 8000 ]
+	[[ "$(tail -n 1 <<<"$stderr")" =~ ^"retry: redis://127.0.0.1:$FAKE_PORT/0: "[0-9]+" names not reset: share reset's 2s in all ran out"$ ]]
 }

@@ -11,6 +11,7 @@ teardown() {
 	[ -z "${GARBAGE_PID:-}" ] || kill "$GARBAGE_PID" 2>/dev/null
 	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
 	[ -z "${FAKE_PID:-}" ] || kill "$FAKE_PID" 2>/dev/null
+	[ -z "${BANNER_PID:-}" ] || kill "$BANNER_PID" 2>/dev/null
 	true
 }
 
@@ -536,4 +537,24 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	assert_line --index 0 --regexp "no answer within [0-9.]+ms \(half of what was left of --budget\); going on without the shared state until it answers$"
 	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
 	[ $(($(now_ms) - t0)) -lt 10000 ]
+}
+
+@test "redis: a URL's server is sent its password only once it has answered as Redis does: an SSH port is sent none" {
+	local pw=s3cret-pw-$RANDOM
+	banner_start
+	run -1 env RETRY_SHARE_STORE=redis://retry:$pw@127.0.0.1:$BANNER_PORT/1 \
+	    timeout 60 "$RETRY" --share ssh --max 2 --immediate -- false
+	assert_line --index 0 --partial "retry: --share ssh: redis://retry:***@127.0.0.1:$BANNER_PORT/1: not a Redis server? (Protocol error"
+	run -0 cat "$BATS_TEST_TMPDIR/banner.got"
+	assert_output --partial HELLO
+	refute_output --partial "$pw"
+	refute_output --partial AUTH
+	# A real server that wants the password answers HELLO with -NOAUTH:
+	# Redis all the same, and the run is shared.
+	redis_start --requirepass "$pw"
+	run -1 env RETRY_SHARE_STORE=redis://:$pw@127.0.0.1:$REDIS_PORT/1 \
+	    timeout 60 "$RETRY" --share auth --max 2 --immediate -- false
+	refute_output --partial "going on without"
+	REDIS_AUTH=$pw run -0 redis_cli -n 1 HGET retry:auth:state failures
+	assert_output 2
 }

@@ -156,3 +156,119 @@ cluster_name_on() {
 	done
 	return 1
 }
+
+# A fake cluster node in python on $1 + 1 ports of 127.0.0.1 (the first
+# FAKE_PORT, FAKE_PID its process): each port reads commands as Redis
+# does and records what it was sent in $BATS_TEST_TMPDIR/got.PORT; it
+# answers PING and HELLO with -NOAUTH, AUTH, SELECT and ASKING with +OK, SCAN
+# with no keys, CLUSTER
+# SLOTS with its own ports and those listed in $2 (commas), each given
+# some slots, and any other command with -MOVED to port $3, or with
+# "next" to each of its other ports in turn, a new one each time.  Sets
+# FAKE_PORTS, all of its ports.
+fake_node_start() {
+	local i
+	read -r FAKE_PORT FAKE_PID < <(serve '
+import os, selectors
+dir, more, listed, target = sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
+socks = [s]
+for _ in range(more):
+    t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen(64); socks.append(t)
+ports = [t.getsockname()[1] for t in socks]
+shown = ports + [int(p) for p in listed.split(",") if p]
+def slots():
+    out = b"*%d\r\n" % len(shown)
+    for i, p in enumerate(shown):
+        out += b"*3\r\n:%d\r\n:%d\r\n*2\r\n\x249\r\n127.0.0.1\r\n:%d\r\n" % (
+            i * 16384 // len(shown), (i + 1) * 16384 // len(shown) - 1, p)
+    return out
+moves = 0
+def answer(words, port):
+    global moves
+    verb = words[0].upper()
+    if verb in (b"HELLO", b"PING"):
+        return b"-NOAUTH Authentication required.\r\n"
+    if verb in (b"AUTH", b"SELECT", b"ASKING"):
+        return b"+OK\r\n"
+    if verb == b"CLUSTER":
+        return slots()
+    if verb == b"SCAN":
+        return b"*2\r\n\x241\r\n0\r\n*0\r\n"
+    moves += 1
+    to = ports[1 + moves % (len(ports) - 1)] if target == "next" else int(target)
+    return b"-MOVED %d 127.0.0.1:%d\r\n" % (moves % 16384, to)
+def commands(buf):
+    out = []
+    while True:
+        m = re.match(rb"\*([0-9]+)\r\n", buf)
+        if not m:
+            return out, buf
+        at, words = m.end(), []
+        for _ in range(int(m.group(1))):
+            b = re.match(rb"\x24([0-9]+)\r\n", buf[at:])
+            if not b or len(buf) < at + b.end() + int(b.group(1)) + 2:
+                return out, buf
+            at += b.end()
+            words.append(buf[at:at + int(b.group(1))])
+            at += int(b.group(1)) + 2
+        out.append(words)
+        buf = buf[at:]
+with open(dir + "/fake.ports.tmp", "w") as f:
+    f.write(" ".join(map(str, ports)) + "\n")
+os.rename(dir + "/fake.ports.tmp", dir + "/fake.ports")
+sel = selectors.DefaultSelector()
+for t in socks:
+    sel.register(t, selectors.EVENT_READ, None)
+bufs = {}
+while True:
+    for key, _ in sel.select():
+        c = key.fileobj
+        if key.data is None:
+            n, _ = c.accept()
+            bufs[n] = b""
+            sel.register(n, selectors.EVENT_READ, c.getsockname()[1])
+            continue
+        try:
+            got = c.recv(65536)
+        except OSError:
+            got = b""
+        if not got:
+            sel.unregister(c); c.close(); bufs.pop(c, None)
+            continue
+        with open("%s/got.%d" % (dir, key.data), "ab") as f:
+            f.write(got)
+        done, bufs[c] = commands(bufs[c] + got)
+        try:
+            c.sendall(b"".join(answer(w, key.data) for w in done))
+        except OSError:
+            pass
+' "$BATS_TEST_TMPDIR" "$1" "$2" "$3")
+	for ((i = 0; i < 250; i++)); do
+		[ -s "$BATS_TEST_TMPDIR/fake.ports" ] && break
+		sleep 0.02
+	done
+	read -r -a FAKE_PORTS <"$BATS_TEST_TMPDIR/fake.ports"
+}
+
+# $1 ports of 127.0.0.1 that take connections (the kernel completes them)
+# and never answer; their numbers, joined by commas, in SILENT_PORTS, the
+# process in SILENT_PID.
+silent_ports_start() {
+	local i
+	read -r SILENT_PORT SILENT_PID < <(serve '
+held = [s]
+for _ in range(int(sys.argv[4]) - 1):
+    t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen(64); held.append(t)
+with open(sys.argv[3] + "/silent.tmp", "w") as f:
+    f.write(",".join(str(t.getsockname()[1]) for t in held) + "\n")
+import os
+os.rename(sys.argv[3] + "/silent.tmp", sys.argv[3] + "/silent.ports")
+while True:
+    time.sleep(60)
+' "$BATS_TEST_TMPDIR" "$1")
+	for ((i = 0; i < 250; i++)); do
+		[ -s "$BATS_TEST_TMPDIR/silent.ports" ] && break
+		sleep 0.02
+	done
+	read -r SILENT_PORTS <"$BATS_TEST_TMPDIR/silent.ports"
+}

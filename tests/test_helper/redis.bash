@@ -127,3 +127,30 @@ while True:
     c, _ = s.accept(); held.append(c)
 ')
 }
+
+# A listener that is no Redis server, as an SSH server is: it greets each
+# connection with a banner, and records what it is sent in
+# $BATS_TEST_TMPDIR/banner.got and each connection in banner.conns.  Sets
+# BANNER_PORT and BANNER_PID.
+banner_start() {
+	read -r BANNER_PORT BANNER_PID < <(serve '
+import threading
+def one(c):
+    try:
+        c.sendall(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")
+        while True:
+            got = c.recv(65536)
+            if not got:
+                break
+            with open(sys.argv[3] + "/banner.got", "ab") as f:
+                f.write(got)
+    except OSError:
+        pass
+    c.close()
+while True:
+    c, _ = s.accept()
+    with open(sys.argv[3] + "/banner.conns", "a") as f:
+        f.write("1\n")
+    threading.Thread(target=one, args=(c,), daemon=True).start()
+' "$BATS_TEST_TMPDIR")
+}

@@ -292,6 +292,20 @@ assert_waited() {
 	assert_output "retry: --share-store-file $d/missing: No such file or directory"
 }
 
+@test "share: --share-store-file: a pipe with no writer, an empty file and a device are said as such" {
+	local d=$BATS_TEST_TMPDIR
+	mkfifo "$d/fifo"
+	: >"$d/empty"
+	run -125 timeout 60 "$RETRY" --share x --share-store-file "$d/fifo" -- true
+	assert_output "retry: --share x: --share-store-file $d/fifo: a pipe that nothing was written to (is its writer running?)"
+	run -125 timeout 60 "$RETRY" share status --share-store-file "$d/fifo"
+	assert_output "retry: --share-store-file $d/fifo: a pipe that nothing was written to (is its writer running?)"
+	run -125 retry --share x --share-store-file "$d/empty" -- true
+	assert_output "retry: --share x: --share-store-file $d/empty: it is empty"
+	run -125 retry --share x --share-store-file /dev/null -- true
+	assert_output "retry: --share x: --share-store-file /dev/null: not a regular file or a pipe"
+}
+
 @test "share: a directory of another user's is refused" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to give a directory away"
 	mkdir -m 700 "$BATS_TEST_TMPDIR/theirs"

@@ -306,6 +306,33 @@ assert_waited() {
 	assert_output "retry: --share x: --share-store-file /dev/null: not a regular file or a pipe"
 }
 
+@test "share: a run killed at any system call of an update leaves the state it found or the one it made" {
+	command -v strace >/dev/null || skip "strace is not installed (.ci/deps installs it)"
+	local d=$BATS_TEST_TMPDIR sc when st failures
+	for sc in fcntl pread64 pwrite64 write ftruncate fsync fdatasync \
+	    rename renameat renameat2; do
+		for when in 1 2 3; do
+			# 7 failures, written longer than a run writes them.
+			printf '%s\n' 'retry-share 1' 'tokens 10' \
+			    'failures 000000000000000000007' 'breaker closed' \
+			    'open-until 0' 'probe 0 0' 'not-before 0' \
+			    "changed $(date +%s%N) 0 0 0" >"$STORE/k"
+			st=0
+			timeout 60 strace -f -o /dev/null \
+			    -e "inject=$sc:signal=KILL:when=$when" \
+			    "$RETRY" --share k --max 1 -- false \
+			    >/dev/null 2>&1 3>&- || st=$?
+			run -0 --separate-stderr "$RETRY" share status \
+			    --share-window 1d --log-format json k
+			failures=$(jq -r .failures <<<"$output")
+			[[ $failures == [78] ]] ||
+			    fail "killed at $sc #$when ($st): $failures ($stderr)"
+			run -1 "$RETRY" --share k --max 1 -- false
+			refute_output --partial "not a shared state"
+		done
+	done
+}
+
 @test "share: a directory of another user's is refused" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to give a directory away"
 	mkdir -m 700 "$BATS_TEST_TMPDIR/theirs"

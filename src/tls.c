@@ -204,7 +204,7 @@ pem_read(struct pem *p, const char *param, const char *path, char *err,
 	else if (st.st_size > FILE_MAX)
 		why = "larger than 1 MiB";
 	else if ((p->text = malloc((size_t)st.st_size + 1)) == NULL)
-		e = errno;
+		why = "no memory to read it";
 	else
 		/* A file that grows as it is read is cut at its size. */
 		while (p->len < (size_t)st.st_size && ((n = read(fd,

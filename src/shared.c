@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -28,11 +29,16 @@ spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 	    O_NOCTTY);
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	const char *why = NULL;
+	struct stat st = { 0 };
 	char late[48], d[DURATION_BUFSZ];
 	bool line = false;
 	size_t len = 0;
 	ssize_t n;
 
+	/* A directory, a terminal or a device is no file of a URL. */
+	if (fd != -1 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISFIFO(st.st_mode))
+		why = "not a regular file or a pipe";
 	while (fd != -1 && why == NULL && len < sz - 1 && !line) {
 		if ((n = read(fd, spec + len, sz - 1 - len)) > 0) {
 			line = memchr(spec + len, '\n', (size_t)n) != NULL;
@@ -58,6 +64,10 @@ spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 	spec[len] = '\0';
 	if (why == NULL && !line && len == sz - 1)
 		why = "the first line is too long";
+	/* A pipe that no process writes to reads as empty. */
+	if (why == NULL && len == 0)
+		why = S_ISFIFO(st.st_mode) ? "a pipe that nothing was written "
+		    "to (is its writer running?)" : "it is empty";
 	if (why != NULL) {
 		snprintf(err, errsz, "--share-store-file %s: %s", path, why);
 		explicit_bzero(spec, sz);

@@ -178,6 +178,24 @@ unlock(const struct store *s)
 	(void)fcntl(s->fd, F_OFD_SETLK, &fl);
 }
 
+/*
+ * A state is written as a record of STORE_RECORD bytes at the file's
+ * start: its text, then NULs to the end.  Each state takes the same bytes,
+ * so a write replaces the whole of the one before, in one pwrite and no
+ * ftruncate: a run killed at any point of an update leaves the state it
+ * found or the one it made, never one's text with the other's tail.  A
+ * file written whole as its text alone (by a version before the record)
+ * still reads.
+ */
+#define STORE_RECORD	SHARE_TEXT_MAX
+
+/* How much of the n bytes read is the state's text. */
+static size_t
+record_text(const char *buf, size_t n)
+{
+	return strnlen(buf, n);
+}
+
 int
 store_update(struct store *s, const struct share_rules *r, int64_t now,
     store_fn fn, void *arg, bool write, bool *corrupt, char *err,
@@ -188,6 +206,7 @@ store_update(struct store *s, const struct share_rules *r, int64_t now,
 	ssize_t n;
 	size_t len;
 	int rc = 0;
+	_Static_assert(STORE_RECORD < sizeof(buf), "a record is read whole");
 
 	*corrupt = false;
 	if (lock(s, write ? F_WRLCK : F_RDLCK, err, errsz) == -1)
@@ -198,21 +217,22 @@ store_update(struct store *s, const struct share_rules *r, int64_t now,
 	}
 	if (n == 0)
 		share_fresh(&st, r, now);
-	else if (share_parse(buf, (size_t)n, &st) != NULL) {
+	else if (share_parse(buf, record_text(buf, (size_t)n), &st) != NULL) {
 		*corrupt = true;
 		share_fresh(&st, r, now);
 	}
 	fn(&st, now, arg);
 	if (!write)
 		goto out;
-	if ((len = share_format(&st, buf, sizeof(buf))) == 0) {
+	/* The text and at least one NUL: len < STORE_RECORD. */
+	if ((len = share_format(&st, buf, STORE_RECORD)) == 0) {
 		snprintf(err, errsz, "%s: the state does not fit", s->name);
 		rc = -1;
 		goto out;
 	}
-	if ((n = pwrite(s->fd, buf, len, 0)) != (ssize_t)len ||
-	    ftruncate(s->fd, (off_t)len) == -1) {
-		if (n >= 0 && n != (ssize_t)len)
+	memset(buf + len, '\0', STORE_RECORD - len);
+	if ((n = pwrite(s->fd, buf, STORE_RECORD, 0)) != STORE_RECORD) {
+		if (n >= 0)
 			errno = ENOSPC;
 		rc = failed_file(s, err, errsz, "cannot write it");
 		/* Half a state is no state: the next reader starts afresh
@@ -300,7 +320,8 @@ store_read(struct store *s, struct share_state *st, char *err, size_t errsz)
 		rc = failed_file(s, err, errsz, "cannot read it");
 	else if (n == 0)
 		rc = 1;
-	else if ((why = share_parse(buf, (size_t)n, st)) != NULL) {
+	else if ((why = share_parse(buf, record_text(buf, (size_t)n), st)) !=
+	    NULL) {
 		snprintf(err, errsz, "%s/%s: not a shared state: %s", s->dir,
 		    s->name, why);
 		rc = -1;

@@ -5,7 +5,8 @@
  * is held only for that: never while an attempt runs or retry sleeps.
  * Taking the lock does not block: it is tried again inside the one wait,
  * until the store's deadline (by), so that a stopped process that holds it
- * cannot hold retry.
+ * cannot hold retry.  Each state is written over the one before as a
+ * record of the same length, in one write: a kill leaves one of the two.
  */
 #ifndef RETRY_STORE_H
 #define RETRY_STORE_H

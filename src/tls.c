@@ -2,15 +2,18 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
@@ -23,15 +26,18 @@
  * are the controls they stand for. */
 #define CRYPTO_FUNCS(X) \
 	X(ERR_clear_error) X(ERR_get_error) X(ERR_reason_error_string) \
+	X(BIO_new_mem_buf) X(BIO_free) X(PEM_read_bio_X509_AUX) \
+	X(PEM_read_bio_X509) X(PEM_read_bio_PrivateKey) X(X509_free) \
+	X(EVP_PKEY_free) X(X509_STORE_add_cert) \
 	X(X509_VERIFY_PARAM_set1_ip_asc) X(X509_get_default_cert_dir) \
 	X(X509_get_default_cert_dir_env) X(X509_get_default_cert_file) \
 	X(X509_get_default_cert_file_env) X(X509_verify_cert_error_string)
 #define SSL_FUNCS(X) \
 	X(TLS_client_method) X(SSL_CTX_new) X(SSL_CTX_free) X(SSL_CTX_ctrl) \
-	X(SSL_CTX_set_verify) X(SSL_CTX_set_default_verify_paths) \
-	X(SSL_CTX_load_verify_locations) \
-	X(SSL_CTX_use_certificate_chain_file) X(SSL_CTX_use_PrivateKey_file) \
-	X(SSL_CTX_check_private_key) X(SSL_new) X(SSL_free) X(SSL_set_fd) \
+	X(SSL_CTX_set_verify) X(SSL_CTX_load_verify_locations) \
+	X(SSL_CTX_get_cert_store) X(SSL_CTX_use_certificate) \
+	X(SSL_CTX_use_PrivateKey) X(SSL_CTX_check_private_key) X(SSL_new) \
+	X(SSL_free) X(SSL_set_fd) \
 	X(SSL_ctrl) X(SSL_get0_param) X(SSL_set1_host) X(SSL_set_hostflags) \
 	X(SSL_connect) \
 	X(SSL_read) X(SSL_write) X(SSL_get_error) X(SSL_shutdown) \
@@ -165,18 +171,216 @@ last_error(void)
 	return last;
 }
 
-/* A file of an option, which OpenSSL read: why it could not. */
-static struct ssl_ctx_st *
-file_fault(SSL_CTX *ctx, const char *option, const char *path, char *err,
+/*
+ * The files that a URL or $SSL_CERT_FILE names are read here, not by
+ * OpenSSL: opened without blocking, so that a FIFO with no writer cannot
+ * hold the run; regular files only, up to FILE_MAX; then parsed from
+ * memory.
+ */
+#define FILE_MAX	(1024 * 1024)
+
+struct pem {
+	char		*text;
+	size_t		 len;
+};
+
+/* The file into p; -1 with why in err, "TLS: PARAM PATH: why" (errno
+ * ENOENT when it is missing). */
+static int
+pem_read(struct pem *p, const char *param, const char *path, char *err,
     size_t sz)
 {
-	char buf[64];
-	const int e = access(path, R_OK) == -1 ? errno : 0;
+	const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+	    O_NOCTTY);
+	const char *why = NULL;
+	struct stat st;
+	ssize_t n = 0;
+	int e = 0;
 
-	snprintf(err, sz, "TLS: %s %s: %s", option, path, e != 0 ?
-	    strerror(e) : reason(last_error(), buf, sizeof(buf)));
-	api.SSL_CTX_free(ctx);
-	return NULL;
+	p->text = NULL;
+	p->len = 0;
+	if (fd == -1 || fstat(fd, &st) == -1)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (st.st_size > FILE_MAX)
+		why = "larger than 1 MiB";
+	else if ((p->text = malloc((size_t)st.st_size + 1)) == NULL)
+		why = "no memory to read it";
+	else
+		/* A file that grows as it is read is cut at its size. */
+		while (p->len < (size_t)st.st_size && ((n = read(fd,
+		    p->text + p->len, (size_t)st.st_size - p->len)) > 0 ||
+		    (n == -1 && errno == EINTR)))
+			p->len += n > 0 ? (size_t)n : 0;
+	if (n == -1)
+		e = errno;
+	if (fd != -1)
+		close(fd);
+	if (e == 0 && why == NULL)
+		return 0;
+	snprintf(err, sz, "TLS: %s %s: %s", param, path, why != NULL ? why :
+	    strerror(e));
+	free(p->text);
+	p->text = NULL;
+	errno = e != 0 ? e : EINVAL;
+	return -1;
+}
+
+static void
+pem_free(struct pem *p)
+{
+	if (p->text != NULL)
+		explicit_bzero(p->text, p->len);
+	free(p->text);
+	p->text = NULL;
+}
+
+/* Whether e is PEM's "no start line": the text holds no more of what
+ * is read, which ends a list of certificates. */
+static bool
+no_start(unsigned long e)
+{
+	return ERR_GET_LIB(e) == ERR_LIB_PEM &&
+	    ERR_GET_REASON(e) == PEM_R_NO_START_LINE;
+}
+
+/* Why a private key could not be read from a text, in words. */
+static const char *
+key_error(char *buf, size_t sz)
+{
+	const unsigned long e = last_error();
+
+	if (no_start(e))
+		return "no private key in it";
+#ifdef ERR_LIB_OSSL_DECODER
+	/* OpenSSL 3: no decoder took any of the text. */
+	if (ERR_GET_LIB(e) == ERR_LIB_OSSL_DECODER)
+		return "no private key in it";
+#endif
+	if (ERR_GET_LIB(e) == ERR_LIB_PEM &&
+	    ERR_GET_REASON(e) == PEM_R_BAD_PASSWORD_READ)
+		return "the key is encrypted, and no passphrase is asked for";
+	return reason(e, buf, sz);
+}
+
+/* No passphrase is asked for: OpenSSL's own asks on the terminal. */
+static int
+no_passphrase(char *buf, int size, int rwflag, void *u)
+{
+	return -1;
+}
+
+/* The certificates of p into ctx's store of CAs; 0, or -1 with why in err. */
+static int
+load_cas(SSL_CTX *ctx, const struct pem *p, const char *param,
+    const char *path, char *err, size_t sz)
+{
+	BIO *b = api.BIO_new_mem_buf(p->text, (int)p->len);
+	X509_STORE *store = api.SSL_CTX_get_cert_store(ctx);
+	unsigned long e = 0;
+	size_t count = 0;
+	X509 *x;
+
+	while (b != NULL && e == 0 && (x = api.PEM_read_bio_X509_AUX(b, NULL,
+	    no_passphrase, NULL)) != NULL) {
+		if (api.X509_STORE_add_cert(store, x) == 1)
+			count++;
+		else
+			e = last_error();
+		api.X509_free(x);
+	}
+	/* The end of the text is an error of its own, which is none. */
+	if (e == 0 && (e = last_error()) != 0 && count > 0 && no_start(e))
+		e = 0;
+	if (e == 0 && count == 0)
+		e = ERR_PACK(ERR_LIB_PEM, 0, PEM_R_NO_START_LINE);
+	if (b != NULL)
+		(void)api.BIO_free(b);
+	if (b != NULL && e == 0)
+		return 0;
+	snprintf(err, sz, "TLS: %s %s: %s", param, path, no_start(e) ?
+	    "no certificate in it" : reason(e, (char[64]){ 0 }, 64));
+	return -1;
+}
+
+/* The client's certificate, and the chain after it, from p into ctx. */
+static int
+load_chain(SSL_CTX *ctx, const struct pem *p, const char *param,
+    const char *path, char *err, size_t sz)
+{
+	BIO *b = api.BIO_new_mem_buf(p->text, (int)p->len);
+	bool ok = false;
+	unsigned long e;
+	X509 *x = NULL;
+
+	if (b != NULL && (x = api.PEM_read_bio_X509_AUX(b, NULL,
+	    no_passphrase, NULL)) != NULL)
+		ok = api.SSL_CTX_use_certificate(ctx, x) == 1;
+	if (x != NULL)
+		api.X509_free(x);
+	while (ok && (x = api.PEM_read_bio_X509(b, NULL, no_passphrase,
+	    NULL)) != NULL)
+		/* add0: the context takes it. */
+		if (api.SSL_CTX_ctrl(ctx, SSL_CTRL_CHAIN_CERT, 0, x) != 1) {
+			ok = false;
+			api.X509_free(x);
+		}
+	/* The chain ends where the text holds no more. */
+	e = last_error();
+	if (b != NULL)
+		(void)api.BIO_free(b);
+	if (ok && (e == 0 || no_start(e)))
+		return 0;
+	snprintf(err, sz, "TLS: %s %s: %s", param, path, no_start(e) ?
+	    "no certificate in it" : reason(e, (char[64]){ 0 }, 64));
+	return -1;
+}
+
+/* The client's private key from p into ctx, checked against its
+ * certificate. */
+static int
+load_key(SSL_CTX *ctx, const struct pem *p, const char *param,
+    const char *path, char *err, size_t sz)
+{
+	BIO *b = api.BIO_new_mem_buf(p->text, (int)p->len);
+	EVP_PKEY *k = NULL;
+	char buf[64];
+	bool ok = false;
+	const char *why;
+
+	if (b != NULL && (k = api.PEM_read_bio_PrivateKey(b, NULL,
+	    no_passphrase, NULL)) != NULL)
+		ok = api.SSL_CTX_use_PrivateKey(ctx, k) == 1 &&
+		    api.SSL_CTX_check_private_key(ctx) == 1;
+	why = k == NULL ? key_error(buf, sizeof(buf)) : reason(last_error(),
+	    buf, sizeof(buf));
+	if (k != NULL)
+		api.EVP_PKEY_free(k);
+	if (b != NULL)
+		(void)api.BIO_free(b);
+	if (ok)
+		return 0;
+	snprintf(err, sz, "TLS: %s %s: %s", param, path, why);
+	return -1;
+}
+
+/* A file of a parameter, read and loaded into ctx by load. */
+static int
+load_file(SSL_CTX *ctx, const char *param, const char *path, int (*load)(
+    SSL_CTX *, const struct pem *, const char *, const char *, char *,
+    size_t), char *err, size_t sz)
+{
+	struct pem p;
+	int rc;
+
+	if (pem_read(&p, param, path, err, sz) == -1)
+		return -1;
+	rc = load(ctx, &p, param, path, err, sz);
+	pem_free(&p);
+	/* A file that is there and holds no certificate is no missing one. */
+	errno = rc == -1 ? EINVAL : errno;
+	return rc;
 }
 
 /* A session whose server asked for a client certificate, and had none:
@@ -216,21 +420,37 @@ is_hashed(const char *dir)
 
 /*
  * The system's CAs: where $SSL_CERT_FILE or $SSL_CERT_DIR say, as OpenSSL
- * has it; else OpenSSL's own directory, or the first of the usual ones,
+ * has it (the one that is not set, OpenSSL's own; a file that is missing,
+ * none); else OpenSSL's own directory, or the first of the usual ones,
  * when its certificates are named by hash; else OpenSSL's own bundle, or
- * the first of the usual ones.
+ * the first of the usual ones.  $SSL_CERT_FILE is read here, as the
+ * URL's files are; the directories, by OpenSSL, a file a name when a
+ * chain names its issuer.  -1 with why in err when $SSL_CERT_FILE names
+ * what cannot be read.
  */
-static void
-system_cas(SSL_CTX *ctx)
+static int
+system_cas(SSL_CTX *ctx, char *err, size_t sz)
 {
 	const char *file = getenv(api.X509_get_default_cert_file_env());
 	const char *dir = getenv(api.X509_get_default_cert_dir_env());
+	char param[64];
 
 	if ((file != NULL && file[0] != '\0') || (dir != NULL &&
 	    dir[0] != '\0')) {
-		(void)api.SSL_CTX_set_default_verify_paths(ctx);
+		snprintf(param, sizeof(param), "$%s",
+		    api.X509_get_default_cert_file_env());
+		if (file != NULL && file[0] != '\0') {
+			if (load_file(ctx, param, file, load_cas, err, sz) ==
+			    -1 && errno != ENOENT)
+				return -1;
+		} else
+			(void)api.SSL_CTX_load_verify_locations(ctx,
+			    api.X509_get_default_cert_file(), NULL);
+		(void)api.SSL_CTX_load_verify_locations(ctx, NULL, dir !=
+		    NULL && dir[0] != '\0' ? dir :
+		    api.X509_get_default_cert_dir());
 		api.ERR_clear_error();
-		return;
+		return 0;
 	}
 	dir = api.X509_get_default_cert_dir();
 	for (size_t i = 0; dir != NULL && !is_hashed(dir); i++)
@@ -242,6 +462,7 @@ system_cas(SSL_CTX *ctx)
 		(void)api.SSL_CTX_load_verify_locations(ctx, dir != NULL ? NULL :
 		    file, dir);
 	api.ERR_clear_error();
+	return 0;
 }
 
 struct ssl_ctx_st *
@@ -273,25 +494,22 @@ tls_context(const struct store_url *u, char *err, size_t sz)
 	(void)api.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_READ_AHEAD, 1, NULL);
 	api.SSL_CTX_set_verify(ctx, u->verify ? SSL_VERIFY_PEER :
 	    SSL_VERIFY_NONE, NULL);
-	if (u->verify && u->ca[0] != '\0') {
-		if (api.SSL_CTX_load_verify_locations(ctx, u->ca, NULL) != 1)
-			return file_fault(ctx, "ssl_ca_certs", u->ca, err, sz);
-	} else if (u->verify)
-		system_cas(ctx);
+	if ((u->verify && u->ca[0] != '\0' ? load_file(ctx, "ssl_ca_certs",
+	    u->ca, load_cas, err, sz) : u->verify ? system_cas(ctx, err, sz) :
+	    0) == -1)
+		goto fail;
 	if (u->cert[0] == '\0')
 		api.SSL_CTX_set_client_cert_cb(ctx, asked_for_certificate);
-	else {
-		const char *key = u->key[0] != '\0' ? u->key : u->cert;
-
-		if (api.SSL_CTX_use_certificate_chain_file(ctx, u->cert) != 1)
-			return file_fault(ctx, "ssl_certfile", u->cert, err, sz);
-		if (api.SSL_CTX_use_PrivateKey_file(ctx, key,
-		    SSL_FILETYPE_PEM) != 1 ||
-		    api.SSL_CTX_check_private_key(ctx) != 1)
-			return file_fault(ctx, u->key[0] != '\0' ?
-			    "ssl_keyfile" : "ssl_certfile", key, err, sz);
-	}
+	else if (load_file(ctx, "ssl_certfile", u->cert, load_chain, err,
+	    sz) == -1 || load_file(ctx, u->key[0] != '\0' ? "ssl_keyfile" :
+	    "ssl_certfile", u->key[0] != '\0' ? u->key : u->cert, load_key,
+	    err, sz) == -1)
+		goto fail;
 	return ctx;
+fail:
+	api.ERR_clear_error();
+	api.SSL_CTX_free(ctx);
+	return NULL;
 }
 
 const char *

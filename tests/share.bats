@@ -299,6 +299,49 @@ assert_waited() {
 	assert_output "retry: --share-store-file $d/missing: No such file or directory"
 }
 
+@test "share: --share-store-file: a pipe with no writer, an empty file and a device are said as such" {
+	local d=$BATS_TEST_TMPDIR
+	mkfifo "$d/fifo"
+	: >"$d/empty"
+	run -125 timeout 60 "$RETRY" --share x --share-store-file "$d/fifo" -- true
+	assert_output "retry: --share x: --share-store-file $d/fifo: a pipe that nothing was written to (is its writer running?)"
+	run -125 timeout 60 "$RETRY" share status --share-store-file "$d/fifo"
+	assert_output "retry: --share-store-file $d/fifo: a pipe that nothing was written to (is its writer running?)"
+	run -125 retry --share x --share-store-file "$d/empty" -- true
+	assert_output "retry: --share x: --share-store-file $d/empty: it is empty"
+	run -125 retry --share x --share-store-file /dev/null -- true
+	assert_output "retry: --share x: --share-store-file /dev/null: not a regular file or a pipe"
+}
+
+@test "share: a run killed at any system call of an update leaves the state it found or the one it made" {
+	command -v strace >/dev/null || skip "strace is not installed (.ci/deps installs it)"
+	strace -f -o /dev/null true 2>/dev/null ||
+	    skip "strace cannot trace here (ptrace is not allowed)"
+	local d=$BATS_TEST_TMPDIR sc when st failures
+	for sc in fcntl pread64 pwrite64 write ftruncate fsync fdatasync \
+	    rename renameat renameat2; do
+		for when in 1 2 3; do
+			# 7 failures, written longer than a run writes them.
+			printf '%s\n' 'retry-share 1' 'tokens 10' \
+			    'failures 000000000000000000007' 'breaker closed' \
+			    'open-until 0' 'probe 0 0' 'not-before 0' \
+			    "changed $(date +%s%N) 0 0 0" >"$STORE/k"
+			st=0
+			timeout 60 strace -f -o /dev/null \
+			    -e "inject=$sc:signal=KILL:when=$when" \
+			    "$RETRY" --share k --max 1 -- false \
+			    >/dev/null 2>&1 3>&- || st=$?
+			run -0 --separate-stderr "$RETRY" share status \
+			    --share-window 1d --log-format json k
+			failures=$(jq -r .failures <<<"$output")
+			[[ $failures == [78] ]] ||
+			    fail "killed at $sc #$when ($st): $failures ($stderr)"
+			run -1 "$RETRY" --share k --max 1 -- false
+			refute_output --partial "not a shared state"
+		done
+	done
+}
+
 @test "share: a directory of another user's is refused" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to give a directory away"
 	mkdir -m 700 "$BATS_TEST_TMPDIR/theirs"

@@ -194,6 +194,59 @@ faults() {
 	assert_output --partial "TLS: ssl_ca_certs $CERTS/none.crt: No such file or directory; going on without"
 }
 
+@test "tls: a file that is a FIFO, a directory, too large or no PEM ends the TLS setup at once with one line; \$SSL_CERT_FILE is read likewise" {
+	local d=$BATS_TEST_TMPDIR p
+	tls_start localhost --tls-auth-clients yes
+	mkfifo "$d/fifo"
+	head -c 1100000 /dev/zero >"$d/big"
+	echo 'not a certificate' >"$d/junk"
+	local ok="$TLS_CA&ssl_certfile=$CERTS/client.crt&ssl_keyfile=$CERTS/client.key"
+	# A FIFO with no writer: opening it would wait for one, forever.
+	for p in "ssl_ca_certs=$d/fifo" \
+	    "$TLS_CA&ssl_certfile=$d/fifo&ssl_keyfile=$CERTS/client.key" \
+	    "$TLS_CA&ssl_certfile=$CERTS/client.crt&ssl_keyfile=$d/fifo"; do
+		run -1 env RETRY_SHARE_STORE="$TLS_URL?$p" timeout -k 5 20 "$RETRY" \
+		    --share ff --share-timeout 10s --max 1 -- false
+		assert_output --regexp "rediss://localhost:$TLS_PORT/0: TLS: ssl_[a-z_]+ $d/fifo: not a regular file; going on without"
+		assert_equal "$(faults)" 1
+	done
+	run -1 env RETRY_SHARE_STORE="$TLS_URL?ssl_ca_certs=$d" timeout -k 5 20 \
+	    "$RETRY" --share ff --share-timeout 10s --max 1 -- false
+	assert_output --partial "TLS: ssl_ca_certs $d: not a regular file; going on without"
+	run -1 env RETRY_SHARE_STORE="$TLS_URL?ssl_ca_certs=$d/big" timeout -k 5 20 \
+	    "$RETRY" --share ff --share-timeout 10s --max 1 -- false
+	assert_output --partial "TLS: ssl_ca_certs $d/big: larger than 1 MiB; going on without"
+	run -1 env RETRY_SHARE_STORE="$TLS_URL?ssl_ca_certs=$d/junk" timeout -k 5 20 \
+	    "$RETRY" --share ff --share-timeout 10s --max 1 -- false
+	assert_output --partial "TLS: ssl_ca_certs $d/junk: no certificate in it; going on without"
+	run -1 env RETRY_SHARE_STORE="$TLS_URL?$TLS_CA&ssl_certfile=$CERTS/client.crt&ssl_keyfile=$d/junk" \
+	    timeout -k 5 20 "$RETRY" --share ff --share-timeout 10s --max 1 -- false
+	assert_output --partial "TLS: ssl_keyfile $d/junk: no private key in it; going on without"
+	# No passphrase is asked for, on the terminal or elsewhere.
+	openssl pkey -in "$CERTS/client.key" -aes128 -passout pass:x -out "$d/enc.key"
+	run -1 env RETRY_SHARE_STORE="$TLS_URL?$TLS_CA&ssl_certfile=$CERTS/client.crt&ssl_keyfile=$d/enc.key" \
+	    timeout -k 5 20 "$RETRY" --share ff --share-timeout 10s --max 1 -- false </dev/null
+	assert_output --partial "TLS: ssl_keyfile $d/enc.key: the key is encrypted, and no passphrase is asked for; going on without"
+	# share status says the same, and at once.
+	run -1 env RETRY_SHARE_STORE="$TLS_URL?ssl_ca_certs=$d/fifo" timeout -k 5 20 \
+	    "$RETRY" share status --share-timeout 10s
+	assert_output --partial "TLS: ssl_ca_certs $d/fifo: not a regular file"
+	# $SSL_CERT_FILE: a FIFO is refused, the CA in a file is used.
+	run -1 env SSL_CERT_FILE="$d/fifo" RETRY_SHARE_STORE="$TLS_URL?${ok#"$TLS_CA&"}" \
+	    timeout -k 5 20 "$RETRY" --share ff --share-timeout 10s --max 1 -- false
+	assert_output --partial "TLS: \$SSL_CERT_FILE $d/fifo: not a regular file; going on without"
+	run -1 env SSL_CERT_FILE="$CERTS/ca.crt" RETRY_SHARE_STORE="$TLS_URL?${ok#"$TLS_CA&"}" \
+	    timeout 60 "$RETRY" --share ff --share-timeout 10s --max 2 --immediate -- false
+	refute_output --partial "going on without"
+	# The certificate and its key in one file.
+	cat "$CERTS/client.crt" "$CERTS/client.key" >"$d/both.pem"
+	run -1 env RETRY_SHARE_STORE="$TLS_URL?$TLS_CA&ssl_certfile=$d/both.pem" \
+	    timeout 60 "$RETRY" --share ff --share-timeout 10s --max 2 --immediate -- false
+	refute_output --partial "going on without"
+	run -0 tls_cli HGET retry:ff:state failures
+	assert_output 4
+}
+
 @test "tls: a password, share status and reset over TLS" {
 	local d=$BATS_TEST_TMPDIR
 	tls_start localhost --requirepass 'pa:ss'

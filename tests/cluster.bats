@@ -272,7 +272,9 @@ failing_slowly() {
 	assert_equal "${#lines[@]}" 2
 	assert_line --index 0 --partial "\"name\":\"$a\",\"tokens\":6,"
 	assert_line --index 1 --partial "\"name\":\"$b\",\"tokens\":6,"
-	assert_equal "$stderr" "retry: redis://127.0.0.1:${CLUSTER_PORTS[0]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; the names it holds are not listed"
+	# In JSON, the line is a run's error event.
+	assert_equal "$(jq -c 'del(.ts)' <<<"$stderr")" \
+	    "{\"event\":\"error\",\"label\":null,\"command\":[],\"message\":\"redis://127.0.0.1:${CLUSTER_PORTS[0]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; the names it holds are not listed\"}"
 	# Through a list of seeds whose first is the stopped node, the same.
 	run -75 --separate-stderr env RETRY_SHARE_STORE=redis://127.0.0.1:$dead,127.0.0.1:${CLUSTER_PORTS[1]} \
 	    timeout 60 "$RETRY" share status

@@ -465,12 +465,12 @@ wait_for() {
 	type_line "echo inter''rupted"
 	wait_for "$D/pane" 'interrupted'
 	# A short one draws its line and clears it: the screen keeps the
-	# table and nothing of the line, and no estimate is said.
+	# table and nothing of the line.  (Whether an estimate is said
+	# depends on how fast the machine simulates: not asked here.)
 	: >"$D/pane"
 	type_line "$RETRY simulate --clients 400 --runs 40 --seed 1; echo fini''shed"
 	wait_for "$D/pane" 'finished'
 	grep -q '% done' "$D/pane"
-	refute grep -q 'take about' "$D/pane"
 	run -0 bash -c 'tmux -S "$1" capture-pane -p | sed -n "/--clients 400/,\$p"' \
 	    sh "$SOCK"
 	assert_output --partial '    400  decorrelated'

@@ -315,6 +315,8 @@ assert_waited() {
 
 @test "share: a run killed at any system call of an update leaves the state it found or the one it made" {
 	command -v strace >/dev/null || skip "strace is not installed (.ci/deps installs it)"
+	skip_under_asan_limits "LeakSanitizer does not work under ptrace"
+	skip_under_valgrind "valgrind's own process is not the one to kill"
 	strace -f -o /dev/null true 2>/dev/null ||
 	    skip "strace cannot trace here (ptrace is not allowed)"
 	local d=$BATS_TEST_TMPDIR sc when st failures

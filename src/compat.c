@@ -188,9 +188,13 @@ compat_reopen(int fd, int flags)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	return open(path, flags);
 #else
-	(void)fd;
-	(void)flags;
-	return -1;
+	/* A terminal, by its name: ttyname_r(3) searches /dev where it has
+	 * no /proc. */
+	char path[PATH_MAX];
+
+	if (isatty(fd) != 1 || ttyname_r(fd, path, sizeof(path)) != 0)
+		return -1;
+	return open(path, flags | O_NOCTTY);
 #endif
 }
 

@@ -32,7 +32,8 @@ void		 compat_pipe_size(int fd, int n);
  * glibc gives.  NULL when unknown. */
 const char	*compat_signal_abbrev(int sig);
 /* A new open file description of what fd is open to, through /proc;
- * elsewhere -1 (the callers then share fd's, with care). */
+ * elsewhere a terminal's by its name, and -1 for anything else (the
+ * callers then share fd's, with care). */
 int		 compat_reopen(int fd, int flags);
 /* The calling process gets sig when its parent dies (PR_SET_PDEATHSIG);
  * elsewhere nothing: the attempt outlives a retry killed outright.  Safe

@@ -331,10 +331,7 @@ except KeyboardInterrupt:
 @test "--stdin replay started in the background stops as a job that reads the terminal, and reads it after fg" {
 	type_line "$RETRY --max 2 --immediate --stdin replay -- sh -c 'cat >>\"$D/got\"; exit 1' & echo \$! >'$D/pids'"
 	wait_lines "$D/pids"
-	# The portable build, without /proc to open the terminal anew
-	# non-blocking, waits for it in its ppoll instead of reading it, so
-	# it is not stopped: it reads once fg has given it the terminal.
-	[ -n "${RETRY_PORTABLE:-}" ] || wait_stopped "$(cat "$D/pids")"
+	wait_stopped "$(cat "$D/pids")"
 	type_line fg
 	wait_foreground "$(cat "$D/pids")"
 	type_line hello

@@ -369,8 +369,9 @@ apply(struct parse *p, const struct opt *o, char *arg)
 	case K_DURATION:
 		if (duration(p, o, arg, to) != 0)
 			return -1;
+		/* 0 is none, as timeout(1)'s 0 is. */
 		if (o->lo > 0 && *(int64_t *)to == 0)
-			return fail(p, o, "'%s': must be longer than 0", arg);
+			*(int64_t *)to = -1;
 		return 0;
 	case K_SPAN:
 		why = span_parse(arg, to);

@@ -109,6 +109,8 @@ frozen_retry() {
 @test "a delay from output that is a date or a Unix time counts from now to the nanosecond" {
 	command -v faketime >/dev/null ||
 		skip "faketime is not installed (Debian: faketime libfaketime)"
+	[ "$(TZ=UTC faketime -f '2023-11-14 22:13:20' date +%s 2>/dev/null)" = 1700000000 ] ||
+		skip "faketime does not fake the clock here (is libfaketime installed?)"
 	skip_under_valgrind "libfaketime would be preloaded into valgrind"
 	[ "${RETRY_UNDER:-}" != asan ] ||
 		skip "under ASan: libfaketime cannot be preloaded before its runtime"

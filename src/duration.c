@@ -264,13 +264,13 @@ decimal(char *buf, size_t sz, int64_t v, int64_t div, const char *unit)
 }
 
 const char *
-delay_parse(const char *s, time_t now, int64_t *out)
+delay_parse(const char *s, int64_t now, int64_t *out)
 {
 	const char *err;
 	char buf[128], *end;
 	struct tm tm;
 	size_t len;
-	time_t t;
+	int64_t t;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
@@ -289,8 +289,7 @@ delay_parse(const char *s, time_t now, int64_t *out)
 		 * as in X-RateLimit-Reset: as seconds, it would be 31
 		 * years or more, which no server means. */
 		if (plain_number(buf, 0) && *out >= UNIX_TIME_MIN * NS_PER_SEC)
-			*out = *out > sat_mul((int64_t)now, NS_PER_SEC) ?
-			    *out - sat_mul((int64_t)now, NS_PER_SEC) : 0;
+			*out = *out > now ? *out - now : 0;
 		if (*out > DURATION_MAX)
 			*out = DURATION_MAX;
 		return NULL;
@@ -300,8 +299,8 @@ delay_parse(const char *s, time_t now, int64_t *out)
 	end = strptime(buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
 	if (end == NULL || *end != '\0')
 		return "neither seconds, a duration nor an HTTP-date";
-	t = timegm(&tm);
-	*out = t > now ? sat_mul((int64_t)(t - now), NS_PER_SEC) : 0;
+	t = sat_mul((int64_t)timegm(&tm), NS_PER_SEC);
+	*out = t > now ? t - now : 0;
 	if (*out > DURATION_MAX)
 		*out = DURATION_MAX;
 	return NULL;

@@ -39,9 +39,11 @@ struct span	 span_of(int64_t);
  * A delay a command asked for (Retry-After): seconds, a duration, or a
  * time, which counts from now (0 once it has gone by): an HTTP-date, or a
  * plain number of UNIX_TIME_MIN or more, a Unix time (X-RateLimit-Reset).
- * At most 365 days; NULL or a reason.
+ * now is the time of day in ns since the epoch, its fraction of a second
+ * kept: a date falls on a whole second, a Unix time on whatever fraction
+ * it has.  At most 365 days; NULL or a reason.
  */
-const char	*delay_parse(const char *, time_t now, int64_t *);
+const char	*delay_parse(const char *, int64_t now, int64_t *);
 /* The unit a word names as people write it after a number, apart ("ms",
  * "sec", "minutes"): one of the units duration_parse takes, or NULL. */
 const char	*duration_unit_word(const char *);

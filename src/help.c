@@ -77,7 +77,7 @@ help_format(enum mode mode)
 		    "--format plain is the table; --chart draws a bar per "
 		    "strategy.\n", f);
 	else
-		fputs("Usage: retry [OPTION]... [--] COMMAND [ARG]...\n"
+		fputs(HELP_SYNOPSIS "\n"
 		    "       retry show-backoff-delays [OPTION]... [STATUS]...\n"
 		    "       retry simulate [OPTION]...\n"
 		    "       retry share status|reset [OPTION]... [NAME]...\n"

@@ -9,4 +9,9 @@
  * short. */
 char	*help_format(enum mode);
 
+/* retry's synopsis: the first line of its --help, and the line before
+ * the reason when no command is given. */
+#define HELP_SYNOPSIS	"Usage: retry [OPTION]... [--] COMMAND [ARG]..."
+
+
 #endif

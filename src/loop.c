@@ -348,7 +348,7 @@ observe_attempt(struct run *run)
 	if (rule_given(&c->verdict.output, RULE_CAPTURE) &&
 	    run->st.result.captured) {
 		o->capture = run->st.result.capture;
-		o->wall = time(NULL);
+		o->wall = wall_ns();
 	}
 	o->reader_gone = (r->signal == SIGPIPE || r->status == 128 + SIGPIPE) &&
 	    reader_is_gone(run);

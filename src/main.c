@@ -114,7 +114,8 @@ main(int argc, char *argv[])
 		if (status == OPTIONS_NO_LIBRARY)
 			run_error(getprogname(), why, false);
 		else
-			usage_error(getprogname(), why);
+			usage_error(getprogname(), status ==
+			    OPTIONS_NO_COMMAND ? HELP_SYNOPSIS : NULL, why);
 		options_free(&cfg);
 		return EXIT_USAGE;
 	}

@@ -35,7 +35,7 @@ static const struct opt_choice units = { "unit", 2,
 #define FLAG(f)		K_FLAG, OFF(f), 0, 0, NULL
 #define SET(f, v)	K_SET, OFF(f), v, 0, NULL
 #define DURATION(f)	K_DURATION, OFF(f), 0, 0, NULL
-#define POSITIVE(f)	K_DURATION, OFF(f), 1, 0, NULL
+#define NONE_AT_0(f)	K_DURATION, OFF(f), 1, 0, NULL
 #define SPAN(f)		K_SPAN, OFF(f), 0, 0, NULL
 #define SECONDS(f)	K_SECONDS, OFF(f), 0, 0, NULL
 #define OFFSET(f)	K_SECONDS, OFF(f), -1, 0, NULL
@@ -66,7 +66,7 @@ const struct opt optable[] = {
 	  DURATION(limits.budget),
 	  "start no attempt that would begin after DUR" },
 	{ "timeout", 'T', O_TIMEOUT, "DUR", G_ATTEMPTS, RETRY, 0, 0,
-	  POSITIVE(limits.timeout),
+	  NONE_AT_0(limits.timeout),
 	  "stop an attempt after DUR (status 124)" },
 	{ "signal", 0, O_SIGNAL, "SIG", G_ATTEMPTS, RETRY, 0, 0,
 	  SIGNAL(signal),

@@ -369,8 +369,9 @@ apply(struct parse *p, const struct opt *o, char *arg)
 	case K_DURATION:
 		if (duration(p, o, arg, to) != 0)
 			return -1;
+		/* 0 is none, as timeout(1)'s 0 is. */
 		if (o->lo > 0 && *(int64_t *)to == 0)
-			return fail(p, o, "'%s': must be longer than 0", arg);
+			*(int64_t *)to = -1;
 		return 0;
 	case K_SPAN:
 		why = span_parse(arg, to);
@@ -685,9 +686,11 @@ validate_retry(struct parse *p)
 	if (p->given[O_COUNT - O_MAX] && !c->dry_run)
 		return fail(p, optable_find(0, "count"), "goes with --dry-run "
 		    "(a run is limited by --max)");
-	if (c->nargs == 0 && !c->dry_run)
-		return fail(p, NULL, "no command given (as in: retry -- "
+	if (c->nargs == 0 && !c->dry_run) {
+		(void)fail(p, NULL, "no command given (as in: retry -- "
 		    "curl -fsS URL)");
+		return OPTIONS_NO_COMMAND;
+	}
 	if (c->nargs > 0 && stray_word(p) != 0)
 		return -1;
 	return validate_shared(p);

@@ -79,6 +79,9 @@ struct config {
  * options that are right but need a library that cannot be loaded (PCRE2
  * for a pattern), OPTIONS_NO_LIBRARY with that line. */
 #define OPTIONS_NO_LIBRARY	(-2)
+/* Or, for retry without a command, OPTIONS_NO_COMMAND with that line: its
+ * usage goes before it. */
+#define OPTIONS_NO_COMMAND	(-3)
 int		 options_parse(int, char **, enum mode, struct config *,
 		    char *err, size_t);
 void		 options_free(struct config *);

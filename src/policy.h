@@ -57,7 +57,8 @@ struct observed {
 	double		 end_s;
 	const char	*capture;	/* what --delay-from-output captured,
 					 * or NULL */
-	time_t		 wall;		/* the time of day, for an HTTP-date */
+	int64_t		 wall;		/* the time of day in ns, for an
+					 * HTTP-date or a Unix time */
 	/* What ends a run whatever its command's verdict, in this order: */
 	int		 exec_errno;	/* the command could not be run: why */
 	int		 received;	/* a signal that ends the run came to

@@ -947,17 +947,14 @@ countdown_end(const struct reporter *c)
 	drawn = 0;
 }
 
-void
-usage_error(const char *prog, const char *why)
-{
-	run_error(prog, why, true);
-}
-
-void
-run_error(const char *prog, const char *why, bool try_help)
+static void
+error_lines(const char *prog, const char *synopsis, const char *why,
+    bool try_help)
 {
 	struct line l = { 0 };
 
+	if (synopsis != NULL)
+		line_add(&l, "%s\n", synopsis);
 	line_add(&l, "%s: ", prog);
 	line_add_visible(&l, why, strlen(why));
 	line_add(&l, "\n");
@@ -966,6 +963,18 @@ run_error(const char *prog, const char *why, bool try_help)
 	if (!l.failed)
 		(void)out_all(out_std(STDERR_FILENO), l.buf, l.len);
 	free(l.buf);
+}
+
+void
+usage_error(const char *prog, const char *synopsis, const char *why)
+{
+	error_lines(prog, synopsis, why, true);
+}
+
+void
+run_error(const char *prog, const char *why, bool try_help)
+{
+	error_lines(prog, NULL, why, try_help);
 }
 
 char *

@@ -117,8 +117,9 @@ void	countdown_end(const struct reporter *);
  * what names a store or quotes a server, printed elsewhere. */
 char	*report_visible(const char *s, char *buf, size_t sz);
 /* A usage error, wherever it is found: "PROG: WHY" on one line, made
- * visible as report_visible does, then "Try 'PROG --help'." */
-void	usage_error(const char *prog, const char *why);
+ * visible as report_visible does, then "Try 'PROG --help'."; the line
+ * synopsis before them, unless it is NULL. */
+void	usage_error(const char *prog, const char *synopsis, const char *why);
 /* The same for an error of the run's set-up that is no usage error (a log
  * file that cannot be opened): without the pointer to --help when
  * try_help is false. */

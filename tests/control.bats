@@ -95,6 +95,51 @@ needs_root() {
 	assert_regex "$(cat "$D/err")" "next attempt in 1h, capped: the command's output asked for [0-9]+d"
 }
 
+# Runs retry "$@" with its clock of day frozen at 2023-11-14 22:13:20 UTC
+# (1700000000) and the fraction of a second $1 past it, through
+# libfaketime; the monotonic clock stays real, so that delays and
+# deadlines keep their pace.
+frozen_retry() {
+	local at=$1
+	shift
+	timeout 60 env TZ=UTC FAKETIME_DONT_FAKE_MONOTONIC=1 \
+	    faketime -f "2023-11-14 22:13:20$at" "$RETRY" "$@"
+}
+
+@test "a delay from output that is a date or a Unix time counts from now to the nanosecond" {
+	command -v faketime >/dev/null ||
+		skip "faketime is not installed (Debian: faketime libfaketime)"
+	[ "$(TZ=UTC faketime -f '2023-11-14 22:13:20' date +%s 2>/dev/null)" = 1700000000 ] ||
+		skip "faketime does not fake the clock here (is libfaketime installed?)"
+	skip_under_valgrind "libfaketime would be preloaded into valgrind"
+	[ "${RETRY_UNDER:-}" != asan ] ||
+		skip "under ASan: libfaketime cannot be preloaded before its runtime"
+	ldd "$RETRY" 2>/dev/null | grep -q 'libc\.so' ||
+		skip "$RETRY is linked statically: libfaketime cannot reach its clock"
+	local at ask want
+	# At .001, .5 and .999 past 22:13:20: a date falls on a whole second;
+	# a Unix time has its own fraction, and one gone by, if only just,
+	# is 0.  --max-delay keeps the waits short; the line says what the
+	# output asked for.
+	while IFS='|' read -r at ask want; do
+		run -1 --separate-stderr frozen_retry "$at" --max 2 \
+		    --max-delay 10ms --delay-from-output '^Retry-After: (.*)' -- \
+		    sh -c 'echo "Retry-After: $1"; exit 1' sh "$ask" </dev/null
+		assert_regex "${stderr_lines[0]}" "next attempt in 10ms, .*: the command's output asked for ${want//./\\.}\$"
+	done <<-'EOF'
+	.001|Tue, 14 Nov 2023 22:13:25 GMT|4.999s
+	.5|Tue, 14 Nov 2023 22:13:25 GMT|4.5s
+	.999|Tue, 14 Nov 2023 22:13:25 GMT|4.001s
+	.999|Tue, 14 Nov 2023 22:13:20 GMT|0s
+	.001|1700000005|4.999s
+	.999|1700000005|4.001s
+	.001|1700000005.5|5.499s
+	.5|1700000000.9|400ms
+	.5|1700000000.1|0s
+	.999|1700000000.5|0s
+	EOF
+}
+
 @test "--log-file: a FIFO that nobody reads is an error, not a hang" {
 	mkfifo "$D/fifo"
 	run -125 timeout 10 "$RETRY" --log-file "$D/fifo" -- true

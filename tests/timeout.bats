@@ -40,6 +40,16 @@ slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))
 	((t1 - t0 < 5000))
 }
 
+@test "--timeout 0 is no timeout, as timeout(1)'s 0 is" {
+	# The attempt ends by itself, with its own status, as under
+	# coreutils' timeout 0; the last --timeout given counts.
+	run -3 timeout 0 sh -c 'sleep 0.2; exit 3'
+	run -3 --separate-stderr retry -n 1 -T 0 -- sh -c 'sleep 0.2; exit 3'
+	assert_regex "$stderr" "giving up after 1 attempt in [0-9.]+m?s: exit 3\$"
+	run -0 retry -n 1 --timeout=0s -- sh -c 'sleep 0.2'
+	run -0 retry -n 1 -T 0.05 --timeout 0ms -- sh -c 'sleep 0.2'
+}
+
 @test "a timed-out attempt is retried, and the next one can succeed" {
 	local d=$BATS_TEST_TMPDIR
 	# 1s: room for the second attempt to end on a busy host.

@@ -57,13 +57,37 @@ usage_error() {
 	assert_line --index 0 "retry: -n: needs a value"
 }
 
-@test "usage: no command" {
-	run -125 retry -n 3
-	assert_usage_error "no command"
-	assert_line --index 0 \
-	    "retry: no command given (as in: retry -- curl -fsS URL)"
-	run -125 retry --
-	assert_usage_error "no command"
+@test "usage: no command: the synopsis, the reason, the pointer to --help" {
+	local args
+	# As Debian's retry and recur print their usage.
+	for args in '' '-n 3' '--max 3 --'; do
+		# shellcheck disable=SC2086  # the words apart
+		run -125 --separate-stderr retry $args
+		assert_equal "$output" ""
+		assert_equal "$stderr" "Usage: retry [OPTION]... [--] COMMAND [ARG]...
+retry: no command given (as in: retry -- curl -fsS URL)
+Try 'retry --help'."
+	done
+	# The synopsis is --help's first line.
+	run -0 retry --help
+	assert_line --index 0 "Usage: retry [OPTION]... [--] COMMAND [ARG]..."
+	# Any other usage error is its one line and the pointer.
+	run -125 retry --bogus
+	assert_usage_error --bogus
+	run -125 retry --max 3 --count 2
+	assert_usage_error --count
+}
+
+@test "usage: --help acts at once, whatever follows it" {
+	run -0 --separate-stderr retry --help --no-such-option -n bad
+	assert_line --index 0 "Usage: retry [OPTION]... [--] COMMAND [ARG]..."
+	assert_equal "$stderr" ""
+	run -0 retry -h --timeout -1
+	run -0 retry --version --bogus
+	assert_output --regexp '^retry [0-9]'
+	# Before it, a bad option is still an error.
+	run -125 retry --bogus --help
+	assert_usage_error --bogus
 }
 
 @test "usage: show-backoff-delays --count 0" {

@@ -103,7 +103,7 @@ static const struct formatted {
 };
 
 /* The time of day for the rows below: Tue, 14 Nov 2023 22:13:20 GMT. */
-#define NOW	1700000000
+#define NOW	INT64_C(1700000000)
 
 /* A delay that a command's output asks for (--delay-from-output), at NOW:
  * its worth in seconds, or why it is none. */
@@ -146,6 +146,32 @@ static const struct asked {
 	{ "-5", "neither seconds, a duration nor an HTTP-date" },
 	{ "  ", "not a delay" },
 	{ "5x", "unknown unit (use ns, us, ms, s, m, h or d)" },
+};
+
+/* The same at NOW and a fraction of a second past it, in ms: a date falls
+ * on a whole second, so the fraction shortens its wait; a Unix time keeps
+ * its own fraction, and one gone by, if only just, is 0. */
+static const struct asked_at {
+	int64_t		 ms;
+	const char	*in;
+	const char	*want;
+} asked_at[] = {
+	{ 1, "Tue, 14 Nov 2023 22:13:25 GMT", "4.999" },
+	{ 500, "Tue, 14 Nov 2023 22:13:25 GMT", "4.5" },
+	{ 999, "Tue, 14 Nov 2023 22:13:25 GMT", "4.001" },
+	{ 999, "Tue, 14 Nov 2023 22:13:21 GMT", "0.001" },
+	{ 1, "Tue, 14 Nov 2023 22:13:20 GMT", "0" },
+	{ 1, "1700000005", "4.999" },
+	{ 500, "1700000005", "4.5" },
+	{ 999, "1700000005", "4.001" },
+	{ 1, "1700000005.5", "5.499" },
+	{ 500, "1700000000.9", "0.4" },
+	{ 500, "1700000000.5", "0" },
+	{ 500, "1700000000.1", "0" },
+	{ 999, "1700000000.5", "0" },
+	/* Seconds and durations count from whenever they are read. */
+	{ 999, "5", "5" },
+	{ 500, "1.5s", "1.5" },
 };
 
 /* A word written apart after a number, and the unit it names. */
@@ -193,11 +219,22 @@ unit_duration(void)
 		const struct asked *r = &asked[i];
 
 		ns = -1;
-		if ((why = delay_parse(r->in, NOW, &ns)) == NULL)
+		if ((why = delay_parse(r->in, NOW * NS_PER_SEC, &ns)) == NULL)
 			number_text((double)ns / 1e9, num);
 		unit_row(strcmp(why != NULL ? why : num, r->want) == 0,
 		    "delay_parse", r->in, "want %s, got %s", r->want,
 		    why != NULL ? why : num);
+	}
+	for (size_t i = 0; i < sizeof(asked_at) / sizeof(asked_at[0]); i++) {
+		const struct asked_at *r = &asked_at[i];
+
+		ns = -1;
+		if ((why = delay_parse(r->in, NOW * NS_PER_SEC +
+		    r->ms * NS_PER_MS, &ns)) == NULL)
+			number_text((double)ns / 1e9, num);
+		unit_row(strcmp(why != NULL ? why : num, r->want) == 0,
+		    "delay_parse", r->in, "at .%03lld, want %s, got %s",
+		    (long long)r->ms, r->want, why != NULL ? why : num);
 	}
 	for (size_t i = 0; i < sizeof(formatted) / sizeof(formatted[0]);
 	    i++) {

@@ -52,8 +52,8 @@
 #include "../../src/share.h"
 #include "unit.h"
 
-/* The time of day for an HTTP-date: Tue, 14 Nov 2023 22:13:20 GMT. */
-#define WALL	1700000000
+/* The time of day for an HTTP-date, in ns: Tue, 14 Nov 2023 22:13:20 GMT. */
+#define WALL	(INT64_C(1700000000) * NS_PER_SEC)
 
 static const struct row {
 	const char	*name;

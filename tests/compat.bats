@@ -153,6 +153,15 @@ dry_attempts() {
 	assert_success
 	assert_equal "$output" "$(printf 'in\nrun 3')"
 	assert_equal "$(grep -c '^in$' <<<"$stderr")" 2
+	# Debian's own, where it is installed, with no option but -d 0.
+	local debian=${DEBIAN_RETRY:-/usr/bin/retry}
+	[ -x "$debian" ] && "$debian" --help 2>&1 | grep -q 'Graham Leggett' ||
+	    return 0
+	rm -f "$BATS_TEST_TMPDIR/flaky.count"
+	run -0 --separate-stderr timeout 60 "$debian" -d 0 -- \
+	    sh -c 'cat; flaky 2' < <(printf 'in\n')
+	assert_equal "$output" "$(printf 'in\nrun 3')"
+	assert_equal "$(grep -c '^in$' <<<"$stderr")" 2
 }
 
 @test "compat: timeout: once, quiet, no SIGKILL within seconds, as timeout" {

@@ -3,7 +3,7 @@
 # uses.
 
 FUZZ_DIR =	build/fuzz
-FUZZ_OBJS =	$(filter-out $(FUZZ_DIR)/main.o,$(SRCS:src/%.c=$(FUZZ_DIR)/%.o))
+FUZZ_OBJS =	$(filter-out %/main.o,$(SRCS:src/%.c=$(FUZZ_DIR)/%.o))
 FUZZ_TARGETS =	duration codes jitter options status number match share
 FUZZ_BINS =	$(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
 FUZZ_SECONDS ?=	30

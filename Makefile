@@ -21,16 +21,17 @@ WERROR ?=
 
 all: retry show-backoff-delays
 
-# $(call same,A,B) is not empty when A and B are the same words.
+# Not empty when $(1) and $(2) are the same words.
 same =		$(and $(findstring $(strip $(1)),$(strip $(2))),$(findstring \
 		$(strip $(2)),$(strip $(1))))
 
-# What this system has (pkg-config's flags, the sonames of the libraries
-# loaded when needed, static archives, lld) is asked once, by
-# mk/configure, into build/config.mk, which is made again when CC, CFLAGS,
-# PKG_CONFIG, the Makefile or mk/configure change.  Goals that build
-# nothing need none of it.
+# What this system has (pkg-config's flags, sonames, static archives,
+# lld) is asked once by mk/configure into build/config.mk, made again
+# when CC, CFLAGS, PKG_CONFIG, the compiler (CC_PATH: CC found in PATH),
+# the Makefile or mk/configure change.  Goals that build nothing skip it.
 CONFIG_KEY =	$(CC) | $(PKG_CONFIG) | $(CFLAGS)
+CC_PATH =	$(firstword $(wildcard $(filter /%,$(firstword $(CC))) \
+		$(addsuffix /$(firstword $(CC)),$(subst :, ,$(PATH)))))
 NOCONFIG =	clean deps dist distcheck deb check-deb uninstall format \
 		bench-deps
 ifneq ($(filter-out $(NOCONFIG),$(or $(MAKECMDGOALS),all)),)
@@ -40,7 +41,7 @@ endif
 build/config.mk: export CONFIG_KEY := $(CONFIG_KEY)
 build/config.mk: export CC := $(CC)
 build/config.mk: export PKG_CONFIG := $(PKG_CONFIG)
-build/config.mk: mk/configure Makefile \
+build/config.mk: mk/configure Makefile $(CC_PATH) \
 	    $(if $(call same,$(CONFIG_KEY),$(CONFIGURED)),,FORCE)
 	@mkdir -p $(@D)
 	./mk/configure >$@.tmp && mv $@.tmp $@

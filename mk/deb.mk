@@ -6,8 +6,7 @@ DEB_SOURCE =	retry-backoff
 # The sonames that the binary loads when it needs them (debian/rules makes
 # them dependencies of the package).
 sonames:
-	@echo $(PCRE_SONAME) $(HIREDIS_SONAME) \
-	    $(if $(SSL_SONAME),$(if $(CRYPTO_SONAME),$(SSL_SONAME) $(CRYPTO_SONAME)))
+	@echo $(SONAMES)
 
 # The package, source and binary, built from the tarball as Debian builds
 # it, in build/deb, then checked by lintian.

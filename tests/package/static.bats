@@ -32,7 +32,7 @@ teardown() {
 }
 
 @test "the order of the static binary's hot functions names functions it has" {
-	local full=$RETRY.unstripped order=$ROOT/src/static.order
+	local full=$RETRY.unstripped order=$ROOT/mk/static/order
 	[ -f "$full" ] && [ -f "$order" ] || skip "no unstripped binary beside $RETRY"
 	nm "$full" | awk '{ print $NF }' | sort -u >"$BATS_TEST_TMPDIR/has"
 	sort -u "$order" >"$BATS_TEST_TMPDIR/order"

@@ -1,0 +1,31 @@
+# Static checks and formatting.  Included by the Makefile, whose
+# variables it uses.
+
+# cppcheck and clang-tidy (.clang-tidy says which checks, and why the
+# few left out are) over the sources and the fuzz targets.
+CPPCHECK_FLAGS = --quiet --std=c11 --error-exitcode=1 --inline-suppr \
+		--enable=warning,portability,performance -D_GNU_SOURCE
+
+lint: build/gen/share_lua.h
+	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit tests/redis
+	clang-tidy --quiet $(SRCS) fuzz/*.c tests/unit/*.c tests/redis/*.c -- \
+	    $(RETRY_CPPFLAGS) -std=c11
+	clang-tidy --quiet src/compat.c -- $(RETRY_CPPFLAGS) -DRETRY_PORTABLE \
+	    -std=c11
+	mandoc -Tlint -Wwarning $(MANPAGES)
+	shellcheck -s bash completions/retry.bash tests/run tests/run-under \
+	    fuzz/run tests/distcheck tests/package/build-deb \
+	    tests/package/check-installed mk/static/hot-symbols \
+	    tests/test_helper/*.bash .ci/run
+	shellcheck -s sh tests/bin/* .ci/deps mk/configure
+
+# clang-format (.clang-format: style(9), tabs) over the lines changed
+# since FORMAT_BASE (HEAD: what is not committed yet), not over whole
+# files, so that code no one touched keeps the layout it was given.
+FORMAT_BASE ?=	HEAD
+
+format:
+	git clang-format --force --extensions c,h \
+	    $(FORMAT_BASE) -- src fuzz tests/unit tests/redis bench
+
+.PHONY: lint format

@@ -87,7 +87,8 @@ struct opt {
 	enum opt_kind	 kind;		/* how its value is taken */
 	size_t		 off;		/* where it goes in struct config */
 	double		 lo, hi;	/* bounds, or the value to set */
-	const void	*data;		/* a choice's names, a text's complaint */
+	const void	*data;		/* a choice's names, a text's complaint,
+					 * a number's reason for its bounds */
 	const char	*help;		/* NULL: an alias, not listed */
 };
 

@@ -70,6 +70,32 @@ load test_helper/core
 	assert_equal "$max" 0.15
 }
 
+@test "--decorrelated: a --max-delay under DUR, its least delay, is refused" {
+	# As Polly's AwsDecorrelatedJitterBackoff refuses a maxDelay under
+	# its minDelay: no range would be left to draw from.
+	run -125 show --decorrelated 1ms --max-delay 0 --seed 1
+	assert_usage_error --max-delay
+	assert_line --index 0 "show-backoff-delays: --max-delay: 0s is below --decorrelated's 1ms, the least delay it draws"
+	run -125 retry --max-delay 999us --decorrelated 1ms -- true
+	assert_usage_error --max-delay
+	run -125 retry --dry-run --decorrelated 1s --max-delay 500ms
+	assert_usage_error --max-delay
+	run -125 retry simulate --decorrelated 5ms --max-delay 4ms
+	assert_usage_error --max-delay
+	# At DUR, every delay is DUR.
+	run -0 show --decorrelated 1ms --max-delay 1ms --seed 1 -n 4
+	assert_lines 0.001 0.001 0.001 -1
+}
+
+@test "a cap under the first delay of a deterministic strategy holds every delay" {
+	run -0 show --exp 1s --max-delay 250ms -n 4
+	assert_lines 0.25 0.25 0.25 -1
+	run -0 show --linear 2s --max-delay 0 -n 3
+	assert_lines 0 0 -1
+	run -0 show --fib 1s --max-delay 1ms -n 3
+	assert_lines 0.001 0.001 -1
+}
+
 @test "--dry-run and show-backoff-delays give the same seeded delays" {
 	run -0 show --fixed 1s --jitter full --seed 42 -n 4
 	assert_lines 0.85555998 0.973591417 0.70397226 -1

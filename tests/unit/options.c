@@ -219,6 +219,17 @@ static const struct refused {
 	{ M_RETRY, "--delay-multiple-on-failure: negative", "--delay-multiple-on-failure", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "-2", "--delay-multiple-on-success", "0.5", NULL } },
 	{ M_RETRY, "--delay-multiple-on-failure: inf", "--delay-multiple-on-failure", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "inf", "--delay-multiple-on-success", "0.5", NULL } },
 	{ M_RETRY, "--delay-multiple-on-success: a word", "--delay-multiple-on-success", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "2", "--delay-multiple-on-success", "half", NULL } },
+	/* A failure never shortens the delay: on-failure increments of 0 or
+	 * more, multiples of 1 or more (a success's may shrink it). */
+	{ M_RETRY, "--delay-increment-on-failure: negative (LILD)", "--delay-increment-on-failure", { "-a", "LILD", "--initial-delay", "1", "--delay-increment-on-failure", "-0.001", "--delay-increment-on-success", "1", NULL } },
+	{ M_SHOW, "--delay-increment-on-failure: negative (LIMD)", "--delay-increment-on-failure", { "-a", "LIMD", "--initial-delay", "1", "--delay-increment-on-failure", "-1ms", "--delay-multiple-on-success", "0.5", NULL } },
+	{ M_SIM, "--delay-increment-on-failure: negative (simulate)", "--delay-increment-on-failure", { "-a", "LILD", "--initial-delay", "1", "--delay-increment-on-failure", "-1", "--delay-increment-on-success", "-1", NULL } },
+	{ M_RETRY, "--delay-multiple-on-failure: below 1 (MIMD)", "--delay-multiple-on-failure", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "0.9", "--delay-multiple-on-success", "0.5", NULL } },
+	{ M_SHOW, "--delay-multiple-on-failure: 0 (MILD)", "--delay-multiple-on-failure", { "-a", "MILD", "--initial-delay", "1", "--delay-multiple-on-failure", "0", "--delay-increment-on-success", "-1", NULL } },
+	/* --decorrelated's DUR is the least delay it draws. */
+	{ M_RETRY, "--max-delay: 0 under --decorrelated", "--max-delay", { "--decorrelated", "1ms", "--max-delay", "0", NULL } },
+	{ M_SHOW, "--max-delay: below --decorrelated's DUR", "--max-delay", { "--max-delay", "999us", "--decorrelated", "1ms", NULL } },
+	{ M_SIM, "simulate --max-delay: below --decorrelated's DUR", "--max-delay", { "--decorrelated", "5ms", "--max-delay", "4ms", NULL } },
 	{ M_RETRY, "--jitter-factor: over 0.5", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "0.6", NULL } },
 	{ M_RETRY, "--jitter-factor: negative", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "-0.1", NULL } },
 	{ M_RETRY, "--jitter-factor: NaN", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "nan", NULL } },
@@ -308,6 +319,19 @@ static const struct accepted {
 	  "max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "-x", "1s", "-M", "1h", NULL },
 	  "max_delay=1h" },
+	/* A cap at --decorrelated's DUR: every delay DUR.  Under the first
+	 * delay of a deterministic strategy: every delay at the cap. */
+	{ M_RETRY, { "--decorrelated", "1ms", "-M", "1ms", NULL },
+	  "decorrelated base=1ms max_delay=1ms" },
+	{ M_SHOW, { "--exp", "1s", "-M", "0", NULL }, "exp max_delay=0s" },
+	{ M_SHOW, { "--fib", "1s", "-M", "1ms", NULL }, "fib max_delay=1ms" },
+	/* The least a failure may change the delay by: nothing. */
+	{ M_SHOW, { "-a", "LILD", "--initial-delay", "1",
+	  "--delay-increment-on-failure", "0", "--delay-increment-on-success",
+	  "-1", NULL }, "algorithm" },
+	{ M_SHOW, { "-a", "MIMD", "--initial-delay", "1",
+	  "--delay-multiple-on-failure", "1", "--delay-multiple-on-success",
+	  "0", NULL }, "algorithm" },
 	{ M_RETRY, { "--forever", NULL }, "max=0 forever=1 max_delay=5m" },
 	{ M_RETRY, { "--forever", "-n", "3", NULL }, "max=3 forever=1" },
 	/* --forever: a second after a success unless told otherwise. */

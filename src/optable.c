@@ -127,6 +127,12 @@ const struct opt optable[] = {
 	  STRATEGY(S_DECORRELATED),
 	  "random in [DUR, 3 x previous], the first in\n"
 	  "[DUR, 3 x DUR] (AWS's decorrelated jitter)" },
+	{ "decorrelated-v2", 0, O_DECORRELATED_V2, "DUR", G_STRATEGY, ALL, 0,
+	  0,
+	  STRATEGY(S_DECORRELATED_V2),
+	  "random, smoother than --decorrelated: the\n"
+	  "first's median near DUR, then doubling\n"
+	  "(Polly's DecorrelatedJitterBackoffV2)" },
 	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(S_IMMEDIATE),
 	  "no delay at all" },

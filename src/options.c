@@ -18,8 +18,9 @@
 #include "storeurl.h"
 #include "suggest.h"
 
-/* The default --max-delay of --exp, --linear, --fib and --decorrelated in
- * a run without a limit on attempts, as Kubernetes caps its restarts. */
+/* The default --max-delay of --exp, --linear, --fib, --decorrelated and
+ * --decorrelated-v2 in a run without a limit on attempts, as Kubernetes
+ * caps its restarts. */
 #define UNLIMITED_CAP	(5 * 60 * NS_PER_SEC)
 /* --forever's default --delay-on-success, in seconds. */
 #define FOREVER_DELAY_ON_SUCCESS	1.0
@@ -813,7 +814,8 @@ validate(struct parse *p)
 	 * UNLIMITED_CAP unless --max-delay says otherwise. */
 	if (b->max_attempts == 0 && !p->given[O_MAX_DELAY - O_MAX] &&
 	    (b->strategy == S_EXP || b->strategy == S_LINEAR ||
-	    b->strategy == S_FIB || b->strategy == S_DECORRELATED))
+	    b->strategy == S_FIB || b->strategy == S_DECORRELATED ||
+	    b->strategy == S_DECORRELATED_V2))
 		b->max_delay = span_of(UNLIMITED_CAP);
 	if (p->given[O_MAX_DELAY - O_MAX] && floor_above_cap(p) != 0)
 		return -1;

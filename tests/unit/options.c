@@ -226,6 +226,9 @@ static const struct refused {
 	{ M_SIM, "--delay-increment-on-failure: negative (simulate)", "--delay-increment-on-failure", { "-a", "LILD", "--initial-delay", "1", "--delay-increment-on-failure", "-1", "--delay-increment-on-success", "-1", NULL } },
 	{ M_RETRY, "--delay-multiple-on-failure: below 1 (MIMD)", "--delay-multiple-on-failure", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "0.9", "--delay-multiple-on-success", "0.5", NULL } },
 	{ M_SHOW, "--delay-multiple-on-failure: 0 (MILD)", "--delay-multiple-on-failure", { "-a", "MILD", "--initial-delay", "1", "--delay-multiple-on-failure", "0", "--delay-increment-on-success", "-1", NULL } },
+	{ M_RETRY, "--decorrelated-v2: negative (Polly: medianFirstRetryDelay "
+	  "< 0)", "--decorrelated-v2", { "--decorrelated-v2", "-1ms", NULL } },
+	{ M_RETRY, "--decorrelated-v2: with another strategy", "--decorrelated-v2", { "--decorrelated", "1s", "--decorrelated-v2", "1s", NULL } },
 	/* --decorrelated's DUR is the least delay it draws. */
 	{ M_RETRY, "--max-delay: 0 under --decorrelated", "--max-delay", { "--decorrelated", "1ms", "--max-delay", "0", NULL } },
 	{ M_SHOW, "--max-delay: below --decorrelated's DUR", "--max-delay", { "--max-delay", "999us", "--decorrelated", "1ms", NULL } },
@@ -317,6 +320,12 @@ static const struct accepted {
 	{ M_RETRY, { "-n", "0", "--linear", "1s", NULL }, "max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--decorrelated", "1s", NULL },
 	  "max_delay=5m" },
+	{ M_RETRY, { "-n", "0", "--decorrelated-v2", "1s", NULL },
+	  "decorrelated-v2 base=1s max_delay=5m" },
+	/* Polly's: the median first delay may be 0, not negative; a cap
+	 * under it is a cap (it has no floor). */
+	{ M_SHOW, { "--decorrelated-v2", "0", "-M", "0", NULL },
+	  "decorrelated-v2 base=0s max_delay=0s" },
 	{ M_RETRY, { "-n", "0", "-x", "1s", "-M", "1h", NULL },
 	  "max_delay=1h" },
 	/* A cap at --decorrelated's DUR: every delay DUR.  Under the first
@@ -711,7 +720,7 @@ static const struct words {
 static const char *const strategies[] = {
 	[S_EXP] = "exp", [S_FIXED] = "fixed", [S_LINEAR] = "linear",
 	[S_FIB] = "fib", [S_LIST] = "list", [S_DECORRELATED] = "decorrelated",
-	[S_IMMEDIATE] = "immediate",
+	[S_IMMEDIATE] = "immediate", [S_DECORRELATED_V2] = "decorrelated-v2",
 };
 
 static const char *
@@ -734,7 +743,7 @@ describe(const struct config *c, char *s, size_t sz)
 	    "forever=%d reset_after=%s nlist=%zu nargs=%d help=%d version=%d "
 	    "criteria=%d success_on=%s successes=%lu delay_on_success=%g "
 	    "limits=%zu",
-	    b->strategy <= S_IMMEDIATE ? strategies[b->strategy] : "algorithm",
+	    b->strategy < A_CONSTANT ? strategies[b->strategy] : "algorithm",
 	    dur(b->base, d[0], sizeof(d[0])), b->factor, b->max_attempts,
 	    dur(b->max_delay.ns, d[1], sizeof(d[1])),
 	    dur(b->min_delay.ns, d[2], sizeof(d[2])),

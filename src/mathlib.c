@@ -13,8 +13,7 @@
 #endif
 #endif
 
-#define MATH_FUNCS(X) X(pow) X(powl) X(log) X(sqrt) X(tanh) X(lround) \
-			 X(llround)
+#define MATH_FUNCS(X) X(pow) X(powl) X(log) X(sqrt) X(tanh) X(lround) X(llround)
 
 static struct math_api { MATH_FUNCS(LIB_MEMBER) } api;
 

@@ -3,8 +3,8 @@
 
 _retry_options='--max --max-attempts --times --tries --budget --timeout
 --signal --kill-after --max-actual-duration --exp --factor --fixed --constant
---linear --fib --delays --delay --decorrelated --immediate --max-delay
---min-delay --algorithm --delay-on-success --initial-delay --exponent-base
+--linear --fib --delays --delay --decorrelated --decorrelated-v2 --immediate
+--max-delay --min-delay --algorithm --delay-on-success --initial-delay --exponent-base
 --initial-delay1 --initial-delay2 --delay-increment-on-failure
 --delay-increment-on-success --delay-multiple-on-failure
 --delay-multiple-on-success --jitter-factor --consider-actual-delay --jitter
@@ -19,8 +19,8 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 
 _retry_show_options='--max --max-attempts --budget --max-actual-duration
 --exp --factor --fixed --constant --linear --fib --delays --delay
---decorrelated --immediate --max-delay --min-delay --algorithm
---delay-on-success --initial-delay --exponent-base --initial-delay1
+--decorrelated --decorrelated-v2 --immediate --max-delay --min-delay
+--algorithm --delay-on-success --initial-delay --exponent-base --initial-delay1
 --initial-delay2 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
 --consider-actual-delay --jitter --seed --count --format --unit --chart
@@ -29,7 +29,7 @@ _retry_show_options='--max --max-attempts --budget --max-actual-duration
 
 _retry_simulate_options='--max --max-attempts --max-actual-duration --exp
 --factor --fixed --constant --linear --fib --delays --delay --decorrelated
---immediate --max-delay --min-delay --algorithm --delay-on-success
+--decorrelated-v2 --immediate --max-delay --min-delay --algorithm --delay-on-success
 --initial-delay --exponent-base --initial-delay1 --initial-delay2
 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
@@ -47,6 +47,7 @@ _retry_takes_value() {
 	--budget | --timeout | --signal | --kill-after | \
 	--max-actual-duration | --exp | --factor | --fixed | --constant | \
 	--linear | --fib | --delays | --delay | --decorrelated | \
+	--decorrelated-v2 | \
 	--max-delay | --min-delay | --algorithm | --delay-on-success | \
 	--initial-delay | --exponent-base | --initial-delay1 | \
 	--initial-delay2 | --delay-increment-on-failure | \

@@ -5,7 +5,8 @@
 set -l __retry_valued -n --max --max-attempts -t --times --tries \
     -b --budget -T --timeout --signal -k --kill-after \
     --max-actual-duration -x --exp --factor --fixed --constant --linear \
-    --fib --delays -d --delay --decorrelated -M --max-delay --min-delay \
+    --fib --delays -d --delay --decorrelated --decorrelated-v2 \
+    -M --max-delay --min-delay \
     -a --algorithm --delay-on-success --initial-delay --exponent-base \
     --initial-delay1 --initial-delay2 \
     --delay-increment-on-failure --delay-increment-on-success \
@@ -178,6 +179,7 @@ for c in retry show-backoff-delays
     complete -c $c -n $engine -l delays -x -d 'A comma-separated list of delays'
     complete -c $c -n $engine -s d -l delay -x -d 'A list of delays, the last repeated; with -a Constant, its delay'
     complete -c $c -n $engine -l decorrelated -x -d 'AWS decorrelated jitter from DUR'
+    complete -c $c -n $engine -l decorrelated-v2 -x -d "Polly's smoother decorrelated jitter, the first delay's median DUR"
     complete -c $c -n $engine -l immediate -d 'No delay at all'
     complete -c $c -n $engine -s M -l max-delay -x -d 'Never wait longer than this'
     complete -c $c -n $engine -l min-delay -x -d 'Never wait less than this'

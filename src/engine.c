@@ -37,7 +37,7 @@ strategy_is_algorithm(enum strategy s)
 bool
 strategy_uses_pow(enum strategy s)
 {
-	return s == S_EXP || s == A_EXPONENTIAL;
+	return s == S_EXP || s == S_DECORRELATED_V2 || s == A_EXPONENTIAL;
 }
 
 bool
@@ -204,6 +204,33 @@ fibonacci(unsigned long n)
 	return b;
 }
 
+/*
+ * Polly's DecorrelatedJitterBackoffV2 (Polly.Contrib.WaitAndRetry), George
+ * Polevoy's formula as Polly scales it: g(t) = 2^t x tanh(sqrt(4t)), and
+ * with t = n - 1 plus a uniform draw from [0, 1), the n-th delay is
+ * DUR / 1.4 x (g(t) - g(the previous failure's t)), g(0) = 0 before the
+ * first.  The medians fall near DUR, 2 DUR, 4 DUR, ...; the n-th delay is
+ * more than 0 and less than DUR x 2^(n+1).  Past t = 1024, g is no longer
+ * a double: the delay is then the longest there is, for --max-delay to cap.
+ */
+static int64_t
+decorrelated_v2(struct engine *e, unsigned long n)
+{
+	const double t = (double)(n - 1) + rng_unit(e->rng);
+	const double g = math_pow(2, t) * math_tanh(math_sqrt(4 * t));
+	double d;
+
+	if (n == 1)
+		e->v2_prev = 0;
+	if (!isfinite(g) || !isfinite(e->v2_prev)) {
+		e->v2_prev = INFINITY;
+		return INT64_MAX;
+	}
+	d = (g - e->v2_prev) / 1.4 * (double)e->b->base;
+	e->v2_prev = g;
+	return sat_from_ldouble((long double)d);
+}
+
 /* The n-th failure's delay of a concise strategy, before any clamping. */
 static int64_t
 concise(struct engine *e, unsigned long n)
@@ -233,6 +260,8 @@ concise(struct engine *e, unsigned long n)
 		if (b->max_delay.ns >= 0 && e->decorrelated > b->max_delay.ns)
 			e->decorrelated = b->max_delay.ns;
 		return e->decorrelated;
+	case S_DECORRELATED_V2:
+		return decorrelated_v2(e, n);
 	default:
 		return 0;
 	}

@@ -13,6 +13,7 @@
 
 enum strategy {
 	S_EXP, S_FIXED, S_LINEAR, S_FIB, S_LIST, S_DECORRELATED, S_IMMEDIATE,
+	S_DECORRELATED_V2,	/* Polly's DecorrelatedJitterBackoffV2 */
 	/* Algorithm::Backoff's, computed in seconds as Perl does. */
 	A_CONSTANT, A_EXPONENTIAL, A_FIBONACCI, A_LILD, A_LIMD, A_MILD, A_MIMD,
 };
@@ -54,6 +55,7 @@ struct engine {
 	double		 prev;		/* P: the previous returned delay */
 	double		 fib_prev, fib_cur;
 	int64_t		 decorrelated;	/* its previous (capped) delay */
+	double		 v2_prev;	/* --decorrelated-v2: the previous g(t) */
 };
 
 /* Why a run gives up: the back-off ended. */
@@ -79,8 +81,9 @@ struct delay	 engine_success(struct engine *, double now);
 
 const char	*jitter_parse(const char *, struct jitter *);
 bool		 strategy_is_algorithm(enum strategy);
-/* Whether its delays are powers, computed by libm (mathlib.h): --exp and
- * Algorithm::Backoff's Exponential; no other strategy calls libm. */
+/* Whether its delays are computed by libm (mathlib.h): --exp,
+ * --decorrelated-v2 and Algorithm::Backoff's Exponential; no other
+ * strategy calls libm. */
 bool		 strategy_uses_pow(enum strategy);
 /* "MIMD" etc., case-insensitive; false when unknown. */
 bool		 algorithm_parse(const char *, enum strategy *);

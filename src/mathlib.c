@@ -13,7 +13,7 @@
 #endif
 #endif
 
-#define MATH_FUNCS(X) X(pow) X(powl) X(log) X(sqrt) X(lround) X(llround)
+#define MATH_FUNCS(X) X(pow) X(powl) X(log) X(sqrt) X(tanh) X(lround) X(llround)
 
 static struct math_api { MATH_FUNCS(LIB_MEMBER) } api;
 
@@ -80,6 +80,12 @@ double
 math_sqrt(double x)
 {
 	return math()->sqrt(x);
+}
+
+double
+math_tanh(double x)
+{
+	return math()->tanh(x);
 }
 
 long

@@ -1,7 +1,7 @@
 /*
  * The C library's mathematics (libm) that retry needs only once it
  * computes a delay, a chart or a simulation: powers, a logarithm, a square
- * root and rounding to an integer.  The binary that make install and the
+ * root, a hyperbolic tangent and rounding to an integer.  The binary that make install and the
  * Debian package install loads libm when one of these is first called, or
  * sooner with math_load, as lib.h loads PCRE2 and hiredis: a library that is linked is mapped and
  * relocated by every run, before its first attempt.  The static binary,
@@ -27,6 +27,7 @@ double		 math_pow(double, double);
 long double	 math_powl(long double, long double);
 double		 math_log(double);
 double		 math_sqrt(double);
+double		 math_tanh(double);
 long		 math_lround(double);
 long long	 math_llround(double);
 

@@ -41,10 +41,15 @@ static const struct opt_choice units = { "unit", 2,
 #define OFFSET(f)	K_SECONDS, OFF(f), -1, 0, NULL
 #define COUNT(f, l, h)	K_COUNT, OFF(f), l, h, NULL
 #define REAL(f, l, h)	K_REAL, OFF(f), l, h, NULL
+/* The same, with why the bounds are what they are, said with a refusal. */
+#define SECONDS_WHY(f, why)	K_SECONDS, OFF(f), 0, 0, why
+#define REAL_WHY(f, l, h, why)	K_REAL, OFF(f), l, h, why
 #define CHOICE(f, c)	K_CHOICE, OFF(f), 0, 0, &c
 #define CODES(f)	K_CODES, OFF(f), 0, 0, NULL
 #define SIGNAL(f)	K_SIGNAL, OFF(f), 0, 0, NULL
 #define TEXT(f, why)	K_TEXT, OFF(f), 0, 0, why
+/* -a's increase/decrease strategies: a failure never shortens the delay. */
+#define NEVER_SHORTER	"a failure never shortens the delay"
 #define STRATEGY(s)	K_STRATEGY, OFF(backoff.base), s, 0, NULL
 #define OTHER		K_OTHER, 0, 0, 0, NULL
 
@@ -122,6 +127,12 @@ const struct opt optable[] = {
 	  STRATEGY(S_DECORRELATED),
 	  "random in [DUR, 3 x previous], the first in\n"
 	  "[DUR, 3 x DUR] (AWS's decorrelated jitter)" },
+	{ "decorrelated-v2", 0, O_DECORRELATED_V2, "DUR", G_STRATEGY, ALL, 0,
+	  0,
+	  STRATEGY(S_DECORRELATED_V2),
+	  "random, smoother than --decorrelated: the\n"
+	  "first's median near DUR, then doubling\n"
+	  "(Polly's DecorrelatedJitterBackoffV2)" },
 	{ "immediate", 0, O_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(S_IMMEDIATE),
 	  "no delay at all" },
@@ -160,16 +171,16 @@ const struct opt optable[] = {
 	  SECONDS(backoff.initial_delay2), "Fibonacci: second delay" },
 	{ "delay-increment-on-failure", 0, O_INC_FAILURE, "S", G_ALGORITHM,
 	  ALL, A(A_LILD) | A(A_LIMD), A(A_LILD) | A(A_LIMD),
-	  OFFSET(backoff.inc_failure),
-	  "LI*: add S on a failure" },
+	  SECONDS_WHY(backoff.inc_failure, NEVER_SHORTER),
+	  "LI*: add S on a failure (0 or more)" },
 	{ "delay-increment-on-success", 0, O_INC_SUCCESS, "S", G_ALGORITHM,
 	  ALL, A(A_LILD) | A(A_MILD), A(A_LILD) | A(A_MILD),
 	  OFFSET(backoff.inc_success),
 	  "*LD: add S on a success (may be negative)" },
 	{ "delay-multiple-on-failure", 0, O_MUL_FAILURE, "F", G_ALGORITHM,
 	  ALL, A(A_MILD) | A(A_MIMD), A(A_MILD) | A(A_MIMD),
-	  REAL(backoff.mul_failure, 0, 1e6),
-	  "MI*: multiply by F on a failure" },
+	  REAL_WHY(backoff.mul_failure, 1, 1e6, NEVER_SHORTER),
+	  "MI*: multiply by F on a failure (1 or more)" },
 	{ "delay-multiple-on-success", 0, O_MUL_SUCCESS, "F", G_ALGORITHM,
 	  ALL, A(A_LIMD) | A(A_MIMD), A(A_LIMD) | A(A_MIMD),
 	  REAL(backoff.mul_success, 0, 1e6),

@@ -14,7 +14,7 @@
 enum opt_id {
 	O_MAX = 256, O_TIMES, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
 	O_FIXED, O_LINEAR, O_EXP, O_FIB, O_DELAYS, O_DECORRELATED,
-	O_IMMEDIATE, O_ALGORITHM, O_MAX_DELAY, O_MIN_DELAY, O_FACTOR,
+	O_IMMEDIATE, O_DECORRELATED_V2, O_ALGORITHM, O_MAX_DELAY, O_MIN_DELAY, O_FACTOR,
 	O_DELAY, O_DELAY_ON_SUCCESS, O_INITIAL_DELAY, O_EXPONENT_BASE,
 	O_INITIAL_DELAY1, O_INITIAL_DELAY2, O_INC_FAILURE, O_INC_SUCCESS,
 	O_MUL_FAILURE, O_MUL_SUCCESS, O_JITTER_FACTOR, O_MAX_ACTUAL_DURATION,
@@ -87,13 +87,14 @@ struct opt {
 	enum opt_kind	 kind;		/* how its value is taken */
 	size_t		 off;		/* where it goes in struct config */
 	double		 lo, hi;	/* bounds, or the value to set */
-	const void	*data;		/* a choice's names, a text's complaint */
+	const void	*data;		/* a choice's names, a text's complaint,
+					 * a number's reason for its bounds */
 	const char	*help;		/* NULL: an alias, not listed */
 };
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	85
+#define OPTABLE_ROWS	86
 
 extern const struct opt optable[];
 

@@ -18,8 +18,9 @@
 #include "storeurl.h"
 #include "suggest.h"
 
-/* The default --max-delay of --exp, --linear, --fib and --decorrelated in
- * a run without a limit on attempts, as Kubernetes caps its restarts. */
+/* The default --max-delay of --exp, --linear, --fib, --decorrelated and
+ * --decorrelated-v2 in a run without a limit on attempts, as Kubernetes
+ * caps its restarts. */
 #define UNLIMITED_CAP	(5 * 60 * NS_PER_SEC)
 /* --forever's default --delay-on-success, in seconds. */
 #define FOREVER_DELAY_ON_SUCCESS	1.0
@@ -73,8 +74,9 @@ real(struct parse *p, const struct opt *o, const char *arg, double lo,
 	if (!number_parse(arg, strlen(arg), &v))
 		return fail(p, o, "'%s' is not a number", arg);
 	if (v < lo || v > hi)
-		return fail(p, o, "'%s' is out of range (%g to %g)", arg, lo,
-		    hi);
+		return fail(p, o, "'%s' is out of range (%g to %g%s%s)", arg,
+		    lo, hi, o->data != NULL ? ": " : "",
+		    o->data != NULL ? (const char *)o->data : "");
 	*out = v;
 	return 0;
 }
@@ -378,6 +380,9 @@ apply(struct parse *p, const struct opt *o, char *arg)
 		break;
 	case K_SECONDS:
 		why = seconds_parse(arg, o->lo < 0, to);
+		if (why != NULL && o->data != NULL)
+			return fail(p, o, "'%s': %s (%s)", arg, why,
+			    (const char *)o->data);
 		break;
 	case K_COUNT:
 		if (count(p, o, arg, (long long)o->lo, (long long)o->hi, &v)
@@ -751,6 +756,28 @@ between_successes(struct parse *p, bool algo)
 		*d = b->initial_delay1;
 }
 
+/*
+ * --decorrelated draws every delay from [DUR, 3 x the previous]: DUR is
+ * its floor, and a --max-delay under it would leave no range to draw
+ * from, so it is refused, as Polly's AwsDecorrelatedJitterBackoff refuses
+ * a maxDelay under its minDelay.  The deterministic strategies take such
+ * a cap as it is, every delay at the cap (as cenkalti/backoff and
+ * Algorithm::Backoff cap their first delay too).
+ */
+static int
+floor_above_cap(struct parse *p)
+{
+	const struct backoff *b = &p->cfg->backoff;
+	char cap[32], base[32];
+
+	if (b->strategy != S_DECORRELATED || b->max_delay.ns >= b->base)
+		return 0;
+	return fail(p, optable_find(0, "max-delay"), "%s is below "
+	    "--decorrelated's %s, the least delay it draws", duration_format(
+	    b->max_delay.ns, cap, sizeof(cap)), duration_format(b->base, base,
+	    sizeof(base)));
+}
+
 /* Checks that need every option: conflicts, requirements, ranges. */
 static int
 validate(struct parse *p)
@@ -790,8 +817,11 @@ validate(struct parse *p)
 	 * UNLIMITED_CAP unless --max-delay says otherwise. */
 	if (b->max_attempts == 0 && !p->given[O_MAX_DELAY - O_MAX] &&
 	    (b->strategy == S_EXP || b->strategy == S_LINEAR ||
-	    b->strategy == S_FIB || b->strategy == S_DECORRELATED))
+	    b->strategy == S_FIB || b->strategy == S_DECORRELATED ||
+	    b->strategy == S_DECORRELATED_V2))
 		b->max_delay = span_of(UNLIMITED_CAP);
+	if (p->given[O_MAX_DELAY - O_MAX] && floor_above_cap(p) != 0)
+		return -1;
 	if (!algo && (b->jitter_factor > 0 || b->consider_actual_delay))
 		return fail(p, optable_find(0, b->consider_actual_delay ?
 		    "consider-actual-delay" : "jitter-factor"),

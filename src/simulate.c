@@ -24,7 +24,7 @@
 
 /* The contention model: which strategies, their rows and their chart. */
 
-#define NPRESETS	5
+#define NPRESETS	6
 
 struct contender {
 	char		 name[32];
@@ -78,6 +78,7 @@ describe(const struct backoff *b, char *buf, size_t sz)
 		[S_EXP] = "exp", [S_FIXED] = "fixed", [S_LINEAR] = "linear",
 		[S_FIB] = "fib", [S_LIST] = "delays",
 		[S_DECORRELATED] = "decorrelated", [S_IMMEDIATE] = "immediate",
+		[S_DECORRELATED_V2] = "decorrelated-v2",
 	};
 	static const char *const jitters[] = {
 		[J_NONE] = "", [J_FULL] = "+full-jitter",
@@ -95,7 +96,9 @@ describe(const struct backoff *b, char *buf, size_t sz)
  * factor, limits): none = --immediate; exponential = --exp 10ms, the
  * blog's min(cap, 5ms x 2^n) after the n-th failure (5ms x F^n with
  * --factor F); equal and full add --jitter; decorrelated =
- * --decorrelated 5ms, which draws as the blog's does.
+ * --decorrelated 5ms, which draws as the blog's does.  And Polly's
+ * successor of the last, decorrelated-v2 = --decorrelated-v2 10ms, its
+ * median first delay the exponential's first.
  */
 static void
 presets(struct plan *p, const struct backoff *given)
@@ -110,6 +113,7 @@ presets(struct plan *p, const struct backoff *given)
 		{ "equal-jitter", S_EXP, J_EQUAL },
 		{ "full-jitter", S_EXP, J_FULL },
 		{ "decorrelated", S_DECORRELATED, J_NONE },
+		{ "decorrelated-v2", S_DECORRELATED_V2, J_NONE },
 	};
 
 	for (size_t i = 0; i < NPRESETS; i++) {
@@ -118,7 +122,8 @@ presets(struct plan *p, const struct backoff *given)
 		snprintf(e->name, sizeof(e->name), "%s", blog[i].name);
 		e->b = *given;
 		e->b.strategy = blog[i].strategy;
-		e->b.base = blog[i].strategy == S_EXP ?
+		e->b.base = blog[i].strategy == S_EXP ||
+		    blog[i].strategy == S_DECORRELATED_V2 ?
 		    sim_exp_base(given->factor) : SIM_BASE;
 		e->b.jitter = (struct jitter){ blog[i].jitter, 0, 0 };
 	}

@@ -211,6 +211,30 @@ load test_helper/show
 	assert_usage_error --initial-delay
 }
 
+@test "a failure never shortens the delay: on-failure increments under 0, multiples under 1" {
+	run -125 show -a LILD --initial-delay 1 --delay-increment-on-failure \
+	    -0.001 --delay-increment-on-success 1
+	assert_usage_error --delay-increment-on-failure
+	assert_line --index 0 "show-backoff-delays: --delay-increment-on-failure: '-0.001': negative duration (a failure never shortens the delay)"
+	run -125 retry -a LIMD --initial-delay 1 --delay-increment-on-failure \
+	    -1ms --delay-multiple-on-success 0.5 -- true
+	assert_usage_error --delay-increment-on-failure
+	run -125 show -a MILD --initial-delay 1 --delay-multiple-on-failure \
+	    0.5 --delay-increment-on-success 1
+	assert_usage_error --delay-multiple-on-failure
+	assert_line --index 0 "show-backoff-delays: --delay-multiple-on-failure: '0.5' is out of range (1 to 1e+06: a failure never shortens the delay)"
+	run -125 retry simulate -a MIMD --initial-delay 1 \
+	    --delay-multiple-on-failure 0.99 --delay-multiple-on-success 0.5
+	assert_usage_error --delay-multiple-on-failure
+	# 0 and 1 keep it; a success's may shrink it, below 0 or 1.
+	run -0 show -a LILD --initial-delay 1 --delay-increment-on-failure 0 \
+	    --delay-increment-on-success -0.5 0 0 1 1
+	assert_output "$(printf '%s\n' 1 1 0.5 0)"
+	run -0 show -a MIMD --initial-delay 1 --delay-multiple-on-failure 1 \
+	    --delay-multiple-on-success 0.5 0 0 1
+	assert_output "$(printf '%s\n' 1 1 0.5)"
+}
+
 @test "an option of another algorithm is a usage error" {
 	run -125 show -a Constant --delay 1 --initial-delay 2
 	assert_usage_error --initial-delay

@@ -222,7 +222,8 @@ tmp_signal() {
 }
 
 # libm is loaded before the first attempt by a run whose strategy computes
-# powers (--exp, the default, and -a Exponential), so that its load cannot
+# powers (--exp, the default, --decorrelated-v2 and -a Exponential), so
+# that its load cannot
 # fail mid-run (weeks into a --forever, after an upgrade), and by no other.
 # The first attempt reads the maps.
 @test "hygiene: libm is mapped before the first attempt by a run whose delays are powers and that may retry, and only by one" {
@@ -242,6 +243,8 @@ tmp_signal() {
 	run -0 retry --max 2 -- sh -c "$maps"
 	assert_output --partial libm.so
 	run -0 retry --max 2 -a Exponential --initial-delay 0.001 -- sh -c "$maps"
+	assert_output --partial libm.so
+	run -0 retry --max 2 --decorrelated-v2 1ms -- sh -c "$maps"
 	assert_output --partial libm.so
 	run -0 retry --max 2 --fixed 1ms -- sh -c \
 	    "[ \"\$RETRY_ATTEMPT\" = 2 ] || exit 1; $maps"

@@ -74,7 +74,10 @@ my %params = (
 sub value {
 	my ($name) = @_;
 	return pick(qw(1.5 2 3 1.1 0.5 1.25 0.75)) if $name eq 'exponent_base';
-	return pick(qw(2 1.5 3 1.1 0.9 1 2.5)) if $name =~ /multiple_on_f/;
+	# A failure never shortens the delay: retry refuses on-failure
+	# multiples under 1 and increments under 0.
+	return pick(qw(2 1.5 3 1.1 1.05 1 2.5)) if $name =~ /multiple_on_f/;
+	return pick(seconds(5), 0) if $name =~ /increment_on_f/;
 	return pick(qw(0.5 0.3333333 0.1 0.9 0 1 0.25)) if $name =~ /multiple/;
 	return pick(seconds(5), '-' . seconds(3), 0) if $name =~ /increment/;
 	return rnd(6) if $name eq 'max_attempts';

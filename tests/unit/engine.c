@@ -7,6 +7,7 @@
  * so what a row says is what the command prints.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../src/number.h"
@@ -117,6 +118,12 @@ static const struct row {
 	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter add:500ms",
 	  "1.30856122 1.482639745 1.159385535 1.066976043 1.474211594 "
 	  "1.167376981" },
+	{ "--decorrelated-v2: Polly's formula on the seeded generator, as an "
+	  "independent transcription of it computes", "--decorrelated-v2 1s "
+	  "-n 7 --seed 1", "1.084167279 0.93562201 2.219928701 3.245672005 "
+	  "11.037738552 6.719911962 -1" },
+	{ "--decorrelated-v2: --max 1 never retries (Polly: retryCount 0 is "
+	  "empty)", "--decorrelated-v2 1s -n 1", "-1" },
 	{ "jitter: a bare duration is add:DUR, as Debian's retry's -j",
 	  "--fixed 1s -n 0 --count 6 --seed 42 --jitter 500ms",
 	  "1.30856122 1.482639745 1.159385535 1.066976043 1.474211594 "
@@ -135,6 +142,12 @@ static const struct pair {
 	{ "--decorrelated: another seed, other delays",
 	  "--decorrelated 100ms -n 0 --count 8 --seed 7",
 	  "--decorrelated 100ms -n 0 --count 8 --seed 8", false },
+	{ "--decorrelated-v2: the same seed twice",
+	  "--decorrelated-v2 100ms -n 0 --count 8 --seed 7",
+	  "--decorrelated-v2 100ms -n 0 --count 8 --seed 7", true },
+	{ "--decorrelated-v2: another seed, other delays",
+	  "--decorrelated-v2 100ms -n 0 --count 8 --seed 7",
+	  "--decorrelated-v2 100ms -n 0 --count 8 --seed 8", false },
 	{ "jitter: -j 2 is a jitter of its own",
 	  "--fixed 1s -n 0 --count 6 --seed 42 -j 2",
 	  "--fixed 1s -n 0 --count 6 --seed 42", false },
@@ -175,6 +188,12 @@ static const struct within {
 	  "--decorrelated 100ms --max-delay 1s -n 0 --count 50 --seed "	\
 	  #seed, 0.1, 1, -1 }
 	CAPPED(1), CAPPED(2), CAPPED(3), CAPPED(4), CAPPED(5),
+#undef CAPPED
+#define CAPPED(seed)							\
+	{ "--decorrelated-v2 never goes above --max-delay, and reaches "	\
+	  "it: seed " #seed, "--decorrelated-v2 100ms --max-delay 1s -n 0 "	\
+	  "--count 50 --seed " #seed, 0, 1, 1 }
+	CAPPED(1), CAPPED(2), CAPPED(3),
 #undef CAPPED
 };
 
@@ -371,6 +390,155 @@ rows_decorrelated(void)
 	}
 }
 
+/*
+ * --decorrelated-v2 against the specs of Polly.Contrib.WaitAndRetry
+ * (DecorrelatedJitterBackoffV2Specs.cs), their bounds kept.
+ * Backoff_ResultIsInRange: over seeds 0 to 999, six delays of a median
+ * first delay f = 3s, the t-th in [0, f x 2^(t+1)] for t < 2 and in
+ * [0, f x (2^(t+1) - 2^(t-1))] after.
+ */
+static void
+rows_v2_range(void)
+{
+	struct config c;
+	struct delay d;
+	struct rng rng;
+	struct replay r;
+	char options[128], err[256], why[256] = "";
+
+	for (int seed = 0; why[0] == '\0' && seed < 1000; seed++) {
+		int t = 0;
+
+		snprintf(options, sizeof(options), "--decorrelated-v2 3s -n 7 "
+		    "--seed %d", seed);
+		if (parse(options, &c, &rng, err, sizeof(err)) != 0) {
+			snprintf(why, sizeof(why), "%s", err);
+			options_free(&c);
+			break;
+		}
+		replay_start(&r, &c, &rng);
+		while (why[0] == '\0' && run_step(&r, &d) && d.ns >= 0) {
+			const double up = ++t < 2 ? pow(2, t + 1) :
+			    pow(2, t + 1) - pow(2, t - 1);
+
+			if (d.s < 0 || d.s > 3 * up)
+				snprintf(why, sizeof(why), "seed %d, try %d: "
+				    "%.9g not in [0, %g]", seed, t, d.s, 3 * up);
+		}
+		if (why[0] == '\0' && t != 6)
+			snprintf(why, sizeof(why), "seed %d: %d delays", seed, t);
+		options_free(&c);
+	}
+	unit_row(why[0] == '\0', "delays", "--decorrelated-v2: Polly's "
+	    "Backoff_ResultIsInRange, seeds 0 to 999", "%s", why);
+}
+
+/*
+ * Polly's Backoff_should_not_overflow_to_give_negative_timespan: 100
+ * delays of f = 1s, seed 1, none negative; and on to 3000, where the
+ * formula leaves the doubles: never negative, the last the longest delay
+ * there is.
+ */
+static void
+rows_v2_overflow(void)
+{
+	static const char *const options[] = {
+		"--decorrelated-v2 1s -n 101 --seed 1 --count 100",
+		"--decorrelated-v2 1s -n 3001 --seed 1 --count 3000",
+	};
+	struct config c;
+	struct delay d;
+	struct rng rng;
+	struct replay r;
+	char err[256], why[256], num[NUMBER_BUFSZ] = "";
+
+	for (size_t i = 0; i < 2; i++) {
+		unsigned long n = 0;
+
+		why[0] = '\0';
+		if (parse(options[i], &c, &rng, err, sizeof(err)) != 0)
+			snprintf(why, sizeof(why), "%s", err);
+		else {
+			replay_start(&r, &c, &rng);
+			while (why[0] == '\0' && run_step(&r, &d)) {
+				n++;
+				if (d.ns < 0 || !(d.s >= 0))
+					snprintf(why, sizeof(why), "step %lu: "
+					    "%.15g", n, d.s);
+				number_text(d.s, num);
+			}
+			if (why[0] == '\0' && (n != c.count || (i == 1 &&
+			    strcmp(num, "9223372036.85478") != 0)))
+				snprintf(why, sizeof(why), "%lu delays, the "
+				    "last %s", n, num);
+		}
+		unit_row(why[0] == '\0', "delays", i == 0 ? "--decorrelated-v2: "
+		    "Polly's Backoff_should_not_overflow_to_give_negative_"
+		    "timespan" : "--decorrelated-v2: 3000 delays, never "
+		    "negative, the last the longest there is", "%s: %s",
+		    options[i], why);
+		options_free(&c);
+	}
+}
+
+static int
+by_value(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The medians that Polly's documentation of medianFirstRetryDelay
+ * promises: the first delay's median near f (the formula's own is 0.897
+ * f: 2^0.5 tanh(sqrt(2)) / 1.4), and every median above the one before;
+ * from the third on, each about twice the one before.  2001 runs of ten
+ * steps, drawn in turn from one generator as --samples draws them.
+ */
+#define V2_RUNS		2001
+#define V2_STEPS	10
+static void
+rows_v2_medians(void)
+{
+	static struct replay runs[V2_RUNS];
+	static double v[V2_STEPS][V2_RUNS];
+	static const char options[] = "--decorrelated-v2 1s --max-delay 1d "
+	    "-n 0 --seed 1 --count 10";
+	struct config c;
+	struct delay d;
+	struct rng rng;
+	char err[256], why[256] = "";
+	double med[V2_STEPS] = { 0 };
+
+	if (parse(options, &c, &rng, err, sizeof(err)) != 0)
+		snprintf(why, sizeof(why), "%s", err);
+	for (size_t j = 0; why[0] == '\0' && j < V2_RUNS; j++)
+		replay_start(&runs[j], &c, &rng);
+	for (int n = 0; why[0] == '\0' && n < V2_STEPS; n++) {
+		for (size_t j = 0; why[0] == '\0' && j < V2_RUNS; j++)
+			if (!run_step(&runs[j], &d) || d.ns < 0)
+				snprintf(why, sizeof(why), "run %zu ended at "
+				    "step %d", j + 1, n + 1);
+			else
+				v[n][j] = d.s;
+		qsort(v[n], V2_RUNS, sizeof(v[n][0]), by_value);
+		med[n] = v[n][V2_RUNS / 2];
+	}
+	if (why[0] == '\0' && (med[0] < 0.85 || med[0] > 1.15))
+		snprintf(why, sizeof(why), "the first median %.4g, not near 1",
+		    med[0]);
+	for (int n = 1; why[0] == '\0' && n < V2_STEPS; n++)
+		if (med[n] <= med[n - 1] || (n >= 3 &&
+		    (med[n] < 1.8 * med[n - 1] || med[n] > 2.2 * med[n - 1])))
+			snprintf(why, sizeof(why), "median %d: %.4g after "
+			    "%.4g", n + 1, med[n], med[n - 1]);
+	unit_row(why[0] == '\0', "delays", "--decorrelated-v2: the first "
+	    "median near DUR, each above the one before, then doubling", "%s",
+	    why);
+	options_free(&c);
+}
+
 /* --exp saturates: never negative, never smaller than the one before, and
  * the 80th delay of --exp 1s is the largest there is. */
 static void
@@ -456,6 +624,9 @@ unit_engine(void)
 	rows_pairs();
 	rows_within();
 	rows_decorrelated();
+	rows_v2_range();
+	rows_v2_overflow();
+	rows_v2_medians();
 	rows_saturated();
 	rows_bounds();
 }

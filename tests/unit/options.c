@@ -218,6 +218,20 @@ static const struct refused {
 	{ M_RETRY, "--delay-multiple-on-failure: negative", "--delay-multiple-on-failure", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "-2", "--delay-multiple-on-success", "0.5", NULL } },
 	{ M_RETRY, "--delay-multiple-on-failure: inf", "--delay-multiple-on-failure", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "inf", "--delay-multiple-on-success", "0.5", NULL } },
 	{ M_RETRY, "--delay-multiple-on-success: a word", "--delay-multiple-on-success", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "2", "--delay-multiple-on-success", "half", NULL } },
+	/* A failure never shortens the delay: on-failure increments of 0 or
+	 * more, multiples of 1 or more (a success's may shrink it). */
+	{ M_RETRY, "--delay-increment-on-failure: negative (LILD)", "--delay-increment-on-failure", { "-a", "LILD", "--initial-delay", "1", "--delay-increment-on-failure", "-0.001", "--delay-increment-on-success", "1", NULL } },
+	{ M_SHOW, "--delay-increment-on-failure: negative (LIMD)", "--delay-increment-on-failure", { "-a", "LIMD", "--initial-delay", "1", "--delay-increment-on-failure", "-1ms", "--delay-multiple-on-success", "0.5", NULL } },
+	{ M_SIM, "--delay-increment-on-failure: negative (simulate)", "--delay-increment-on-failure", { "-a", "LILD", "--initial-delay", "1", "--delay-increment-on-failure", "-1", "--delay-increment-on-success", "-1", NULL } },
+	{ M_RETRY, "--delay-multiple-on-failure: below 1 (MIMD)", "--delay-multiple-on-failure", { "-a", "MIMD", "--initial-delay", "1", "--delay-multiple-on-failure", "0.9", "--delay-multiple-on-success", "0.5", NULL } },
+	{ M_SHOW, "--delay-multiple-on-failure: 0 (MILD)", "--delay-multiple-on-failure", { "-a", "MILD", "--initial-delay", "1", "--delay-multiple-on-failure", "0", "--delay-increment-on-success", "-1", NULL } },
+	{ M_RETRY, "--decorrelated-v2: negative (Polly: medianFirstRetryDelay "
+	  "< 0)", "--decorrelated-v2", { "--decorrelated-v2", "-1ms", NULL } },
+	{ M_RETRY, "--decorrelated-v2: with another strategy", "--decorrelated-v2", { "--decorrelated", "1s", "--decorrelated-v2", "1s", NULL } },
+	/* --decorrelated's DUR is the least delay it draws. */
+	{ M_RETRY, "--max-delay: 0 under --decorrelated", "--max-delay", { "--decorrelated", "1ms", "--max-delay", "0", NULL } },
+	{ M_SHOW, "--max-delay: below --decorrelated's DUR", "--max-delay", { "--max-delay", "999us", "--decorrelated", "1ms", NULL } },
+	{ M_SIM, "simulate --max-delay: below --decorrelated's DUR", "--max-delay", { "--decorrelated", "5ms", "--max-delay", "4ms", NULL } },
 	{ M_RETRY, "--jitter-factor: over 0.5", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "0.6", NULL } },
 	{ M_RETRY, "--jitter-factor: negative", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "-0.1", NULL } },
 	{ M_RETRY, "--jitter-factor: NaN", "--jitter-factor", { "-a", "Constant", "--delay", "1", "--jitter-factor", "nan", NULL } },
@@ -310,8 +324,27 @@ static const struct accepted {
 	{ M_RETRY, { "-n", "0", "--linear", "1s", NULL }, "max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--decorrelated", "1s", NULL },
 	  "max_delay=5m" },
+	{ M_RETRY, { "-n", "0", "--decorrelated-v2", "1s", NULL },
+	  "decorrelated-v2 base=1s max_delay=5m" },
+	/* Polly's: the median first delay may be 0, not negative; a cap
+	 * under it is a cap (it has no floor). */
+	{ M_SHOW, { "--decorrelated-v2", "0", "-M", "0", NULL },
+	  "decorrelated-v2 base=0s max_delay=0s" },
 	{ M_RETRY, { "-n", "0", "-x", "1s", "-M", "1h", NULL },
 	  "max_delay=1h" },
+	/* A cap at --decorrelated's DUR: every delay DUR.  Under the first
+	 * delay of a deterministic strategy: every delay at the cap. */
+	{ M_RETRY, { "--decorrelated", "1ms", "-M", "1ms", NULL },
+	  "decorrelated base=1ms max_delay=1ms" },
+	{ M_SHOW, { "--exp", "1s", "-M", "0", NULL }, "exp max_delay=0s" },
+	{ M_SHOW, { "--fib", "1s", "-M", "1ms", NULL }, "fib max_delay=1ms" },
+	/* The least a failure may change the delay by: nothing. */
+	{ M_SHOW, { "-a", "LILD", "--initial-delay", "1",
+	  "--delay-increment-on-failure", "0", "--delay-increment-on-success",
+	  "-1", NULL }, "algorithm" },
+	{ M_SHOW, { "-a", "MIMD", "--initial-delay", "1",
+	  "--delay-multiple-on-failure", "1", "--delay-multiple-on-success",
+	  "0", NULL }, "algorithm" },
 	{ M_RETRY, { "--forever", NULL }, "max=0 forever=1 max_delay=5m" },
 	{ M_RETRY, { "--forever", "-n", "3", NULL }, "max=3 forever=1" },
 	/* --forever: a second after a success unless told otherwise. */
@@ -689,7 +722,7 @@ static const struct words {
 static const char *const strategies[] = {
 	[S_EXP] = "exp", [S_FIXED] = "fixed", [S_LINEAR] = "linear",
 	[S_FIB] = "fib", [S_LIST] = "list", [S_DECORRELATED] = "decorrelated",
-	[S_IMMEDIATE] = "immediate",
+	[S_IMMEDIATE] = "immediate", [S_DECORRELATED_V2] = "decorrelated-v2",
 };
 
 static const char *
@@ -712,7 +745,7 @@ describe(const struct config *c, char *s, size_t sz)
 	    "forever=%d reset_after=%s nlist=%zu nargs=%d help=%d version=%d "
 	    "criteria=%d success_on=%s successes=%lu delay_on_success=%g "
 	    "limits=%zu",
-	    b->strategy <= S_IMMEDIATE ? strategies[b->strategy] : "algorithm",
+	    b->strategy < A_CONSTANT ? strategies[b->strategy] : "algorithm",
 	    dur(b->base, d[0], sizeof(d[0])), b->factor, b->max_attempts,
 	    dur(b->max_delay.ns, d[1], sizeof(d[1])),
 	    dur(b->min_delay.ns, d[2], sizeof(d[2])),

@@ -123,8 +123,8 @@ $(eval $(call tree,$(OBJ_DIR),OBJ_CMD))
 # but for the loaders that pure modules call: lib (PCRE2) and mathlib
 # (libm).  $(call unit_objs,DIR) names them in the tree DIR.
 PURE =		cluster codes compat duration engine help line lists match model \
-		number optable options policy replay rng share storeurl suggest \
-		verdict
+		number optable options policy pwmask replay rng share storeurl \
+		suggest verdict
 LOADERS =	lib mathlib
 unit_objs =	$(PURE:%=$(1)/%.o) $(LOADERS:%=$(1)/%.o)
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
@@ -139,7 +139,7 @@ build/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(call unit_objs,$(OBJ_DIR))
 # script by a real server (tests/redis.bats runs it).
 REPLAY_OBJS =	$(addprefix $(OBJ_DIR)/,redis.o redisconn.o signals.o \
 		storeurl.o share.o duration.o number.o compat.o lib.o clock.o \
-		tls.o cluster.o)
+		tls.o cluster.o pwmask.o)
 
 build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
 	    $(REPLAY_OBJS)

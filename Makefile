@@ -139,7 +139,8 @@ build/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(call unit_objs,$(OBJ_DIR))
 # script by a real server (tests/redis.bats runs it).
 REPLAY_OBJS =	$(addprefix $(OBJ_DIR)/,redis.o redisconn.o signals.o \
 		storeurl.o share.o duration.o number.o compat.o lib.o clock.o \
-		tls.o cluster.o pwmask.o redisnode.o redisreply.o)
+		tls.o cluster.o pwmask.o redisnode.o redisreply.o \
+		tlsfiles.o)
 
 build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
 	    $(REPLAY_OBJS)

@@ -63,15 +63,32 @@ RETRY_LDLIBS =	$(BSD_LIBS) $(PCRE_LIBS) $(HIREDIS_LIBS) $(SSL_LIBS) -lm
 # from their static archives where there are some: each shared library
 # costs every run its mapping and relocation.  libm stays, as needed only:
 # a compiler that calls what -O2 inlines (rint, at -O0) links it.
-DYN_LDLIBS =	$(or $(BSD_STATIC),$(BSD_LIBS)) $(LAZY_LIBS) \
-		-Wl,--as-needed -lm -Wl,--no-as-needed
+# $(call dyn_ldlibs,no): those of a build without Redis.
+dyn_ldlibs =	$(or $(BSD_STATIC),$(BSD_LIBS)) $(if $(filter no,$(1)), \
+		$(filter-out $(HIREDIS_LIBS) $(SSL_LIBS),$(LAZY_LIBS)), \
+		$(LAZY_LIBS)) -Wl,--as-needed -lm -Wl,--no-as-needed
+DYN_LDLIBS =	$(call dyn_ldlibs,$(REDIS))
 
-SRCS =		$(sort $(wildcard src/*.c src/*/*.c))
+# The Redis wing: the files that need hiredis and OpenSSL.  Without them
+# (REDIS = no: mk/configure's fact where their headers are missing, or
+# make REDIS=no), src/noredis.c stands in, which refuses a Redis store;
+# $(call wing_srcs,no) names the sources of such a build.
+WING =		redis redisconn redisnode redisreply tls tlsfiles
+ALL_SRCS =	$(sort $(wildcard src/*.c src/*/*.c))
+wing_srcs =	$(filter-out $(if $(filter no,$(1)),$(WING:%=src/%.c), \
+		src/noredis.c),$(ALL_SRCS))
+SRCS =		$(call wing_srcs,$(REDIS))
 OBJ_DIR =	build/obj
 OBJS =		$(SRCS:src/%.c=$(OBJ_DIR)/%.o)
 MANPAGES =	man/retry.1 man/show-backoff-delays.1
 
-retry: $(OBJS)
+# The list of objects, rewritten when it changes (make REDIS=no and
+# back), so that the binary is linked again.
+$(OBJ_DIR).list: $(if $(call same,$(OBJS),$(file <$(OBJ_DIR).list)),,FORCE)
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(OBJS)' >$@
+
+retry: $(OBJS) $(OBJ_DIR).list
 	$(CC) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) \
 	    $(DYN_LDLIBS) $(LDLIBS)
 
@@ -123,8 +140,8 @@ $(eval $(call tree,$(OBJ_DIR),OBJ_CMD))
 # but for the loaders that pure modules call: lib (PCRE2) and mathlib
 # (libm).  $(call unit_objs,DIR) names them in the tree DIR.
 PURE =		cluster codes compat duration engine help line lists match model \
-		number optable options policy replay rng share storeurl suggest \
-		verdict
+		number optable options policy pwmask replay rng share storeurl \
+		suggest verdict
 LOADERS =	lib mathlib
 unit_objs =	$(PURE:%=$(1)/%.o) $(LOADERS:%=$(1)/%.o)
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
@@ -139,7 +156,8 @@ build/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(call unit_objs,$(OBJ_DIR))
 # script by a real server (tests/redis.bats runs it).
 REPLAY_OBJS =	$(addprefix $(OBJ_DIR)/,redis.o redisconn.o signals.o \
 		storeurl.o share.o duration.o number.o compat.o lib.o clock.o \
-		tls.o cluster.o)
+		tls.o cluster.o pwmask.o redisnode.o redisreply.o \
+		tlsfiles.o)
 
 build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
 	    $(REPLAY_OBJS)
@@ -153,7 +171,7 @@ unit: build/unit
 
 # The unit tests, then the bats suite against the real binary.
 check: $(if $(SANITIZE),sanitize-build build/asan/unit,all build/unit) \
-	    build/redis-replay
+	    $(if $(filter no,$(REDIS)),,build/redis-replay)
 	$(if $(SANITIZE),./tests/run-under asan,UNIT=build/unit ./tests/run)
 
 # Long runs: 10,000 attempts, memory and descriptors flat.
@@ -195,7 +213,7 @@ clean:
 .PHONY: all unit check soak deps install uninstall clean FORCE
 FORCE:
 
-# The check trees, lint, the release, the Debian package and the
+# The check trees (the build without Redis among them), lint, the release, the Debian package and the
 # benchmarks, each in its own file.
 include mk/asan.mk mk/valgrind.mk mk/fuzz.mk mk/static.mk mk/portable.mk \
-	mk/lint.mk mk/dist.mk mk/deb.mk mk/bench.mk
+	mk/noredis.mk mk/lint.mk mk/dist.mk mk/deb.mk mk/bench.mk

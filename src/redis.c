@@ -39,6 +39,12 @@ static const struct {
 /* A field's value, at most: a double's %.17g, or a time in us. */
 #define FIELD_MAX	24
 
+const char *
+redis_absent(void)
+{
+	return NULL;
+}
+
 void
 redis_key(const char *name, char *key, size_t sz)
 {

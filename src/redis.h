@@ -28,6 +28,9 @@
 #define REDIS_KEY_MAX	(REDIS_KEY_PREFIX_LEN + SHARE_NAME_MAX + \
 			    REDIS_KEY_SUFFIX_LEN + 1)
 
+/* NULL in a build with Redis; else why a Redis store cannot be used
+ * (noredis.c). */
+const char	*redis_absent(void);
 /* The key of a name's state. */
 void		 redis_key(const char *name, char *key, size_t);
 /*

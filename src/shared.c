@@ -114,6 +114,13 @@ resolve_spec(struct shared *sh, const struct config *c, char *err,
 	}
 	explicit_bzero(spec, sizeof(spec));
 	storeurl_show(&sh->url, sh->shown, sizeof(sh->shown));
+	/* A build without Redis says so when a Redis store is named. */
+	if (sh->url.kind != STORE_FILE && (why = redis_absent()) != NULL) {
+		snprintf(err, errsz, "%s: %s: %s", from, sh->shown, why);
+		explicit_bzero(&sh->url, sizeof(sh->url));
+		errno = EINVAL;
+		return -1;
+	}
 	return 0;
 }
 

@@ -259,6 +259,7 @@ assert_waited() {
 	run -125 env RETRY_SHARE_STORE=rediss://:pw@a,b,/1 timeout 60 "$RETRY" \
 	    share status
 	assert_output "retry: \$RETRY_SHARE_STORE: an empty host in the list: give HOST[:PORT] between the commas"
+	if noredis; then return; fi
 	# 16 are taken: the store is down, and the run goes on.
 	many=$(printf '127.0.0.%d:1,' $(seq 16))
 	run -0 env RETRY_SHARE_STORE=redis://${many%,} timeout 60 "$RETRY" \
@@ -398,6 +399,7 @@ assert_waited() {
 	assert_line --index 0 --regexp '^\{"name":"j",'
 	assert_equal "${#lines[@]}" 1
 	assert_regex "$stderr" '^\{"ts":"[^"]+","event":"error","label":null,"command":\[\],"message":"missing: no shared state in '"$STORE"'"\}$'
+	if noredis; then return; fi
 	# A store that does not answer.
 	run -1 --separate-stderr env RETRY_SHARE_STORE=unix://"$d"/none.sock \
 	    timeout 60 "$RETRY" share status --log-format json x

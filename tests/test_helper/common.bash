@@ -92,6 +92,13 @@ skip_portable() {
 	[ -z "${RETRY_PORTABLE:-}" ] || skip "the portable build: $1"
 }
 
+# Whether this is the build without Redis (make check-noredis sets
+# RETRY_NOREDIS), where a test's part that needs a Redis store is left
+# out: such a store is refused there (tests/noredis.bats).
+noredis() {
+	[ -n "${RETRY_NOREDIS:-}" ]
+}
+
 # Where retry's messages say its spools are: in memory (memfd), or in the
 # portable build, which has no memfd, in TMPDIR.
 spool_place() {

@@ -39,6 +39,7 @@ main(void)
 	unit_engine();
 	unit_storeurl();
 	unit_cluster();
+	unit_pwmask();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

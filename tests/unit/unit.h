@@ -32,5 +32,6 @@ struct codes;
 void	codes_text(const struct codes *, char *, size_t);
 void	unit_storeurl(void);
 void	unit_cluster(void);
+void	unit_pwmask(void);
 
 #endif

@@ -37,6 +37,7 @@ main(void)
 	unit_duration();
 	unit_codes();
 	unit_engine();
+	unit_delays();
 	unit_storeurl();
 	unit_cluster();
 	unit_pwmask();

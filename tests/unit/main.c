@@ -38,6 +38,7 @@ main(void)
 	unit_codes();
 	unit_engine();
 	unit_delays();
+	unit_number();
 	unit_storeurl();
 	unit_cluster();
 	unit_pwmask();

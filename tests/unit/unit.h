@@ -27,6 +27,7 @@ void	unit_duration(void);
 void	unit_codes(void);
 void	unit_engine(void);
 void	unit_delays(void);
+void	unit_number(void);
 
 struct codes;
 /* The statuses of a set as "0,2,75-78", or "none". */

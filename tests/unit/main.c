@@ -39,6 +39,7 @@ main(void)
 	unit_engine();
 	unit_delays();
 	unit_number();
+	unit_match();
 	unit_storeurl();
 	unit_cluster();
 	unit_pwmask();

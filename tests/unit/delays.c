@@ -7,8 +7,9 @@
  * family without jitter agrees with Algorithm::Backoff itself
  * (tests/number.bats compares generated cases with it).
  *
- * Then properties of jittered runs: bounds, reproducibility and how each
- * step follows the one before.
+ * Then --count's bound, the refusals of -a, STATUS and --samples word for
+ * word, --samples' statistics, and properties of jittered runs: bounds,
+ * reproducibility and how each step follows the one before.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -154,6 +155,59 @@ static const struct row {
 	  "1e+222 1e+228 1e+234 1e+240 1e+246 1e+252 1e+258 1e+264 1e+270 "
 	  "1e+276 1e+282 1e+288 1e+294 1e+300 1e+306 Inf Inf" },
 
+	/* show-backoff-delays' own: STATUS, the all-failing run, --budget,
+	 * --unit, Perl's numbers. */
+	{ "STATUS: 0 fails, 1 succeeds, options may come after them",
+	  "0 0 1 0 -a MIMD --initial-delay 3 --min-delay 2 "
+	  "--delay-multiple-on-failure 2 --delay-multiple-on-success 0.5",
+	  "3 6 3 6" },
+	{ "STATUS: equal times are fine", "--fixed 1 0:5 0:5 0:+0", "1 1 1" },
+	{ "STATUS: a time in Perl's exponent form is its number",
+	  "-a Constant --delay 3 --max-delay 2 --consider-actual-delay "
+	  "0:1.40666961669922e-05 0:+1e-3 0:2E0 0:+.5", "2 2 2 2" },
+	{ "STATUS: the same times as decimals",
+	  "-a Constant --delay 3 --max-delay 2 --consider-actual-delay "
+	  "0:0.0000140666961669922 0:+0.001 0:2 0:+0.5", "2 2 2 2" },
+	{ "without STATUS: --exp until --max's 5 attempts", "--exp 1s",
+	  "1 2 4 8 -1" },
+	{ "without STATUS: --fixed until -n 3", "--fixed 500ms -n 3",
+	  "0.5 0.5 -1" },
+	{ "without STATUS: --count bounds an unlimited run",
+	  "--fixed 1 -n 0 --count 3", "1 1 1" },
+	{ "--budget: a delay past the budget gives up",
+	  "--exp 1s -n 0 --budget 10s", "1 2 4 -1" },
+	{ "--budget: with statuses, the entry's time plus its delay",
+	  "--fixed 1s -n 0 --budget 5s 0:1 0:4 0:4.5 1:4.5", "1 1 -1 0" },
+	{ "--budget: the default --max", "--budget 10s", "1 2 4 -1" },
+	{ "--unit ms leaves -1 alone", "--exp 1s -n 3 --unit ms",
+	  "1000 2000 -1" },
+	{ "--unit ms: a microsecond", "--fixed 1us -n 2 --unit ms",
+	  "0.001 -1" },
+	{ "a nanosecond prints as Perl prints it", "--fixed 1ns -n 2",
+	  "1e-09 -1" },
+	{ "eight decimals print as Perl prints them",
+	  "--fixed 1.23456789s -n 2", "1.23456789 -1" },
+	{ "millions print whole",
+	  "-a MIMD --initial-delay 1 --delay-multiple-on-failure 1000000 "
+	  "--delay-multiple-on-success 1 --count 4",
+	  "1 1000000 1000000000000 1e+18" },
+	{ "1e6^52 overflows to Inf; Inf x 0 on the success is NaN",
+	  "-a MIMD --initial-delay 1 --delay-multiple-on-failure 1e6 "
+	  "--delay-multiple-on-success 0 "
+	  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+	  "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1",
+	  "1 1000000 1000000000000 1e+18 1e+24 1e+30 1e+36 1e+42 1e+48 "
+	  "1e+54 1e+60 1e+66 1e+72 1e+78 1e+84 1e+90 1e+96 1e+102 1e+108 "
+	  "1e+114 1e+120 1e+126 1e+132 1e+138 1e+144 1e+150 1e+156 1e+162 "
+	  "1e+168 1e+174 1e+180 1e+186 1e+192 1e+198 1e+204 1e+210 1e+216 "
+	  "1e+222 1e+228 1e+234 1e+240 1e+246 1e+252 1e+258 1e+264 1e+270 "
+	  "1e+276 1e+282 1e+288 1e+294 1e+300 1e+306 Inf NaN" },
+	{ "-a keeps Perl's no limit", "-a Constant --delay 1 --count 7",
+	  "1 1 1 1 1 1 1" },
+	{ "--decorrelated, seeded, as --dry-run schedules it",
+	  "--decorrelated 1s --seed 9 -n 5 --max-delay 1m",
+	  "1.688395815 4.190468519 1.219152141 1.925772436 -1" },
+
 	/* Jitter, seeded. */
 	{ "--jitter-factor: pinned values for seed 1",
 	  "-a MIMD --initial-delay 1 --delay-multiple-on-failure 2 "
@@ -171,7 +225,7 @@ static const struct row {
 /*
  * Parses the words of s as the face of mode does (retry with a command
  * after them) into c; false, with the reason in err, when the options
- * refuse them.
+ * refuse them.  c is good until the next call.
  */
 static bool
 parse_as(enum mode mode, const char *s, struct config *c, char *err,
@@ -179,7 +233,9 @@ parse_as(enum mode mode, const char *s, struct config *c, char *err,
 {
 	static char show[] = "show-backoff-delays", retry[] = "retry",
 	    simulate[] = "simulate", cmd[] = "true";
-	char buf[2048], *argv[256];
+	/* The config points into argv: they outlive the call, until the
+	 * next. */
+	static char buf[2048], *argv[256];
 	int n = 0;
 
 	snprintf(buf, sizeof(buf), "%s", s);
@@ -351,8 +407,8 @@ row_jitter_bounds(void)
 	    "under the cap", "%zu delays, within [0, 5]: %d", n, in);
 }
 
-/* What -a refuses, and the line that says why (the face prints it after
- * its name, then the pointer to --help). */
+/* What -a, STATUS and --samples refuse, and the line that says why (the
+ * face prints it after its name, then the pointer to --help). */
 static const struct refused {
 	enum mode	 mode;
 	const char	*command;
@@ -395,6 +451,12 @@ static const struct refused {
 	{ MODE_SHOW, "-a MIMD --initial-delay 1 --delay-multiple-on-failure 2 "
 	  "--delay-multiple-on-success 1 --delay-on-success 1",
 	  "--delay-on-success: is not an option of -a MIMD" },
+	{ MODE_SHOW, "0:+2 0:+3 0:4.5",
+	  "status '0:4.5': the time goes backwards" },
+	{ MODE_SHOW, "--samples 100001", "--samples: '100001' is too large "
+	  "(give a whole number from 1 to 100000)" },
+	{ MODE_SHOW, "--samples x", "--samples: 'x' is not a whole number "
+	  "(give a whole number from 1 to 100000)" },
 	{ MODE_SHOW, "-a Quadratic --delay 1",
 	  "--algorithm: unknown algorithm 'Quadratic' (use Constant, "
 	  "Exponential, Fibonacci, LILD, LIMD, MILD or MIMD)" },
@@ -418,11 +480,303 @@ rows_refused(void)
 	}
 }
 
+/* The number of delays of the words of s, up to a million. */
+static size_t
+count(const char *s)
+{
+	char err[256];
+	struct config c;
+	struct replay r;
+	struct rng rng;
+	struct step st;
+	size_t n = 0;
+
+	if (!parse(s, &c, err, sizeof(err)))
+		return 0;
+	rng_seed(&rng, 1);
+	replay_start(&r, &c, &rng);
+	while (n < 1000000 && replay_step(&r, &st))
+		n++;
+	options_free(&c);
+	return n;
+}
+
+/* --count bounds an unlimited run: 10 by default, 100,000 when asked. */
+static void
+rows_count(void)
+{
+	static const struct {
+		const char	*command;
+		size_t		 n;
+	} t[] = {
+		{ "--fixed 1 -n 0", 10 },
+		{ "--fixed 1 -n 0 --count 100000", 100000 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const size_t n = count(t[i].command);
+
+		unit_row(n == t[i].n, "delays count", t[i].command,
+		    "want %zu delays, got %zu", t[i].n, n);
+	}
+}
+
+/* STATUS entries refused: the error starts with the entry and says why
+ * (the whole line where given). */
+static void
+rows_status_refused(void)
+{
+	static const struct {
+		const char	*entry;
+		const char	*line;		/* NULL: the entry's prefix */
+	} t[] = {
+		{ "2", "status '2': a status is 0 (failure) or 1 (success), "
+		  "then optionally :T or :+S" },
+		{ "00", NULL }, { "x", NULL }, { "0:", NULL }, { "0:+", NULL },
+		{ "0:-1", NULL }, { "0:+-1", NULL }, { "0:1e", NULL },
+		{ "1:1s", NULL }, { "0:.", NULL }, { "", NULL },
+		{ "0:+1:2", NULL }, { " 0", NULL },
+	};
+	static const char *const times[] = {
+		"0:-1e-5", "0:+-1", "0:1e", "0:e5", "0:1e400", "0:0x10",
+		"0:inf",
+	};
+	static char face[] = "show-backoff-delays", zero[] = "0",
+	    a[] = "-a", constant[] = "Constant", delay[] = "--delay",
+	    three[] = "3";
+	char entry[32], want[256], err[512], *argv[8];
+	struct config c;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(entry, sizeof(entry), "%s", t[i].entry);
+		argv[0] = face;
+		argv[1] = zero;
+		argv[2] = entry;
+		argv[3] = NULL;
+		snprintf(want, sizeof(want), "status '%s': ", t[i].entry);
+		err[0] = '\0';
+		rc = options_parse(3, argv, MODE_SHOW, &c, err, sizeof(err));
+		options_free(&c);
+		unit_row(rc == -1 && (t[i].line != NULL ?
+		    strcmp(err, t[i].line) == 0 :
+		    strncmp(err, want, strlen(want)) == 0),
+		    "delays refused", want, "status %d, error '%s'", rc, err);
+	}
+	/* A time that is no number of seconds. */
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		snprintf(entry, sizeof(entry), "%s", times[i]);
+		argv[0] = face;
+		argv[1] = a;
+		argv[2] = constant;
+		argv[3] = delay;
+		argv[4] = three;
+		argv[5] = entry;
+		argv[6] = NULL;
+		snprintf(want, sizeof(want), "status '%s': the time is not a "
+		    "number of seconds", times[i]);
+		err[0] = '\0';
+		rc = options_parse(6, argv, MODE_SHOW, &c, err, sizeof(err));
+		options_free(&c);
+		unit_row(rc == -1 && strcmp(err, want) == 0, "delays refused",
+		    want, "status %d, error '%s'", rc, err);
+	}
+}
+
+/* --samples as show-backoff-delays prints it: a step a line, "min median
+ * p90 max", lines joined by "; ". */
+static void
+samples_words(const char *s, char *got, size_t gotsz)
+{
+	char a[NUMBER_BUFSZ], b[NUMBER_BUFSZ], p[NUMBER_BUFSZ], m[NUMBER_BUFSZ];
+	struct sampler sp;
+	struct config c;
+	struct stats x;
+	struct rng rng;
+	const char *why;
+	size_t len = 0;
+	double k;
+
+	got[0] = '\0';
+	if (!parse(s, &c, got, gotsz))
+		return;
+	k = c.unit == UNIT_MS ? 1000 : 1;
+	rng_seed(&rng, c.seeded ? c.seed : 1);
+	if ((why = sampler_start(&sp, &c, &rng)) != NULL)
+		snprintf(got, gotsz, "%s", why);
+	while (why == NULL && sampler_step(&sp, &x) && len < gotsz)
+		len += (size_t)snprintf(got + len, gotsz - len,
+		    "%s%s %s %s %s (%lu)", len > 0 ? "; " : "",
+		    number_text(x.min >= 0 ? x.min * k : x.min, a),
+		    number_text(x.median >= 0 ? x.median * k : x.median, b),
+		    number_text(x.p90 >= 0 ? x.p90 * k : x.p90, p),
+		    number_text(x.max >= 0 ? x.max * k : x.max, m), x.runs);
+	sampler_free(&sp);
+	options_free(&c);
+}
+
+/* --samples: the statistics of each step, and how many runs go on. */
+static void
+rows_samples(void)
+{
+	static const struct row t[] = {
+		{ "--samples: min, median, p90 and max per step",
+		  "--samples 1000 --seed 1 --jitter full",
+		  "0.001263272 0.4934719095 0.894311679 0.998179398 (1000); "
+		  "0.002571914 0.969829203 1.784753848 1.994620971 (1000); "
+		  "0.001494354 1.9309992005 3.56650341 3.997691842 (1000); "
+		  "0.01899074 4.1143142735 7.318064203 7.986763221 (1000); "
+		  "-1 -1 -1 -1 (0)" },
+		{ "--samples: runs counts those that go on past a --budget",
+		  "--samples 5 --seed 3 --jitter full --budget 5s --count 20",
+		  "0.171083952 0.800896744 0.911625433 0.911625433 (5); "
+		  "0.090714677 1.594039166 1.987333847 1.987333847 (5); "
+		  "1.178097124 1.382555015 1.890297341 1.890297341 (3); "
+		  "2.081538831 2.081538831 2.081538831 2.081538831 (1); "
+		  "-1 -1 -1 -1 (0)" },
+	};
+	char got[1024];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		samples_words(t[i].command, got, sizeof(got));
+		unit_row(strcmp(got, t[i].want) == 0, "delays samples",
+		    t[i].name, "want %s\n# got  %s", t[i].want, got);
+	}
+}
+
+/* The first step of --samples' statistics, and their number. */
+static bool
+first_stats(const char *s, struct stats *x)
+{
+	char err[256];
+	struct sampler sp;
+	struct config c;
+	struct rng rng;
+	bool ok;
+
+	if (!parse(s, &c, err, sizeof(err)))
+		return false;
+	rng_seed(&rng, c.seeded ? c.seed : 1);
+	ok = sampler_start(&sp, &c, &rng) == NULL && sampler_step(&sp, x);
+	sampler_free(&sp);
+	options_free(&c);
+	return ok;
+}
+
+static int
+by_value(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Full jitter is uniform on [0, d]: the median near d/2, p90 near 0.9d;
+ * and for one step, N runs draw what one run's N steps draw. */
+static void
+rows_samples_drawn(void)
+{
+	char buf[160], want[160], got[160];
+	char a[NUMBER_BUFSZ], b[NUMBER_BUFSZ], p[NUMBER_BUFSZ], m[NUMBER_BUFSZ];
+	struct config c;
+	struct replay r;
+	struct rng rng;
+	struct step st;
+	struct stats x;
+	double v[20];
+	bool ok = true;
+
+	for (int i = 0; i < 4 && ok; i++) {
+		const double d = (double)(1 << i);
+		struct sampler sp;
+
+		ok = parse("--samples 1000 --seed 1 --jitter full", &c, buf,
+		    sizeof(buf));
+		if (!ok)
+			break;
+		rng_seed(&rng, c.seed);
+		ok = sampler_start(&sp, &c, &rng) == NULL;
+		for (int j = 0; ok && j <= i; j++)
+			ok = sampler_step(&sp, &x);
+		ok = ok && x.min >= 0 && x.max <= d && x.median >= 0.45 * d &&
+		    x.median <= 0.55 * d && x.p90 >= 0.86 * d &&
+		    x.p90 <= 0.94 * d;
+		sampler_free(&sp);
+		options_free(&c);
+	}
+	unit_row(ok, "delays samples", "full jitter: the median near d/2, "
+	    "p90 near 0.9d", "%g %g %g %g", x.min, x.median, x.p90, x.max);
+	for (size_t n = 10; n <= 11; n++) {
+		size_t k = 0;
+
+		snprintf(buf, sizeof(buf), "--fixed 1s --jitter full --seed 5 "
+		    "-n 0 --count %zu", n);
+		if (parse(buf, &c, got, sizeof(got))) {
+			rng_seed(&rng, c.seed);
+			replay_start(&r, &c, &rng);
+			/* As printed, then read back, as awk reads them. */
+			while (k < n && replay_step(&r, &st))
+				v[k++] = strtod(number_text(st.d.s, a), NULL);
+			options_free(&c);
+		}
+		qsort(v, k, sizeof(v[0]), by_value);
+		if (n == 10)
+			snprintf(want, sizeof(want), "%.15g %.15g %.15g %.15g",
+			    v[0], (v[4] + v[5]) / 2, v[8], v[9]);
+		else
+			snprintf(want, sizeof(want), "%.15g %.15g %.15g %.15g",
+			    v[0], v[5], v[9], v[10]);
+		snprintf(buf, sizeof(buf), "--fixed 1s --jitter full --seed 5 "
+		    "-n 2 --samples %zu", n);
+		got[0] = '\0';
+		if (k == n && first_stats(buf, &x))
+			snprintf(got, sizeof(got), "%s %s %s %s",
+			    number_text(x.min, a), number_text(x.median, b),
+			    number_text(x.p90, p), number_text(x.max, m));
+		snprintf(buf, sizeof(buf), "--samples %zu: the statistics of "
+		    "the values one run of %zu draws", n, n);
+		unit_row(strcmp(got, want) == 0, "delays samples", buf,
+		    "want %s\n# got  %s", want, got);
+	}
+}
+
+/* --samples over STATUS and -a: three steps, the success's 0 in every
+ * run, the failures within 20% of 10 and their median near 10. */
+static void
+row_samples_status(void)
+{
+	char got[512], step[3][128];
+	double v[4];
+	unsigned long runs;
+	size_t n = 0;
+	bool ok = true;
+
+	samples_words("--samples 500 --seed 2 -a Constant --delay 10 "
+	    "--jitter-factor 0.2 0 1 0", got, sizeof(got));
+	for (char *t = strtok(got, ";"); t != NULL; t = strtok(NULL, ";"))
+		if (n++ < 3)
+			snprintf(step[n - 1], sizeof(step[0]), "%s",
+			    t + (*t == ' '));
+	ok = n == 3 && strcmp(step[1], "0 0 0 0 (500)") == 0;
+	for (size_t i = 0; ok && i < 3; i += 2)
+		ok = sscanf(step[i], "%lf %lf %lf %lf (%lu)", &v[0], &v[1],
+		    &v[2], &v[3], &runs) == 5 && v[0] >= 8 && v[3] <= 12 &&
+		    v[1] >= 9.5 && v[1] <= 10.5;
+	unit_row(ok, "delays samples", "--samples with STATUS and -a: "
+	    "three steps, a success's 0, failures near 10", "%zu steps: %s",
+	    n, n > 0 ? step[0] : "");
+}
+
 void
 unit_delays(void)
 {
 	rows_show();
 	rows_refused();
+	rows_count();
+	rows_status_refused();
+	rows_samples();
+	rows_samples_drawn();
+	row_samples_status();
 	row_jitter_factor();
 	row_jitter_factor_steps();
 	row_jitter_bounds();

@@ -407,8 +407,9 @@ row_jitter_bounds(void)
 	    "under the cap", "%zu delays, within [0, 5]: %d", n, in);
 }
 
-/* What -a, STATUS and --samples refuse, and the line that says why (the
- * face prints it after its name, then the pointer to --help). */
+/* What -a, STATUS and --samples refuse, and a status set's limits, and
+ * the line that says why (the face prints it after its name, then the
+ * pointer to --help). */
 static const struct refused {
 	enum mode	 mode;
 	const char	*command;
@@ -457,6 +458,10 @@ static const struct refused {
 	  "(give a whole number from 1 to 100000)" },
 	{ MODE_SHOW, "--samples x", "--samples: 'x' is not a whole number "
 	  "(give a whole number from 1 to 100000)" },
+	{ MODE_RETRY, "--retry-on 75-78:10,76", "--retry-on: '75-78:10,76': "
+	  "status 76 is given twice (each status once in a list)" },
+	{ MODE_RETRY, "--stop-on 1,KILL,137", "--stop-on: '1,KILL,137': "
+	  "status 137 is given twice (each status once in a list)" },
 	{ MODE_SHOW, "-a Quadratic --delay 1",
 	  "--algorithm: unknown algorithm 'Quadratic' (use Constant, "
 	  "Exponential, Fibonacci, LILD, LIMD, MILD or MIMD)" },

@@ -208,6 +208,27 @@ static const struct row {
 	  "--decorrelated 1s --seed 9 -n 5 --max-delay 1m",
 	  "1.688395815 4.190468519 1.219152141 1.925772436 -1" },
 
+	/* The strategies' own, seeded. */
+	{ "--decorrelated: at DUR, every delay is DUR",
+	  "--decorrelated 1ms --max-delay 1ms --seed 1 -n 4",
+	  "0.001 0.001 0.001 -1" },
+	{ "a cap under --exp's first delay holds every delay",
+	  "--exp 1s --max-delay 250ms -n 4", "0.25 0.25 0.25 -1" },
+	{ "a cap of 0 under --linear", "--linear 2s --max-delay 0 -n 3",
+	  "0 0 -1" },
+	{ "a cap under --fib's first delay", "--fib 1s --max-delay 1ms -n 3",
+	  "0.001 0.001 -1" },
+	{ "--decorrelated-v2: Polly's no retries", "--decorrelated-v2 2s -n 1 "
+	  "--seed 1", "-1" },
+	{ "--decorrelated-v2: a seed's delays",
+	  "--decorrelated-v2 1s --seed 1 -n 4",
+	  "1.084167279 0.93562201 2.219928701 -1" },
+	{ "--decorrelated-v2: --max-delay caps it",
+	  "--decorrelated-v2 1s --max-delay 1s --seed 1 -n 4",
+	  "1 0.93562201 1 -1" },
+	{ "--jitter full: a seed's delays", "--fixed 1s --jitter full "
+	  "--seed 42 -n 4", "0.85555998 0.973591417 0.70397226 -1" },
+
 	/* Jitter, seeded. */
 	{ "--jitter-factor: pinned values for seed 1",
 	  "-a MIMD --initial-delay 1 --delay-multiple-on-failure 2 "
@@ -462,6 +483,13 @@ static const struct refused {
 	  "status 76 is given twice (each status once in a list)" },
 	{ MODE_RETRY, "--stop-on 1,KILL,137", "--stop-on: '1,KILL,137': "
 	  "status 137 is given twice (each status once in a list)" },
+	{ MODE_RETRY, "--max-delay 999us --decorrelated 1ms", "--max-delay: "
+	  "999us is below --decorrelated's 1ms, the least delay it draws" },
+	{ MODE_RETRY, "--dry-run --decorrelated 1s --max-delay 500ms",
+	  "--max-delay: 500ms is below --decorrelated's 1s, the least delay "
+	  "it draws" },
+	{ MODE_SIMULATE, "--decorrelated 5ms --max-delay 4ms", "--max-delay: "
+	  "4ms is below --decorrelated's 5ms, the least delay it draws" },
 	{ MODE_SHOW, "-a Quadratic --delay 1",
 	  "--algorithm: unknown algorithm 'Quadratic' (use Constant, "
 	  "Exponential, Fibonacci, LILD, LIMD, MILD or MIMD)" },
@@ -772,6 +800,131 @@ row_samples_status(void)
 	    n, n > 0 ? step[0] : "");
 }
 
+/* The delays of the words of s as printed, into a malloc'd array of max
+ * strings of NUMBER_BUFSZ bytes; their number. */
+static size_t
+printed(const char *s, char (*v)[NUMBER_BUFSZ], size_t max)
+{
+	double *d = calloc(max, sizeof(*d));
+	size_t n;
+
+	if (d == NULL)
+		abort();
+	n = run(s, d, max);
+	for (size_t i = 0; i < n; i++)
+		number_text(d[i], v[i]);
+	free(d);
+	return n;
+}
+
+/*
+ * --decorrelated's first delay is drawn in [DUR, 3 x DUR], as AWS's, not
+ * DUR itself, and the cap holds it; --decorrelated-v2 against the specs
+ * of Polly.Contrib.WaitAndRetry, their bounds unchanged.
+ */
+static void
+rows_strategies(void)
+{
+	static char line[3000][NUMBER_BUFSZ];
+	char buf[128];
+	struct stats x = { 0 };
+	size_t n, bad = 0;
+	int seed;
+
+	n = printed("--decorrelated 100ms -n 0 --count 1 --seed 1", line, 1);
+	unit_row(n == 1 && strcmp(line[0], "0.1") != 0, "delays strategies",
+	    "--decorrelated: one seed's first delay is not exactly DUR",
+	    "%zu: %s", n, n > 0 ? line[0] : "");
+	unit_row(first_stats("--decorrelated 100ms -n 0 --count 1 --seed 1 "
+	    "--samples 2000", &x) && x.min >= 0.1 && x.min < 0.11 &&
+	    x.median > 0.18 && x.median < 0.22 && x.p90 > 0.26 &&
+	    x.p90 < 0.3 && x.max > 0.29 && x.max <= 0.3, "delays strategies",
+	    "--decorrelated: 2,000 first delays fill [0.1, 0.3]",
+	    "%g %g %g %g", x.min, x.median, x.p90, x.max);
+	unit_row(first_stats("--decorrelated 100ms --max-delay 150ms -n 0 "
+	    "--count 1 --seed 1 --samples 2000", &x) && x.max == 0.15,
+	    "delays strategies", "--decorrelated: the cap holds the first",
+	    "max %g", x.max);
+
+	/* Backoff_ResultIsInRange: seeds 0 to 999, a median first delay of
+	 * 3s, six retries; the t-th delay in [0, 3s x 2^(t+1)] for t < 2,
+	 * else in [0, 3s x (2^(t+1) - 2^(t-1))]. */
+	for (seed = 0; seed < 1000; seed++) {
+		double v[8];
+
+		snprintf(buf, sizeof(buf), "--decorrelated-v2 3s -n 7 --seed %d",
+		    seed);
+		n = run(buf, v, 8);
+		bad += n != 7 || v[6] != -1;
+		for (size_t t = 1; n == 7 && t <= 6; t++) {
+			const double up = t < 2 ? (double)(1 << (t + 1)) :
+			    (double)((1 << (t + 1)) - (1 << (t - 1)));
+
+			bad += v[t - 1] < 0 || v[t - 1] > 3 * up;
+		}
+	}
+	unit_row(bad == 0, "delays strategies", "--decorrelated-v2: Polly's "
+	    "Backoff_ResultIsInRange, seeds 0 to 999", "%zu wrong", bad);
+
+	/* Backoff_should_not_overflow_to_give_negative_timespan: 100
+	 * retries of 1s, seed 1, none negative, on to where the formula
+	 * leaves the doubles. */
+	n = printed("--decorrelated-v2 1s -n 101 --count 100 --seed 1", line,
+	    3000);
+	bad = 0;
+	for (size_t i = 0; i < n; i++)
+		bad += line[i][0] == '-';
+	unit_row(n == 100 && bad == 0, "delays strategies", "--decorrelated-v2:"
+	    " 100 retries, none negative", "%zu delays, %zu negative", n, bad);
+	n = printed("--decorrelated-v2 1s -n 0 --max-delay 365d --count 3000 "
+	    "--seed 1", line, 3000);
+	bad = 0;
+	for (size_t i = 0; i < n; i++)
+		bad += line[i][0] == '-';
+	unit_row(n == 3000 && bad == 0 && strcmp(line[2999], "31536000") == 0,
+	    "delays strategies", "--decorrelated-v2: 3,000 delays, none "
+	    "negative, the last at 365 days", "%zu delays, %zu negative, the "
+	    "last %s", n, bad, n == 3000 ? line[2999] : "");
+}
+
+/* Polly's documentation of medianFirstRetryDelay: the first delay's
+ * median near it (2^0.5 tanh(sqrt 2) / 1.4 = 0.897 of it), the medians of
+ * the later ones growing, about doubling from the third. */
+static void
+row_v2_medians(void)
+{
+	char err[256];
+	struct sampler sp;
+	struct config c;
+	struct stats x;
+	struct rng rng;
+	double prev = 0;
+	size_t n = 0;
+	bool ok;
+
+	ok = parse("--decorrelated-v2 1s -n 0 --max-delay 1d --count 8 "
+	    "--seed 1 --samples 4001", &c, err, sizeof(err));
+	if (ok) {
+		rng_seed(&rng, c.seed);
+		ok = sampler_start(&sp, &c, &rng) == NULL;
+		while (ok && sampler_step(&sp, &x)) {
+			n++;
+			if (n == 1)
+				ok = x.median >= 0.85 && x.median <= 1.15;
+			else
+				ok = x.median > prev && (n <= 3 ||
+				    (x.median >= 1.8 * prev &&
+				    x.median <= 2.2 * prev));
+			prev = x.median;
+		}
+		sampler_free(&sp);
+		options_free(&c);
+	}
+	unit_row(ok && n == 8, "delays strategies", "--decorrelated-v2: the "
+	    "first median near DUR, then growing, doubling from the third",
+	    "step %zu: median %g", n, prev);
+}
+
 void
 unit_delays(void)
 {
@@ -782,6 +935,8 @@ unit_delays(void)
 	rows_samples();
 	rows_samples_drawn();
 	row_samples_status();
+	rows_strategies();
+	row_v2_medians();
 	row_jitter_factor();
 	row_jitter_factor_steps();
 	row_jitter_bounds();

@@ -356,7 +356,7 @@ same(const double *a, const double *b, size_t n)
 static void
 row_jitter_factor(void)
 {
-	double a[50], b[50], c[50], sorted[50];
+	double a[50] = { 0 }, b[50] = { 0 }, c[50] = { 0 }, sorted[50];
 	size_t n, distinct = 0;
 	bool in = true;
 
@@ -390,7 +390,7 @@ row_jitter_factor(void)
 static void
 row_jitter_factor_steps(void)
 {
-	double v[4];
+	double v[4] = { 0 };
 	size_t n = run("-a MIMD --initial-delay 1 --delay-multiple-on-failure 2 "
 	    "--delay-multiple-on-success 0.5 --jitter-factor 0.1 --seed 1 "
 	    "0 0 0 1", v, 4);
@@ -411,7 +411,7 @@ row_jitter_factor_steps(void)
 static void
 row_jitter_bounds(void)
 {
-	double v[20];
+	double v[20] = { 0 };
 	size_t n;
 	bool in = true;
 
@@ -715,8 +715,8 @@ rows_samples_drawn(void)
 	struct replay r;
 	struct rng rng;
 	struct step st;
-	struct stats x;
-	double v[20];
+	struct stats x = { 0 };
+	double v[20] = { 0 };
 	bool ok = true;
 
 	for (int i = 0; i < 4 && ok; i++) {
@@ -850,7 +850,7 @@ rows_strategies(void)
 	 * 3s, six retries; the t-th delay in [0, 3s x 2^(t+1)] for t < 2,
 	 * else in [0, 3s x (2^(t+1) - 2^(t-1))]. */
 	for (seed = 0; seed < 1000; seed++) {
-		double v[8];
+		double v[8] = { 0 };
 
 		snprintf(buf, sizeof(buf), "--decorrelated-v2 3s -n 7 --seed %d",
 		    seed);

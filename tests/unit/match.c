@@ -12,72 +12,77 @@
 #include "../../src/match.h"
 #include "unit.h"
 
+/* A row in the order it reads: what, the rule, the output, what it finds. */
+#define ROW(name, kind, pattern, fixed, icase, output, matched, capture) \
+	{ name, pattern, output, capture, kind, fixed, icase, matched }
+
 static const struct row {
 	const char	*name;
-	enum rule_kind	 kind;
 	const char	*pattern;
-	bool		 fixed, icase;
 	const char	*output;
-	bool		 matched;
 	const char	*capture;	/* RULE_CAPTURE: the last, or NULL */
+	enum rule_kind	 kind;
+	bool		 fixed, icase;
+	bool		 matched;
 } rows[] = {
-	{ "a plain string on its own line", RULE_UNTIL, "ready", false, false,
-	  "booting\nready\n", true, NULL },
-	{ "a plain string inside a line", RULE_UNTIL, "ready", false, false,
-	  "all ready now\n", true, NULL },
-	{ "a plain string is not found across lines", RULE_UNTIL, "ready",
-	  false, false, "rea\ndy\n", false, NULL },
-	{ "the last line, unfinished, is matched at the end", RULE_UNTIL,
-	  "ready", false, false, "booting\nready", true, NULL },
-	{ "^ and $ hold at every line", RULE_UNTIL, "^ready$", false, false,
-	  "x\nready\ny\n", true, NULL },
-	{ "^ does not hold inside a line", RULE_UNTIL, "^ready$", false, false,
-	  "already\nready now\n", false, NULL },
-	{ "^...$ on an unfinished last line", RULE_UNTIL, "^ready$", false,
-	  false, "x\nready", true, NULL },
-	{ "an empty line is a line", RULE_UNTIL, "^$", false, false,
-	  "a\n\nb\n", true, NULL },
-	{ "after the last newline there is no line", RULE_UNTIL, "^$", false,
-	  false, "a\nb\n", false, NULL },
-	{ "nor after an unfinished last line", RULE_UNTIL, "^$", false, false,
-	  "a\nb", false, NULL },
-	{ "any case", RULE_FAIL, "READY", false, true, "x\nAll Ready\n", true,
-	  NULL },
-	{ "a fixed string's dots are dots", RULE_STOP, "a.b", true, false,
-	  "axb\na+b\n", false, NULL },
-	{ "a fixed string found", RULE_STOP, "a.b", true, false,
-	  "axb\nthe a.b\n", true, NULL },
-	{ "a regex's dot is any character", RULE_STOP, "a.b", false, false,
-	  "x\naxb\n", true, NULL },
-	{ "a class does not join two lines", RULE_UNTIL, "a[^x]b", false,
-	  false, "a\nb\n", false, NULL },
-	{ "\\s does not join two lines", RULE_UNTIL, "a\\s+b", false, false,
-	  "xa\n b\n", false, NULL },
-	{ "a match over a newline is retried on its line, the next still "
+	ROW("a plain string on its own line", RULE_UNTIL, "ready", false, false,
+	  "booting\nready\n", true, NULL),
+	ROW("a plain string inside a line", RULE_UNTIL, "ready", false, false,
+	  "all ready now\n", true, NULL),
+	ROW("a plain string is not found across lines", RULE_UNTIL, "ready",
+	  false, false, "rea\ndy\n", false, NULL),
+	ROW("the last line, unfinished, is matched at the end", RULE_UNTIL,
+	  "ready", false, false, "booting\nready", true, NULL),
+	ROW("^ and $ hold at every line", RULE_UNTIL, "^ready$", false, false,
+	  "x\nready\ny\n", true, NULL),
+	ROW("^ does not hold inside a line", RULE_UNTIL, "^ready$", false, false,
+	  "already\nready now\n", false, NULL),
+	ROW("^...$ on an unfinished last line", RULE_UNTIL, "^ready$", false,
+	  false, "x\nready", true, NULL),
+	ROW("an empty line is a line", RULE_UNTIL, "^$", false, false,
+	  "a\n\nb\n", true, NULL),
+	ROW("after the last newline there is no line", RULE_UNTIL, "^$", false,
+	  false, "a\nb\n", false, NULL),
+	ROW("nor after an unfinished last line", RULE_UNTIL, "^$", false, false,
+	  "a\nb", false, NULL),
+	ROW("any case", RULE_FAIL, "READY", false, true, "x\nAll Ready\n", true,
+	  NULL),
+	ROW("a fixed string's dots are dots", RULE_STOP, "a.b", true, false,
+	  "axb\na+b\n", false, NULL),
+	ROW("a fixed string found", RULE_STOP, "a.b", true, false,
+	  "axb\nthe a.b\n", true, NULL),
+	ROW("a regex's dot is any character", RULE_STOP, "a.b", false, false,
+	  "x\naxb\n", true, NULL),
+	ROW("a class does not join two lines", RULE_UNTIL, "a[^x]b", false,
+	  false, "a\nb\n", false, NULL),
+	ROW("\\s does not join two lines", RULE_UNTIL, "a\\s+b", false, false,
+	  "xa\n b\n", false, NULL),
+	ROW("a match over a newline is retried on its line, the next still "
 	  "found", RULE_UNTIL, "\\s+done", false, false, "x\n done\n", true,
-	  NULL },
-	{ "a lookbehind, a line at a time", RULE_RETRY, "(?<=id=)42", false,
-	  false, "id=41\nid=42\n", true, NULL },
-	{ "a lookbehind does not look into the line before", RULE_RETRY,
-	  "(?<=id=)42", false, false, "id=\n42\n", false, NULL },
-	{ "\\A is each line's start", RULE_RETRY, "\\Aready", false, false,
-	  "x\nready\n", true, NULL },
-	{ "a lookahead stops at the line's end", RULE_RETRY, "ready(?=\\n)",
-	  false, false, "ready\n", false, NULL },
-	{ "a NUL byte in a line", RULE_UNTIL, "ready", false, false,
-	  "\0x\nready\n", true, NULL },
-	{ "the capture: the last line's group", RULE_CAPTURE,
+	  NULL),
+	ROW("a lookbehind, a line at a time", RULE_RETRY, "(?<=id=)42", false,
+	  false, "id=41\nid=42\n", true, NULL),
+	ROW("a lookbehind does not look into the line before", RULE_RETRY,
+	  "(?<=id=)42", false, false, "id=\n42\n", false, NULL),
+	ROW("\\A is each line's start", RULE_RETRY, "\\Aready", false, false,
+	  "x\nready\n", true, NULL),
+	ROW("a lookahead stops at the line's end", RULE_RETRY, "ready(?=\\n)",
+	  false, false, "ready\n", false, NULL),
+	ROW("a NUL byte in a line", RULE_UNTIL, "ready", false, false,
+	  "\0x\nready\n", true, NULL),
+	ROW("the capture: the last line's group", RULE_CAPTURE,
 	  "Retry-After: ([0-9]+)", false, false,
-	  "Retry-After: 5\nother\nRetry-After: 30\n", true, "30" },
-	{ "the capture: a CRLF line's group without its CR", RULE_CAPTURE,
-	  "Retry-After: (.*)", false, false, "Retry-After: 7\r\n", true, "7" },
-	{ "the capture: of an unfinished last line", RULE_CAPTURE,
-	  "wait ([0-9.]+)s", false, false, "wait 1s\nwait 2.5s", true, "2.5" },
-	{ "the capture: no line matches", RULE_CAPTURE, "wait ([0-9]+)s",
-	  false, false, "wait s\nwaits\n", false, NULL },
-	{ "the capture: an unset group matches but captures nothing",
+	  "Retry-After: 5\nother\nRetry-After: 30\n", true, "30"),
+	ROW("the capture: a CRLF line's group without its CR", RULE_CAPTURE,
+	  "Retry-After: (.*)", false, false, "Retry-After: 7\r\n", true, "7"),
+	ROW("the capture: of an unfinished last line", RULE_CAPTURE,
+	  "wait ([0-9.]+)s", false, false, "wait 1s\nwait 2.5s", true, "2.5"),
+	ROW("the capture: no line matches", RULE_CAPTURE, "wait ([0-9]+)s",
+	  false, false, "wait s\nwaits\n", false, NULL),
+	ROW("the capture: an unset group matches but captures nothing",
 	  RULE_CAPTURE, "done|wait ([0-9]+)", false, false, "done\n", true,
-	  NULL },
+	  NULL),
+#undef ROW
 };
 
 #define NROWS	(sizeof(rows) / sizeof(rows[0]))
@@ -282,7 +287,7 @@ slow_lines(size_t bad, const char *last, size_t *n)
 		s[*n + line] = '\n';
 		*n += line + 1;
 	}
-	memcpy(s + *n, last, strlen(last));
+	memcpy(s + *n, last, strlen(last) + 1);
 	*n += strlen(last);
 	return s;
 }
@@ -345,9 +350,9 @@ row_rules(void)
 {
 	static const char out[] = "warming up\nerror: busy\nretry later\n";
 	static const size_t one[] = { 1 };
-	char err[256];
+	char err[256] = "";
 	struct output_rules r = { 0 };
-	struct scan_result res;
+	struct scan_result res = { 0 };
 	bool ok;
 
 	ok = rule_compile(&r, RULE_UNTIL, "ready", false, false, err,

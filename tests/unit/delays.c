@@ -391,7 +391,8 @@ static void
 row_jitter_factor_steps(void)
 {
 	double v[4] = { 0 };
-	size_t n = run("-a MIMD --initial-delay 1 --delay-multiple-on-failure 2 "
+	size_t n = run("-a MIMD --initial-delay 1 "
+	    "--delay-multiple-on-failure 2 "
 	    "--delay-multiple-on-success 0.5 --jitter-factor 0.1 --seed 1 "
 	    "0 0 0 1", v, 4);
 	bool ok = n == 4 && v[0] >= 0.9 && v[0] <= 1.1;
@@ -852,8 +853,8 @@ rows_strategies(void)
 	for (seed = 0; seed < 1000; seed++) {
 		double v[8] = { 0 };
 
-		snprintf(buf, sizeof(buf), "--decorrelated-v2 3s -n 7 --seed %d",
-		    seed);
+		snprintf(buf, sizeof(buf), "--decorrelated-v2 3s -n 7 "
+		    "--seed %d", seed);
 		n = run(buf, v, 8);
 		bad += n != 7 || v[6] != -1;
 		for (size_t t = 1; n == 7 && t <= 6; t++) {

@@ -35,8 +35,8 @@ static const struct row {
 	  "ready", false, false, "booting\nready", true, NULL),
 	ROW("^ and $ hold at every line", RULE_UNTIL, "^ready$", false, false,
 	  "x\nready\ny\n", true, NULL),
-	ROW("^ does not hold inside a line", RULE_UNTIL, "^ready$", false, false,
-	  "already\nready now\n", false, NULL),
+	ROW("^ does not hold inside a line", RULE_UNTIL, "^ready$", false,
+	  false, "already\nready now\n", false, NULL),
 	ROW("^...$ on an unfinished last line", RULE_UNTIL, "^ready$", false,
 	  false, "x\nready", true, NULL),
 	ROW("an empty line is a line", RULE_UNTIL, "^$", false, false,
@@ -382,9 +382,10 @@ rows_refused(void)
 	} t[] = {
 		{ RULE_UNTIL, "(a)\\1",
 		  "back-references such as \\1 are not supported" },
-		{ RULE_CAPTURE, "Retry-After: [0-9]+",
-		  "needs a group in parentheses, as in 'Retry-After: ([0-9]+)'" },
-		{ RULE_UNTIL, "a(b", "missing closing parenthesis (at offset 3)" },
+		{ RULE_CAPTURE, "Retry-After: [0-9]+", "needs a group in "
+		  "parentheses, as in 'Retry-After: ([0-9]+)'" },
+		{ RULE_UNTIL, "a(b",
+		  "missing closing parenthesis (at offset 3)" },
 	};
 	char err[256];
 

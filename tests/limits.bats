@@ -2,8 +2,9 @@
 # Limits by what attempts ended with: --retry-on STATUS:N, a status retried
 # N times at most in the whole run, and --successes N, a run done only after
 # N successes in a row.  The rules themselves are rows of
-# tests/unit/policy.c; here the real binary, its reports, its exit status,
-# its hooks and its held output.
+# tests/unit/policy.c, show-backoff-delays' delays and the refusals word
+# for word rows of tests/unit/delays.c; here the real binary, its reports,
+# its exit status, its hooks and its held output.
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
@@ -80,10 +81,6 @@ runs() {
 @test "--retry-on 1:2,1:3: a status given twice in a list is a usage error, nothing run" {
 	run retry --retry-on 1:2,1:3 -- echo ran
 	assert_usage_error "--retry-on: '1:2,1:3': status 1 is given twice \\(each status once in a list\\)"
-	run retry --retry-on 75-78:10,76 -- echo ran
-	assert_usage_error "--retry-on: '75-78:10,76': status 76 is given twice"
-	run retry --stop-on 1,KILL,137 -- echo ran
-	assert_usage_error "--stop-on: '1,KILL,137': status 137 is given twice"
 }
 
 @test "--successes 3: done after three successes in a row, each reported" {
@@ -129,10 +126,6 @@ runs() {
 	assert_regex "${stderr_lines[1]}" '"event":"failure".*"delay_ms":80,'
 	assert_regex "${stderr_lines[2]}" '"event":"success".*"delay_ms":40,.*"in_a_row":1'
 	assert_regex "${stderr_lines[3]}" '"event":"success".*"delay_ms":null,.*"in_a_row":2'
-	run -0 show --exp 40ms --successes 2 0 0 1 1
-	assert_lines 0.04 0.08 0.04 -1
-	run -0 show --exp 40ms --successes 2 --delay-on-success 0.5 0 0 1 1
-	assert_lines 0.04 0.08 0.5 -1
 }
 
 @test "--successes: a success is the verdict's, --until-output's line included" {
@@ -159,8 +152,6 @@ runs() {
 	    "2        1s         1s" \
 	    "3        1s         2s" \
 	    "then gives up: --max 5 leaves too few attempts for 3 successes in a row"
-	run -0 show --fixed 2 --successes 3 0 0 1 1 0 1 1 1
-	assert_lines 2 2 2 2 -1
 	run -0 show --format csv --fixed 2 --successes 2 0 1 1 0
 	assert_lines step,status,time_s,delay_s 1,0,0,2 2,1,0,2 3,1,0,-1
 	COLUMNS=30 run -0 show --chart --ascii --fixed 2 --successes 2 0 1 1

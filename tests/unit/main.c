@@ -37,6 +37,9 @@ main(void)
 	unit_duration();
 	unit_codes();
 	unit_engine();
+	unit_delays();
+	unit_number();
+	unit_match();
 	unit_storeurl();
 	unit_cluster();
 	unit_pwmask();

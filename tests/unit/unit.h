@@ -26,6 +26,9 @@ void	unit_line(void);
 void	unit_duration(void);
 void	unit_codes(void);
 void	unit_engine(void);
+void	unit_delays(void);
+void	unit_number(void);
+void	unit_match(void);
 
 struct codes;
 /* The statuses of a set as "0,2,75-78", or "none". */

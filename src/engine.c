@@ -223,7 +223,7 @@ decorrelated_v2(struct engine *e, unsigned long n)
 	if (n == 1)
 		e->v2_prev = 0;
 	if (!isfinite(g) || !isfinite(e->v2_prev)) {
-		e->v2_prev = INFINITY;
+		e->v2_prev = HUGE_VAL;
 		return INT64_MAX;
 	}
 	d = (g - e->v2_prev) / 1.4 * (double)e->b->base;

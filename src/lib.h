@@ -1,9 +1,10 @@
 /*
  * Libraries that only some runs need, PCRE2 for regular expressions,
- * hiredis for Redis and OpenSSL for TLS, loaded by a run that needs one,
- * before its first attempt (so that no load fails mid-run, nor finds what
- * an attempt wrote in the current directory): a library that is linked is
- * mapped and relocated by every run, used or not.  A module lists the functions it calls with an
+ * hiredis for Redis, OpenSSL for TLS and libm for exponential delays
+ * (mathlib.c), loaded by a run that needs one, before its first attempt
+ * (so that no load fails mid-run, nor finds what an attempt wrote in the
+ * current directory): a library that is linked is mapped and relocated
+ * by every run, used or not.  A module lists the functions it calls with an
  * X-macro and keeps them in a table of its own:
  *
  *	#define FUNCS(X) X(pcre2_compile) X(pcre2_match)

@@ -1,9 +1,7 @@
 /* libm's functions, loaded when first called (mathlib.h). */
-#include <err.h>
 #include <math.h>
 #include <stdbool.h>
 
-#include "exits.h"
 #include "lib.h"
 #include "mathlib.h"
 
@@ -45,16 +43,63 @@ math_load(char *why, size_t sz)
 	return 0;
 }
 
-/* A face that computes at once (show-backoff-delays, simulate, a chart)
- * loads libm at its first call; a run has loaded it before its first
- * attempt. */
+/*
+ * In libm's place when it would not load: a value that says no number
+ * (NaN, or 0 for the roundings), never an exit.  Every face loads libm
+ * before it computes (math_load), and says why it cannot, so that these
+ * are reached only by a computation that no face asked for first.
+ */
+static double
+no_pow(double x, double y)
+{
+	(void)x;
+	(void)y;
+	return NAN;
+}
+
+static long double
+no_powl(long double x, long double y)
+{
+	(void)x;
+	(void)y;
+	return NAN;
+}
+
+static double
+no_fn(double x)
+{
+	(void)x;
+	return NAN;
+}
+
+static long
+no_lround(double x)
+{
+	(void)x;
+	return 0;
+}
+
+static long long
+no_llround(double x)
+{
+	(void)x;
+	return 0;
+}
+
+/* The functions: libm's, loaded at the first call if no face loaded it,
+ * or the ones that say no number. */
 static const struct math_api *
 math(void)
 {
+	static const struct math_api none = { no_pow, no_powl, no_fn, no_fn,
+		no_fn, no_lround, no_llround };
+	static bool failed;
 	char why[256];
 
-	if (math_load(why, sizeof(why)) == -1)
-		errx(EXIT_USAGE, "%s", why);
+	if (failed || math_load(why, sizeof(why)) == -1) {
+		failed = true;
+		return &none;
+	}
 	return &api;
 }
 

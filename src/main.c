@@ -152,6 +152,7 @@ main(int argc, char *argv[])
 		options_free(&cfg);
 		return EXIT_USAGE;
 	}
+	reporter_init(&rep, &cfg);
 	if (mode == MODE_SHOW)
 		status = show_main(&cfg, &rng);
 	else if (mode == MODE_SIMULATE)
@@ -160,7 +161,8 @@ main(int argc, char *argv[])
 		status = share_main(&cfg);
 	else if (cfg.dry_run)
 		status = dry_run(&cfg, &rng);
-	else if (reporter_open(&rep, &cfg, why, sizeof(why)) == -1) {
+	else if (reporter_open(&rep, cfg.log_file, why,
+	    sizeof(why)) == -1) {
 		/* The options were right: no pointer to --help. */
 		run_error(getprogname(), why, false);
 		status = EXIT_USAGE;

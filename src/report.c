@@ -152,9 +152,8 @@ report_end(const struct reporter *c)
 }
 
 
-int
-reporter_open(struct reporter *r, const struct config *c, char *err,
-    size_t errsz)
+void
+reporter_init(struct reporter *r, const struct config *c)
 {
 	*r = (struct reporter){
 		.label = c->label, .args = c->args, .nargs = c->nargs,
@@ -170,10 +169,16 @@ reporter_open(struct reporter *r, const struct config *c, char *err,
 		.share = c->share, .share_rules = &c->share_rules,
 	};
 	report_name_command(c->args, c->nargs, r->name, sizeof(r->name));
-	if (c->log_file != NULL &&
-	    logfile_open(&r->log, c->log_file, err, errsz) == -1)
+}
+
+int
+reporter_open(struct reporter *r, const char *log_file, char *err,
+    size_t errsz)
+{
+	if (log_file != NULL &&
+	    logfile_open(&r->log, log_file, err, errsz) == -1)
 		return -1;
-	if (c->syslog)
+	if (r->syslog)
 		openlog("retry", LOG_PID, LOG_USER);
 	return 0;
 }

@@ -13,11 +13,14 @@
 #include "verdict.h"
 #include "reportfmt.h"
 
-/* Builds the reporter, opening --log-file (0600, without blocking, and
- * neither through a symlink nor into a file or FIFO that another user
- * planted in a sticky world-writable directory) and syslog; -1 with the
- * reason in err. */
-int	reporter_open(struct reporter *, const struct config *, char *err,
+/* What reports need, taken from the options once; no sink is opened
+ * (reporter_open). */
+void	reporter_init(struct reporter *, const struct config *);
+/* Opens the sinks of a reporter that reporter_init built: log_file, the
+ * --log-file or NULL (0600, without blocking, and neither through a
+ * symlink nor into a file or FIFO that another user planted in a sticky
+ * world-writable directory), and syslog; -1 with the reason in err. */
+int	reporter_open(struct reporter *, const char *log_file, char *err,
 	    size_t);
 /* Hands the log what it takes now, and says on stderr (and in the log,
  * if it takes it) how many lines its reader did not take: at the end of

@@ -1,6 +1,7 @@
 /* libm's functions, loaded when first called (mathlib.h). */
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "lib.h"
 #include "mathlib.h"
@@ -20,26 +21,30 @@ static const struct math_api	*math(void);
 int
 math_load(char *why, size_t sz)
 {
-	static bool loaded;
-
-	if (loaded)
-		return 0;
 #ifdef LIBM_SO
 	static const char *const names[] = { MATH_FUNCS(LIB_NAME) };
-
+	static const struct lib_part part = { LIBM_SO, names,
+		LIB_COUNT(names) };
+	static struct lib_once once;
+	const char *e;
 	_Static_assert(sizeof(api) == LIB_COUNT(names) * sizeof(void *),
 	    "a name for each function");
-	if (lib_load(LIBM_SO, names, LIB_COUNT(names), (void **)&api, why,
-	    sz) == -1)
+
+	if ((e = lib_once(&once, &part, 1, (void **)&api)) != NULL) {
+		strlcpy(why, e, sz);
 		return -1;
+	}
 #else
+	static bool linked;
 	struct math_api *t = &api;
 
 	(void)why;
 	(void)sz;
-	MATH_FUNCS(LIB_LINKED)
+	if (!linked) {
+		MATH_FUNCS(LIB_LINKED)
+		linked = true;
+	}
 #endif
-	loaded = true;
 	return 0;
 }
 
@@ -93,14 +98,9 @@ math(void)
 {
 	static const struct math_api none = { no_pow, no_powl, no_fn, no_fn,
 		no_fn, no_lround, no_llround };
-	static bool failed;
 	char why[256];
 
-	if (failed || math_load(why, sizeof(why)) == -1) {
-		failed = true;
-		return &none;
-	}
-	return &api;
+	return math_load(why, sizeof(why)) == -1 ? &none : &api;
 }
 
 double

@@ -140,8 +140,8 @@ $(eval $(call tree,$(OBJ_DIR),OBJ_CMD))
 # but for the loaders that pure modules call: lib (PCRE2) and mathlib
 # (libm).  $(call unit_objs,DIR) names them in the tree DIR.
 PURE =		cluster codes compat duration engine help line lists match model \
-		number optable options policy pwmask replay rng share storeurl \
-		suggest verdict
+		number optable options policy pwmask replay reportfmt rng share \
+		storeurl suggest verdict
 LOADERS =	lib mathlib
 unit_objs =	$(PURE:%=$(1)/%.o) $(LOADERS:%=$(1)/%.o)
 UNIT_SRCS =	$(wildcard tests/unit/*.c)

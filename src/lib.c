@@ -6,6 +6,7 @@
 #include "lib.h"
 
 #define SYMBOLS_MAX	32
+#define ONCE_MAX	64	/* the functions of all of one lib_once's parts */
 
 int
 lib_load(const char *soname, const char *const names[], size_t n,
@@ -31,4 +32,30 @@ lib_load(const char *soname, const char *const names[], size_t n,
 		}
 	memcpy(table, sym, n * sizeof(sym[0]));
 	return 0;
+}
+
+const char *
+lib_once(struct lib_once *o, const struct lib_part *parts, size_t n,
+    void **table)
+{
+	void *got[ONCE_MAX];
+	size_t at = 0;
+
+	if (o->state != 0)
+		return o->state == 1 ? NULL : o->why;
+	o->state = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (parts[i].n > ONCE_MAX - at) {
+			snprintf(o->why, sizeof(o->why), "%s: too many "
+			    "functions", parts[i].soname);
+			return o->why;
+		}
+		if (lib_load(parts[i].soname, parts[i].names, parts[i].n,
+		    got + at, o->why, sizeof(o->why)) == -1)
+			return o->why;
+		at += parts[i].n;
+	}
+	memcpy(table, got, at * sizeof(got[0]));
+	o->state = 1;
+	return NULL;
 }

@@ -15,6 +15,7 @@
 #include "exits.h"
 #include "help.h"
 #include "loop.h"
+#include "mathlib.h"
 #include "options.h"
 #include "report.h"
 #include "rng.h"
@@ -141,6 +142,17 @@ main(int argc, char *argv[])
 		arc4random_buf(&seed, sizeof(seed));
 	rng_seed(&rng, seed);
 
+	/* The faces that compute load libm before they do, and say so if
+	 * they cannot: what computes never exits (a run loads it in
+	 * loop_run, before its first attempt, if its delays need it). */
+	if ((mode == MODE_SHOW || mode == MODE_SIMULATE ||
+	    (mode == MODE_RETRY && cfg.dry_run)) &&
+	    math_load(why, sizeof(why)) == -1) {
+		run_error(getprogname(), why, false);
+		options_free(&cfg);
+		return EXIT_USAGE;
+	}
+	reporter_init(&rep, &cfg);
 	if (mode == MODE_SHOW)
 		status = show_main(&cfg, &rng);
 	else if (mode == MODE_SIMULATE)
@@ -149,7 +161,8 @@ main(int argc, char *argv[])
 		status = share_main(&cfg);
 	else if (cfg.dry_run)
 		status = dry_run(&cfg, &rng);
-	else if (reporter_open(&rep, &cfg, why, sizeof(why)) == -1) {
+	else if (reporter_open(&rep, cfg.log_file, why,
+	    sizeof(why)) == -1) {
 		/* The options were right: no pointer to --help. */
 		run_error(getprogname(), why, false);
 		status = EXIT_USAGE;

@@ -60,25 +60,21 @@ static const char *const beyond[] = {
 static const char *
 pcre2_load(void)
 {
-	static char why[256];
-	static int loaded = -1;	/* -1 not tried, 0 loaded, 1 missing */
-
-	if (loaded == -1) {
 #ifdef RETRY_PCRE2_SONAME
-		static const char *const names[] = { PCRE2_FUNCS(LIB_NAME) };
-		_Static_assert(sizeof(api) == LIB_COUNT(names) *
-		    sizeof(void *), "a name for each function");
+	static const char *const names[] = { PCRE2_FUNCS(LIB_NAME) };
+	static const struct lib_part part = { RETRY_PCRE2_SONAME, names,
+		LIB_COUNT(names) };
+	static struct lib_once once;
+	_Static_assert(sizeof(api) == LIB_COUNT(names) * sizeof(void *),
+	    "a name for each function");
 
-		loaded = lib_load(RETRY_PCRE2_SONAME, names, LIB_COUNT(names),
-		    (void **)&api, why, sizeof(why)) == 0 ? 0 : 1;
+	return lib_once(&once, &part, 1, (void **)&api);
 #else
-		struct pcre2_api *t = &api;
+	struct pcre2_api *t = &api;
 
-		PCRE2_FUNCS(LIB_LINKED)
-		loaded = 0;
+	PCRE2_FUNCS(LIB_LINKED)
+	return NULL;
 #endif
-	}
-	return loaded == 0 ? NULL : why;
 }
 
 static void

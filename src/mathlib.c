@@ -1,9 +1,8 @@
 /* libm's functions, loaded when first called (mathlib.h). */
-#include <err.h>
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
-#include "exits.h"
 #include "lib.h"
 #include "mathlib.h"
 
@@ -22,40 +21,86 @@ static const struct math_api	*math(void);
 int
 math_load(char *why, size_t sz)
 {
-	static bool loaded;
-
-	if (loaded)
-		return 0;
 #ifdef LIBM_SO
 	static const char *const names[] = { MATH_FUNCS(LIB_NAME) };
-
+	static const struct lib_part part = { LIBM_SO, names,
+		LIB_COUNT(names) };
+	static struct lib_once once;
+	const char *e;
 	_Static_assert(sizeof(api) == LIB_COUNT(names) * sizeof(void *),
 	    "a name for each function");
-	if (lib_load(LIBM_SO, names, LIB_COUNT(names), (void **)&api, why,
-	    sz) == -1)
+
+	if ((e = lib_once(&once, &part, 1, (void **)&api)) != NULL) {
+		strlcpy(why, e, sz);
 		return -1;
+	}
 #else
+	static bool linked;
 	struct math_api *t = &api;
 
 	(void)why;
 	(void)sz;
-	MATH_FUNCS(LIB_LINKED)
+	if (!linked) {
+		MATH_FUNCS(LIB_LINKED)
+		linked = true;
+	}
 #endif
-	loaded = true;
 	return 0;
 }
 
-/* A face that computes at once (show-backoff-delays, simulate, a chart)
- * loads libm at its first call; a run has loaded it before its first
- * attempt. */
+/*
+ * In libm's place when it would not load: a value that says no number
+ * (NaN, or 0 for the roundings), never an exit.  Every face loads libm
+ * before it computes (math_load), and says why it cannot, so that these
+ * are reached only by a computation that no face asked for first.
+ */
+static double
+no_pow(double x, double y)
+{
+	(void)x;
+	(void)y;
+	return NAN;
+}
+
+static long double
+no_powl(long double x, long double y)
+{
+	(void)x;
+	(void)y;
+	return NAN;
+}
+
+static double
+no_fn(double x)
+{
+	(void)x;
+	return NAN;
+}
+
+static long
+no_lround(double x)
+{
+	(void)x;
+	return 0;
+}
+
+static long long
+no_llround(double x)
+{
+	(void)x;
+	return 0;
+}
+
+/* The functions: libm's, loaded at the first call if no face loaded it,
+ * or the ones that say no number. */
 static const struct math_api *
 math(void)
 {
+	static const struct math_api none = { no_pow, no_powl, no_fn, no_fn,
+		no_fn, no_lround, no_llround };
 	char why[256];
 
-	if (math_load(why, sizeof(why)) == -1)
-		errx(EXIT_USAGE, "%s", why);
-	return &api;
+	return math_load(why, sizeof(why)) == -1 ? &none : &api;
 }
 
 double

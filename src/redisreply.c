@@ -12,25 +12,21 @@ struct hiredis_api hiredis;
 const char *
 load_hiredis(void)
 {
-	static char why[256];
-	static int loaded = -1;	/* -1 not tried, 0 loaded, 1 missing */
-
-	if (loaded == -1) {
 #ifdef RETRY_HIREDIS_SONAME
-		static const char *const names[] = { HIREDIS_FUNCS(LIB_NAME) };
-		_Static_assert(sizeof(hiredis) == LIB_COUNT(names) *
-		    sizeof(void *), "a name for each function");
+	static const char *const names[] = { HIREDIS_FUNCS(LIB_NAME) };
+	static const struct lib_part part = { RETRY_HIREDIS_SONAME, names,
+		LIB_COUNT(names) };
+	static struct lib_once once;
+	_Static_assert(sizeof(hiredis) == LIB_COUNT(names) * sizeof(void *),
+	    "a name for each function");
 
-		loaded = lib_load(RETRY_HIREDIS_SONAME, names, LIB_COUNT(names),
-		    (void **)&hiredis, why, sizeof(why)) == 0 ? 0 : 1;
+	return lib_once(&once, &part, 1, (void **)&hiredis);
 #else
-		struct hiredis_api *t = &hiredis;
+	struct hiredis_api *t = &hiredis;
 
-		HIREDIS_FUNCS(LIB_LINKED)
-		loaded = 0;
+	HIREDIS_FUNCS(LIB_LINKED)
+	return NULL;
 #endif
-	}
-	return loaded == 0 ? NULL : why;
 }
 
 /* hiredis's own reply objects, but an array whose header says more than

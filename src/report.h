@@ -11,91 +11,16 @@
 #include "output.h"
 #include "spawn.h"
 #include "verdict.h"
+#include "reportfmt.h"
 
-/* EV_DONE: the run ended in a success after one or more failures, said
- * once, as it ends. */
-enum event { EV_START, EV_FAILED, EV_SUCCEEDED, EV_GIVE_UP, EV_STOP,
-	EV_SIGNAL, EV_SHARE, EV_DONE };
-
-/* EV_SHARE: what the shared state did or said. */
-enum share_event {
-	SE_OPENED,		/* this run's failure opened the breaker */
-	SE_REOPENED,		/* this run's probe failed: open again */
-	SE_PROBE,		/* half-open: this attempt probes it */
-	SE_CLOSED,		/* the probe succeeded: closed */
-	SE_WAIT_OPEN,		/* open: waiting until it half-opens */
-	SE_WAIT_PROBE,		/* half-open: another run probes */
-	SE_WAIT_NOT_BEFORE,	/* another run's output asked for a delay */
-	SE_GIVE_UP_OPEN,	/* open, and --share-open giveup */
-	SE_PAST_BUDGET,		/* open past this run's --budget */
-	SE_STORE_DOWN,		/* --share-required: the store is down */
-};
-
-struct report {
-	enum event	 event;
-	unsigned long	 attempt;
-	unsigned long	 made;		/* the attempts the run made, a
-					 * --forever --reset-after's before
-					 * its count started over too */
-	unsigned long	 failures;	/* EV_GIVE_UP, EV_DONE: the attempts
-					 * of the run that failed */
-	const struct attempt_result *result;
-	int64_t		 duration;	/* of the attempt, ns */
-	int64_t		 elapsed;	/* since retry started, ns */
-	int64_t		 delay;		/* the next delay, ns, or -1 */
-	bool		 asked;		/* the delay came from the output */
-	bool		 hinted;	/* the output asked for a delay */
-	int64_t		 wanted;	/* hinted: what the output asked for */
-	int64_t		 strategy;	/* hinted: the strategy's delay */
-	enum reason	 reason;	/* why it stopped or failed */
-	enum reason	 verdict_why;	/* why the attempt it reports got its
-					 * verdict (a stop by the reader
-					 * gone keeps the attempt's) */
-	enum give_up	 give_up;	/* EV_GIVE_UP */
-	const struct codes_limit *limit;	/* GIVE_UP_LIMIT: which */
-	unsigned long	 streak;	/* EV_SUCCEEDED: successes in a row */
-	const char	*cause;		/* the attempt could not start: why */
-	int		 received;	/* EV_SIGNAL: the signal that ends the
-					 * run; result is NULL between
-					 * attempts */
-	enum share_event shared;	/* EV_SHARE */
-	double		 tokens;	/* EV_SHARE, GIVE_UP_SHARED: left */
-	int64_t		 wait;		/* EV_SHARE: ns waited, or -1 */
-	enum gate_why	 waited;	/* EV_SHARE: what for */
-};
-
-struct logfile;
-
-/* The most of the command that reports name, cut short beyond it. */
-#define REPORT_NAME_MAX	48
-
-/* What reports need, taken from the options once. */
-struct reporter {
-	const char	*label;		/* retry[LABEL]:, or NULL */
-	/* Without a label, the command as the first failure's line and the
-	 * closing line name it, and syslog: its words, quoted as a shell
-	 * would need them, made visible, cut short with "...". */
-	char		 name[REPORT_NAME_MAX + 4];
-	char *const	*args;		/* the command, for JSON */
-	int		 nargs;
-	enum verbosity	 verbosity;
-	bool		 json;		/* JSON Lines, not text */
-	bool		 syslog;
-	bool		 forever;	/* successes are shown */
-	unsigned long	 max_attempts;	/* "attempt n/max", or 0 */
-	int64_t		 budget;
-	bool		 retry_on, retry_if_output;	/* given */
-	unsigned long	 successes;	/* --successes: "1 of 3 in a row" */
-	const char	*share;		/* --share NAME, or NULL */
-	const struct share_rules *share_rules;
-	struct logfile	*log;		/* the --log-file, or NULL */
-};
-
-/* Builds the reporter, opening --log-file (0600, without blocking, and
- * neither through a symlink nor into a file or FIFO that another user
- * planted in a sticky world-writable directory) and syslog; -1 with the
- * reason in err. */
-int	reporter_open(struct reporter *, const struct config *, char *err,
+/* What reports need, taken from the options once; no sink is opened
+ * (reporter_open). */
+void	reporter_init(struct reporter *, const struct config *);
+/* Opens the sinks of a reporter that reporter_init built: log_file, the
+ * --log-file or NULL (0600, without blocking, and neither through a
+ * symlink nor into a file or FIFO that another user planted in a sticky
+ * world-writable directory), and syslog; -1 with the reason in err. */
+int	reporter_open(struct reporter *, const char *log_file, char *err,
 	    size_t);
 /* Hands the log what it takes now, and says on stderr (and in the log,
  * if it takes it) how many lines its reader did not take: at the end of
@@ -111,11 +36,6 @@ void	report_error(const struct reporter *, const char *, ...)
 bool	countdown_start(const struct reporter *);
 void	countdown_show(const struct reporter *, int64_t left);
 void	countdown_end(const struct reporter *);
-/* s in buf as reports show it, the one rule for all that retry prints:
- * C0 controls but tab, DEL, C1 controls and bytes that are not UTF-8 as
- * \xHH, UTF-8 kept; cut short (never inside an escape) to fit sz.  For
- * what names a store or quotes a server, printed elsewhere. */
-char	*report_visible(const char *s, char *buf, size_t sz);
 /* A usage error, wherever it is found: "PROG: WHY" on one line, made
  * visible as report_visible does, then "Try 'PROG --help'."; the line
  * synopsis before them, unless it is NULL. */

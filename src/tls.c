@@ -21,33 +21,25 @@ struct openssl_api openssl;
 static const char *
 load_openssl(void)
 {
-	static char why[256];
-	static int loaded = -1;	/* -1 not tried, 0 loaded, 1 missing */
-
-	if (loaded == -1) {
 #if defined(RETRY_SSL_SONAME) && defined(RETRY_CRYPTO_SONAME)
-		static const char *const crypto[] = { CRYPTO_FUNCS(LIB_NAME) };
-		static const char *const ssl[] = { SSL_FUNCS(LIB_NAME) };
-		struct openssl_api got;
-		_Static_assert(sizeof(openssl) == (LIB_COUNT(crypto) +
-		    LIB_COUNT(ssl)) * sizeof(void *), "a name for each function");
+	static const char *const crypto[] = { CRYPTO_FUNCS(LIB_NAME) };
+	static const char *const ssl[] = { SSL_FUNCS(LIB_NAME) };
+	static const struct lib_part parts[] = {
+		{ RETRY_CRYPTO_SONAME, crypto, LIB_COUNT(crypto) },
+		{ RETRY_SSL_SONAME, ssl, LIB_COUNT(ssl) },
+	};
+	static struct lib_once once;
+	_Static_assert(sizeof(openssl) == (LIB_COUNT(crypto) +
+	    LIB_COUNT(ssl)) * sizeof(void *), "a name for each function");
 
-		loaded = lib_load(RETRY_CRYPTO_SONAME, crypto, LIB_COUNT(crypto),
-		    (void **)&got, why, sizeof(why)) == 0 &&
-		    lib_load(RETRY_SSL_SONAME, ssl, LIB_COUNT(ssl),
-		    (void **)&got + LIB_COUNT(crypto), why, sizeof(why)) == 0 ?
-		    0 : 1;
-		if (loaded == 0)
-			openssl = got;
+	return lib_once(&once, parts, LIB_COUNT(parts), (void **)&openssl);
 #else
-		struct openssl_api *t = &openssl;
+	struct openssl_api *t = &openssl;
 
-		CRYPTO_FUNCS(LIB_LINKED)
-		SSL_FUNCS(LIB_LINKED)
-		loaded = 0;
+	CRYPTO_FUNCS(LIB_LINKED)
+	SSL_FUNCS(LIB_LINKED)
+	return NULL;
 #endif
-	}
-	return loaded == 0 ? NULL : why;
 }
 
 /*

@@ -276,3 +276,29 @@ tmp_signal() {
 	assert_line --index 1 --regexp ': succeeded on attempt 2 of 3 after '
 	assert_equal "${#lines[@]}" 2
 }
+
+# The faces that compute (show-backoff-delays, simulate, --dry-run) load
+# libm as they start: one that cannot load ends them there, with 125 and
+# one line, before they print a row, whatever their strategy.
+@test "hygiene: a libm that cannot load ends show-backoff-delays, simulate and --dry-run before their first row" {
+	# shellcheck disable=SC2016  # for the attempt's shell
+	run -0 retry --max 1 -- sh -c 'cat /proc/$PPID/maps'
+	grep -q 'libc\.so' <<<"$output" ||
+		skip "a static binary: libm is linked in"
+	[ "${RETRY_UNDER:-}" != asan ] ||
+		skip "under ASan, whose runtime links libm"
+	local d=$BATS_TEST_TMPDIR/lib face
+	mkdir "$d"
+	echo 'not a library' >"$d/libm.so.6"
+	for face in 'show-backoff-delays --exp 1s --max 3' \
+	    'show-backoff-delays --fixed 1s --max 3' \
+	    'simulate --exp 1s --max 3' '--dry-run --exp 1s --max 3 -- true'; do
+		# shellcheck disable=SC2086  # the face's words
+		run -125 --separate-stderr env LD_LIBRARY_PATH="$d" "$RETRY" \
+		    $face
+		assert_equal "$output" ''
+		[[ $stderr =~ ^retry:\ .*libm\.so\.6.*$ ]] ||
+			fail "$face: $stderr"
+		assert_equal "${#stderr_lines[@]}" 1
+	done
+}

@@ -43,6 +43,7 @@ main(void)
 	unit_storeurl();
 	unit_cluster();
 	unit_pwmask();
+	unit_reportfmt();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

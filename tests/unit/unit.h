@@ -36,5 +36,6 @@ void	codes_text(const struct codes *, char *, size_t);
 void	unit_storeurl(void);
 void	unit_cluster(void);
 void	unit_pwmask(void);
+void	unit_reportfmt(void);
 
 #endif

@@ -1,0 +1,265 @@
+/*
+ * The words of events: every event with every reason, every give-up and
+ * every shared-state event, as text and as JSON, and the fields of each
+ * event's JSON object, in order.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/reportfmt.h"
+#include "unit.h"
+
+#define NS(s)	((int64_t)((s) * 1e9))
+
+struct fmt_case {
+	enum event	 event;
+	enum reason	 why;
+	enum give_up	 give_up;
+	enum share_event shared;
+	int		 extra;		/* 1: could not start; 2: between
+					 * attempts */
+};
+
+/* The cases, in the order of the rows: n of them into c, at most max. */
+static size_t
+fmt_cases(struct fmt_case *c, size_t max)
+{
+	static const enum event events[] = { EV_START, EV_FAILED,
+		EV_SUCCEEDED, EV_GIVE_UP, EV_STOP, EV_SIGNAL, EV_DONE };
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		for (int w = WHY_NONE; w <= WHY_QUIT; w++)
+			if (n < max)
+				c[n++] = (struct fmt_case){ events[i],
+				    (enum reason)w, GIVE_UP_NONE, SE_OPENED, 0 };
+	for (int g = GIVE_UP_NONE; g <= GIVE_UP_SUCCESSES; g++)
+		if (n < max)
+			c[n++] = (struct fmt_case){ EV_GIVE_UP, WHY_NONE,
+			    (enum give_up)g, SE_OPENED, 0 };
+	for (int s = SE_OPENED; s <= SE_STORE_DOWN; s++)
+		if (n < max)
+			c[n++] = (struct fmt_case){ EV_SHARE, WHY_NONE,
+			    GIVE_UP_NONE, (enum share_event)s, 0 };
+	if (n + 3 <= max) {
+		c[n++] = (struct fmt_case){ EV_FAILED, WHY_NONE,
+		    GIVE_UP_NONE, SE_OPENED, 1 };
+		c[n++] = (struct fmt_case){ EV_SIGNAL, WHY_NONE,
+		    GIVE_UP_NONE, SE_OPENED, 2 };
+		c[n++] = (struct fmt_case){ EV_STOP, WHY_NONE,
+		    GIVE_UP_NONE, SE_OPENED, 2 };
+	}
+	return n;
+}
+
+static const struct share_rules rules = { .max = 10, .trip = 3,
+	.cooldown = NS(30) };
+static char w0[] = "curl", w1[] = "-f", w2[] = "x y";
+static char *const args[] = { w0, w1, w2 };
+
+/* The reporter of the rows: no label, --max 5, --share api, 2 successes
+ * in a row. */
+static void
+fmt_reporter(struct reporter *r)
+{
+	*r = (struct reporter){ .args = args, .nargs = 3, .max_attempts = 5,
+		.budget = NS(60), .retry_on = true, .retry_if_output = true,
+		.successes = 2, .share = "api", .share_rules = &rules };
+	report_name_command(args, 3, r->name, sizeof(r->name));
+}
+
+/* The line of case k in l, from a report built for it. */
+static void
+fmt_line(const struct fmt_case *k, bool json, struct line *l)
+{
+	static const struct codes_limit limit = { .max = 3, .item = "75:3",
+	    .len = 4 };
+	static const struct timespec now = { 1700000000, 123456789 };
+	struct attempt_result res = { .status = 1 };
+	struct reporter r;
+	struct report e = {
+		.event = k->event, .attempt = 2, .made = 2, .failures = 1,
+		.result = &res, .duration = NS(1.5), .elapsed = NS(3.25),
+		.delay = -1, .reason = k->why, .verdict_why = k->why,
+		.give_up = k->give_up, .limit = &limit, .streak = 1,
+		.received = SIGTERM, .shared = k->shared, .tokens = 2,
+		.wait = NS(5), .waited = WAIT_OPEN,
+	};
+
+	fmt_reporter(&r);
+	r.json = json;
+	if (k->event == EV_SUCCEEDED || k->event == EV_DONE)
+		res.status = 0;
+	if (k->event == EV_FAILED) {
+		e.delay = NS(2);
+		if (k->why == WHY_MATCHED) {
+			e.hinted = e.asked = true;
+			e.wanted = e.delay;
+			e.strategy = NS(1);
+		}
+	}
+	if (k->event == EV_SIGNAL && k->why == WHY_INTERRUPTED)
+		res.forwarded = true;
+	if (k->event == EV_SIGNAL && k->why == WHY_QUIT)
+		res.terminal = true;
+	if (k->event == EV_STOP && k->why == WHY_NONE)
+		res.signal = SIGKILL;
+	if (k->extra == 1) {
+		e.cause = "No such file or directory";
+		e.result = NULL;
+	} else if (k->extra == 2)
+		e.result = NULL;
+	if (k->event != EV_SHARE)
+		e.wait = -1;
+	(void)report_format(l, &r, &e, &now);
+}
+
+/* The names of a JSON object's fields, in order, comma-separated. */
+static void
+fmt_fields(const char *s, char *buf, size_t sz)
+{
+	int depth = 0;
+	bool in = false;
+
+	buf[0] = '\0';
+	for (const char *p = s; *p != '\0'; p++) {
+		if (in) {
+			if (*p == '\\' && p[1] != '\0')
+				p++;
+			else if (*p == '"')
+				in = false;
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if (*p == '}' || *p == ']')
+			depth--;
+		else if (*p == '"') {
+			const char *q = strchr(p + 1, '"');
+
+			if (depth == 1 && q != NULL && q[1] == ':' &&
+			    (p[-1] == '{' || p[-1] == ',')) {
+				if (buf[0] != '\0')
+					strlcat(buf, ",", sz);
+				snprintf(buf + strlen(buf), sz - strlen(buf),
+				    "%.*s", (int)(q - p - 1), p + 1);
+				p = q;
+			} else
+				in = true;
+		}
+	}
+}
+
+#ifndef FMT_GENERATE
+/* The rows: what the words were when they were pinned (each case's text
+ * and JSON, in the order of fmt_cases, then the fields of the first case
+ * of each event and of each case of its own). */
+#include "reportfmt_rows.h"
+
+static const char *const event_names[] = { "start", "failure", "success",
+	"giveup", "stop", "signal", "share", "done" };
+
+void
+unit_reportfmt(void)
+{
+	struct fmt_case c[128];
+	const size_t n = fmt_cases(c, 128);
+	size_t fields = 0;
+	char name[64], f[512];
+
+	unit_row(n == sizeof(text_rows) / sizeof(text_rows[0]) &&
+	    n == sizeof(json_rows) / sizeof(json_rows[0]), "reportfmt",
+	    "cases", "%zu cases, %zu text rows, %zu JSON rows", n,
+	    sizeof(text_rows) / sizeof(text_rows[0]),
+	    sizeof(json_rows) / sizeof(json_rows[0]));
+	for (size_t i = 0; i < n && i < sizeof(text_rows) /
+	    sizeof(text_rows[0]); i++)
+		for (int json = 0; json <= 1; json++) {
+			const char *want = json ? json_rows[i] : text_rows[i];
+			struct line l = { 0 };
+
+			fmt_line(&c[i], json, &l);
+			snprintf(name, sizeof(name), "%s %s: why %d, give-up "
+			    "%d, share %d, case %d", json ? "JSON" : "text",
+			    event_names[c[i].event], (int)c[i].why,
+			    (int)c[i].give_up, (int)c[i].shared, c[i].extra);
+			unit_row(l.buf != NULL && strcmp(l.buf, want) == 0,
+			    "reportfmt", name, "\"%s\", not \"%s\"",
+			    l.buf != NULL ? l.buf : "(null)", want);
+			if (json && (i == 0 || c[i].event != c[i - 1].event ||
+			    c[i].extra != 0) && fields < sizeof(field_rows) /
+			    sizeof(field_rows[0])) {
+				fmt_fields(l.buf != NULL ? l.buf : "", f,
+				    sizeof(f));
+				snprintf(name, sizeof(name), "the fields of "
+				    "%s, case %d", event_names[c[i].event],
+				    c[i].extra);
+				unit_row(strcmp(f, field_rows[fields]) == 0,
+				    "reportfmt", name, "%s, not %s", f,
+				    field_rows[fields]);
+				fields++;
+			}
+			free(l.buf);
+		}
+	unit_row(fields == sizeof(field_rows) / sizeof(field_rows[0]),
+	    "reportfmt", "field rows", "%zu of %zu", fields,
+	    sizeof(field_rows) / sizeof(field_rows[0]));
+}
+#endif
+
+#ifdef FMT_GENERATE
+static void
+c_string(const char *s)
+{
+	putchar('"');
+	for (; *s != '\0'; s++)
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			printf("\\n");
+		else
+			putchar(*s);
+	putchar('"');
+}
+
+int
+main(void)
+{
+	struct fmt_case c[128];
+	size_t n = fmt_cases(c, 128);
+	char f[512];
+
+	for (int json = 0; json <= 1; json++) {
+		printf("static const char *const %s[] = {\n",
+		    json ? "json_rows" : "text_rows");
+		for (size_t i = 0; i < n; i++) {
+			struct line l = { 0 };
+
+			fmt_line(&c[i], json, &l);
+			printf("\t");
+			c_string(l.buf);
+			printf(",\n");
+			free(l.buf);
+		}
+		printf("};\n");
+	}
+	printf("static const char *const field_rows[] = {\n");
+	for (size_t i = 0; i < n; i++) {
+		struct line l = { 0 };
+
+		if (i > 0 && c[i].event == c[i - 1].event &&
+		    c[i].extra == 0)
+			continue;
+		fmt_line(&c[i], true, &l);
+		fmt_fields(l.buf, f, sizeof(f));
+		printf("\t");
+		c_string(f);
+		printf(",\n");
+		free(l.buf);
+	}
+	printf("};\n");
+	return 0;
+}
+#endif

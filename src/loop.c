@@ -27,6 +27,7 @@
 #include "report.h"
 #include "shared.h"
 #include "signals.h"
+#include "wait.h"
 #include "spawn.h"
 #include "streams.h"
 
@@ -183,7 +184,7 @@ sleep_until(struct run *run, int64_t deadline)
 		n = run->piped ? 1 : 0;
 		n += streams_wait_watch(&run->st, &pfd[n]);
 		/* Nothing runs to send a signal on to. */
-		if (signals_wait(pfd, n, tick) > 0) {
+		if (wait_until(pfd, n, tick) > 0) {
 			gone = run->piped && pfd[0].revents != 0 &&
 			    out_gone(STDOUT_FILENO);
 			broken = n > (run->piped ? 1U : 0U) &&

@@ -12,7 +12,7 @@
 #include "duration.h"
 #include "redis.h"
 #include "shared.h"
-#include "signals.h"
+#include "wait.h"
 
 /* A run that a signal ends waits no longer for its last words. */
 #define LAST_WORDS	NS_PER_SEC
@@ -55,7 +55,7 @@ spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 			why = late;
 		}
 		else
-			(void)signals_wait(&p, 1, by);
+			(void)wait_until(&p, 1, by);
 	}
 	if (fd == -1)
 		why = strerror(errno);

@@ -34,6 +34,7 @@
 #include "exits.h"
 #include "output.h"
 #include "signals.h"
+#include "wait.h"
 #include "spawn.h"
 
 static pid_t	 self;		/* retry's pid, asked once */
@@ -214,7 +215,7 @@ sentry_start(int *fd)
 	pfd = (struct pollfd){ p[0], POLLIN, 0 };
 	while ((n = read(p[0], &c, 1)) == -1 && errno == EAGAIN &&
 	    signal_stop == 0 && mono_ns() < until)
-		signals_wait(&pfd, 1, until);
+		wait_until(&pfd, 1, until);
 	if (n != 1 || c != 0) {
 		sentry_stop(s, p[0]);
 		return -1;
@@ -538,7 +539,7 @@ sentry_flush(struct wait *w)
 	kill(w->sentry, SIGCONT);
 	pfd = (struct pollfd){ w->sentry_fd, POLLIN, 0 };
 	while (!heard(w) && signal_stop == 0 && mono_ns() < until)
-		signals_wait(&pfd, 1, until);
+		wait_until(&pfd, 1, until);
 }
 
 /* A stop of the attempt: Ctrl-Z, or a read of the terminal. */
@@ -627,7 +628,7 @@ turn(struct wait *w)
 	n = nio;
 	if (w->sentry > 0)
 		pfd[n++] = (struct pollfd){ w->sentry_fd, POLLIN, 0 };
-	if (signals_wait(pfd, n, earliest(w->deadline, w->kill_at)) <= 0)
+	if (wait_until(pfd, n, earliest(w->deadline, w->kill_at)) <= 0)
 		return true;
 	if (nio > 0 && io->serve(io->ctx, pfd, nio) == -1 && !w->r->aborted &&
 	    !w->gone) {

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "config.h"
 #include "report.h"
 #include "spawn.h"
 

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "config.h"
 #include "redisconn.h"
 #include "report.h"
 #include "share.h"

@@ -295,12 +295,12 @@ say_limited(const struct run *run)
 }
 
 /* An attempt that could not be started fails as any other, with
- * EXIT_USAGE. */
+ * EXIT_CANCELED. */
 static void
 fail_start(struct run *run, struct attempt_result *r, const char *why)
 {
 	memset(r, 0, sizeof(*r));
-	r->status = EXIT_USAGE;
+	r->status = EXIT_CANCELED;
 	snprintf(run->cause, sizeof(run->cause), "%s", why);
 	run->st.err[0] = '\0';
 }

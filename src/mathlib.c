@@ -54,7 +54,7 @@ math(void)
 	char why[256];
 
 	if (math_load(why, sizeof(why)) == -1)
-		errx(EXIT_USAGE, "%s", why);
+		errx(EXIT_CANCELED, "%s", why);
 	return &api;
 }
 

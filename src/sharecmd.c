@@ -210,7 +210,7 @@ share_main(const struct config *c)
 			    "--share-store-file" : "$RETRY_SHARE_STORE", why);
 		else
 			say("%s", why);
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	snprintf(what, sizeof(what), "share %s's %s in all", c->args[0],
 	    duration_format(SHARE_CMD_WAITS * c->share_timeout, d, sizeof(d)));
@@ -252,7 +252,7 @@ share_main(const struct config *c)
 	shared_close(&sh);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		say("stdout: %s", strerror(errno));
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	/* A part of the store down: what was listed is not all. */
 	return unreached > 0 ? EXIT_SHARED : rc;

@@ -286,7 +286,7 @@ flushed(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	return 0;
 }
@@ -365,7 +365,7 @@ show_main(const struct config *c, struct rng *rng)
 	if (why != NULL) {
 		fflush(stdout);
 		warnx("%s", why);
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	return flushed();
 }

@@ -564,11 +564,11 @@ simulate_main(const struct config *c, struct rng *rng)
 	if (why != NULL) {
 		fflush(stdout);
 		warnx("%s", why);
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	return 0;
 }

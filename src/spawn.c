@@ -77,7 +77,7 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 	if (!o->session)
 		setpgid(0, 0);
 	else if (setsid() == -1 || ioctl(o->ctty, TIOCSCTTY, 0) == -1)
-		_exit(EXIT_USAGE);
+		_exit(EXIT_CANCELED);
 	if (tty >= 0)
 		tcsetpgrp(tty, getpid());
 	/* If retry is killed outright, the attempt hears of it. */
@@ -86,7 +86,7 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 		_exit(128 + SIGTERM);
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] >= 0 && dup2(o->stdio[i], i) == -1)
-			_exit(EXIT_USAGE);
+			_exit(EXIT_CANCELED);
 	/* A descriptor closed for retry is closed for the command. */
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] == STDIO_CLOSED)

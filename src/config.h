@@ -67,6 +67,8 @@ struct config {
 	const char	*failure_rates;	/* --failure-rate LIST, checked */
 	unsigned long	 runs;
 	bool		 custom;	/* a strategy or --jitter given */
+	bool		 given_strategy, given_max_delay, given_max;	/* the
+					 * blog's model where not (model.h) */
 	/* The command (retry) or the STATUS arguments (show). */
 	char *const	*args;
 	int		 nargs;

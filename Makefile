@@ -154,7 +154,7 @@ build/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(call unit_objs,$(OBJ_DIR))
 
 # The rows of the shared state's unit test, replayed through Redis's
 # script by a real server (tests/redis.bats runs it).
-REPLAY_OBJS =	$(addprefix $(OBJ_DIR)/,redis.o redisconn.o signals.o \
+REPLAY_OBJS =	$(addprefix $(OBJ_DIR)/,redis.o redisconn.o wait.o \
 		storeurl.o share.o duration.o number.o compat.o lib.o clock.o \
 		tls.o cluster.o pwmask.o redisnode.o redisreply.o \
 		tlsfiles.o)

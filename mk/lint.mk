@@ -1,12 +1,16 @@
 # Static checks and formatting.  Included by the Makefile, whose
 # variables it uses.
 
+# mk/layers: no file includes a header of a layer above its own, nor a
+# face another face's (the layers are HACKING.md's map of the code).
+
 # cppcheck and clang-tidy (.clang-tidy says which checks, and why the
 # few left out are) over the sources and the fuzz targets.
 CPPCHECK_FLAGS = --quiet --std=c11 --error-exitcode=1 --inline-suppr \
 		--enable=warning,portability,performance -D_GNU_SOURCE
 
 lint: build/gen/share_lua.h
+	./mk/layers HACKING.md src
 	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit tests/redis
 	clang-tidy --quiet $(ALL_SRCS) fuzz/*.c tests/unit/*.c tests/redis/*.c -- \
 	    $(RETRY_CPPFLAGS) -std=c11
@@ -17,7 +21,7 @@ lint: build/gen/share_lua.h
 	    fuzz/run tests/distcheck tests/package/build-deb \
 	    tests/package/check-installed mk/static/hot-symbols \
 	    tests/test_helper/*.bash .ci/run
-	shellcheck -s sh tests/bin/* .ci/deps mk/configure
+	shellcheck -s sh tests/bin/* .ci/deps mk/configure mk/layers
 
 # clang-format (.clang-format: style(9), tabs) over the lines changed
 # since FORMAT_BASE (HEAD: what is not committed yet), not over whole

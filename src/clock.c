@@ -2,7 +2,6 @@
 #include <time.h>
 
 #include "clock.h"
-#include "duration.h"
 
 static int64_t
 ns(clockid_t id)

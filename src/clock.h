@@ -6,6 +6,10 @@
 
 #include <stdint.h>
 
+#define NS_PER_US	INT64_C(1000)
+#define NS_PER_MS	INT64_C(1000000)
+#define NS_PER_SEC	INT64_C(1000000000)
+
 int64_t		 mono_ns(void);
 int64_t		 wall_ns(void);
 

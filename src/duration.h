@@ -6,9 +6,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#define NS_PER_US	INT64_C(1000)
-#define NS_PER_MS	INT64_C(1000000)
-#define NS_PER_SEC	INT64_C(1000000000)
+#include "clock.h"
+
 #define DURATION_MAX	(INT64_C(365) * 86400 * NS_PER_SEC)
 /* The first Unix time of ten digits, 2001-09-09 01:46:40 UTC. */
 #define UNIX_TIME_MIN	INT64_C(1000000000)

@@ -11,9 +11,11 @@
 #define EXIT_SHARED		75
 /* The last attempt was stopped by --timeout. */
 #define EXIT_TIMEDOUT		124
-/* A usage error, or retry could not do what it had to (write its output,
- * start an attempt). */
-#define EXIT_USAGE		125
+/* retry's own failure, where the command's status cannot be had: the
+ * command line is wrong, the command could not be started (no pipe, no
+ * process), or retry could not do its own part (write its output, read
+ * the environment).  coreutils' timeout and env call it EXIT_CANCELED. */
+#define EXIT_CANCELED		125
 /* The command was found but could not be run. */
 #define EXIT_CANNOT_INVOKE	126
 /* The command was not found. */

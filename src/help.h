@@ -3,7 +3,7 @@
 #ifndef RETRY_HELP_H
 #define RETRY_HELP_H
 
-#include "options.h"
+#include "config.h"
 
 /* The --help text of mode; the caller frees it.  NULL when memory is
  * short. */

@@ -9,13 +9,13 @@
 #include "hooks.h"
 
 void
-hooks_init(struct hooks *h, const struct config *c,
+hooks_init(struct hooks *h, int sig, int64_t timeout, int64_t kill_after,
     const struct reporter *rep, const bool closed[3])
 {
 	h->rep = rep;
-	h->signal = c->signal;
-	h->timeout = c->limits.timeout;
-	h->kill_after = c->kill_after;
+	h->signal = sig;
+	h->timeout = timeout;
+	h->kill_after = kill_after;
 	h->no_stderr = closed[2];
 }
 

@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options.h"
 #include "report.h"
 #include "spawn.h"
 
@@ -24,9 +23,10 @@ struct hooks {
 					 * is a hook */
 };
 
-/* closed: which of fds 0-2 retry was started without. */
-void	hooks_init(struct hooks *, const struct config *,
-	    const struct reporter *, const bool closed[3]);
+/* As an attempt is: --signal, --timeout (ns, or -1) and --kill-after
+ * (ns); closed: which of fds 0-2 retry was started without. */
+void	hooks_init(struct hooks *, int sig, int64_t timeout,
+	    int64_t kill_after, const struct reporter *, const bool closed[3]);
 /* Runs cmd (NULL: none), the hook that option names, after attempt last
  * (NULL before the first) and before a delay of delay ns (-1: none);
  * returns a signal that ends the run and came while it ran, or 0. */

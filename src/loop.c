@@ -27,6 +27,7 @@
 #include "report.h"
 #include "shared.h"
 #include "signals.h"
+#include "wait.h"
 #include "spawn.h"
 #include "streams.h"
 
@@ -183,7 +184,7 @@ sleep_until(struct run *run, int64_t deadline)
 		n = run->piped ? 1 : 0;
 		n += streams_wait_watch(&run->st, &pfd[n]);
 		/* Nothing runs to send a signal on to. */
-		if (signals_wait(pfd, n, tick) > 0) {
+		if (wait_until(pfd, n, tick) > 0) {
 			gone = run->piped && pfd[0].revents != 0 &&
 			    out_gone(STDOUT_FILENO);
 			broken = n > (run->piped ? 1U : 0U) &&
@@ -294,12 +295,12 @@ say_limited(const struct run *run)
 }
 
 /* An attempt that could not be started fails as any other, with
- * EXIT_USAGE. */
+ * EXIT_CANCELED. */
 static void
 fail_start(struct run *run, struct attempt_result *r, const char *why)
 {
 	memset(r, 0, sizeof(*r));
-	r->status = EXIT_USAGE;
+	r->status = EXIT_CANCELED;
 	snprintf(run->cause, sizeof(run->cause), "%s", why);
 	run->st.err[0] = '\0';
 }
@@ -356,6 +357,20 @@ observe_attempt(struct run *run)
 
 /* --share, after an attempt: counted, with what it changed kept to be
  * said; the policy then judges the store's answer. */
+/* What the shared state had to say (shared.h), said as errors: after
+ * --share NAME when the store's warning is said (name), else as told. */
+static void
+say_news(struct run *run, const char *name)
+{
+	for (size_t i = 0; i < run->sh->nnews; i++)
+		if (name != NULL)
+			report_error(run->rep, "--share %s: %s", name,
+			    run->sh->news[i]);
+		else
+			report_error(run->rep, "%s", run->sh->news[i]);
+	run->sh->nnews = 0;
+}
+
 static struct next
 record_result(struct run *run, const struct observed *o, struct next x)
 {
@@ -367,6 +382,7 @@ record_result(struct run *run, const struct observed *o, struct next x)
 
 	got = shared_record(run->sh, success, x.what == NEXT_SLEEP &&
 	    !success, x.others, &a, &run->tokens);
+	say_news(run, NULL);
 	if (got == SHARED_ANSWERED) {
 		if (a.opened || a.closed) {
 			ev.shared = a.closed ? SE_CLOSED : run->probing ?
@@ -517,6 +533,7 @@ ask_gate(struct run *run)
 	struct next x;
 
 	got = shared_gate(run->sh, &g);
+	say_news(run, NULL);
 	ev.elapsed = mono_ns() - run->t0;
 	ev.waited = g.why;
 	run->said = ev;
@@ -626,8 +643,10 @@ end_run(struct run *run, struct next x)
 			say_halt(run, &x, &o, NULL);
 		say_recovered(run, &x);
 	}
-	if (run->probing)
+	if (run->probing) {
 		shared_leave(run->sh);
+		say_news(run, NULL);
+	}
 	if (x.what == NEXT_DIE) {
 		(void)streams_settle(&run->st, false);
 		report_end(run->rep);
@@ -649,6 +668,10 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
     struct rng *rng, const bool closed[3])
 {
 	const struct observed broken = { .own_error = true };
+	const struct shared_opts so = { .name = c->share,
+	    .rules = &c->share_rules, .store = c->share_store,
+	    .store_file = c->share_store_file, .timeout = c->share_timeout,
+	    .required = c->share_required };
 	struct next x = { .what = NEXT_ATTEMPT, .attempt = 1 };
 	char why[512];
 	int rc;
@@ -662,7 +685,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	run->ao.kill_after = c->kill_after;
 	run->command = join_words(c);
 	policy_init(&run->pol, &c->backoff, &c->limits, &c->verdict, rng);
-	hooks_init(&run->hooks, c, rep, closed);
+	hooks_init(&run->hooks, c->signal, c->limits.timeout, c->kill_after,
+	    rep, closed);
 	if (streams_init(&run->st, c, closed, c->args[0]) == -1) {
 		if (signal_stop != 0)
 			return check_signal(run, x, signal_stop);
@@ -681,8 +705,9 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 			    strerror(ENOMEM));
 			return policy_halt(x, &broken);
 		}
-		if ((rc = shared_open(run->sh, c, rep, true, why,
-		    sizeof(why))) != 0) {
+		rc = shared_open(run->sh, &so, true, why, sizeof(why));
+		say_news(run, c->share);
+		if (rc != 0) {
 			if (signal_stop != 0)
 				return check_signal(run, x, signal_stop);
 			if (rc == -1) {

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "options.h"
+#include "config.h"
 #include "report.h"
 #include "rng.h"
 

@@ -82,8 +82,9 @@ main(int argc, char *argv[])
 	 * not.  Refused, as sudo is the tool for that.
 	 */
 	if (privileged())
-		errx(EXIT_USAGE, "refusing to run set-user-ID, set-group-ID or "
-		    "with capabilities: it would run any command with them");
+		errx(EXIT_CANCELED, "refusing to run set-user-ID, "
+		    "set-group-ID or with capabilities: it would run any "
+		    "command with them");
 	name = name != NULL ? name + 1 : argv[0];
 	if (strcmp(name, "show-backoff-delays") == 0)
 		mode = MODE_SHOW;
@@ -106,7 +107,7 @@ main(int argc, char *argv[])
 	 * variable by variable with setenv(3). */
 	if (mode == MODE_RETRY) {
 		if (env_init() == -1)
-			err(EXIT_USAGE, "the environment");
+			err(EXIT_CANCELED, "the environment");
 		setproctitle_init(argc0, argv0, envp0);
 	}
 	if ((status = options_parse(argc, argv, mode, &cfg, why,
@@ -118,7 +119,7 @@ main(int argc, char *argv[])
 			usage_error(getprogname(), status ==
 			    OPTIONS_NO_COMMAND ? HELP_SYNOPSIS : NULL, why);
 		options_free(&cfg);
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	if (cfg.help || cfg.version) {
 		if (cfg.version)
@@ -129,7 +130,7 @@ main(int argc, char *argv[])
 		}
 		options_free(&cfg);
 		if (fflush(stdout) != 0)
-			err(EXIT_USAGE, "stdout");
+			err(EXIT_CANCELED, "stdout");
 		return 0;
 	}
 	/* getrandom(2) is one system call; arc4random, which maps a state
@@ -150,7 +151,7 @@ main(int argc, char *argv[])
 	    math_load(why, sizeof(why)) == -1) {
 		run_error(getprogname(), why, false);
 		options_free(&cfg);
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	reporter_init(&rep, &cfg);
 	if (mode == MODE_SHOW)
@@ -165,10 +166,10 @@ main(int argc, char *argv[])
 	    sizeof(why)) == -1) {
 		/* The options were right: no pointer to --help. */
 		run_error(getprogname(), why, false);
-		status = EXIT_USAGE;
+		status = EXIT_CANCELED;
 	} else {
 		if (signals_init() == -1)
-			err(EXIT_USAGE, "cannot make a pipe");
+			err(EXIT_CANCELED, "cannot make a pipe");
 		status = loop_run(&cfg, &rep, &rng, closed);
 		reporter_close(&rep);
 	}

@@ -33,6 +33,18 @@ sim_exp_base(double factor)
 	return sat_from_ldouble((long double)SIM_BASE * (long double)factor);
 }
 
+void
+sim_defaults(struct backoff *b, bool strategy, bool max_delay, bool max)
+{
+	/* --jitter alone: on the blog's exponential back-off. */
+	if (!strategy)
+		b->base = sim_exp_base(b->factor);
+	if (!max_delay)
+		b->max_delay = span_of(SIM_CAP);
+	if (!max)
+		b->max_attempts = 0;
+}
+
 /* The contention model. */
 
 #define HOP_MEAN	10e6		/* ns */

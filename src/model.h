@@ -33,6 +33,11 @@
  * SIM_BASE x F, whose first delay is its DUR.  That DUR.
  */
 int64_t		 sim_exp_base(double factor);
+/* The blog's model wherever no option says otherwise: its exponential
+ * back-off (unless a strategy was given: strategy), its cap (max_delay),
+ * no limit on attempts (max). */
+void		 sim_defaults(struct backoff *, bool strategy, bool max_delay,
+		    bool max);
 
 /* The contention model: the means over the runs of one strategy at one
  * number of clients. */

@@ -2,8 +2,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "config.h"
 #include "optable.h"
-#include "options.h"
 
 #define RETRY	(1u << MODE_RETRY)
 #define SHOW	(1u << MODE_SHOW)

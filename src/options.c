@@ -11,7 +11,6 @@
 
 #include "duration.h"
 #include "lists.h"
-#include "model.h"
 #include "number.h"
 #include "optable.h"
 #include "options.h"
@@ -534,24 +533,20 @@ validate_show(struct parse *p)
 	return 0;
 }
 
-/* simulate: the blog's model wherever no option says otherwise. */
+/* simulate: what was given, for the blog's model to fill in the rest
+ * (sim_defaults, model.h). */
 static int
 validate_simulate(struct parse *p)
 {
 	struct config *c = p->cfg;
-	struct backoff *b = &c->backoff;
 
 	if (c->nargs > 0)
 		return fail(p, NULL, "simulate takes no arguments: '%s'",
 		    c->args[0]);
 	c->custom = p->strategy != NULL || p->given[O_JITTER - O_MAX];
-	/* --jitter alone: on the blog's exponential back-off. */
-	if (p->strategy == NULL)
-		b->base = sim_exp_base(b->factor);
-	if (!p->given[O_MAX_DELAY - O_MAX])
-		b->max_delay = span_of(SIM_CAP);
-	if (!p->given[O_MAX - O_MAX])
-		b->max_attempts = 0;
+	c->given_strategy = p->strategy != NULL;
+	c->given_max_delay = p->given[O_MAX_DELAY - O_MAX];
+	c->given_max = p->given[O_MAX - O_MAX];
 	if (c->runs == 0)
 		c->runs = 100;
 	if (c->clients == NULL)

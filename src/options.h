@@ -1,79 +1,13 @@
-/* The command line: what it says, in struct config, parsed and checked as
- * the option table (optable.h) says, which --help (help.h) reads too.
- * Pure: errors come back as strings. */
+/* The command line parsed and checked into a struct config (config.h), as
+ * the option table (optable.h) says, which --help (help.h) reads too: for
+ * main and the unit tests; everything else reads config.h.  Pure: errors
+ * come back as strings. */
 #ifndef RETRY_OPTIONS_H
 #define RETRY_OPTIONS_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-#include "codes.h"
-#include "engine.h"
-#include "match.h"
-#include "policy.h"
-#include "share.h"
-#include "verdict.h"
-
-enum mode { MODE_RETRY, MODE_SHOW, MODE_SIMULATE, MODE_SHARE };
-enum format { FORMAT_PLAIN, FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
-enum verbosity { QUIET = -1, NORMAL = 0, VERBOSE = 1 };
-enum stdin_mode { STDIN_INHERIT, STDIN_REPLAY, STDIN_NULL };
-enum match_stream { MATCH_BOTH, MATCH_STDOUT, MATCH_STDERR };
-enum log_format { LOG_TEXT, LOG_JSON };
-enum unit { UNIT_S, UNIT_MS };
-
-struct config {
-	enum mode	 mode;
-	struct backoff	 backoff;
-	int64_t		*list;		/* owns backoff.list */
-	bool		 seeded;
-	uint64_t	 seed;
-	struct limits	 limits;
-	int64_t		 kill_after;	/* ns */
-	int		 signal;
-	struct verdict_rules verdict;
-	struct codes_limit retry_limits[CODES_LIMITS];	/* limits.retry_limits */
-	char		*patterns[RULE_COUNT];	/* the output rules given,
-						 * --delay-from-output's too */
-	enum match_stream match;
-	bool		 fixed_strings, ignore_case;
-	enum stdin_mode	 stdin_mode;
-	bool		 hold_stdout;
-	enum log_format	 log_format;
-	char		*log_file;
-	bool		 syslog;
-	char		*on_retry, *on_giveup;	/* sh -c's argument */
-	enum verbosity	 verbosity;
-	char		*label;
-	bool		 dry_run;
-	bool		 help, version;
-	/* shared state (--share), and retry share */
-	char		*share;		/* NAME, or NULL */
-	struct share_rules share_rules;
-	char		*share_store;	/* --share-store, or NULL */
-	char		*share_store_file;	/* --share-store-file, or NULL */
-	int64_t		 share_timeout;	/* ns, Redis's connect and exchange */
-	bool		 share_required;	/* a store that does not answer
-					 * ends the run (75) */
-	/* show-backoff-delays */
-	unsigned long	 count;
-	enum format	 format;
-	enum unit	 unit;
-	bool		 chart, ascii;
-	unsigned long	 samples;	/* 0: one run */
-	/* simulate */
-	const char	*clients;	/* the --clients LIST, checked */
-	const char	*failure_rates;	/* --failure-rate LIST, checked */
-	unsigned long	 runs;
-	bool		 custom;	/* a strategy or --jitter given */
-	/* The command (retry) or the STATUS arguments (show). */
-	char *const	*args;
-	int		 nargs;
-	/* The whole command line, retry's name first: ps shows it. */
-	char *const	*words;
-	int		 nwords;
-};
+#include "config.h"
 
 /* 0, or -1 with one line naming the option and the problem in err; or,
  * options that are right but need a library that cannot be loaded (PCRE2

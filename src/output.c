@@ -21,7 +21,7 @@
 
 #include "compat.h"
 #include "output.h"
-#include "signals.h"
+#include "wait.h"
 
 void
 out_init(struct out *o, int fd)
@@ -94,7 +94,7 @@ out_all(const struct out *o, const void *buf, size_t n)
 			return -1;
 		}
 		pfd = (struct pollfd){ o->fd, POLLOUT, 0 };
-		signals_wait(&pfd, 1, -1);
+		wait_until(&pfd, 1, -1);
 	}
 	return 0;
 }

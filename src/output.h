@@ -1,6 +1,6 @@
 /* Writing where a reader may be slow or gone (retry's stdout and stderr,
  * a log FIFO): every write is non-blocking, and waiting for room happens in
- * signals_wait, where signals are seen. */
+ * wait_until (wait.h), where signals are seen. */
 #ifndef RETRY_OUTPUT_H
 #define RETRY_OUTPUT_H
 
@@ -22,7 +22,7 @@ void	 out_close(struct out *);
 /* Writes what fits now, without waiting: the count, or -1 (EAGAIN when
  * there is no room). */
 ssize_t	 out_try(const struct out *, const void *, size_t);
-/* Writes all of it, waiting in signals_wait for room; -1 with errno on an
+/* Writes all of it, waiting in wait_until for room; -1 with errno on an
  * error, EINTR when a signal that ends retry came first. */
 int	 out_all(const struct out *, const void *, size_t);
 /* The writer of retry's own stdout (1) or stderr (2), set up on first

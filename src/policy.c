@@ -75,7 +75,7 @@ halted(const struct observed *o, struct next *x)
 	else if (o->received != 0)
 		*x = cut_short(x, NEXT_DIE, END_SIGNAL, o->received);
 	else if (o->own_error)
-		*x = cut_short(x, NEXT_EXIT, END_OWN_ERROR, EXIT_USAGE);
+		*x = cut_short(x, NEXT_EXIT, END_OWN_ERROR, EXIT_CANCELED);
 	else if (o->reader_gone) {
 		*x = cut_short(x, NEXT_DIE, END_READER_GONE, SIGPIPE);
 		x->outcome = (struct outcome){ V_STOP, WHY_READER_GONE };

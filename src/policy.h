@@ -91,7 +91,7 @@ enum end {
 	END_READER_GONE,	/* retry's reader has gone: it dies of
 				 * SIGPIPE, as a pipeline's writer */
 	END_CANNOT_RUN,		/* the command could not be run: 126, 127 */
-	END_OWN_ERROR,		/* retry's own error: EXIT_USAGE */
+	END_OWN_ERROR,		/* retry's own error: EXIT_CANCELED */
 	END_SHARE_OPEN,		/* the shared breaker is open (or another run
 				 * probes it), and --share-open giveup:
 				 * EXIT_SHARED */

@@ -17,7 +17,7 @@
 #include "duration.h"
 #include "pwmask.h"
 #include "redisnode.h"
-#include "signals.h"
+#include "wait.h"
 #include "tls.h"
 
 /* How often a name lookup in progress is looked at. */
@@ -184,7 +184,7 @@ resolve(struct redis_conn *r, struct redis_node *n, int64_t by,
 		if (now >= by)
 			return node_fail(r, n, err, sz, "no address for %s "
 			    "within the timeout", n->host);
-		(void)signals_wait(NULL, 0, now + LOOKUP_TICK < by ?
+		(void)wait_until(NULL, 0, now + LOOKUP_TICK < by ?
 		    now + LOOKUP_TICK : by);
 	}
 	n->lookup = NULL;
@@ -212,7 +212,7 @@ connect_by(const struct redis_conn *r, int fd, const struct sockaddr *addr,
 			errno = stopped(r) ? EINTR : ETIMEDOUT;
 			return -1;
 		}
-		(void)signals_wait(&p, 1, by);
+		(void)wait_until(&p, 1, by);
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) == -1)
 		return -1;
@@ -244,7 +244,7 @@ handshake(struct redis_conn *r, struct redis_node *n, int64_t start,
 		if (mono_ns() >= by)
 			return node_fail(r, n, err, sz, "no TLS handshake "
 			    "within %s", within(r, start, by, d, sizeof(d)));
-		(void)signals_wait(&p, 1, by);
+		(void)wait_until(&p, 1, by);
 	}
 	return k == 0 ? 0 : node_fail(r, n, err, sz, "%s", why);
 }
@@ -424,7 +424,7 @@ exchange(struct redis_conn *r, struct redis_node *n, int64_t start,
 			goto fail;
 		}
 		p.events = (short)(rwant | (sent < len ? wwant : 0));
-		if (signals_wait(&p, 1, by) <= 0)
+		if (wait_until(&p, 1, by) <= 0)
 			continue;
 		if ((p.revents & (rwant | POLLHUP | POLLERR)) != 0)
 			readable = true;

@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config.h"
 #include "engine.h"
 #include "lists.h"
-#include "options.h"
 #include "policy.h"
 #include "rng.h"
 

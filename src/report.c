@@ -74,7 +74,7 @@ to_syslog(const struct reporter *c, int priority, const struct line *l,
  * A line to stderr when shown there, and to the log file (text with its
  * time first) and syslog.  What it quotes is made visible first in text;
  * JSON escapes it.  Writes to stderr wait for a slow reader only in
- * signals_wait, and a reader that has gone loses the line, nothing more;
+ * wait_until, and a reader that has gone loses the line, nothing more;
  * the log's writes never wait (log_put).
  */
 static void

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "config.h"
 #include "output.h"
 #include "spawn.h"
 #include "verdict.h"

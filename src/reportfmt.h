@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "line.h"
-#include "options.h"
+#include "config.h"
 #include "spawn.h"
 #include "verdict.h"
 

@@ -20,6 +20,7 @@
 #include "duration.h"
 #include "exits.h"
 #include "number.h"
+#include "report.h"
 #include "shared.h"
 #include "sharecmd.h"
 
@@ -183,14 +184,30 @@ share_main(const struct config *c)
 	const bool json = c->log_format == LOG_JSON;
 	static const struct reporter rep = { .json = true };
 	const int64_t until = mono_ns() + SHARE_CMD_WAITS * c->share_timeout;
+	const struct shared_opts so = { .name = c->share,
+	    .rules = &c->share_rules, .store = c->share_store,
+	    .store_file = c->share_store_file, .timeout = c->share_timeout,
+	    .required = c->share_required };
 	char **names = NULL, why[1024], d[DURATION_BUFSZ];
 	static char what[DURATION_BUFSZ + 64];
 	size_t n = 0, shown = 0, unreached = 0, late = 0;
 	struct shared sh;
-	int rc = 0, w = 4;
+	int rc = 0, w = 4, opened, e;
 
 	events = json ? &rep : NULL;
-	if (shared_open(&sh, c, events, false, why, sizeof(why)) == -1) {
+	opened = shared_open(&sh, &so, false, why, sizeof(why));
+	e = errno;
+	for (size_t i = 0; i < sh.nnews; i++)
+		if (events != NULL && c->share != NULL)
+			report_error(events, "--share %s: %s", c->share,
+			    sh.news[i]);
+		else if (events != NULL)
+			report_error(events, "%s", sh.news[i]);
+		else
+			warnx("%s", sh.news[i]);
+	sh.nnews = 0;
+	errno = e;
+	if (opened == -1) {
 		/* No default directory: no run made it yet, so no state,
 		 * nothing to reset.  A store that was named must be there: a
 		 * typo is no empty store. */
@@ -210,7 +227,7 @@ share_main(const struct config *c)
 			    "--share-store-file" : "$RETRY_SHARE_STORE", why);
 		else
 			say("%s", why);
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	snprintf(what, sizeof(what), "share %s's %s in all", c->args[0],
 	    duration_format(SHARE_CMD_WAITS * c->share_timeout, d, sizeof(d)));
@@ -252,7 +269,7 @@ share_main(const struct config *c)
 	shared_close(&sh);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		say("stdout: %s", strerror(errno));
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	/* A part of the store down: what was listed is not all. */
 	return unreached > 0 ? EXIT_SHARED : rc;

@@ -2,7 +2,7 @@
 #ifndef RETRY_SHARECMD_H
 #define RETRY_SHARECMD_H
 
-#include "options.h"
+#include "config.h"
 
 /* Prints or resets; returns an exit status. */
 int	share_main(const struct config *);

@@ -1,6 +1,6 @@
 /* The shared state in its store. */
-#include <err.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include "duration.h"
 #include "redis.h"
 #include "shared.h"
-#include "signals.h"
+#include "wait.h"
 
 /* A run that a signal ends waits no longer for its last words. */
 #define LAST_WORDS	NS_PER_SEC
@@ -55,7 +55,7 @@ spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 			why = late;
 		}
 		else
-			(void)signals_wait(&p, 1, by);
+			(void)wait_until(&p, 1, by);
 	}
 	if (fd == -1)
 		why = strerror(errno);
@@ -79,18 +79,18 @@ spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 
 /* The store named by the options, the file or the environment. */
 static int
-resolve_spec(struct shared *sh, const struct config *c, char *err,
+resolve_spec(struct shared *sh, const struct shared_opts *c, char *err,
     size_t errsz)
 {
 	const char *env = getenv("RETRY_SHARE_STORE"), *why, *from;
 	char spec[STOREURL_MAX + 1];
 
-	if (c->share_store != NULL) {
+	if (c->store != NULL) {
 		from = "--share-store";
-		snprintf(spec, sizeof(spec), "%s", c->share_store);
-	} else if (c->share_store_file != NULL) {
+		snprintf(spec, sizeof(spec), "%s", c->store);
+	} else if (c->store_file != NULL) {
 		from = "--share-store-file";
-		if (spec_file(c->share_store_file, spec, sizeof(spec), err,
+		if (spec_file(c->store_file, spec, sizeof(spec), err,
 		    errsz) == -1) {
 			/* A missing file is no missing store directory. */
 			errno = EINVAL;
@@ -105,7 +105,7 @@ resolve_spec(struct shared *sh, const struct config *c, char *err,
 		return 0;
 	}
 	/* Only the command line is seen by every user. */
-	if ((why = storeurl_parse(spec, c->share_store == NULL, &sh->url)) !=
+	if ((why = storeurl_parse(spec, c->store == NULL, &sh->url)) !=
 	    NULL) {
 		snprintf(err, errsz, "%s: %s", from, why);
 		explicit_bzero(spec, sizeof(spec));
@@ -369,16 +369,31 @@ cannot_use(struct shared *sh, bool create)
 	return -2;
 }
 
+/* A line for the caller to say (news). */
+static void tell(struct shared *, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+tell(struct shared *sh, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sh->nnews == SHARED_NEWS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sh->news[sh->nnews++], sizeof(sh->news[0]), fmt, ap);
+	va_end(ap);
+}
+
 int
-shared_open(struct shared *sh, const struct config *c,
-    const struct reporter *rep, bool create, char *err, size_t errsz)
+shared_open(struct shared *sh, const struct shared_opts *c, bool create,
+    char *err, size_t errsz)
 {
 	memset(sh, 0, sizeof(*sh));
-	sh->rules = &c->share_rules;
-	sh->rep = rep;
-	sh->name = c->share;
-	sh->required = c->share_required;
-	sh->timeout = c->share_timeout;
+	sh->rules = c->rules;
+	sh->name = c->name;
+	sh->required = c->required;
+	sh->timeout = c->timeout;
 	sh->end = -1;
 	sh->until = -1;
 	sh->file.dirfd = sh->file.fd = -1;
@@ -386,15 +401,8 @@ shared_open(struct shared *sh, const struct config *c,
 		arc4random_buf(&sh->me, sizeof(sh->me));
 	if (resolve_spec(sh, c, err, errsz) == -1)
 		return -1;
-	if (storeurl_warning(&sh->url) != NULL && rep != NULL &&
-	    sh->name != NULL)
-		report_error(rep, "--share %s: %s: %s", sh->name, sh->shown,
-		    storeurl_warning(&sh->url));
-	else if (storeurl_warning(&sh->url) != NULL && rep != NULL)
-		report_error(rep, "%s: %s", sh->shown,
-		    storeurl_warning(&sh->url));
-	else if (storeurl_warning(&sh->url) != NULL)
-		warnx("%s: %s", sh->shown, storeurl_warning(&sh->url));
+	if (storeurl_warning(&sh->url) != NULL)
+		tell(sh, "%s: %s", sh->shown, storeurl_warning(&sh->url));
 	sh->ops = kinds[sh->url.kind];
 	if (sh->ops->open(sh, create, err, errsz) == -1)
 		return cannot_use(sh, create);
@@ -428,7 +436,7 @@ decide(struct shared *sh, struct decision *d)
 		if (signal_stop != 0)
 			return SHARED_UNSHARED;
 		if (!sh->faulty)
-			report_error(sh->rep, "--share %s: %s; %s", sh->name,
+			tell(sh, "--share %s: %s; %s", sh->name,
 			    err, !sh->required ? "going on without the shared "
 			    "state until it answers" : d->op == SHARE_RECORD &&
 			    d->success ? "--share-required: the success stands; "
@@ -437,12 +445,12 @@ decide(struct shared *sh, struct decision *d)
 		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
 	}
 	if (sh->faulty)
-		report_error(sh->rep, "--share %s: %s answers again",
+		tell(sh, "--share %s: %s answers again",
 		    sh->name, sh->shown);
 	sh->faulty = false;
 	if (d->a.corrupt && !sh->said_corrupt) {
 		sh->ops->locate(sh, sh->name, where, sizeof(where));
-		report_error(sh->rep, "--share %s: %s was not a shared state; "
+		tell(sh, "--share %s: %s was not a shared state; "
 		    "it starts afresh", sh->name, where);
 	}
 	sh->said_corrupt |= d->a.corrupt;

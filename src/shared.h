@@ -14,14 +14,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options.h"
 #include "redisconn.h"
-#include "report.h"
 #include "share.h"
 #include "store.h"
 #include "storeurl.h"
 
 struct store_ops;
+
+/* What a run, `retry share` or --dry-run says of its shared state. */
+struct shared_opts {
+	const char	*name;		/* --share NAME, or NULL */
+	const struct share_rules *rules;
+	const char	*store;		/* --share-store, or NULL */
+	const char	*store_file;	/* --share-store-file, or NULL */
+	int64_t		 timeout;	/* --share-timeout, ns */
+	bool		 required;	/* --share-required */
+};
+
+#define SHARED_NEWS	2	/* lines a call has to say, at most */
+#define SHARED_NEWS_MAX	1024
 
 struct shared {
 	struct store_url url;
@@ -31,7 +42,13 @@ struct shared {
 	struct store	 file;		/* STORE_FILE */
 	struct redis_conn redis;	/* the others */
 	const struct share_rules *rules;
-	const struct reporter *rep;
+	/* What the last call has for the run's reports, oldest first: a
+	 * fault, a recovery, a state that was not one (decisions, each said
+	 * once), or shared_open's warning about its store (SHOWN: WHY, without
+	 * the --share NAME: a decision's lines start with).  The caller says
+	 * them and sets nnews to 0. */
+	char		 news[SHARED_NEWS][SHARED_NEWS_MAX];
+	size_t		 nnews;
 	const char	*name;
 	uint64_t	 me;		/* this run among the members */
 	bool		 on;		/* --share given, the store opened */
@@ -64,8 +81,8 @@ enum shared_said {
  * a default directory that is refused): the run goes on without it, as
  * when a store does not answer.
  */
-int		 shared_open(struct shared *, const struct config *,
-		    const struct reporter *, bool create, char *err, size_t);
+int		 shared_open(struct shared *, const struct shared_opts *,
+		    bool create, char *err, size_t);
 void		 shared_close(struct shared *);
 
 /* Before an attempt: go, probe, or wait (until: ns from now). */

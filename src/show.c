@@ -18,6 +18,7 @@
 #include "exits.h"
 #include "number.h"
 #include "replay.h"
+#include "report.h"
 #include "shared.h"
 #include "show.h"
 #include "store.h"
@@ -286,7 +287,7 @@ flushed(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	return 0;
 }
@@ -365,7 +366,7 @@ show_main(const struct config *c, struct rng *rng)
 	if (why != NULL) {
 		fflush(stdout);
 		warnx("%s", why);
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	return flushed();
 }
@@ -375,6 +376,10 @@ static void
 dry_run_shared(const struct config *c)
 {
 	const struct share_rules *r = &c->share_rules;
+	const struct shared_opts so = { .name = c->share,
+	    .rules = &c->share_rules, .store = c->share_store,
+	    .store_file = c->share_store_file, .timeout = c->share_timeout,
+	    .required = c->share_required };
 	struct share_state st;
 	struct gate_answer g;
 	struct shared sh;
@@ -385,9 +390,14 @@ dry_run_shared(const struct config *c)
 	struct rng rng;
 	struct next x;
 	double tokens;
-	int got = 1;
+	int got = 1, opened, e;
 
-	if (shared_open(&sh, c, NULL, false, why, sizeof(why)) == -1) {
+	opened = shared_open(&sh, &so, false, why, sizeof(why));
+	e = errno;
+	for (size_t i = 0; i < sh.nnews; i++)
+		warnx("%s", sh.news[i]);
+	errno = e;
+	if (opened == -1) {
 		if (errno != ENOENT) {
 			printf("shared %s: %s\n", c->share,
 			    report_visible(why, vis, sizeof(vis)));

@@ -4,7 +4,7 @@
 #ifndef RETRY_SHOW_H
 #define RETRY_SHOW_H
 
-#include "options.h"
+#include "config.h"
 #include "rng.h"
 
 /* Both return an exit status; errors go to stderr as one line. */

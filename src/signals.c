@@ -12,6 +12,7 @@
 #include "compat.h"
 #include "duration.h"
 #include "signals.h"
+#include "wait.h"
 
 /* What retry does with a signal. */
 enum kind {
@@ -21,8 +22,6 @@ enum kind {
 	K_CHILD,	/* SIGCHLD: it only wakes the wait */
 	K_IGNORE,	/* PIPE and XFSZ: the write reports the error */
 };
-
-volatile sig_atomic_t signal_stop;
 
 static volatile sig_atomic_t received[NSIG];	/* not yet taken */
 static volatile sig_atomic_t any;		/* one of them is set */
@@ -52,9 +51,6 @@ static enum kind kinds[NSIG];
 static bool ignored[NSIG];	/* retry found it ignored */
 static bool changed[NSIG];	/* retry set a disposition of its own */
 static sigset_t original;	/* the mask retry was started with */
-static bool sharp;		/* retry's timer slack is 1 ns */
-static unsigned long slack;	/* the timer slack retry was started with,
-				 * once sharp */
 
 static enum kind
 kind(int sig)
@@ -159,6 +155,35 @@ is_queued(int sig)
 	return queued != -1 && is_rt(sig);
 }
 
+static void	take_queued(void);
+
+/* The handlers' byte, read to the end: a short read has emptied it. */
+static int
+wake_fd(void)
+{
+	return wake[0];
+}
+
+static void
+wake_drain(void)
+{
+	char drain[64];
+
+	while (read(wake[0], drain, sizeof(drain)) == sizeof(drain))
+		;
+}
+
+/* The signalfd, read while there is room for what it holds. */
+static int
+queued_fd(void)
+{
+	rt_release();
+	return queued != -1 && rt_used() < RT_QUEUE ? queued : -1;
+}
+
+static const struct wait_source wake_source = { wake_fd, wake_drain };
+static const struct wait_source queued_source = { queued_fd, take_queued };
+
 int
 signals_init(void)
 {
@@ -168,6 +193,8 @@ signals_init(void)
 
 	if (compat_pipe(wake, true) == -1)
 		return -1;
+	wait_watch(&wake_source);
+	wait_watch(&queued_source);
 	/*
 	 * The real-time signals, some thirty, are only sent on, and SIGCHLD
 	 * only wakes the wait: blocked and read from a signalfd that the
@@ -330,8 +357,8 @@ signals_child(void)
 		if (changed[sig] && kinds[sig] == K_IGNORE)
 			restore(sig);
 	sigprocmask(SIG_SETMASK, &original, NULL);
-	if (slack > 0)
-		compat_set_timer_slack(slack);
+	if (wait_slack() > 0)
+		compat_set_timer_slack(wait_slack());
 }
 
 void
@@ -388,19 +415,6 @@ signals_sentry(void (*hear)(int, siginfo_t *, void *))
 	sigprocmask(SIG_UNBLOCK, &mask, NULL);
 }
 
-/* Back-off sleeps should end when asked, not 50 us later: the first timed
- * wait sets retry's timer slack to 1 ns, and keeps the one that the
- * attempts get back.  A run that never waits so makes no call for it. */
-static void
-sharpen(void)
-{
-	if (sharp)
-		return;
-	sharp = true;
-	slack = compat_timer_slack();
-	compat_set_timer_slack(1);
-}
-
 /* Whether a real-time signal read from the signalfd was ignored when
  * retry started: asked once, the first time one comes, so that a run
  * that gets none asks nothing (their dispositions are never changed). */
@@ -437,45 +451,6 @@ take_queued(void)
 			    !found_ignored(si[i].signo))
 				rt_add(si[i].signo, si[i].code, si[i].value);
 	} while (n == max);
-}
-
-int
-signals_wait(struct pollfd *fds, nfds_t nfds, int64_t deadline)
-{
-	struct pollfd all[SIGNALS_WAIT_MAX + 2];
-	struct timespec left;
-	char drain[64];
-	nfds_t n = nfds;
-	int64_t ns;
-	int ready = 0;
-
-	for (nfds_t i = 0; i < nfds; i++)
-		all[i] = fds[i];
-	all[n++] = (struct pollfd){ wake[0], POLLIN, 0 };
-	/* Full, it is read once they are taken. */
-	rt_release();
-	if (queued != -1 && rt_used() < RT_QUEUE)
-		all[n++] = (struct pollfd){ queued, POLLIN, 0 };
-	if (deadline >= 0) {
-		sharpen();
-		ns = deadline - mono_ns();
-		if (ns < 0)
-			ns = 0;
-		left.tv_sec = ns / NS_PER_SEC;
-		left.tv_nsec = ns % NS_PER_SEC;
-	}
-	if (compat_wait(all, n, deadline >= 0 ? &left : NULL) == -1)
-		return -1;
-	/* A short read has emptied it. */
-	if (all[nfds].revents != 0)
-		while (read(wake[0], drain, sizeof(drain)) == sizeof(drain))
-			;
-	if (n > nfds + 1 && all[nfds + 1].revents != 0)
-		take_queued();
-	for (nfds_t i = 0; i < nfds; i++)
-		if ((fds[i].revents = all[i].revents) != 0)
-			ready++;
-	return ready;
 }
 
 noreturn void

@@ -1,5 +1,5 @@
 /* Signals: handlers only set flags and write a byte to a pipe that the
- * one ppoll watches, so none is lost between check and wait, and none is
+ * one ppoll (wait.h) watches, so none is lost between check and wait, and none is
  * blocked, so the first to come is the first recorded.  The real-time
  * signals, only ever sent on, and SIGCHLD, which only wakes the wait, are
  * the exceptions where Linux has a signalfd: blocked, and read from it in
@@ -23,8 +23,7 @@
 #include <time.h>
 
 #include "compat.h"
-
-extern volatile sig_atomic_t signal_stop;	/* the first that ends the run */
+#include "wait.h"	/* signal_stop */
 
 /* -1 (errno set) when its pipe cannot be made. */
 int		 signals_init(void);
@@ -60,12 +59,6 @@ void		 signals_reset(void);
  * attempt's group does not end it. */
 void		 signals_sentry(void (*)(int, siginfo_t *, void *));
 #define SIGNALS_FLUSH	SIGURG	/* never sent on; above INT and QUIT */
-#define SIGNALS_WAIT_MAX	8	/* fds a wait watches at most */
-
-/* Waits until a handled signal, a ready fd, or the absolute
- * CLOCK_MONOTONIC deadline in ns (-1: none); returns how many fds are
- * ready, or -1. */
-int		 signals_wait(struct pollfd *, nfds_t, int64_t);
 /* Dies of sig, as if retry had never caught it. */
 noreturn void	 signals_die(int);
 

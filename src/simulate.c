@@ -549,11 +549,15 @@ load_main(const struct config *c, struct rng *rng)
 }
 
 int
-simulate_main(const struct config *c, struct rng *rng)
+simulate_main(const struct config *given, struct rng *rng)
 {
+	struct config sim = *given;
+	const struct config *c = &sim;
 	struct plan p;
 	const char *why;
 
+	sim_defaults(&sim.backoff, given->given_strategy,
+	    given->given_max_delay, given->given_max);
 	if (c->failure_rates != NULL)
 		why = load_main(c, rng);
 	else {
@@ -564,11 +568,11 @@ simulate_main(const struct config *c, struct rng *rng)
 	if (why != NULL) {
 		fflush(stdout);
 		warnx("%s", why);
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
-		return EXIT_USAGE;
+		return EXIT_CANCELED;
 	}
 	return 0;
 }

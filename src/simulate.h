@@ -5,7 +5,7 @@
 #ifndef RETRY_SIMULATE_H
 #define RETRY_SIMULATE_H
 
-#include "options.h"
+#include "config.h"
 #include "rng.h"
 
 /* The subcommand: simulates and prints; returns an exit status. */

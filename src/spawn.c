@@ -34,6 +34,7 @@
 #include "exits.h"
 #include "output.h"
 #include "signals.h"
+#include "wait.h"
 #include "spawn.h"
 
 static pid_t	 self;		/* retry's pid, asked once */
@@ -76,7 +77,7 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 	if (!o->session)
 		setpgid(0, 0);
 	else if (setsid() == -1 || ioctl(o->ctty, TIOCSCTTY, 0) == -1)
-		_exit(EXIT_USAGE);
+		_exit(EXIT_CANCELED);
 	if (tty >= 0)
 		tcsetpgrp(tty, getpid());
 	/* If retry is killed outright, the attempt hears of it. */
@@ -85,7 +86,7 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 		_exit(128 + SIGTERM);
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] >= 0 && dup2(o->stdio[i], i) == -1)
-			_exit(EXIT_USAGE);
+			_exit(EXIT_CANCELED);
 	/* A descriptor closed for retry is closed for the command. */
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] == STDIO_CLOSED)
@@ -214,7 +215,7 @@ sentry_start(int *fd)
 	pfd = (struct pollfd){ p[0], POLLIN, 0 };
 	while ((n = read(p[0], &c, 1)) == -1 && errno == EAGAIN &&
 	    signal_stop == 0 && mono_ns() < until)
-		signals_wait(&pfd, 1, until);
+		wait_until(&pfd, 1, until);
 	if (n != 1 || c != 0) {
 		sentry_stop(s, p[0]);
 		return -1;
@@ -538,7 +539,7 @@ sentry_flush(struct wait *w)
 	kill(w->sentry, SIGCONT);
 	pfd = (struct pollfd){ w->sentry_fd, POLLIN, 0 };
 	while (!heard(w) && signal_stop == 0 && mono_ns() < until)
-		signals_wait(&pfd, 1, until);
+		wait_until(&pfd, 1, until);
 }
 
 /* A stop of the attempt: Ctrl-Z, or a read of the terminal. */
@@ -627,7 +628,7 @@ turn(struct wait *w)
 	n = nio;
 	if (w->sentry > 0)
 		pfd[n++] = (struct pollfd){ w->sentry_fd, POLLIN, 0 };
-	if (signals_wait(pfd, n, earliest(w->deadline, w->kill_at)) <= 0)
+	if (wait_until(pfd, n, earliest(w->deadline, w->kill_at)) <= 0)
 		return true;
 	if (nio > 0 && io->serve(io->ctx, pfd, nio) == -1 && !w->r->aborted &&
 	    !w->gone) {

@@ -11,7 +11,7 @@
 
 #include "clock.h"
 #include "duration.h"
-#include "signals.h"
+#include "wait.h"
 #include "store.h"
 
 /* "PATH: DOING: the error", or without DOING; -1, errno kept. */
@@ -163,7 +163,7 @@ lock(const struct store *s, short type, char *err, size_t errsz)
 			    sizeof(d)));
 			return -1;
 		}
-		(void)signals_wait(NULL, 0, now + pause < s->by ? now + pause :
+		(void)wait_until(NULL, 0, now + pause < s->by ? now + pause :
 		    s->by);
 		pause = pause < 1600000 ? 2 * pause : pause;
 	}

@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "config.h"
 #include "feed.h"
 #include "match.h"
-#include "options.h"
 #include "output.h"
 #include "spawn.h"
 

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "options.h"
+#include "config.h"
 
 /*
  * What name[0..n), a long option without its "--" that mode does not

@@ -12,7 +12,6 @@
 
 #include "../../src/duration.h"
 #include "../../src/redis.h"
-#include "../../src/signals.h"
 #include "../unit/share_rows.h"
 
 #define S	NS_PER_SEC
@@ -72,8 +71,6 @@ main(int argc, char **argv)
 
 	if (argc != 2)
 		die("usage", "replay URL");
-	if (signals_init() == -1)
-		die("signals", "cannot set them up");
 	if ((why = storeurl_parse(argv[1], true, &url)) != NULL)
 		die(argv[1], why);
 	redisconn_open(&store, &url, 5 * S);

@@ -49,7 +49,13 @@ simulate_options(const char *s, struct config *c, char *err, size_t errsz)
 	    t = strtok(NULL, " "))
 		argv[n++] = t;
 	argv[n] = NULL;
-	return options_parse(n, argv, MODE_SIMULATE, c, err, errsz);
+	if (options_parse(n, argv, MODE_SIMULATE, c, err, errsz) != 0)
+		return -1;
+	/* And the blog's model where they say nothing, as simulate fills
+	 * it in. */
+	sim_defaults(&c->backoff, c->given_strategy, c->given_max_delay,
+	    c->given_max);
+	return 0;
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../src/duration.h"
+#include "../../src/model.h"
 #include "../../src/options.h"
 #include "unit.h"
 
@@ -875,6 +876,10 @@ unit_options(void)
 		err[0] = '\0';
 		rc = options_parse(argc, argv, mode(a->face), &c, err,
 		    sizeof(err));
+		/* As simulate fills in the blog's model (model.h). */
+		if (rc == 0 && c.mode == MODE_SIMULATE)
+			sim_defaults(&c.backoff, c.given_strategy,
+			    c.given_max_delay, c.given_max);
 		if (rc == 0)
 			describe(&c, got, sizeof(got));
 		unit_row(rc == 0 && has_words(got, a->want), "accepted",

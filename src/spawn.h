@@ -48,6 +48,15 @@ struct attempt_opts {
 	int64_t		 timeout;	/* ns, -1 for none */
 	int		 signal;	/* sent on timeout */
 	int64_t		 kill_after;	/* ns, then SIGKILL */
+	/* A timed-out attempt's status is the command's own, not 124. */
+	bool		 preserve_status;
+	/*
+	 * No process group of its own: the attempt stays in retry's, and in
+	 * the terminal's foreground when retry is, as timeout --foreground
+	 * keeps it; a timeout, --kill-after's SIGKILL and the signals sent
+	 * on reach the command alone.  Neither hand_over nor session then.
+	 */
+	bool		 foreground;
 	/* The child's fds 0, 1 and 2: an fd (closed in retry once the child
 	 * has it), STDIO_INHERIT or STDIO_CLOSED. */
 	int		 stdio[3];
@@ -63,7 +72,8 @@ struct attempt_opts {
 
 struct attempt_result {
 	int		 exec_errno;	/* the command could not be run */
-	int		 status;	/* 0-255, 128 + N, or 124 */
+	int		 status;	/* 0-255, 128 + N, or 124 (timed out,
+					 * unless preserve_status) */
 	int		 signal;	/* death by this signal, or 0 */
 	bool		 timed_out;
 	bool		 aborted;	/* ended because its output had nowhere

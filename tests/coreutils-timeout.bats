@@ -28,8 +28,8 @@ load test_helper/procs
 #   returns_ 124 timeout --foreground -s0 -k1 .1 sleep 10 && fail=1
 # timeout(1) says 128+KILL for a command that --kill-after had to kill, with
 # or without --preserve-status.  retry says 124 for every timed-out attempt
-# unless --preserve-status asks for the command's own status (the manual's
-# COMING FROM TIMEOUT): with it, their 137, with --foreground or without;
+# unless --preserve-status asks for the command's own status (as the
+# manual says there): with it, their 137, with --foreground or without;
 # without it, 124 with --foreground or without.  The same either way is
 # what the case asserts.
 @test "coreutils timeout.sh: -s0 -k1 is 128+KILL with --foreground as without (--preserve-status)" {

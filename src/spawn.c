@@ -458,6 +458,16 @@ modes_restore(const struct wait *w, int st)
 		(void)tcsetattr(w->o->tty, TCSANOW, &w->modes);
 }
 
+/* Whether sig, just taken, is one that a terminal sends its foreground
+ * process group (a key, its hangup, its new size), and came from the
+ * kernel: not a CPU limit's SIGXCPU, which is retry's alone. */
+static bool
+from_terminal(int sig)
+{
+	return (sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ||
+	    sig == SIGWINCH) && signals_by_kernel(sig);
+}
+
 /* The signals retry received: sent on, and those that end the run end it
  * once the attempt has ended, or the --kill-after time later. */
 static void
@@ -482,7 +492,7 @@ forward(struct wait *w, int64_t now)
 	while ((sig = signals_take()) != 0) {
 		/* In retry's foreground group, the attempt heard the
 		 * terminal's own signal as retry did: not twice. */
-		const bool heard = w->o->foreground && signals_by_kernel(sig);
+		const bool heard = w->o->foreground && from_terminal(sig);
 
 		if (w->gone)
 			continue;

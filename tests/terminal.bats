@@ -686,3 +686,13 @@ PERL
 	assert_equal "$(cat "$D/status")" "status 0"
 	shell_has_terminal back
 }
+
+@test "--foreground: an attempt that --timeout ends after it changed the terminal's modes leaves them as they were" {
+	type_line "stty -g >'$D/before'; $RETRY --foreground -n 2 -d 0 -T 2s -- sh -c 'stty -g >>\"$D/seen\"; stty -echo raw; echo >>\"$D/changed\"; exec sleep 100'; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 124"
+	wait_lines "$D/after"
+	assert_equal "$(wc -l <"$D/changed")" 2
+	assert_equal "$(sed -n 2p "$D/seen")" "$(cat "$D/before")"
+	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
+}

@@ -3,6 +3,7 @@
 
 _retry_options='--max --max-attempts --times --tries --budget --timeout
 --signal --kill-after --max-actual-duration --exp --factor --fixed --constant
+--preserve-status --foreground
 --linear --fib --delays --delay --decorrelated --decorrelated-v2 --immediate
 --max-delay --min-delay --algorithm --delay-on-success --initial-delay --exponent-base
 --initial-delay1 --initial-delay2 --delay-increment-on-failure

@@ -220,6 +220,8 @@ complete -c retry -n $opts -l tries -x -d 'At most N attempts (-1: no limit)'
 complete -c retry -n $opts -s T -l timeout -x -d 'End an attempt that runs longer than this'
 complete -c retry -n $opts -l signal -x -a '(__fish_make_completion_signals; string replace -r "^\d+ " "" -- $__kill_signals)' -d 'Signal sent on a timeout'
 complete -c retry -n $opts -s k -l kill-after -x -d 'Then KILL after this much more'
+complete -c retry -n $opts -l preserve-status -d "A timed-out attempt's status is the command's own, not 124"
+complete -c retry -n $opts -l foreground -d "Keep the command in retry's process group and the terminal's foreground"
 complete -c retry -n $opts -l success-on -x -d 'Statuses that count as success'
 complete -c retry -n $opts -l retry-on -x -d 'Retry only these failures'
 complete -c retry -n $opts -l stop-on -x -d 'Stop at once on these statuses'

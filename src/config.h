@@ -32,6 +32,10 @@ struct config {
 	struct limits	 limits;
 	int64_t		 kill_after;	/* ns */
 	int		 signal;
+	bool		 preserve_status;	/* a timed-out attempt's status
+						 * is the command's */
+	bool		 foreground;	/* attempts stay in retry's process
+					 * group (timeout --foreground) */
 	struct verdict_rules verdict;
 	struct codes_limit retry_limits[CODES_LIMITS];	/* limits.retry_limits */
 	char		*patterns[RULE_COUNT];	/* the output rules given,

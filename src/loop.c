@@ -683,6 +683,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	run->ao.argv = c->args;
 	run->ao.signal = c->signal;
 	run->ao.kill_after = c->kill_after;
+	run->ao.preserve_status = c->preserve_status;
+	run->ao.foreground = c->foreground;
 	run->command = join_words(c);
 	policy_init(&run->pol, &c->backoff, &c->limits, &c->verdict, rng);
 	hooks_init(&run->hooks, c->signal, c->limits.timeout, c->kill_after,

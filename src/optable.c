@@ -79,6 +79,17 @@ const struct opt optable[] = {
 	{ "kill-after", 'k', O_KILL_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  DURATION(kill_after),
 	  "then KILL after DUR more (default 5s)" },
+	{ "preserve-status", 0, O_PRESERVE_STATUS, NULL, G_ATTEMPTS, RETRY,
+	  0, 0,
+	  FLAG(preserve_status),
+	  "a timed-out attempt's status is the command's\n"
+	  "own (143 for TERM), not 124" },
+	{ "foreground", 0, O_FOREGROUND, NULL, G_ATTEMPTS, RETRY, 0, 0,
+	  FLAG(foreground),
+	  "keep the command in retry's process group and\n"
+	  "the terminal's foreground, as timeout\n"
+	  "--foreground: it may read the terminal, and a\n"
+	  "timeout signals it, not its children" },
 	{ "forever", 0, O_FOREVER, NULL, G_ATTEMPTS, RETRY, 0, 0,
 	  FLAG(limits.forever),
 	  "run again after a success too, 1s later unless\n"

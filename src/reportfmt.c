@@ -10,6 +10,7 @@
 
 #include "codes.h"
 #include "duration.h"
+#include "exits.h"
 #include "line.h"
 #include "number.h"
 #include "reportfmt.h"
@@ -35,6 +36,9 @@ add_status(struct line *l, const struct report *e)
 
 	if (e->cause != NULL)
 		line_add(l, "could not start: %s", e->cause);
+	else if (r->timed_out && r->status != EXIT_TIMEDOUT)
+		/* --preserve-status: the command's own. */
+		line_add(l, "timed out (status %d)", r->status);
 	else if (r->timed_out)
 		line_add(l, "timed out");
 	else if (r->signal != 0 && (name = signal_name(r->signal)) != NULL)

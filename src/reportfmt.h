@@ -15,7 +15,7 @@
 
 #include "line.h"
 #include "config.h"
-#include "spawn.h"
+#include "attempt.h"
 #include "verdict.h"
 
 /* EV_DONE: the run ended in a success after one or more failures, said

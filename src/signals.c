@@ -24,6 +24,9 @@ enum kind {
 };
 
 static volatile sig_atomic_t received[NSIG];	/* not yet taken */
+static volatile sig_atomic_t kernel[NSIG];	/* the kernel's alone (a
+						 * terminal's key, its hangup,
+						 * its new size) */
 static volatile sig_atomic_t any;		/* one of them is set */
 static int wake[2] = { -1, -1 };	/* the handlers' byte for ppoll */
 
@@ -128,13 +131,18 @@ rt_release(void)
 /* Runs when the signal comes, never later: the first recorded is the
  * first that came.  The byte wakes the one ppoll. */
 static void
-on_signal(int sig)
+on_signal(int sig, siginfo_t *si, void *uc)
 {
 	const int e = errno;
 
+	(void)uc;
 	if (kinds[sig] != K_CHILD) {
 		if (kinds[sig] == K_END && signal_stop == 0)
 			signal_stop = sig;
+		/* Another's kill, since it was last taken: not the kernel's
+		 * alone. */
+		kernel[sig] = si->si_code == SI_KERNEL &&
+		    (!received[sig] || kernel[sig]);
 		received[sig] = 1;
 		any = 1;
 	}
@@ -235,9 +243,15 @@ signals_init(void)
 		 * comes (found_ignored). */
 		if (is_queued(sig))
 			continue;
-		sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN :
-		    kinds[sig] == K_CHILD && queued != -1 ? SIG_DFL :
-		    on_signal;
+		if (kinds[sig] == K_IGNORE ||
+		    (kinds[sig] == K_CHILD && queued != -1)) {
+			sa.sa_flags = SA_RESTART;
+			sa.sa_handler = kinds[sig] == K_IGNORE ? SIG_IGN :
+			    SIG_DFL;
+		} else {
+			sa.sa_flags = SA_RESTART | SA_SIGINFO;
+			sa.sa_sigaction = on_signal;
+		}
 		if (sigaction(sig, is_rt(sig) ? &rt_sa : &sa, &was) == -1)
 			continue;
 		/* What exec left: the default, or ignored. */
@@ -293,6 +307,12 @@ signals_take(void)
 			return sig;
 		}
 	return 0;
+}
+
+bool
+signals_by_kernel(int sig)
+{
+	return sig > 0 && sig < NSIG && kernel[sig];
 }
 
 void

@@ -31,6 +31,10 @@ int		 signals_init(void);
  * there is none.  Each comes once; a real-time signal read from the
  * signalfd comes from signals_take_queued instead. */
 int		 signals_take(void);
+/* Whether sig, as signals_take last gave it, was the kernel's alone: a
+ * terminal's key (Ctrl-C), its hangup or new size, which reached the
+ * terminal's whole foreground process group, not retry only. */
+bool		 signals_by_kernel(int);
 /* The oldest real-time signal received through the signalfd and not yet
  * taken, with how it was sent and its value: as many as were queued to
  * retry (retry keeps a bounded number at a time, the kernel the rest);

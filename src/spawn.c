@@ -9,6 +9,10 @@
  * before then has been passed on: what it leaves running is not waited
  * for.  When it has the terminal, a sentry in its process group hears the
  * Ctrl-C that the terminal sends there, which retry itself would not.
+ * With --foreground, as timeout --foreground, the attempt stays in
+ * retry's process group: the terminal's Ctrl-C reaches both, and what
+ * retry sends (a timeout's signal, --kill-after's KILL, a signal sent on)
+ * reaches the command alone.
  *
  * The command gets the descriptors that retry was given, and none of
  * retry's own: every one retry opens is close-on-exec.  A helper of
@@ -73,8 +77,11 @@ static noreturn void
 child(const struct attempt_opts *o, int tty, volatile int *err)
 {
 	/* A session of its own, whose terminal is retry's pseudo-terminal:
-	 * the attempt leads it and has its foreground, as a login shell. */
-	if (!o->session)
+	 * the attempt leads it and has its foreground, as a login shell.
+	 * With --foreground, retry's group and terminal are its own. */
+	if (o->foreground)
+		;
+	else if (!o->session)
 		setpgid(0, 0);
 	else if (setsid() == -1 || ioctl(o->ctty, TIOCSCTTY, 0) == -1)
 		_exit(EXIT_CANCELED);
@@ -345,21 +352,29 @@ suspend_session(int tty, pid_t pid, struct termios *saved, bool *raw)
 	kill(-pid, SIGWINCH);
 }
 
-/* Sends sig to the whole group, and wakes it in case it is stopped. */
+/* Sends sig to whom kill(2) names (-pgid, a whole group; or a pid), and
+ * wakes it in case it is stopped. */
 static void
-signal_group(pid_t pid, int sig)
+signal_group(pid_t to, int sig)
 {
-	kill(-pid, sig);
+	kill(to, sig);
 	if (sig != SIGKILL && sig != SIGCONT)
-		kill(-pid, SIGCONT);
+		kill(to, SIGCONT);
 }
 
 static void
-ended(int st, struct attempt_result *r)
+ended(int st, bool preserve, struct attempt_result *r)
 {
 	if (r->timed_out) {
-		/* Not a death by signal: --signal INT must not end the run. */
-		r->status = EXIT_TIMEDOUT;
+		/* Not a death by signal: --signal INT must not end the run.
+		 * --preserve-status: the status is what the command ended
+		 * with, as the shell would say it. */
+		if (!preserve)
+			r->status = EXIT_TIMEDOUT;
+		else if (WIFSIGNALED(st))
+			r->status = 128 + WTERMSIG(st);
+		else
+			r->status = WEXITSTATUS(st);
 		return;
 	}
 	/* Ended on its match, as it asked: not a death by signal either. */
@@ -411,6 +426,14 @@ struct wait {
 	struct termios	 modes;
 };
 
+/* What kill(2) is to name for the attempt: its group, or with
+ * --foreground, its command alone. */
+static pid_t
+target(const struct wait *w)
+{
+	return w->o->foreground ? w->pid : -w->pid;
+}
+
 /*
  * The terminal's modes, before the attempt gets the terminal: an attempt
  * that dies of a signal, or that retry ends, leaves them as they were,
@@ -430,9 +453,20 @@ modes_restore(const struct wait *w, int st)
 {
 	const struct attempt_result *r = w->r;
 
-	if (w->kept && w->handed && (WIFSIGNALED(st) || r->timed_out ||
+	if (w->kept && (w->handed || w->o->foreground) &&
+	    (WIFSIGNALED(st) || r->timed_out ||
 	    r->forwarded || r->aborted || r->matched))
 		(void)tcsetattr(w->o->tty, TCSANOW, &w->modes);
+}
+
+/* Whether sig, just taken, is one that a terminal sends its foreground
+ * process group (a key, its hangup, its new size), and came from the
+ * kernel: not a CPU limit's SIGXCPU, which is retry's alone. */
+static bool
+from_terminal(int sig)
+{
+	return (sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ||
+	    sig == SIGWINCH) && signals_by_kernel(sig);
 }
 
 /* The signals retry received: sent on, and those that end the run end it
@@ -455,20 +489,28 @@ forward(struct wait *w, int64_t now)
 		else if (q.code == SI_QUEUE)
 			(void)sigqueue(w->pid, q.signo, q.value);
 		else
-			kill(-w->pid, q.signo);
+			kill(target(w), q.signo);
 	while ((sig = signals_take()) != 0) {
+		/* In retry's foreground group, the attempt heard the
+		 * terminal's own signal as retry did: not twice. */
+		const bool heard = w->o->foreground && from_terminal(sig);
+
 		if (w->gone)
 			continue;
 		if (!signals_ends(sig)) {
 			if (sig == SIGWINCH && w->o->io != NULL)
 				w->o->io->resize(w->o->io->ctx);
 			/* Its terminal's new size signals it itself. */
-			if (sig != SIGWINCH || !w->o->session)
-				kill(-w->pid, sig);
+			if ((sig != SIGWINCH || !w->o->session) && !heard)
+				kill(target(w), sig);
 			continue;
 		}
-		signal_group(w->pid, sig);
-		w->r->forwarded = true;
+		if (heard)
+			w->r->terminal = true;
+		else {
+			signal_group(target(w), sig);
+			w->r->forwarded = true;
+		}
 		if (w->kill_at < 0)
 			w->kill_at = sat_add(now, w->o->kill_after);
 		w->deadline = -1;
@@ -484,7 +526,7 @@ end_it(struct wait *w, int64_t now)
 	w->deadline = -1;
 	if (w->gone)
 		return;
-	signal_group(w->pid, w->o->signal);
+	signal_group(target(w), w->o->signal);
 	if (w->kill_at < 0)
 		w->kill_at = sat_add(now, w->o->kill_after);
 }
@@ -591,7 +633,7 @@ turn(struct wait *w)
 		if (w->r->timed_out || w->r->forwarded || w->r->terminal ||
 		    w->r->aborted || w->r->matched)
 			/* So that its pipes close too. */
-			signal_group(w->pid, SIGKILL);
+			signal_group(target(w), SIGKILL);
 		w->kill_at = -1;
 		if (io != NULL)
 			io->end(io->ctx);
@@ -603,7 +645,10 @@ turn(struct wait *w)
 	 * has nowhere to go does not hold up a signal. */
 	if (w->gone && (io == NULL || !io->busy(io->ctx) || signal_stop != 0))
 		return false;
-	if (!w->gone && o->tty >= 0 && (sig = take_stop_signal(w->pid)) != 0) {
+	/* With --foreground, a stop (Ctrl-Z) stops retry's group, retry
+	 * with it, and fg continues them all. */
+	if (!w->gone && o->tty >= 0 && !o->foreground &&
+	    (sig = take_stop_signal(w->pid)) != 0) {
 		stopped_by(w, sig);
 		return true;
 	}
@@ -621,7 +666,7 @@ turn(struct wait *w)
 	}
 	/* Whatever ignored the signal for kill_after gets KILL. */
 	if (w->kill_at >= 0 && now >= w->kill_at) {
-		signal_group(w->pid, SIGKILL);
+		signal_group(target(w), SIGKILL);
 		w->kill_at = -1;
 	}
 	nio = io != NULL ? io->watch(io->ctx, pfd) : 0;
@@ -649,7 +694,7 @@ turn(struct wait *w)
 	    (sig = io->keys(io->ctx)) != 0) {
 		if (sig == SIGTSTP) {
 			if (!w->gone)
-				kill(-w->pid, SIGSTOP);
+				kill(target(w), SIGSTOP);
 		} else if (w->r->interrupted == 0) {
 			w->r->interrupted = sig;
 			w->r->terminal = true;
@@ -670,7 +715,8 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		self = getpid();
 	/* Not when a shell's bg left retry in the background since; in a
 	 * session of its own, the attempt's terminal is its own. */
-	if ((w.handed = !o->session && o->hand_over && foreground(o->tty)))
+	if ((w.handed = !o->session && !o->foreground && o->hand_over &&
+	    foreground(o->tty)))
 		w.sentry = sentry_start(&w.sentry_fd);
 	/* What came to retry between attempts is not the attempt's: a USR1
 	 * while the store was waited for would otherwise kill it. */
@@ -684,6 +730,10 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	if (o->session)
 		w.raw = term_raw(o->tty, &w.saved);
 	modes_keep(&w);
+	/* In the terminal's foreground with retry: its modes are kept as
+	 * when it is handed the terminal. */
+	if (o->foreground && foreground(o->tty))
+		w.kept = tcgetattr(o->tty, &w.modes) == 0;
 	/* Its output straight to the terminal: a column retry cannot know. */
 	out_unseen(o->stdio[1] == STDIO_INHERIT ? STDOUT_FILENO : o->stdio[1]);
 	out_unseen(o->stdio[2] == STDIO_INHERIT ? STDERR_FILENO : o->stdio[2]);
@@ -716,12 +766,13 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	if (w.sentry > 0)
 		sentry_flush(&w);
 	/*
-	 * Nothing the attempt started outlives a timeout or a signal. The
-	 * leader is not reaped yet, so its group id cannot have been reused.
+	 * Nothing the attempt started outlives a timeout or a signal (with
+	 * --foreground, the command itself only).  The leader is not reaped
+	 * yet, so its group id cannot have been reused.
 	 */
 	if (r->timed_out || r->forwarded || r->terminal || r->aborted ||
 	    done(&w))
-		signal_group(w.pid, SIGKILL);
+		signal_group(target(&w), SIGKILL);
 	sentry_stop(w.sentry, w.sentry_fd);
 	while (waitpid(w.pid, &st, 0) == -1 && errno == EINTR)
 		;
@@ -729,7 +780,8 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	modes_restore(&w, st);
 	if (w.handed)
 		tcsetpgrp(o->tty, getpgrp());
-	r->foreground = w.handed || o->session;
-	ended(st, r);
+	r->foreground = w.handed || o->session ||
+	    (o->foreground && foreground(o->tty));
+	ended(st, o->preserve_status, r);
 	return 0;
 }

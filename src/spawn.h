@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "attempt.h"
+
 #define STDIO_INHERIT	(-1)	/* the attempt gets retry's own fd */
 #define STDIO_CLOSED	(-2)	/* the attempt gets it closed */
 
@@ -48,6 +50,15 @@ struct attempt_opts {
 	int64_t		 timeout;	/* ns, -1 for none */
 	int		 signal;	/* sent on timeout */
 	int64_t		 kill_after;	/* ns, then SIGKILL */
+	/* A timed-out attempt's status is the command's own, not 124. */
+	bool		 preserve_status;
+	/*
+	 * No process group of its own: the attempt stays in retry's, and in
+	 * the terminal's foreground when retry is, as timeout --foreground
+	 * keeps it; a timeout, --kill-after's SIGKILL and the signals sent
+	 * on reach the command alone.  Neither hand_over nor session then.
+	 */
+	bool		 foreground;
 	/* The child's fds 0, 1 and 2: an fd (closed in retry once the child
 	 * has it), STDIO_INHERIT or STDIO_CLOSED. */
 	int		 stdio[3];
@@ -59,22 +70,6 @@ struct attempt_opts {
 	bool		 session;
 	int		 ctty;
 	const struct attempt_io *io;	/* or NULL */
-};
-
-struct attempt_result {
-	int		 exec_errno;	/* the command could not be run */
-	int		 status;	/* 0-255, 128 + N, or 124 */
-	int		 signal;	/* death by this signal, or 0 */
-	bool		 timed_out;
-	bool		 aborted;	/* ended because its output had nowhere
-					 * to go */
-	bool		 matched;	/* ended by retry because its output
-					 * said it was done: status 0 */
-	int		 interrupted;	/* a signal that ends the run, or 0 */
-	bool		 forwarded;	/* retry sent it on to the attempt */
-	bool		 terminal;	/* it came from the terminal (Ctrl-C) */
-	bool		 foreground;	/* the attempt had the terminal's
-					 * foreground when it ended */
 };
 
 /* Runs one attempt until its command ends and its output is passed on;

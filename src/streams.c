@@ -179,12 +179,14 @@ open_pty(int fd, int p[2], bool raw)
  * Whether the attempt may have a session of its own, whose terminal is the
  * pseudo-terminal for fd: fd is retry's controlling terminal, in whose
  * foreground retry runs, and which it hands to attempts (stdout is no
- * pipe to a pager that needs it).
+ * pipe to a pager that needs it), and the attempt is to have a process
+ * group of its own (no --foreground).
  */
 static bool
 own_terminal(const struct attempt_opts *ao, int fd)
 {
-	return ao->tty >= 0 && ao->hand_over && tcgetpgrp(fd) == getpgrp();
+	return ao->tty >= 0 && ao->hand_over && !ao->foreground &&
+	    tcgetpgrp(fd) == getpgrp();
 }
 
 int

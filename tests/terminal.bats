@@ -615,3 +615,84 @@ a.send(b\"x\")
 	wait_lines "$D/after"
 	[ "$(cat "$D/after")" != "$(cat "$D/before")" ]
 }
+
+@test "--foreground: the command reads the terminal in retry's own process group, under --timeout" {
+	type_line "$RETRY --foreground --timeout 60 -- sh -c 'echo \$PPID >\"$D/retry\"; ps -o pgid=,tpgid= -p \$\$ >\"$D/pg\"; printf \"say: \"; read x; echo got \$x'; echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/pg"
+	wait_screen '^say:'
+	type_line hello
+	wait_screen '^got hello'
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	# No group of its own: retry's, which the shell made a job of and
+	# gave the terminal.
+	local pg tp
+	read -r pg tp <"$D/pg"
+	assert_equal "$pg" "$(cat "$D/retry")"
+	assert_equal "$tp" "$pg"
+	shell_has_terminal back
+}
+
+@test "--foreground: Ctrl-C reaches the command once, from the terminal" {
+	cat >"$D/cmd.pl" <<'PERL'
+my $d = shift;
+$SIG{INT} = sub { open my $f, '>>', "$d/ints"; print $f "int\n"; close $f };
+open my $p, '>', "$d/pids"; print $p "$$\n"; close $p;
+sleep 1 while 1;
+PERL
+	type_line "$RETRY --foreground -n 3 -d 0 -k 1 -- perl '$D/cmd.pl' '$D'"
+	wait_lines "$D/pids"
+	keys C-c
+	# The command ignores it: --kill-after's KILL ends it, and retry dies
+	# of SIGINT, as the command would have without its handler.
+	wait_screen 'SIGINT from the terminal during attempt 1/3, which ended: killed by SIGKILL after .*; stopping'
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 130"
+	# The terminal sent it to retry's group, the command with it;
+	# retry did not send it again.
+	assert_equal "$(cat "$D/ints")" int
+	shell_has_terminal back
+}
+
+@test "--foreground: Ctrl-Z stops retry's group, and fg resumes the attempt" {
+	local rpid
+	type_line "$RETRY --foreground -n 1 -- sh -c 'echo \$\$ >\"$D/leader\"; read x; echo \"read \$x\" >\"$D/out\"'"
+	wait_lines "$D/leader"
+	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
+	keys C-z
+	wait_stopped "$(cat "$D/leader")"
+	wait_stopped "$rpid"
+	shell_has_terminal stopped
+	type_line fg
+	wait_foreground "$rpid"
+	# Typed once retry's group has the terminal again, as above.
+	type_line hello
+	wait_lines "$D/out"
+	assert_equal "$(cat "$D/out")" "read hello"
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+}
+
+@test "--foreground with an output rule at the terminal: the command reads the terminal itself" {
+	type_line "$RETRY --foreground -n 2 -d 0 --until-output 'got ok' -- sh -c 'printf \"say: \"; read x; echo got \$x'; echo \"status \$?\" >'$D/status'"
+	wait_screen '^say:'
+	type_line no
+	wait_screen 'attempt 1/2 failed'
+	wait_screen '^say:.*say:|^say: *$'
+	type_line ok
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	shell_has_terminal back
+}
+
+@test "--foreground: an attempt that --timeout ends after it changed the terminal's modes leaves them as they were" {
+	type_line "stty -g >'$D/before'; $RETRY --foreground -n 2 -d 0 -T 2s -- sh -c 'stty -g >>\"$D/seen\"; stty -echo raw; echo >>\"$D/changed\"; exec sleep 100'; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 124"
+	wait_lines "$D/after"
+	assert_equal "$(wc -l <"$D/changed")" 2
+	assert_equal "$(sed -n 2p "$D/seen")" "$(cat "$D/before")"
+	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
+}

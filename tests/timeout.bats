@@ -173,3 +173,94 @@ retry: $name: succeeded on attempt 2 of 3 after [0-9.]+m?s\$"
 	assert_regex "${stderr_lines[1]}" \
 	    "^retry: $(named sh -c "$script" "$d"): giving up after 2 attempts in [0-9.]+m?s: timed out"
 }
+
+@test "--preserve-status: a timed-out attempt's status is the command's, still reported as timed out" {
+	run -143 --separate-stderr retry -n 2 -d 0 -T 0.2 --preserve-status \
+	    --log-format json -- sleep 100
+	assert_equal "${#stderr_lines[@]}" 2
+	local l
+	for l in "${stderr_lines[@]}"; do
+		assert_regex "$l" '"status":143,"signal":null,"timed_out":true'
+	done
+	run -143 --separate-stderr retry -n 1 -T 0.2 --preserve-status \
+	    -- sleep 100
+	assert_regex "$stderr" 'giving up after 1 attempt in [0-9.]+m?s: timed out \(status 143\)$'
+}
+
+@test "--preserve-status: a command that handles the signal ends with its own status" {
+	local cmd='trap "exit 3" TERM; while :; do sleep 0.05; done'
+	run -3 retry -n 1 -T 0.2 --preserve-status -- sh -c "$cmd"
+	# Judged as any status: --stop-on stops on it, --retry-on retries it.
+	run -3 --separate-stderr retry -n 3 -d 0 -T 0.2 --preserve-status \
+	    --stop-on 3 -- sh -c "$cmd"
+	assert_regex "${stderr_lines[-1]}" \
+	    'stopping: timed out \(status 3\) is a --stop-on status$'
+	run -3 --separate-stderr retry -n 3 -d 0 -T 0.2 --preserve-status \
+	    --retry-on 1,2 -- sh -c "$cmd"
+	assert_regex "${stderr_lines[-1]}" \
+	    'stopping: timed out \(status 3\) is not a --retry-on status$'
+	run -3 --separate-stderr retry -n 2 -d 0 -T 0.2 --preserve-status \
+	    --retry-on 3 -- sh -c "$cmd"
+	assert_regex "${stderr_lines[-1]}" \
+	    'giving up after 2 attempts in [0-9.]+m?s: timed out \(status 3\)$'
+	# A command that exits 0 on the signal succeeds, as its status says.
+	run -0 retry -n 3 -d 0 -T 0.2 --preserve-status -- \
+	    sh -c 'trap "exit 0" TERM; while :; do sleep 0.05; done'
+}
+
+@test "--preserve-status with --signal INT: 130, and the run goes on" {
+	run -130 --separate-stderr retry_dfl -n 2 -d 0 -T 0.2 --signal INT \
+	    --preserve-status -- sleep 100
+	assert_regex "${stderr_lines[0]}" 'attempt 1/2 failed: timed out \(status 130\)'
+	assert_regex "${stderr_lines[1]}" 'giving up after 2 attempts'
+}
+
+@test "--foreground: the attempt stays in retry's process group" {
+	local d=$BATS_TEST_TMPDIR
+	setsid "$RETRY" -n 1 --foreground -- sh -c \
+	    'ps -o pgid= -p $$ >"$0/pg"; echo $PPID >"$0/retry"' "$d" \
+	    </dev/null 3>&-
+	# setsid made retry its group's leader: the command's group is
+	# retry's pid.
+	assert_equal "$(tr -d ' ' <"$d/pg")" "$(cat "$d/retry")"
+	setsid "$RETRY" -n 1 -- sh -c \
+	    'ps -o pgid= -p $$ >"$0/pg"; echo $$ >"$0/self"' "$d" \
+	    </dev/null 3>&-
+	assert_equal "$(tr -d ' ' <"$d/pg")" "$(cat "$d/self")"
+}
+
+@test "--foreground: a timeout signals the command, not its children" {
+	local d=$BATS_TEST_TMPDIR
+	run -124 retry -n 1 -T 0.3 --foreground -- sh -c \
+	    'sleep 100 >/dev/null 2>&1 3>&- & echo $! >"$0/child"; wait' "$d"
+	alive "$(cat "$d/child")"
+	kill "$(cat "$d/child")"
+	# Without --foreground, its whole group.
+	run -124 retry -n 1 -T 0.3 -- sh -c \
+	    'sleep 100 >/dev/null 2>&1 3>&- & echo $! >"$0/child"; wait' "$d"
+	assert_gone "$(cat "$d/child")"
+}
+
+@test "--foreground: --kill-after's KILL reaches the command, not its children" {
+	local d=$BATS_TEST_TMPDIR
+	run -124 retry -n 1 -T 0.2 -k 0.2 --foreground -- sh -c \
+	    'trap "" TERM; sleep 100 >/dev/null 2>&1 3>&- & echo $! >"$0/child"; while :; do sleep 0.05; done' "$d"
+	alive "$(cat "$d/child")"
+	kill -KILL "$(cat "$d/child")"
+}
+
+@test "--foreground: a USR1 sent on reaches the command alone" {
+	local d=$BATS_TEST_TMPDIR
+	start_retry -n 1 --foreground -- sh -c '
+	    trap "echo usr1 >>\"$0/got\"; exit 0" USR1
+	    sh -c "trap \"echo child >>\\\"$0/got\\\"\" USR1; echo \$\$ >\"$0/child\"; while :; do sleep 0.05; done" 3>&- &
+	    echo $$ >"$0/cmd"
+	    while :; do sleep 0.05; done' "$d"
+	wait_lines "$d/cmd"
+	wait_lines "$d/child"
+	kill -USR1 "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 0
+	assert_equal "$(cat "$d/got")" usr1
+	kill "$(cat "$d/child")"
+}

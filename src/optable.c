@@ -30,6 +30,13 @@ static const struct opt_choice formats = { "format", 4,
 	  { "csv", FORMAT_CSV }, { "json", FORMAT_JSON } } };
 static const struct opt_choice units = { "unit", 2,
 	{ { "s", UNIT_S }, { "ms", UNIT_MS } } };
+/* Taken by algorithm_parse, whatever their case. */
+static const struct opt_choice algorithms = { "algorithm", 7,
+	{ { "Constant", A_CONSTANT }, { "Exponential", A_EXPONENTIAL },
+	  { "Fibonacci", A_FIBONACCI }, { "LILD", A_LILD }, { "LIMD", A_LIMD },
+	  { "MILD", A_MILD }, { "MIMD", A_MIMD } } };
+static const struct opt_choice share_open_modes = { "mode", 2,
+	{ { "wait", 0 }, { "giveup", 1 } } };
 
 #define OFF(f)		offsetof(struct config, f)
 #define FLAG(f)		K_FLAG, OFF(f), 0, 0, NULL
@@ -47,6 +54,7 @@ static const struct opt_choice units = { "unit", 2,
 #define TEXT(f, why)	K_TEXT, OFF(f), 0, 0, why
 #define STRATEGY(s)	K_STRATEGY, OFF(backoff.base), s, 0, NULL
 #define OTHER		K_OTHER, 0, 0, 0, NULL
+#define OTHER_OF(c)	K_OTHER, 0, 0, 0, &c
 
 const struct opt optable[] = {
 	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
@@ -136,7 +144,7 @@ const struct opt optable[] = {
 	  "never wait less than DUR (wins over --max-delay)" },
 
 	{ "algorithm", 'a', O_ALGORITHM, "NAME", G_ALGORITHM, ALL, 0, 0,
-	  OTHER,
+	  OTHER_OF(algorithms),
 	  "Constant, Exponential, Fibonacci, LILD, LIMD,\n"
 	  "MILD or MIMD" },
 	{ "delay-on-success", 0, O_DELAY_ON_SUCCESS, "S", G_ALGORITHM, ALL,
@@ -315,7 +323,7 @@ const struct opt optable[] = {
 	  "N failures in a row open it for DUR; then one\n"
 	  "run probes, and its success closes it" },
 	{ "share-open", 0, O_SHARE_OPEN, "MODE", G_SHARE, RETRY, 0, 0,
-	  OTHER,
+	  OTHER_OF(share_open_modes),
 	  "while it is open: wait (default) or giveup\n"
 	  "(both end with 75 past --budget)" },
 	{ "share-store", 0, O_SHARE_STORE, "STORE", G_SHARE, RETRY | SHR, 0, 0,

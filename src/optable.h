@@ -63,7 +63,8 @@ enum opt_kind {
 	K_SIGNAL,	/* int: a signal's number */
 	K_TEXT,		/* char *: data complains if it is empty */
 	K_STRATEGY,	/* backoff.strategy lo, and DUR into backoff.base */
-	K_OTHER,	/* the parser's own code for this option */
+	K_OTHER,	/* the parser's own code for this option; data, if
+			 * not NULL, the names its value is one of */
 };
 
 /* A value among names, as in --format json. */
@@ -73,7 +74,7 @@ struct opt_choice {
 	struct {
 		const char	*name;
 		int		 value;
-	} names[4];
+	} names[8];
 };
 
 struct opt {
@@ -87,7 +88,8 @@ struct opt {
 	enum opt_kind	 kind;		/* how its value is taken */
 	size_t		 off;		/* where it goes in struct config */
 	double		 lo, hi;	/* bounds, or the value to set */
-	const void	*data;		/* a choice's names, a text's complaint */
+	const void	*data;		/* a choice's names (K_CHOICE, K_OTHER),
+					 * a text's complaint (K_TEXT) */
 	const char	*help;		/* NULL: an alias, not listed */
 };
 

@@ -292,12 +292,14 @@ special(struct parse *p, const struct opt *o, char *arg)
 		    c->share_timeout > 60 * NS_PER_SEC)
 			return fail(p, o, "'%s': give 1ms to 60s", arg);
 		return 0;
-	case O_SHARE_OPEN:
-		if (strcmp(arg, "wait") != 0 && strcmp(arg, "giveup") != 0)
-			return fail(p, o, "unknown mode '%s' (use wait or "
-			    "giveup)", arg);
-		c->share_rules.give_up = strcmp(arg, "giveup") == 0;
+	case O_SHARE_OPEN: {
+		int give_up;
+
+		if (choose(p, o, arg, &give_up) != 0)
+			return -1;
+		c->share_rules.give_up = give_up != 0;
 		return 0;
+	}
 	case O_FAILURE_RATE:
 		if ((why = rates_parse(arg, NULL, 0, NULL)) != NULL)
 			return fail(p, o, "'%s': %s", arg, why);

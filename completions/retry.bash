@@ -17,19 +17,20 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --share-window --share-breaker --share-open --share-store --share-store-file
 --share-timeout --share-required --count --help --version'
 
-_retry_show_options='--max --max-attempts --budget --max-actual-duration
---exp --factor --fixed --constant --linear --fib --delays --delay
---decorrelated --immediate --max-delay --min-delay --algorithm
---delay-on-success --initial-delay --exponent-base --initial-delay1
+_retry_show_options='--max --max-attempts --times --tries --budget
+--max-actual-duration --exp --factor --fixed --constant --linear --fib
+--delays --delay --decorrelated --immediate --max-delay --min-delay
+--algorithm --delay-on-success --initial-delay --exponent-base --initial-delay1
 --initial-delay2 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
 --consider-actual-delay --jitter --seed --count --format --unit --chart
 --successes
 --ascii --samples --help --version'
 
-_retry_simulate_options='--max --max-attempts --max-actual-duration --exp
---factor --fixed --constant --linear --fib --delays --delay --decorrelated
---immediate --max-delay --min-delay --algorithm --delay-on-success
+_retry_simulate_options='--max --max-attempts --times --tries
+--max-actual-duration --exp --factor --fixed --constant --linear --fib
+--delays --delay --decorrelated --immediate --max-delay --min-delay
+--algorithm --delay-on-success
 --initial-delay --exponent-base --initial-delay1 --initial-delay2
 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor

@@ -346,26 +346,36 @@ pages_of() {
 	return "$failed"
 }
 
-# entries PAGE... NAME: the text of each item of NAME in the pages, up
-# to the next option's item.
+# entries PAGE SECTION NAME: the text of each item of NAME in PAGE, in its
+# section SECTION (any if empty), each up to the next option's item.
 entries() {
-	local name=${*: -1}
-	awk -v name="\\\\-${name#--}" '
+	awk -v sec="$2" -v name="\\\\-${3#--}" '
+	/^\.Sh / { in_sec = sec == "" || substr($0, 5) == sec }
 	/^\.It Fl / { on = 0; for (i = 3; i <= NF; i++)
-		if ($i == name && $(i - 1) == "Fl") on = 1 }
-	on' "${@:1:$#-1}"
+		if ($i == name && $(i - 1) == "Fl") on = in_sec }
+	on' "$1"
+}
+
+# entries_of FACE NAME: the items of NAME where FACE's are: those of
+# show-backoff-delays.1 or of retry.1's SIMULATE when they have one, else
+# those of retry.1.
+entries_of() {
+	local text=
+	case $1 in
+	show-backoff-delays)
+		text=$(entries "$ROOT/man/show-backoff-delays.1" '' "$2") ;;
+	simulate) text=$(entries "$ROOT/man/retry.1" SIMULATE "$2") ;;
+	esac
+	[ -n "$text" ] || text=$(entries "$ROOT/man/retry.1" '' "$2")
+	printf '%s\n' "$text"
 }
 
 @test "the manuals name each value of an option that has a set of them" {
-	local face name choices c text failed=0 pages
+	local face name choices c text failed=0
 	for face in $FACES; do
-		pages=()
-		[ "$face" = show-backoff-delays ] &&
-			pages+=("$ROOT/man/show-backoff-delays.1")
-		pages+=("$ROOT/man/retry.1")
 		while IFS=$'\t' read -r _ name _ _ choices; do
 			[ "$choices" = - ] && continue
-			text=$(entries "${pages[@]}" "$name" |
+			text=$(entries_of "$face" "$name" |
 			    grep -E '[. ]Cm ' || true)
 			for c in $choices; do
 				grep -qE "[. ]Cm ([^ ]+ , )*$c( |\$)" <<<"$text" || {

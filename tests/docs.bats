@@ -121,13 +121,21 @@ assert_quotes_all() {
 }
 
 @test "retry.1's --log-format names every JSON event, share event and field" {
-	local events
+	local events shares fields
 	events=$(report_table event_names)
 	[[ $events == *done* ]] || fail "no event names found: $events"
 	{ echo "$events"; echo error; } | assert_quotes_all
-	report_table share_events | assert_quotes_all
-	grep -oE '\\"[a-z_]+\\":' "$ROOT/src/report.c" | tr -d '\\":' | sort -u |
-	    assert_quotes_all
+	# Read from the C: if it changed shape, these would find nothing and
+	# check nothing.
+	shares=$(report_table share_events)
+	[[ $'\n'$shares$'\n' == *$'\n'opened$'\n'*$'\n'store_down$'\n'* ]] ||
+		fail "no share events found in src/report.c: $shares"
+	assert_quotes_all <<<"$shares"
+	fields=$(grep -oE '\\"[a-z_]+\\":' "$ROOT/src/report.c" | tr -d '\\":' |
+	    sort -u)
+	[ "$(grep -cxE 'ts|event|attempt|status|delay_ms' <<<"$fields")" -eq 5 ] ||
+		fail "no JSON fields found in src/report.c: $fields"
+	assert_quotes_all <<<"$fields"
 	run ! assert_quotes_all <<<"no_such_event"
 	assert_output --partial "lacks: no_such_event"
 }

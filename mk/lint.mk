@@ -7,8 +7,10 @@ CPPCHECK_FLAGS = --quiet --std=c11 --error-exitcode=1 --inline-suppr \
 		--enable=warning,portability,performance -D_GNU_SOURCE
 
 lint: build/gen/share_lua.h
-	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit tests/redis
-	clang-tidy --quiet $(SRCS) fuzz/*.c tests/unit/*.c tests/redis/*.c -- \
+	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit tests/redis \
+	    tests/optable
+	clang-tidy --quiet $(SRCS) fuzz/*.c tests/unit/*.c tests/redis/*.c \
+	    tests/optable/*.c -- \
 	    $(RETRY_CPPFLAGS) -std=c11
 	clang-tidy --quiet src/compat.c -- $(RETRY_CPPFLAGS) -DRETRY_PORTABLE \
 	    -std=c11

@@ -293,7 +293,7 @@ special(struct parse *p, const struct opt *o, char *arg)
 			return fail(p, o, "'%s': give 1ms to 60s", arg);
 		return 0;
 	case O_SHARE_OPEN: {
-		int give_up;
+		int give_up = 0;
 
 		if (choose(p, o, arg, &give_up) != 0)
 			return -1;

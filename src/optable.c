@@ -43,6 +43,7 @@ static const struct opt_choice share_open_modes = { "mode", 2,
 #define SET(f, v)	K_SET, OFF(f), v, 0, NULL
 #define DURATION(f)	K_DURATION, OFF(f), 0, 0, NULL
 #define NONE_AT_0(f)	K_DURATION, OFF(f), 1, 0, NULL
+#define WITHIN(f, l, h, why) K_WITHIN, OFF(f), l, h, why
 #define SPAN(f)		K_SPAN, OFF(f), 0, 0, NULL
 #define SECONDS(f)	K_SECONDS, OFF(f), 0, 0, NULL
 #define OFFSET(f)	K_SECONDS, OFF(f), -1, 0, NULL
@@ -52,6 +53,7 @@ static const struct opt_choice share_open_modes = { "mode", 2,
 #define CODES(f)	K_CODES, OFF(f), 0, 0, NULL
 #define SIGNAL(f)	K_SIGNAL, OFF(f), 0, 0, NULL
 #define TEXT(f, why)	K_TEXT, OFF(f), 0, 0, why
+#define LINE(f, why)	K_LINE, OFF(f), 0, 0, why
 #define STRATEGY(s)	K_STRATEGY, OFF(backoff.base), s, 0, NULL
 #define OTHER		K_OTHER, 0, 0, 0, NULL
 #define OTHER_OF(c)	K_OTHER, 0, 0, 0, &c
@@ -291,11 +293,11 @@ const struct opt optable[] = {
 	  SET(verbosity, VERBOSE),
 	  "also report each start and each success" },
 	{ "label", 'm', O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
-	  OTHER,
+	  LINE(label, "must be one non-empty line"),
 	  "prefix reports with retry[LABEL]: (also\n"
 	  "--message)" },
 	{ "message", 0, O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
-	  OTHER, NULL },
+	  LINE(label, "must be one non-empty line"), NULL },
 	{ "dry-run", 0, O_DRY_RUN, NULL, G_REPORT, RETRY, 0, 0,
 	  FLAG(dry_run),
 	  "print the schedule of an all-failing run" },
@@ -313,7 +315,8 @@ const struct opt optable[] = {
 	  "(default 0.2)" },
 	{ "share-window", 0, O_SHARE_WINDOW, "DUR", G_SHARE, RETRY | SIM | SHR,
 	  0, 0,
-	  OTHER,
+	  WITHIN(share_rules.window, SHARE_WINDOW_MIN, SHARE_WINDOW_MAX,
+	      "give 1s to 1d"),
 	  "N tokens come back every DUR, so a spent\n"
 	  "budget is whole after DUR (default 60s,\n"
 	  "1s to 1d); a state unused that long is dropped" },
@@ -338,7 +341,7 @@ const struct opt optable[] = {
 	  "a password goes here or in $RETRY_SHARE_STORE)" },
 	{ "share-timeout", 0, O_SHARE_TIMEOUT, "DUR", G_SHARE, RETRY | SHR,
 	  0, 0,
-	  OTHER,
+	  WITHIN(share_timeout, NS_PER_MS, 60 * NS_PER_SEC, "give 1ms to 60s"),
 	  "give up on the store (a lock, a connection,\n"
 	  "an answer) after DUR, or before an attempt\n"
 	  "half of what is left of --budget if less\n"

@@ -14,7 +14,9 @@ complete_lines() {
 	shift
 	case $shell in
 	bash) timeout "$t" bash "$ROOT/tests/test_helper/complete.bash" "$@" ;;
-	zsh) RETRY_ZCOMPDUMP=$BATS_RUN_TMPDIR/zcompdump \
+	zsh)
+		# A dump of its own for each file: files run in parallel.
+		RETRY_ZCOMPDUMP=${BATS_FILE_TMPDIR:-$BATS_RUN_TMPDIR}/zcompdump \
 		timeout "$t" zsh "$ROOT/tests/test_helper/complete.zsh" "$@" ;;
 	fish)
 		script="source '$ROOT/completions/retry.fish'"

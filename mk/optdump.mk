@@ -5,9 +5,8 @@
 OPTABLE_OBJ =	$(filter %/optable.o,$(OBJS))
 
 build/optdump: tests/optable/dump.c $(OPTABLE_OBJ)
-	$(CC) $(RETRY_CPPFLAGS) $(addprefix -I,$(dir $(filter %/optable.c,$(SRCS)))) \
-	    $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
-	    tests/optable/dump.c $(OPTABLE_OBJ) $(LDLIBS)
+	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
+	    $(LDFLAGS) -o $@ tests/optable/dump.c $(OPTABLE_OBJ) $(LDLIBS)
 
 # The suites that run tests/optable.bats.
 check check-static check-portable: build/optdump

@@ -18,8 +18,8 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --share-window --share-breaker --share-open --share-store --share-store-file
 --share-timeout --share-required --count --help --version'
 
-_retry_show_options='--max --max-attempts --budget --max-actual-duration
---exp --factor --fixed --constant --linear --fib --delays --delay
+_retry_show_options='--max --max-attempts --times --tries --budget
+--max-actual-duration --exp --factor --fixed --constant --linear --fib --delays --delay
 --decorrelated --decorrelated-v2 --immediate --max-delay --min-delay
 --algorithm --delay-on-success --initial-delay --exponent-base --initial-delay1
 --initial-delay2 --delay-increment-on-failure --delay-increment-on-success
@@ -28,7 +28,7 @@ _retry_show_options='--max --max-attempts --budget --max-actual-duration
 --successes
 --ascii --samples --help --version'
 
-_retry_simulate_options='--max --max-attempts --max-actual-duration --exp
+_retry_simulate_options='--max --max-attempts --times --tries --max-actual-duration --exp
 --factor --fixed --constant --linear --fib --delays --delay --decorrelated
 --decorrelated-v2 --immediate --max-delay --min-delay --algorithm --delay-on-success
 --initial-delay --exponent-base --initial-delay1 --initial-delay2

@@ -168,6 +168,8 @@ set -l simulate "__fish_retry_simulate"
 for c in retry show-backoff-delays
     complete -c $c -n $engine -s n -l max -x -d 'At most N attempts (0: no limit)'
     complete -c $c -n $engine -l max-attempts -x -d 'At most N attempts (0: no limit)'
+    complete -c $c -n $engine -s t -l times -x -d 'At most N attempts (-1: no limit)'
+    complete -c $c -n $engine -l tries -x -d 'At most N attempts (-1: no limit)'
     complete -c $c -n $both -s b -l budget -x -d 'Time window of the whole run'
     complete -c $c -n $engine -l max-actual-duration -x -d 'Give up on a failure this long after the start'
     complete -c $c -n $engine -s x -l exp -x -d 'Exponential delays: DUR x F^(n-1)'
@@ -215,8 +217,6 @@ for c in retry show-backoff-delays
     complete -c $c -n $show -x -a '0 1' -d 'Status: 0 failure, 1 success'
 end
 
-complete -c retry -n $opts -s t -l times -x -d 'At most N attempts (-1: no limit)'
-complete -c retry -n $opts -l tries -x -d 'At most N attempts (-1: no limit)'
 complete -c retry -n $opts -s T -l timeout -x -d 'End an attempt that runs longer than this'
 complete -c retry -n $opts -l signal -x -a '(__fish_make_completion_signals; string replace -r "^\d+ " "" -- $__kill_signals)' -d 'Signal sent on a timeout'
 complete -c retry -n $opts -s k -l kill-after -x -d 'Then KILL after this much more'

@@ -11,8 +11,10 @@ CPPCHECK_FLAGS = --quiet --std=c11 --error-exitcode=1 --inline-suppr \
 
 lint: build/gen/share_lua.h
 	./mk/layers HACKING.md src
-	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit tests/redis
-	clang-tidy --quiet $(ALL_SRCS) fuzz/*.c tests/unit/*.c tests/redis/*.c -- \
+	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit tests/redis \
+	    tests/optable
+	clang-tidy --quiet $(ALL_SRCS) fuzz/*.c tests/unit/*.c tests/redis/*.c \
+	    tests/optable/*.c -- \
 	    $(RETRY_CPPFLAGS) -std=c11
 	clang-tidy --quiet src/compat.c -- $(RETRY_CPPFLAGS) -DRETRY_PORTABLE \
 	    -std=c11

@@ -30,12 +30,20 @@ static const struct opt_choice formats = { "format", 4,
 	  { "csv", FORMAT_CSV }, { "json", FORMAT_JSON } } };
 static const struct opt_choice units = { "unit", 2,
 	{ { "s", UNIT_S }, { "ms", UNIT_MS } } };
+/* Taken by algorithm_parse, whatever their case. */
+static const struct opt_choice algorithms = { "algorithm", 7,
+	{ { "Constant", A_CONSTANT }, { "Exponential", A_EXPONENTIAL },
+	  { "Fibonacci", A_FIBONACCI }, { "LILD", A_LILD }, { "LIMD", A_LIMD },
+	  { "MILD", A_MILD }, { "MIMD", A_MIMD } } };
+static const struct opt_choice share_open_modes = { "mode", 2,
+	{ { "wait", 0 }, { "giveup", 1 } } };
 
 #define OFF(f)		offsetof(struct config, f)
 #define FLAG(f)		K_FLAG, OFF(f), 0, 0, NULL
 #define SET(f, v)	K_SET, OFF(f), v, 0, NULL
 #define DURATION(f)	K_DURATION, OFF(f), 0, 0, NULL
 #define NONE_AT_0(f)	K_DURATION, OFF(f), 1, 0, NULL
+#define WITHIN(f, l, h, why) K_WITHIN, OFF(f), l, h, why
 #define SPAN(f)		K_SPAN, OFF(f), 0, 0, NULL
 #define SECONDS(f)	K_SECONDS, OFF(f), 0, 0, NULL
 #define OFFSET(f)	K_SECONDS, OFF(f), -1, 0, NULL
@@ -50,8 +58,10 @@ static const struct opt_choice units = { "unit", 2,
 #define TEXT(f, why)	K_TEXT, OFF(f), 0, 0, why
 /* -a's increase/decrease strategies: a failure never shortens the delay. */
 #define NEVER_SHORTER	"a failure never shortens the delay"
+#define LINE(f, why)	K_LINE, OFF(f), 0, 0, why
 #define STRATEGY(s)	K_STRATEGY, OFF(backoff.base), s, 0, NULL
 #define OTHER		K_OTHER, 0, 0, 0, NULL
+#define OTHER_OF(c)	K_OTHER, 0, 0, 0, &c
 
 const struct opt optable[] = {
 	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
@@ -158,7 +168,7 @@ const struct opt optable[] = {
 	  "never wait less than DUR (wins over --max-delay)" },
 
 	{ "algorithm", 'a', O_ALGORITHM, "NAME", G_ALGORITHM, ALL, 0, 0,
-	  OTHER,
+	  OTHER_OF(algorithms),
 	  "Constant, Exponential, Fibonacci, LILD, LIMD,\n"
 	  "MILD or MIMD" },
 	{ "delay-on-success", 0, O_DELAY_ON_SUCCESS, "S", G_ALGORITHM, ALL,
@@ -305,11 +315,11 @@ const struct opt optable[] = {
 	  SET(verbosity, VERBOSE),
 	  "also report each start and each success" },
 	{ "label", 'm', O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
-	  OTHER,
+	  LINE(label, "must be one non-empty line"),
 	  "prefix reports with retry[LABEL]: (also\n"
 	  "--message)" },
 	{ "message", 0, O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
-	  OTHER, NULL },
+	  LINE(label, "must be one non-empty line"), NULL },
 	{ "dry-run", 0, O_DRY_RUN, NULL, G_REPORT, RETRY, 0, 0,
 	  FLAG(dry_run),
 	  "print the schedule of an all-failing run" },
@@ -327,7 +337,8 @@ const struct opt optable[] = {
 	  "(default 0.2)" },
 	{ "share-window", 0, O_SHARE_WINDOW, "DUR", G_SHARE, RETRY | SIM | SHR,
 	  0, 0,
-	  OTHER,
+	  WITHIN(share_rules.window, SHARE_WINDOW_MIN, SHARE_WINDOW_MAX,
+	      "give 1s to 1d"),
 	  "N tokens come back every DUR, so a spent\n"
 	  "budget is whole after DUR (default 60s,\n"
 	  "1s to 1d); a state unused that long is dropped" },
@@ -337,7 +348,7 @@ const struct opt optable[] = {
 	  "N failures in a row open it for DUR; then one\n"
 	  "run probes, and its success closes it" },
 	{ "share-open", 0, O_SHARE_OPEN, "MODE", G_SHARE, RETRY, 0, 0,
-	  OTHER,
+	  OTHER_OF(share_open_modes),
 	  "while it is open: wait (default) or giveup\n"
 	  "(both end with 75 past --budget)" },
 	{ "share-store", 0, O_SHARE_STORE, "STORE", G_SHARE, RETRY | SHR, 0, 0,
@@ -352,7 +363,7 @@ const struct opt optable[] = {
 	  "a password goes here or in $RETRY_SHARE_STORE)" },
 	{ "share-timeout", 0, O_SHARE_TIMEOUT, "DUR", G_SHARE, RETRY | SHR,
 	  0, 0,
-	  OTHER,
+	  WITHIN(share_timeout, NS_PER_MS, 60 * NS_PER_SEC, "give 1ms to 60s"),
 	  "give up on the store (a lock, a connection,\n"
 	  "an answer) after DUR, or before an attempt\n"
 	  "half of what is left of --budget if less\n"

@@ -55,6 +55,7 @@ enum opt_kind {
 	K_FLAG,		/* bool: given */
 	K_SET,		/* int: lo */
 	K_DURATION,	/* int64_t ns; lo 1: more than 0 */
+	K_WITHIN,	/* int64_t ns, from lo to hi ns; data says so */
 	K_SPAN,		/* struct span */
 	K_SECONDS,	/* double seconds; lo -1: negative too */
 	K_COUNT,	/* unsigned long, whole, from lo to hi */
@@ -63,8 +64,10 @@ enum opt_kind {
 	K_CODES,	/* struct codes */
 	K_SIGNAL,	/* int: a signal's number */
 	K_TEXT,		/* char *: data complains if it is empty */
+	K_LINE,		/* char *: one line, not empty, else data's complaint */
 	K_STRATEGY,	/* backoff.strategy lo, and DUR into backoff.base */
-	K_OTHER,	/* the parser's own code for this option */
+	K_OTHER,	/* the parser's own code for this option; data, if
+			 * not NULL, the names its value is one of */
 };
 
 /* A value among names, as in --format json. */
@@ -74,7 +77,7 @@ struct opt_choice {
 	struct {
 		const char	*name;
 		int		 value;
-	} names[4];
+	} names[8];
 };
 
 struct opt {
@@ -88,8 +91,10 @@ struct opt {
 	enum opt_kind	 kind;		/* how its value is taken */
 	size_t		 off;		/* where it goes in struct config */
 	double		 lo, hi;	/* bounds, or the value to set */
-	const void	*data;		/* a choice's names, a text's complaint,
-					 * a number's reason for its bounds */
+	const void	*data;		/* a choice's names (K_CHOICE, K_OTHER),
+					 * a complaint (K_TEXT, K_LINE,
+					 * K_WITHIN), a number's reason for
+					 * its bounds */
 	const char	*help;		/* NULL: an alias, not listed */
 };
 

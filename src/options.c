@@ -243,11 +243,6 @@ special(struct parse *p, const struct opt *o, char *arg)
 		c->seed = (uint64_t)v;
 		c->seeded = true;
 		return 0;
-	case O_LABEL:
-		if (*arg == '\0' || strpbrk(arg, "\n\r") != NULL)
-			return fail(p, o, "must be one non-empty line");
-		c->label = arg;
-		return 0;
 	case O_SHARE:
 		if ((why = share_name_check(arg)) != NULL)
 			return fail(p, o, "'%s': %s", arg, why);
@@ -257,13 +252,6 @@ special(struct parse *p, const struct opt *o, char *arg)
 		if ((why = share_budget_parse(arg, &c->share_rules.max,
 		    &c->share_rules.ratio)) != NULL)
 			return fail(p, o, "'%s': %s", arg, why);
-		return 0;
-	case O_SHARE_WINDOW:
-		if ((why = duration_parse(arg, &c->share_rules.window)) != NULL)
-			return fail(p, o, "'%s': %s", arg, why);
-		if (c->share_rules.window < SHARE_WINDOW_MIN ||
-		    c->share_rules.window > SHARE_WINDOW_MAX)
-			return fail(p, o, "'%s': give 1s to 1d", arg);
 		return 0;
 	case O_SHARE_BREAKER:
 		if ((why = share_breaker_parse(arg, &c->share_rules.trip,
@@ -286,19 +274,14 @@ special(struct parse *p, const struct opt *o, char *arg)
 			return -1;
 		c->share_store = arg;
 		return 0;
-	case O_SHARE_TIMEOUT:
-		if ((why = duration_parse(arg, &c->share_timeout)) != NULL)
-			return fail(p, o, "'%s': %s", arg, why);
-		if (c->share_timeout < NS_PER_MS ||
-		    c->share_timeout > 60 * NS_PER_SEC)
-			return fail(p, o, "'%s': give 1ms to 60s", arg);
+	case O_SHARE_OPEN: {
+		int give_up = 0;
+
+		if (choose(p, o, arg, &give_up) != 0)
+			return -1;
+		c->share_rules.give_up = give_up != 0;
 		return 0;
-	case O_SHARE_OPEN:
-		if (strcmp(arg, "wait") != 0 && strcmp(arg, "giveup") != 0)
-			return fail(p, o, "unknown mode '%s' (use wait or "
-			    "giveup)", arg);
-		c->share_rules.give_up = strcmp(arg, "giveup") == 0;
-		return 0;
+	}
 	case O_FAILURE_RATE:
 		if ((why = rates_parse(arg, NULL, 0, NULL)) != NULL)
 			return fail(p, o, "'%s': %s", arg, why);
@@ -332,7 +315,7 @@ numeric(const struct opt *o)
 static int
 missing(struct parse *p, const struct opt *o, const char *arg)
 {
-	const bool text = o->kind == K_TEXT || o->id == O_LABEL;
+	const bool text = o->kind == K_TEXT || o->kind == K_LINE;
 	const char *m = o->metavar;
 
 	if (arg == NULL || text || (strcmp(arg, "--") != 0 && !(numeric(o) &&
@@ -374,6 +357,14 @@ apply(struct parse *p, const struct opt *o, char *arg)
 		if (o->lo > 0 && *(int64_t *)to == 0)
 			*(int64_t *)to = -1;
 		return 0;
+	case K_WITHIN:
+		if (duration(p, o, arg, to) != 0)
+			return -1;
+		if ((double)*(int64_t *)to < o->lo ||
+		    (double)*(int64_t *)to > o->hi)
+			return fail(p, o, "'%s': %s", arg,
+			    (const char *)o->data);
+		return 0;
 	case K_SPAN:
 		why = span_parse(arg, to);
 		break;
@@ -401,6 +392,11 @@ apply(struct parse *p, const struct opt *o, char *arg)
 		break;
 	case K_TEXT:
 		if (*arg == '\0' && o->data != NULL)
+			return fail(p, o, "%s", (const char *)o->data);
+		*(char **)to = arg;
+		return 0;
+	case K_LINE:
+		if (*arg == '\0' || strpbrk(arg, "\n\r") != NULL)
 			return fail(p, o, "%s", (const char *)o->data);
 		*(char **)to = arg;
 		return 0;

@@ -2,47 +2,7 @@
 # The completions, each driven in its real shell.
 bats_require_minimum_version 1.5.0
 load test_helper/common
-
-# complete_lines SHELL LINE...: completes every LINE in one SHELL (starting
-# a shell and loading its completion system is most of what a completion
-# costs); then "offers N" sets output and lines to what it offered for the
-# Nth LINE.
-complete_lines() {
-	local shell=$1 script l ends
-	shift
-	case $shell in
-	bash) timeout 30 bash "$ROOT/tests/test_helper/complete.bash" "$@" ;;
-	zsh) RETRY_ZCOMPDUMP=$BATS_RUN_TMPDIR/zcompdump \
-		timeout 30 zsh "$ROOT/tests/test_helper/complete.zsh" "$@" ;;
-	fish)
-		script="source '$ROOT/completions/retry.fish'"
-		for l in "$@"; do
-			script+=$'\n'"complete -C '$l' | cut -f1 | sort -u; echo --end--"
-		done
-		timeout 30 fish -c "$script" ;;
-	esac >"$BATS_TEST_TMPDIR/offers" || {
-		echo "$shell failed to complete $*"
-		return 1
-	}
-	ends=$(grep -c -- '^--end--$' "$BATS_TEST_TMPDIR/offers")
-	[ "$ends" -eq $# ] || {
-		echo "$shell completed $ends of $# lines"
-		return 1
-	}
-}
-
-offers() {
-	local n=$1 i=1 l IFS=$'\n'
-	lines=()
-	while IFS= read -r l; do
-		if [ "$l" = --end-- ]; then
-			i=$((i + 1))
-		elif [ "$i" -eq "$n" ]; then
-			lines+=("$l")
-		fi
-	done <"$BATS_TEST_TMPDIR/offers"
-	output="${lines[*]}"
-}
+load test_helper/offers
 
 check_each_shell() {
 	local line=$1 shell
@@ -133,14 +93,6 @@ check_each_shell() {
 		retry --stop-on "$name" --dry-run >/dev/null ||
 			fail "offered --stop-on $name, which retry refuses"
 	done
-}
-
-# Fails when the last run's output has the line.
-refute_offered() {
-	[[ $'\n'$output$'\n' != *$'\n'"$1"$'\n'* ]] || {
-		echo "'$1' was offered"
-		return 1
-	}
 }
 
 @test "an option's value is not taken for the command" {

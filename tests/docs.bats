@@ -100,10 +100,10 @@ log_format_entry() {
 	sed -n '/^\.It Fl \\-log-format/,/^\.It Fl \\-log-file/p' "$ROOT/man/retry.1"
 }
 
-# The names in the table NAME of src/report.c, one a line.
+# The names in the table NAME of src/reportfmt.c, one a line.
 report_table() {
 	sed -n "/^static const char \\*const $1\\[\\] = {/,/^};/p" \
-	    "$ROOT/src/report.c" | grep -oE '"[a-z_]+"' | tr -d '"'
+	    "$ROOT/src/reportfmt.c" | grep -oE '"[a-z_]+"' | tr -d '"'
 }
 
 # Fails, naming them, when the --log-format entry quotes none of the
@@ -121,13 +121,21 @@ assert_quotes_all() {
 }
 
 @test "retry.1's --log-format names every JSON event, share event and field" {
-	local events
+	local events shares fields
 	events=$(report_table event_names)
 	[[ $events == *done* ]] || fail "no event names found: $events"
 	{ echo "$events"; echo error; } | assert_quotes_all
-	report_table share_events | assert_quotes_all
-	grep -oE '\\"[a-z_]+\\":' "$ROOT/src/report.c" | tr -d '\\":' | sort -u |
-	    assert_quotes_all
+	# Read from the C: if it changed shape, these would find nothing and
+	# check nothing.
+	shares=$(report_table share_events)
+	[[ $'\n'$shares$'\n' == *$'\n'opened$'\n'*$'\n'store_down$'\n'* ]] ||
+		fail "no share events found in src/reportfmt.c: $shares"
+	assert_quotes_all <<<"$shares"
+	fields=$(grep -oE '\\"[a-z_]+\\":' "$ROOT/src/reportfmt.c" | tr -d '\\":' |
+	    sort -u)
+	[ "$(grep -cxE 'ts|event|attempt|status|delay_ms' <<<"$fields")" -eq 5 ] ||
+		fail "no JSON fields found in src/reportfmt.c: $fields"
+	assert_quotes_all <<<"$fields"
 	run ! assert_quotes_all <<<"no_such_event"
 	assert_output --partial "lacks: no_such_event"
 }

@@ -276,6 +276,15 @@ static const struct accepted {
 	{ M_RETRY, { "-d", "500ms,1m", NULL }, "list nlist=2" },
 	{ M_RETRY, { "--delay", "1", "-a", "Constant", NULL }, "algorithm" },
 	{ M_RETRY, { "-t", "3", NULL }, "max=3" },
+	{ M_RETRY, { NULL }, "share_window=1m share_timeout=200ms label=none" },
+	{ M_RETRY, { "--share", "n", "--share-window", "1s", "--share-timeout",
+	  "1ms", NULL },
+	  "share_window=1s share_timeout=1ms" },
+	{ M_RETRY, { "--share", "n", "--share-window", "1d", "--share-timeout",
+	  "60s", NULL },
+	  "share_window=1d share_timeout=1m" },
+	{ M_RETRY, { "--label", "api", NULL }, "label=api" },
+	{ M_RETRY, { "--message", "web", NULL }, "label=web" },
 	/* After --, a unit or a number is the command the user named. */
 	{ M_BARE, { "--max", "3", "--", "ms", NULL }, "max=3 nargs=1" },
 	{ M_BARE, { "--exp", "100", "--", "s", NULL }, "exp base=1m40s nargs=1" },
@@ -598,6 +607,20 @@ static const struct worded {
 	  "--label: must be one non-empty line" },
 	{ M_RETRY, "--label with a newline", { "--label", "a\nb", NULL },
 	  "--label: must be one non-empty line" },
+	{ M_RETRY, "--message with a return", { "--message", "a\rb", NULL },
+	  "--message: must be one non-empty line" },
+
+	/* Durations within bounds. */
+	{ M_RETRY, "--share-window under 1s", { "--share-window", "999ms",
+	  NULL }, "--share-window: '999ms': give 1s to 1d" },
+	{ M_RETRY, "--share-window over 1d", { "--share-window", "25h", NULL },
+	  "--share-window: '25h': give 1s to 1d" },
+	{ M_RETRY, "--share-window not a duration", { "--share-window", "x",
+	  NULL }, "--share-window: 'x': not a number" },
+	{ M_RETRY, "--share-timeout 0", { "--share-timeout", "0", NULL },
+	  "--share-timeout: '0': give 1ms to 60s" },
+	{ M_RETRY, "--share-timeout over 60s", { "--share-timeout", "61s",
+	  NULL }, "--share-timeout: '61s': give 1ms to 60s" },
 
 	/* Options unknown, misplaced or without their value. */
 	{ M_RETRY, "an unknown long option", { "--bogus", NULL },
@@ -737,7 +760,7 @@ static void
 describe(const struct config *c, char *s, size_t sz)
 {
 	const struct backoff *b = &c->backoff;
-	char d[8][DURATION_BUFSZ], success[1024];
+	char d[10][DURATION_BUFSZ], success[1024];
 
 	codes_text(&c->verdict.success_on, success, sizeof(success));
 
@@ -745,7 +768,7 @@ describe(const struct config *c, char *s, size_t sz)
 	    "min_delay=%s budget=%s timeout=%s kill_after=%s signal=%d "
 	    "forever=%d reset_after=%s nlist=%zu nargs=%d help=%d version=%d "
 	    "criteria=%d success_on=%s successes=%lu delay_on_success=%g "
-	    "limits=%zu",
+	    "limits=%zu share_window=%s share_timeout=%s label=%s",
 	    b->strategy < A_CONSTANT ? strategies[b->strategy] : "algorithm",
 	    dur(b->base, d[0], sizeof(d[0])), b->factor, b->max_attempts,
 	    dur(b->max_delay.ns, d[1], sizeof(d[1])),
@@ -756,7 +779,10 @@ describe(const struct config *c, char *s, size_t sz)
 	    c->limits.forever, dur(c->limits.reset_after, d[6], sizeof(d[6])),
 	    b->nlist, c->nargs, c->help, c->version, c->verdict.criteria,
 	    success, c->limits.successes, b->delay_on_success,
-	    c->limits.nretry_limits);
+	    c->limits.nretry_limits,
+	    dur(c->share_rules.window, d[8], sizeof(d[8])),
+	    dur(c->share_timeout, d[9], sizeof(d[9])),
+	    c->label != NULL ? c->label : "none");
 }
 
 /* Whether the n bytes at w are a word of got, whatever their length. */

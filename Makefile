@@ -52,8 +52,8 @@ WARNINGS =	-Wall -Wextra -Wpedantic -Wshadow -Wformat=2 \
 		-Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter \
 		-Wconversion -Wsign-conversion -Wdouble-promotion -Wcast-qual \
 		-Wwrite-strings -Wvla -Wundef -Wimplicit-fallthrough
-RETRY_CPPFLAGS = -D_GNU_SOURCE -Ibuild/gen $(BSD_CFLAGS) $(PCRE_CFLAGS) \
-		$(SSL_CFLAGS)
+RETRY_CPPFLAGS = -D_GNU_SOURCE -Ibuild/gen $(SRC_DIRS:%=-I%) $(BSD_CFLAGS) \
+		$(PCRE_CFLAGS) $(SSL_CFLAGS)
 RETRY_CFLAGS =	-std=c11 $(WARNINGS) $(WERROR)
 RETRY_LDLIBS =	$(BSD_LIBS) $(PCRE_LIBS) $(HIREDIS_LIBS) $(SSL_LIBS) -lm
 
@@ -69,14 +69,20 @@ dyn_ldlibs =	$(or $(BSD_STATIC),$(BSD_LIBS)) $(if $(filter no,$(1)), \
 		$(LAZY_LIBS)) -Wl,--as-needed -lm -Wl,--no-as-needed
 DYN_LDLIBS =	$(call dyn_ldlibs,$(REDIS))
 
-# The Redis wing: the files that need hiredis and OpenSSL.  Without them
-# (REDIS = no: mk/configure's fact where their headers are missing, or
-# make REDIS=no), src/noredis.c stands in, which refuses a Redis store;
-# $(call wing_srcs,no) names the sources of such a build.
-WING =		redis redisconn redisnode redisreply tls tlsfiles
-ALL_SRCS =	$(sort $(wildcard src/*.c src/*/*.c))
-wing_srcs =	$(filter-out $(if $(filter no,$(1)),$(WING:%=src/%.c), \
-		src/noredis.c),$(ALL_SRCS))
+# The sources, a folder a layer (HACKING.md): src/base, src/pure,
+# src/decide, src/cli, the shared-state wing src/share, src/run, and the
+# faces in src/ itself.  A header is included by its name alone: every
+# folder is on the include path, and mk/layers checks who includes what.
+ALL_SRCS =	$(sort $(wildcard src/*.c src/*/*.c src/*/*/*.c))
+SRC_DIRS =	$(patsubst %/,%,$(sort $(dir $(ALL_SRCS))))
+# The Redis wing, src/share/redis: the files that need hiredis and
+# OpenSSL.  Without them (REDIS = no: mk/configure's fact where their
+# headers are missing, or make REDIS=no), src/share/noredis.c stands in,
+# which refuses a Redis store; $(call wing_srcs,no) names the sources of
+# such a build.
+WING =		$(wildcard src/share/redis/*.c)
+wing_srcs =	$(filter-out $(if $(filter no,$(1)),$(WING), \
+		src/share/noredis.c),$(ALL_SRCS))
 SRCS =		$(call wing_srcs,$(REDIS))
 OBJ_DIR =	build/obj
 OBJS =		$(SRCS:src/%.c=$(OBJ_DIR)/%.o)
@@ -97,12 +103,12 @@ show-backoff-delays: retry
 
 # The script that runs the shared state's rules on Redis, as bytes, and
 # the SHA-1 that EVALSHA names it by.
-build/gen/share_lua.h: src/share.lua
+build/gen/share_lua.h: src/share/pure/share.lua
 	@mkdir -p $(@D)
 	{ printf '#define SHARE_LUA_SHA1 "%s"\n' \
-	    "$$(sha1sum < src/share.lua | cut -c1-40)"; \
+	    "$$(sha1sum < src/share/pure/share.lua | cut -c1-40)"; \
 	  printf 'static const char share_lua[] = {\n'; \
-	  od -An -v -tx1 src/share.lua | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  od -An -v -tx1 src/share/pure/share.lua | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  printf '};\n'; } > $@.tmp && mv $@.tmp $@
 
 # One rule compiles every tree of objects, each in its own directory under
@@ -129,21 +135,19 @@ $(1).flags: $$(if $$(call same,$$($(2)),$$(file <$(1).flags)),,FORCE)
 	@mkdir -p $$(@D)
 	@printf '%s\n' "$$$$TREE_COMMAND" >$$@
 
--include $$(wildcard $(1)/*.d $(1)/*/*.d)
+-include $$(wildcard $(1)/*.d $(1)/*/*.d $(1)/*/*/*.d)
 endef
 
 OBJ_CMD =	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) $(CPPFLAGS) \
 		$(RETRY_CFLAGS) $(CFLAGS)
 $(eval $(call tree,$(OBJ_DIR),OBJ_CMD))
 
-# The pure modules: the unit tests link them, and nothing of the edge,
-# but for the loaders that pure modules call: lib (PCRE2) and mathlib
-# (libm).  $(call unit_objs,DIR) names them in the tree DIR.
-PURE =		cluster codes compat duration engine help line lists match model \
-		number optable options policy pwmask replay reportfmt rng share \
-		storeurl suggest verdict
-LOADERS =	lib mathlib
-unit_objs =	$(PURE:%=$(1)/%.o) $(LOADERS:%=$(1)/%.o)
+# What the unit tests link: the layers below the stores and the edge, by
+# their folders (the base with its loaders, the pure modules and
+# decisions, the option parser, the shared state's pure rules), and
+# nothing of the edge.  $(call unit_objs,DIR) names them in the tree DIR.
+UNIT_DIRS =	src/base src/pure src/decide src/cli src/share/pure
+unit_objs =	$(patsubst src/%.c,$(1)/%.o,$(wildcard $(UNIT_DIRS:%=%/*.c)))
 UNIT_SRCS =	$(wildcard tests/unit/*.c)
 UNIT_HDRS =	$(wildcard tests/unit/*.h)
 
@@ -154,10 +158,8 @@ build/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(call unit_objs,$(OBJ_DIR))
 
 # The rows of the shared state's unit test, replayed through Redis's
 # script by a real server (tests/redis.bats runs it).
-REPLAY_OBJS =	$(addprefix $(OBJ_DIR)/,redis.o redisconn.o wait.o \
-		storeurl.o share.o duration.o number.o compat.o lib.o clock.o \
-		tls.o cluster.o pwmask.o redisnode.o redisreply.o \
-		tlsfiles.o)
+REPLAY_OBJS =	$(patsubst src/%.c,$(OBJ_DIR)/%.o,$(WING) \
+		$(wildcard src/base/*.c src/pure/*.c src/share/pure/*.c))
 
 build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
 	    $(REPLAY_OBJS)

@@ -2,7 +2,7 @@
  * codes_parse_limits, criteria_parse, signal_parse. */
 #include <string.h>
 
-#include "../src/codes.h"
+#include "codes.h"
 #include "fuzz.h"
 
 int

@@ -2,7 +2,7 @@
  * they accept. */
 #include <math.h>
 
-#include "../src/duration.h"
+#include "duration.h"
 #include "fuzz.h"
 
 int

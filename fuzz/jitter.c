@@ -1,7 +1,7 @@
 /* Jitter modes: jitter_parse, then the engine applying what it accepted
  * to delays and limits taken from the rest of the input. */
-#include "../src/duration.h"
-#include "../src/engine.h"
+#include "duration.h"
+#include "engine.h"
 #include "fuzz.h"
 
 int

@@ -8,7 +8,7 @@
  * Input: a flags byte (plain string, any case, the capture rule), a byte
  * that seeds the chunk sizes, the pattern up to a NUL, then the output.
  */
-#include "../src/match.h"
+#include "match.h"
 #include "fuzz.h"
 
 /* What rule k finds in out[0..n) a line at a time; -1 when a search

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../src/number.h"
+#include "number.h"
 #include "fuzz.h"
 
 static void

@@ -7,10 +7,10 @@
  */
 #include <stdio.h>
 
-#include "../src/help.h"
-#include "../src/options.h"
-#include "../src/rng.h"
-#include "../src/show.h"
+#include "help.h"
+#include "options.h"
+#include "rng.h"
+#include "show.h"
 #include "fuzz.h"
 
 #define MAX_WORDS	64

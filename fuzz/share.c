@@ -5,8 +5,8 @@
  * without its password). */
 #include <math.h>
 
-#include "../src/share.h"
-#include "../src/storeurl.h"
+#include "share.h"
+#include "storeurl.h"
 #include "fuzz.h"
 
 int

@@ -3,7 +3,7 @@
  * --failure-rate, from the same string. */
 #include <math.h>
 
-#include "../src/lists.h"
+#include "lists.h"
 #include "fuzz.h"
 
 int

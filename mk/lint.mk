@@ -11,12 +11,12 @@ CPPCHECK_FLAGS = --quiet --std=c11 --error-exitcode=1 --inline-suppr \
 
 lint: build/gen/share_lua.h
 	./mk/layers HACKING.md src
-	cppcheck $(CPPCHECK_FLAGS) -Isrc src fuzz tests/unit tests/redis \
+	cppcheck $(CPPCHECK_FLAGS) $(SRC_DIRS:%=-I%) src fuzz tests/unit tests/redis \
 	    tests/optable
 	clang-tidy --quiet $(ALL_SRCS) fuzz/*.c tests/unit/*.c tests/redis/*.c \
 	    tests/optable/*.c -- \
 	    $(RETRY_CPPFLAGS) -std=c11
-	clang-tidy --quiet src/compat.c -- $(RETRY_CPPFLAGS) -DRETRY_PORTABLE \
+	clang-tidy --quiet src/base/compat.c -- $(RETRY_CPPFLAGS) -DRETRY_PORTABLE \
 	    -std=c11
 	mandoc -Tlint -Wwarning $(MANPAGES)
 	shellcheck -s bash completions/retry.bash tests/run tests/run-under \

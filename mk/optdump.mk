@@ -1,4 +1,4 @@
-# build/optdump: the option table (src/optable.c), one line an option of
+# build/optdump: the option table (src/cli/optable.c), one line an option of
 # each face, which tests/optable.bats checks the completions and the
 # manuals against.  Included by the Makefile, whose variables it uses.
 

@@ -1,5 +1,5 @@
 # What retry does where Linux's own calls are missing: every portable
-# fallback of src/compat.c at once (-DRETRY_PORTABLE), in build/portable,
+# fallback of src/base/compat.c at once (-DRETRY_PORTABLE), in build/portable,
 # and the unit tests and the whole suite against it.  The few tests of
 # what only Linux gives are skipped there (RETRY_PORTABLE=1), each saying
 # why.  Included by the Makefile, whose variables it uses.

@@ -100,10 +100,10 @@ log_format_entry() {
 	sed -n '/^\.It Fl \\-log-format/,/^\.It Fl \\-log-file/p' "$ROOT/man/retry.1"
 }
 
-# The names in the table NAME of src/reportfmt.c, one a line.
+# The names in the table NAME of src/decide/reportfmt.c, one a line.
 report_table() {
 	sed -n "/^static const char \\*const $1\\[\\] = {/,/^};/p" \
-	    "$ROOT/src/reportfmt.c" | grep -oE '"[a-z_]+"' | tr -d '"'
+	    "$ROOT/src/decide/reportfmt.c" | grep -oE '"[a-z_]+"' | tr -d '"'
 }
 
 # Fails, naming them, when the --log-format entry quotes none of the
@@ -129,12 +129,12 @@ assert_quotes_all() {
 	# check nothing.
 	shares=$(report_table share_events)
 	[[ $'\n'$shares$'\n' == *$'\n'opened$'\n'*$'\n'store_down$'\n'* ]] ||
-		fail "no share events found in src/reportfmt.c: $shares"
+		fail "no share events found in src/decide/reportfmt.c: $shares"
 	assert_quotes_all <<<"$shares"
-	fields=$(grep -oE '\\"[a-z_]+\\":' "$ROOT/src/reportfmt.c" | tr -d '\\":' |
+	fields=$(grep -oE '\\"[a-z_]+\\":' "$ROOT/src/decide/reportfmt.c" | tr -d '\\":' |
 	    sort -u)
 	[ "$(grep -cxE 'ts|event|attempt|status|delay_ms' <<<"$fields")" -eq 5 ] ||
-		fail "no JSON fields found in src/reportfmt.c: $fields"
+		fail "no JSON fields found in src/decide/reportfmt.c: $fields"
 	assert_quotes_all <<<"$fields"
 	run ! assert_quotes_all <<<"no_such_event"
 	assert_output --partial "lacks: no_such_event"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The numbers show-backoff-delays prints go through number_format
-# (src/number.c), which must print exactly what printf("%.15g") prints:
+# (src/pure/number.c), which must print exactly what printf("%.15g") prints:
 # tests/unit/number.c holds it to that over generated durations, jittered
 # delays and --jitter-factor's, in s and ms.  Here the binary against
 # Perl's printf('%.15g') of what Algorithm::Backoff computes, and the

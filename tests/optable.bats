@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The completions and the manuals against the option table itself, as
-# build/optdump prints src/optable.c's rows: for each face (retry,
+# build/optdump prints src/cli/optable.c's rows: for each face (retry,
 # show-backoff-delays, simulate, share), every option, its short name,
 # whether it takes a value, and the values it is one of when they are a
 # fixed set.  The shells are asked (tests/test_helper/offers.bash); the

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../src/optable.h"
-#include "../../src/options.h"
+#include "optable.h"
+#include "options.h"
 
 static const struct {
 	enum mode	 mode;

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/duration.h"
-#include "../../src/redis.h"
+#include "duration.h"
+#include "redis.h"
 #include "../unit/share_rows.h"
 
 #define S	NS_PER_SEC

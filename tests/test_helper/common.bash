@@ -86,7 +86,7 @@ skip_under_valgrind() {
 }
 
 # Skips a test of what only Linux gives, in the build that uses every
-# portable fallback of src/compat.c instead (make check-portable sets
+# portable fallback of src/base/compat.c instead (make check-portable sets
 # RETRY_PORTABLE): the reason names what that build lacks.
 skip_portable() {
 	[ -z "${RETRY_PORTABLE:-}" ] || skip "the portable build: $1"

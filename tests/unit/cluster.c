@@ -2,7 +2,7 @@
  * its redirections. */
 #include <string.h>
 
-#include "../../src/cluster.h"
+#include "cluster.h"
 #include "unit.h"
 
 void

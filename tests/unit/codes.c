@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "../../src/codes.h"
+#include "codes.h"
 #include "unit.h"
 
 /* A list, and the statuses it holds or why it is refused. */

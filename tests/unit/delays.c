@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/number.h"
-#include "../../src/options.h"
-#include "../../src/replay.h"
-#include "../../src/rng.h"
+#include "number.h"
+#include "options.h"
+#include "replay.h"
+#include "rng.h"
 #include "unit.h"
 
 static const struct row {

@@ -7,8 +7,8 @@
  */
 #include <string.h>
 
-#include "../../src/duration.h"
-#include "../../src/number.h"
+#include "duration.h"
+#include "number.h"
 #include "unit.h"
 
 /* A duration and its worth in seconds. */

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/number.h"
-#include "../../src/options.h"
-#include "../../src/policy.h"
-#include "../../src/replay.h"
+#include "number.h"
+#include "options.h"
+#include "policy.h"
+#include "replay.h"
 #include "unit.h"
 
 /* Exact delays: every strategy, the limits, and every jitter mode. */

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "../../src/lib.h"
+#include "lib.h"
 #include "unit.h"
 
 void

@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../src/line.h"
+#include "line.h"
 #include "unit.h"
 
 static const struct quoted {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/match.h"
+#include "match.h"
 #include "unit.h"
 
 /* A row in the order it reads: what, the rule, the output, what it finds. */

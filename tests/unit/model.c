@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../src/lists.h"
-#include "../../src/model.h"
-#include "../../src/options.h"
+#include "lists.h"
+#include "model.h"
+#include "options.h"
 #include "unit.h"
 
 #define MS	1e6		/* ns */

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../src/duration.h"
-#include "../../src/model.h"
-#include "../../src/options.h"
+#include "duration.h"
+#include "model.h"
+#include "options.h"
 #include "unit.h"
 
 /* retry (with a command after the options, or M_BARE without one),

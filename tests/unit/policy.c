@@ -45,11 +45,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/codes.h"
-#include "../../src/duration.h"
-#include "../../src/options.h"
-#include "../../src/policy.h"
-#include "../../src/share.h"
+#include "codes.h"
+#include "duration.h"
+#include "options.h"
+#include "policy.h"
+#include "share.h"
 #include "unit.h"
 
 /* The time of day for an HTTP-date, in ns: Tue, 14 Nov 2023 22:13:20 GMT. */

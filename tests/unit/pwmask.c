@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../src/pwmask.h"
+#include "pwmask.h"
 #include "unit.h"
 
 void

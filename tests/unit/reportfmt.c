@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/reportfmt.h"
+#include "reportfmt.h"
 #include "unit.h"
 
 #define NS(s)	((int64_t)((s) * 1e9))

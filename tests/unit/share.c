@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/duration.h"
-#include "../../src/number.h"
-#include "../../src/share.h"
-#include "../../src/storeurl.h"
+#include "duration.h"
+#include "number.h"
+#include "share.h"
+#include "storeurl.h"
 #include "share_rows.h"
 #include "unit.h"
 

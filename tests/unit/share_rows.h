@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../src/duration.h"
-#include "../../src/share.h"
+#include "duration.h"
+#include "share.h"
 
 static const struct share_row {
 	const char	*name;

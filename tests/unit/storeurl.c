@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../src/storeurl.h"
+#include "storeurl.h"
 #include "unit.h"
 
 /* A list of seeds: each in order, the shown form with every port, the

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "../../src/suggest.h"
+#include "suggest.h"
 #include "unit.h"
 
 static const struct suggestion {

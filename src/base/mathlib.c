@@ -59,7 +59,7 @@ no_pow(double x, double y)
 {
 	(void)x;
 	(void)y;
-	return NAN;
+	return (double)NAN;
 }
 
 static long double
@@ -67,14 +67,14 @@ no_powl(long double x, long double y)
 {
 	(void)x;
 	(void)y;
-	return NAN;
+	return (long double)NAN;
 }
 
 static double
 no_fn(double x)
 {
 	(void)x;
-	return NAN;
+	return (double)NAN;
 }
 
 static long

@@ -141,7 +141,7 @@ $(eval $(call tree,$(OBJ_DIR),OBJ_CMD))
 # (libm).  $(call unit_objs,DIR) names them in the tree DIR.
 PURE =		cluster codes compat duration engine help line lists match model \
 		number optable options policy pwmask replay reportfmt rng share \
-		storeurl suggest verdict
+		storeurl suggest validate verdict
 LOADERS =	lib mathlib
 unit_objs =	$(PURE:%=$(1)/%.o) $(LOADERS:%=$(1)/%.o)
 UNIT_SRCS =	$(wildcard tests/unit/*.c)

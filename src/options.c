@@ -158,7 +158,52 @@ store_spec(struct parse *p, const struct opt *o, const char *arg)
 	    strchr(arg, '@') != NULL ? "(not shown)" : arg, why);
 }
 
-/* The options that no kind describes. */
+/* What a K_PARSED row's reader takes: NULL, or why arg is wrong. */
+static const char *
+parsed(enum opt_parser reader, char *arg, void *to)
+{
+	struct verdict_rules *v = to;
+	struct share_rules *r = to;
+	const char *why;
+
+	switch (reader) {
+	case P_JITTER:
+		return jitter_parse(arg, to);
+	case P_SUCCESS_ON:
+		if ((why = codes_parse(arg, &v->success_on)) == NULL)
+			v->criteria = false;
+		return why;
+	case P_UNTIL:
+	case P_WHILE:
+		if ((why = criteria_parse(arg, &v->success_on)) != NULL)
+			return why;
+		/* --while: what ends the run is every other status. */
+		if (reader == P_WHILE)
+			codes_invert(&v->success_on);
+		v->criteria = true;
+		return NULL;
+	case P_SHARE_NAME:
+		if ((why = share_name_check(arg)) == NULL)
+			*(char **)to = arg;
+		return why;
+	case P_SHARE_BUDGET:
+		return share_budget_parse(arg, &r->max, &r->ratio);
+	case P_SHARE_BREAKER:
+		return share_breaker_parse(arg, &r->trip, &r->cooldown);
+	case P_CLIENTS:
+		if ((why = clients_parse(arg, NULL, 0, NULL)) == NULL)
+			*(const char **)to = arg;
+		return why;
+	case P_RATES:
+		if ((why = rates_parse(arg, NULL, 0, NULL)) == NULL)
+			*(const char **)to = arg;
+		return why;
+	}
+	return NULL;
+}
+
+/* The options whose value reaches past their own field: other options
+ * given, the strategy, -a that may come later. */
 static int
 special(struct parse *p, const struct opt *o, char *arg)
 {
@@ -187,26 +232,11 @@ special(struct parse *p, const struct opt *o, char *arg)
 		    (unsigned long)v;
 		p->given[O_MAX - O_MAX] = true;
 		return 0;
-	case O_SUCCESS_ON:
-		if ((why = codes_parse(arg, &c->verdict.success_on)) != NULL)
-			return opt_fail(p, o, "'%s': %s", arg, why);
-		c->verdict.criteria = false;
-		return 0;
 	case O_RETRY_ON:
 		if ((why = codes_parse_limits(arg, &c->verdict.retry_on,
 		    c->retry_limits, &c->limits.nretry_limits)) != NULL)
 			return opt_fail(p, o, "'%s': %s", arg, why);
 		c->limits.retry_limits = c->retry_limits;
-		return 0;
-	case O_UNTIL:
-	case O_WHILE:
-		if ((why = criteria_parse(arg, &c->verdict.success_on)) !=
-		    NULL)
-			return opt_fail(p, o, "'%s': %s", arg, why);
-		/* --while: what ends the run is every other status. */
-		if (o->id == O_WHILE)
-			codes_invert(&c->verdict.success_on);
-		c->verdict.criteria = true;
 		return 0;
 	case O_ALGORITHM:
 		if (!algorithm_parse(arg, &b->strategy))
@@ -214,30 +244,11 @@ special(struct parse *p, const struct opt *o, char *arg)
 			    "Constant, Exponential, Fibonacci, LILD, LIMD, "
 			    "MILD or MIMD)", arg);
 		return opt_strategy(p, o, b->strategy);
-	case O_JITTER:
-		if ((why = jitter_parse(arg, &b->jitter)) != NULL)
-			return opt_fail(p, o, "'%s': %s", arg, why);
-		return 0;
 	case O_SEED:
 		if (count(p, o, arg, 0, INT64_MAX, &v) != 0)
 			return -1;
 		c->seed = (uint64_t)v;
 		c->seeded = true;
-		return 0;
-	case O_SHARE:
-		if ((why = share_name_check(arg)) != NULL)
-			return opt_fail(p, o, "'%s': %s", arg, why);
-		c->share = arg;
-		return 0;
-	case O_SHARE_BUDGET:
-		if ((why = share_budget_parse(arg, &c->share_rules.max,
-		    &c->share_rules.ratio)) != NULL)
-			return opt_fail(p, o, "'%s': %s", arg, why);
-		return 0;
-	case O_SHARE_BREAKER:
-		if ((why = share_breaker_parse(arg, &c->share_rules.trip,
-		    &c->share_rules.cooldown)) != NULL)
-			return opt_fail(p, o, "'%s': %s", arg, why);
 		return 0;
 	case O_SHARE_STORE_FILE:
 		if (*arg == '\0')
@@ -254,24 +265,6 @@ special(struct parse *p, const struct opt *o, char *arg)
 		if (store_spec(p, o, arg) == -1)
 			return -1;
 		c->share_store = arg;
-		return 0;
-	case O_SHARE_OPEN: {
-		int give_up = 0;
-
-		if (choose(p, o, arg, &give_up) != 0)
-			return -1;
-		c->share_rules.give_up = give_up != 0;
-		return 0;
-	}
-	case O_FAILURE_RATE:
-		if ((why = rates_parse(arg, NULL, 0, NULL)) != NULL)
-			return opt_fail(p, o, "'%s': %s", arg, why);
-		c->failure_rates = arg;
-		return 0;
-	case O_CLIENTS:
-		if ((why = clients_parse(arg, NULL, 0, NULL)) != NULL)
-			return opt_fail(p, o, "'%s': %s", arg, why);
-		c->clients = arg;
 		return 0;
 	default:
 		return 0;
@@ -384,6 +377,9 @@ apply(struct parse *p, const struct opt *o, char *arg)
 	case K_STRATEGY:
 		return opt_strategy(p, o, (enum strategy)o->lo) ||
 		    (arg != NULL && duration(p, o, arg, to) != 0);
+	case K_PARSED:
+		why = parsed((enum opt_parser)o->lo, arg, to);
+		break;
 	case K_OTHER:
 		return special(p, o, arg);
 	}

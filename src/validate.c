@@ -198,14 +198,23 @@ stray_word(struct parse *p)
 	return 0;
 }
 
+/* The row of the option whose pattern is rule k's. */
+static const struct opt *
+rule_option(int k)
+{
+	const size_t off = offsetof(struct config, patterns) +
+	    (size_t)k * sizeof(char *);
+
+	for (size_t i = 0; i < OPTABLE_ROWS; i++)
+		if (optable[i].kind == K_TEXT && optable[i].off == off)
+			return &optable[i];
+	return NULL;
+}
+
 /* retry: the output rules, compiled now that -F and -i are known. */
 static int
 validate_retry(struct parse *p)
 {
-	static const char *const names[RULE_COUNT] = {
-		"until-output", "fail-if-output", "retry-if-output",
-		"stop-if-output", "delay-from-output",
-	};
 	struct config *c = p->cfg;
 	char why[256];
 	int rc;
@@ -216,13 +225,12 @@ validate_retry(struct parse *p)
 		if (re == NULL)
 			continue;
 		if (*re == '\0')
-			return opt_fail(p, optable_find(0, names[k]),
-			    "empty pattern");
+			return opt_fail(p, rule_option(k), "empty pattern");
 		if ((rc = rule_compile(&c->verdict.output, (enum rule_kind)k,
 		    re, c->fixed_strings, c->ignore_case, why,
 		    sizeof(why))) != 0) {
-			(void)opt_fail(p, optable_find(0, names[k]),
-			    "'%s': %s", re, why);
+			(void)opt_fail(p, rule_option(k), "'%s': %s", re,
+			    why);
 			/* A library that cannot load is no usage error. */
 			return rc == -2 ? OPTIONS_NO_LIBRARY : -1;
 		}

@@ -650,6 +650,18 @@ static const struct worded {
 	{ M_RETRY, "--success-on x", { "--success-on", "x", NULL },
 	  "--success-on: 'x': unknown signal name" },
 
+	/* The output rules: each named by its own option. */
+	{ M_RETRY, "--until-output ''", { "--until-output", "", NULL },
+	  "--until-output: empty pattern" },
+	{ M_RETRY, "--fail-if-output ''", { "--fail-if-output", "", NULL },
+	  "--fail-if-output: empty pattern" },
+	{ M_RETRY, "--retry-if-output ''", { "--retry-if-output", "", NULL },
+	  "--retry-if-output: empty pattern" },
+	{ M_RETRY, "--stop-if-output ''", { "--stop-if-output", "", NULL },
+	  "--stop-if-output: empty pattern" },
+	{ M_RETRY, "--delay-from-output ''", { "--delay-from-output", "",
+	  NULL }, "--delay-from-output: empty pattern" },
+
 	/* Options unknown, misplaced or without their value. */
 	{ M_RETRY, "an unknown long option", { "--bogus", NULL },
 	  "unknown option '--bogus'" },

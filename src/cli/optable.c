@@ -60,6 +60,7 @@ static const struct opt_choice share_open_modes = { "mode", 2,
 #define NEVER_SHORTER	"a failure never shortens the delay"
 #define LINE(f, why)	K_LINE, OFF(f), 0, 0, why
 #define STRATEGY(s)	K_STRATEGY, OFF(backoff.base), s, 0, NULL
+#define PARSED(f, r)	K_PARSED, OFF(f), r, 0, NULL
 #define OTHER		K_OTHER, 0, 0, 0, NULL
 #define OTHER_OF(c)	K_OTHER, 0, 0, 0, &c
 
@@ -215,7 +216,7 @@ const struct opt optable[] = {
 	  "count the time already spent against the delay" },
 
 	{ "jitter", 'j', O_JITTER, "MODE", G_JITTER, ALL, 0, 0,
-	  OTHER,
+	  PARSED(backoff.jitter, P_JITTER),
 	  "none, full, equal, scattered[:R], down[:R],\n"
 	  "add:DUR, or DUR for add:DUR (Debian's retry)" },
 	{ "seed", 0, O_SEED, "N", G_JITTER, ALL, 0, 0,
@@ -223,7 +224,7 @@ const struct opt optable[] = {
 	  "make every random choice reproducible" },
 
 	{ "success-on", 0, O_SUCCESS_ON, "CODES", G_VERDICT, RETRY, 0, 0,
-	  OTHER,
+	  PARSED(verdict, P_SUCCESS_ON),
 	  "statuses that count as success (default 0)" },
 	{ "retry-on", 0, O_RETRY_ON, "CODES", G_VERDICT, RETRY, 0, 0,
 	  OTHER,
@@ -234,13 +235,13 @@ const struct opt optable[] = {
 	  CODES(verdict.stop_on),
 	  "stop at once on these statuses" },
 	{ "until", 'u', O_UNTIL, "CRIT", G_VERDICT, RETRY, 0, 0,
-	  OTHER,
+	  PARSED(verdict, P_UNTIL),
 	  "retry until the exit status meets CRIT: success,\n"
 	  "true, fail, false, N or N-M, comma-separated;\n"
 	  "end with the last status; a signal ends the run\n"
 	  "(Debian's retry)" },
 	{ "while", 'w', O_WHILE, "CRIT", G_VERDICT, RETRY, 0, 0,
-	  OTHER,
+	  PARSED(verdict, P_WHILE),
 	  "retry while the exit status meets CRIT; the same" },
 
 	{ "until-output", 0, O_UNTIL_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
@@ -325,13 +326,13 @@ const struct opt optable[] = {
 	  "print the schedule of an all-failing run" },
 
 	{ "share", 0, O_SHARE, "NAME", G_SHARE, RETRY, 0, 0,
-	  OTHER,
+	  PARSED(share, P_SHARE_NAME),
 	  "join the shared state NAME (letters, digits,\n"
 	  "'.', '_', '-'): a retry budget, a breaker, and\n"
 	  "a delay one run learns from its output" },
 	{ "share-budget", 0, O_SHARE_BUDGET, "N[:R]", G_SHARE,
 	  RETRY | SIM | SHR, 0, 0,
-	  OTHER,
+	  PARSED(share_rules, P_SHARE_BUDGET),
 	  "N tokens (default 10); a retry runs only if\n"
 	  "it can take one, a success gives R back\n"
 	  "(default 0.2)" },
@@ -344,11 +345,11 @@ const struct opt optable[] = {
 	  "1s to 1d); a state unused that long is dropped" },
 	{ "share-breaker", 0, O_SHARE_BREAKER, "N:DUR", G_SHARE, RETRY | SIM,
 	  0, 0,
-	  OTHER,
+	  PARSED(share_rules, P_SHARE_BREAKER),
 	  "N failures in a row open it for DUR; then one\n"
 	  "run probes, and its success closes it" },
 	{ "share-open", 0, O_SHARE_OPEN, "MODE", G_SHARE, RETRY, 0, 0,
-	  OTHER_OF(share_open_modes),
+	  CHOICE(share_rules.give_up, share_open_modes),
 	  "while it is open: wait (default) or giveup\n"
 	  "(both end with 75 past --budget)" },
 	{ "share-store", 0, O_SHARE_STORE, "STORE", G_SHARE, RETRY | SHR, 0, 0,
@@ -397,11 +398,11 @@ const struct opt optable[] = {
 	  "with --chart, their spread" },
 
 	{ "clients", 0, O_CLIENTS, "LIST", G_SIMULATE, SIM, 0, 0,
-	  OTHER,
+	  PARSED(clients, P_CLIENTS),
 	  "numbers of clients, as in 10,50,100 or\n"
 	  "10-190:20 (default 100)" },
 	{ "failure-rate", 0, O_FAILURE_RATE, "LIST", G_SIMULATE, SIM, 0, 0,
-	  OTHER,
+	  PARSED(failure_rates, P_RATES),
 	  "the load model instead: calls fail with each\n"
 	  "probability P of LIST (0.5,0.9 or 0.1-0.9:0.2);\n"
 	  "no retries, 3, 3 under a shared --share-budget,\n"

@@ -66,8 +66,24 @@ enum opt_kind {
 	K_TEXT,		/* char *: data complains if it is empty */
 	K_LINE,		/* char *: one line, not empty, else data's complaint */
 	K_STRATEGY,	/* backoff.strategy lo, and DUR into backoff.base */
+	K_PARSED,	/* what lo's reader (enum opt_parser) takes */
 	K_OTHER,	/* the parser's own code for this option; data, if
 			 * not NULL, the names its value is one of */
+};
+
+/* The readers of K_PARSED rows: pure, each says why a value is wrong (the
+ * parser says it after "'VALUE': "), and writes, only when it is right,
+ * what it says here at the row's off. */
+enum opt_parser {
+	P_JITTER,	/* struct jitter */
+	P_SUCCESS_ON,	/* struct verdict_rules: statuses, not criteria */
+	P_UNTIL,	/* struct verdict_rules: criteria, as given */
+	P_WHILE,	/* struct verdict_rules: criteria, inverted */
+	P_SHARE_NAME,	/* char *: a shared state's name */
+	P_SHARE_BUDGET,	/* struct share_rules: max and ratio */
+	P_SHARE_BREAKER, /* struct share_rules: trip and cooldown */
+	P_CLIENTS,	/* char *: numbers of clients, as simulate reads them */
+	P_RATES,	/* char *: failure rates, as simulate reads them */
 };
 
 /* A value among names, as in --format json. */

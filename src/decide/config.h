@@ -1,6 +1,6 @@
-/* What a command line says, as options.c parses and checks it: data only,
- * read by every layer above (the options' table and parser fill it, the
- * edge and the faces read it).  Pure: no functions. */
+/* What a command line says, as options.c parses it and validate.c checks
+ * it: data only, read by every layer above (the options' table and parser
+ * fill it, the edge and the faces read it).  Pure: no functions. */
 #ifndef RETRY_CONFIG_H
 #define RETRY_CONFIG_H
 

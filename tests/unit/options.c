@@ -277,6 +277,16 @@ static const struct accepted {
 	{ M_RETRY, { "--delay", "1", "-a", "Constant", NULL }, "algorithm" },
 	{ M_RETRY, { "-t", "3", NULL }, "max=3" },
 	{ M_RETRY, { NULL }, "share_window=1m share_timeout=200ms label=none" },
+	{ M_RETRY, { NULL }, "share=none share_open=0 share_max=10 "
+	  "share_ratio=0.2 share_trip=0" },
+	{ M_RETRY, { "--share", "n", "--share-open", "giveup", "--share-budget",
+	  "5:0.5", "--share-breaker", "3:2s", NULL }, "share=n share_open=1 "
+	  "share_max=5 share_ratio=0.5 share_trip=3 share_cooldown=2s" },
+	{ M_RETRY, { "--share", "n", "--share-open", "giveup", "--share-open",
+	  "wait", NULL }, "share_open=0" },
+	{ M_SIM, { NULL }, "clients=100 rates=none" },
+	{ M_SIM, { "--clients", "10,20", "--failure-rate", "0.5", NULL },
+	  "clients=10,20 rates=0.5" },
 	{ M_RETRY, { "--share", "n", "--share-window", "1s", "--share-timeout",
 	  "1ms", NULL },
 	  "share_window=1s share_timeout=1ms" },
@@ -622,6 +632,36 @@ static const struct worded {
 	{ M_RETRY, "--share-timeout over 60s", { "--share-timeout", "61s",
 	  NULL }, "--share-timeout: '61s': give 1ms to 60s" },
 
+	/* The shared state's options, and simulate's lists. */
+	{ M_RETRY, "--share-open maybe", { "--share-open", "maybe", NULL },
+	  "--share-open: unknown mode 'maybe' (use wait or giveup)" },
+	{ M_RETRY, "--share a/b", { "--share", "a/b", NULL },
+	  "--share: 'a/b': only letters, digits, '.', '_' and '-'" },
+	{ M_RETRY, "--share-budget x", { "--share-budget", "x", NULL },
+	  "--share-budget: 'x': N must be a number of tokens from 1 to "
+	  "1000000" },
+	{ M_RETRY, "--share-breaker 3", { "--share-breaker", "3", NULL },
+	  "--share-breaker: '3': give N:COOLDOWN, as in 5:30s" },
+	{ M_SIM, "simulate --clients x", { "--clients", "x", NULL },
+	  "--clients: 'x': give whole numbers, as in 10,50,100 or "
+	  "10-190:20" },
+	{ M_SIM, "simulate --failure-rate 2", { "--failure-rate", "2", NULL },
+	  "--failure-rate: '2': a probability is from 0 to 1" },
+	{ M_RETRY, "--success-on x", { "--success-on", "x", NULL },
+	  "--success-on: 'x': unknown signal name" },
+
+	/* The output rules: each named by its own option. */
+	{ M_RETRY, "--until-output ''", { "--until-output", "", NULL },
+	  "--until-output: empty pattern" },
+	{ M_RETRY, "--fail-if-output ''", { "--fail-if-output", "", NULL },
+	  "--fail-if-output: empty pattern" },
+	{ M_RETRY, "--retry-if-output ''", { "--retry-if-output", "", NULL },
+	  "--retry-if-output: empty pattern" },
+	{ M_RETRY, "--stop-if-output ''", { "--stop-if-output", "", NULL },
+	  "--stop-if-output: empty pattern" },
+	{ M_RETRY, "--delay-from-output ''", { "--delay-from-output", "",
+	  NULL }, "--delay-from-output: empty pattern" },
+
 	/* Options unknown, misplaced or without their value. */
 	{ M_RETRY, "an unknown long option", { "--bogus", NULL },
 	  "unknown option '--bogus'" },
@@ -768,7 +808,9 @@ describe(const struct config *c, char *s, size_t sz)
 	    "min_delay=%s budget=%s timeout=%s kill_after=%s signal=%d "
 	    "forever=%d reset_after=%s nlist=%zu nargs=%d help=%d version=%d "
 	    "criteria=%d success_on=%s successes=%lu delay_on_success=%g "
-	    "limits=%zu share_window=%s share_timeout=%s label=%s",
+	    "limits=%zu share_window=%s share_timeout=%s label=%s share=%s "
+	    "share_open=%d share_max=%g share_ratio=%g share_trip=%lu "
+	    "share_cooldown=%s clients=%s rates=%s",
 	    b->strategy < A_CONSTANT ? strategies[b->strategy] : "algorithm",
 	    dur(b->base, d[0], sizeof(d[0])), b->factor, b->max_attempts,
 	    dur(b->max_delay.ns, d[1], sizeof(d[1])),
@@ -782,7 +824,12 @@ describe(const struct config *c, char *s, size_t sz)
 	    c->limits.nretry_limits,
 	    dur(c->share_rules.window, d[8], sizeof(d[8])),
 	    dur(c->share_timeout, d[9], sizeof(d[9])),
-	    c->label != NULL ? c->label : "none");
+	    c->label != NULL ? c->label : "none",
+	    c->share != NULL ? c->share : "none", (int)c->share_rules.give_up,
+	    c->share_rules.max, c->share_rules.ratio, c->share_rules.trip,
+	    dur(c->share_rules.cooldown, d[7], sizeof(d[7])),
+	    c->clients != NULL ? c->clients : "none",
+	    c->failure_rates != NULL ? c->failure_rates : "none");
 }
 
 /* Whether the n bytes at w are a word of got, whatever their length. */

@@ -58,7 +58,8 @@ struct share_rules {
 					 * breaker; 0: no breaker */
 	int64_t		 cooldown;	/* ns it stays open */
 	int64_t		 lease;		/* ns a probe holds the breaker */
-	bool		 give_up;	/* --share-open giveup: no waiting */
+	int		 give_up;	/* --share-open giveup (1): no
+					 * waiting; wait: 0 */
 	int64_t		 window;	/* ns in which max come back */
 };
 

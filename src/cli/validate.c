@@ -1,0 +1,409 @@
+/* The checks that need every option, after the parse: conflicts,
+ * requirements, ranges, each face's arguments, and what a run without a
+ * limit or with --forever takes by default. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "duration.h"
+#include "engine.h"
+#include "lists.h"
+#include "match.h"
+#include "optable.h"
+#include "options.h"
+#include "optparse.h"
+#include "share.h"
+
+/* The default --max-delay of --exp, --linear, --fib, --decorrelated and
+ * --decorrelated-v2 in a run without a limit on attempts, as Kubernetes
+ * caps its restarts. */
+#define UNLIMITED_CAP	(5 * 60 * NS_PER_SEC)
+/* --forever's default --delay-on-success, in seconds. */
+#define FOREVER_DELAY_ON_SUCCESS	1.0
+
+/* retry share: status [NAME]... or reset NAME... */
+static int
+validate_share(struct parse *p)
+{
+	const struct config *c = p->cfg;
+	const char *why;
+
+	if (c->nargs == 0 || (strcmp(c->args[0], "status") != 0 &&
+	    strcmp(c->args[0], "reset") != 0))
+		return opt_fail(p, NULL, "retry share: give status "
+		    "[NAME]... or reset NAME...");
+	if (strcmp(c->args[0], "reset") == 0 && c->nargs == 1)
+		return opt_fail(p, NULL, "retry share reset: give the NAME to "
+		    "reset");
+	for (int i = 1; i < c->nargs; i++)
+		if ((why = share_name_check(c->args[i])) != NULL)
+			return opt_fail(p, NULL, "'%s': %s", c->args[i], why);
+	return 0;
+}
+
+/* --share: the options that go with it, and the probe's lease: the
+ * cooldown, or a timed-out attempt's whole time if that is longer. */
+static int
+validate_shared(struct parse *p)
+{
+	static const enum opt_id with[] = { O_SHARE_BUDGET, O_SHARE_WINDOW,
+	    O_SHARE_BREAKER,
+	    O_SHARE_OPEN, O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT,
+	    O_SHARE_REQUIRED };
+	struct config *c = p->cfg;
+	struct share_rules *r = &c->share_rules;
+
+	for (size_t i = 0; c->share == NULL && i < OPTABLE_ROWS; i++)
+		for (size_t j = 0; j < sizeof(with) / sizeof(with[0]); j++)
+			if (optable[i].id == with[j] &&
+			    p->given[with[j] - O_MAX])
+				return opt_fail(p, &optable[i],
+				    "goes with --share");
+	r->lease = r->cooldown;
+	if (c->limits.timeout >= 0 &&
+	    c->limits.timeout + c->kill_after > r->lease)
+		r->lease = c->limits.timeout + c->kill_after;
+	if (r->lease < SHARE_POLL)
+		r->lease = SHARE_POLL;
+	return 0;
+}
+
+/* show-backoff-delays: the output options together, and every STATUS. */
+static int
+validate_show(struct parse *p)
+{
+	const struct config *c = p->cfg;
+	struct entry st = { false, 0 };
+	const char *why;
+
+	if (c->ascii && !c->chart)
+		return opt_fail(p, optable_find(0, "ascii"),
+		    "goes with --chart");
+	if (c->chart && c->format != FORMAT_PLAIN)
+		return opt_fail(p, optable_find(0, "chart"),
+		    "draws its own output; leave out --format");
+	for (int i = 0; i < c->nargs; i++)
+		if ((why = entry_parse(c->args[i], st.time, &st)) != NULL)
+			return opt_fail(p, NULL, "status '%s': %s", c->args[i],
+			    why);
+	return 0;
+}
+
+/* simulate: what was given, for the blog's model to fill in the rest
+ * (sim_defaults, model.h). */
+static int
+validate_simulate(struct parse *p)
+{
+	struct config *c = p->cfg;
+
+	if (c->nargs > 0)
+		return opt_fail(p, NULL, "simulate takes no arguments: '%s'",
+		    c->args[0]);
+	c->custom = p->strategy != NULL || p->given[O_JITTER - O_MAX];
+	c->given_strategy = p->strategy != NULL;
+	c->given_max_delay = p->given[O_MAX_DELAY - O_MAX];
+	c->given_max = p->given[O_MAX - O_MAX];
+	if (c->runs == 0)
+		c->runs = 100;
+	if (c->clients == NULL)
+		c->clients = "100";
+	return validate_show(p);
+}
+
+/* Whether s is a plain decimal number: "3", "100", "0.5". */
+static bool
+bare_number(const char *s)
+{
+	const size_t n = strspn(s, "0123456789");
+
+	if (n == 0)
+		return false;
+	return s[n] == '\0' || (s[n] == '.' && s[n + 1 +
+	    strspn(s + n + 1, "0123456789")] == '\0');
+}
+
+static bool
+count_word(const char *w)
+{
+	static const char *const words[] = { "times", "tries", "attempts",
+	    "retries" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(w, words[i]) == 0)
+			return true;
+	return false;
+}
+
+/* --delays 1 2 4: the list as one word, as far as the numbers go. */
+static int
+list_apart(struct parse *p, const struct opt *o)
+{
+	const struct config *c = p->cfg;
+	char list[128];
+	int i;
+
+	snprintf(list, sizeof(list), "%s", p->last_arg);
+	for (i = 0; i < c->nargs && bare_number(c->args[i]); i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+		    ",%s", c->args[i]);
+	return opt_fail(p, o, "did you mean --%s %s? ('%s' would run as the "
+	    "command)", o->name, list, c->args[0]);
+}
+
+/*
+ * "--exp 100 ms", "--max 3 times", "retry 5 curl": a unit, a count's word
+ * or a number where the command starts is what the user meant as part of
+ * an option, and no program has such a name.  After "--" the command is
+ * the user's word (retry --max 3 -- ms runs ms).
+ */
+static int
+stray_word(struct parse *p)
+{
+	const struct config *c = p->cfg;
+	const struct opt *o = p->last;
+	const char *cmd = c->args[0], *before = c->args[-1], *unit;
+	bool after_value;
+
+	if (strcmp(before, "--") == 0)
+		return 0;
+	/* The option's value is the word just before the command. */
+	after_value = o != NULL && p->last_arg != NULL && opt_numeric(o) &&
+	    p->last_arg >= before && p->last_arg < before + strlen(before);
+	unit = duration_unit_word(cmd);
+	if (after_value && bare_number(p->last_arg) && unit != NULL &&
+	    strcmp(o->metavar, "N") != 0)
+		return opt_fail(p, o, "did you mean --%s %s%s? ('%s' would "
+		    "run as the command)", o->name, p->last_arg, unit, cmd);
+	/* Debian's retry's list, with spaces: --delays 1 2 4. */
+	if (after_value && bare_number(cmd) && strcmp(o->metavar, "LIST") == 0)
+		return list_apart(p, o);
+	if (after_value && (unit != NULL || count_word(cmd) ||
+	    bare_number(cmd)))
+		return opt_fail(p, o, "did you mean --%s %s? ('%s' would "
+		    "run as the command; a command named %s goes after --)",
+		    o->name, p->last_arg, cmd, cmd);
+	if (bare_number(cmd) && c->nargs > 1 &&
+	    duration_unit_word(c->args[1]) != NULL)
+		return opt_fail(p, NULL, "'%s %s' would run as the command: "
+		    "did you mean a duration, as in --timeout %s%s? (a "
+		    "command named %s goes after --)", cmd, c->args[1], cmd,
+		    duration_unit_word(c->args[1]), cmd);
+	if (bare_number(cmd))
+		return opt_fail(p, NULL, "'%s' would run as the command: did "
+		    "you mean --max %s? (a command named %s goes after --)",
+		    cmd, cmd, cmd);
+	return 0;
+}
+
+/* The row of the option whose pattern is rule k's. */
+static const struct opt *
+rule_option(int k)
+{
+	const size_t off = offsetof(struct config, patterns) +
+	    (size_t)k * sizeof(char *);
+
+	for (size_t i = 0; i < OPTABLE_ROWS; i++)
+		if (optable[i].kind == K_TEXT && optable[i].off == off)
+			return &optable[i];
+	return NULL;
+}
+
+/* retry: the output rules, compiled now that -F and -i are known. */
+static int
+validate_retry(struct parse *p)
+{
+	struct config *c = p->cfg;
+	char why[256];
+	int rc;
+
+	for (int k = 0; k < RULE_COUNT; k++) {
+		const char *re = c->patterns[k];
+
+		if (re == NULL)
+			continue;
+		if (*re == '\0')
+			return opt_fail(p, rule_option(k), "empty pattern");
+		if ((rc = rule_compile(&c->verdict.output, (enum rule_kind)k,
+		    re, c->fixed_strings, c->ignore_case, why,
+		    sizeof(why))) != 0) {
+			(void)opt_fail(p, rule_option(k), "'%s': %s", re,
+			    why);
+			/* A library that cannot load is no usage error. */
+			return rc == -2 ? OPTIONS_NO_LIBRARY : -1;
+		}
+	}
+	if (c->verdict.exit_on_match && c->patterns[RULE_UNTIL] == NULL)
+		return opt_fail(p, optable_find(0, "exit-on-match"),
+		    "goes with --until-output, whose match it waits for");
+	if (c->limits.output_replaces && c->patterns[RULE_CAPTURE] == NULL)
+		return opt_fail(p,
+		    optable_find(0, "delay-from-output-replaces"),
+		    "goes with --delay-from-output, whose delay it takes");
+	if (!rules_any(&c->verdict.output)) {
+		const char *lone = p->given[O_MATCH - O_MAX] ? "match" :
+		    p->given[O_FIXED_STRINGS - O_MAX] ? "fixed-strings" :
+		    p->given[O_IGNORE_CASE - O_MAX] ? "ignore-case" : NULL;
+
+		if (lone != NULL)
+			return opt_fail(p, optable_find(0, lone),
+			    "goes with an output rule such as "
+			    "--until-output");
+	}
+	if (p->given[O_COUNT - O_MAX] && !c->dry_run)
+		return opt_fail(p, optable_find(0, "count"),
+		    "goes with --dry-run (a run is limited by --max)");
+	if (c->nargs == 0 && !c->dry_run) {
+		(void)opt_fail(p, NULL, "no command given (as in: retry -- "
+		    "curl -fsS URL)");
+		return OPTIONS_NO_COMMAND;
+	}
+	if (c->nargs > 0 && stray_word(p) != 0)
+		return -1;
+	return validate_shared(p);
+}
+
+/* --delay: Algorithm::Backoff's seconds with -a, else Debian's retry's
+ * list of delays, the last repeated. */
+static int
+resolve_delay(struct parse *p, bool algo)
+{
+	const struct opt *o = optable_find(0, "delay");
+	const char *why;
+
+	if (algo) {
+		if ((why = seconds_parse(p->delay, false,
+		    &p->cfg->backoff.delay)) != NULL)
+			return opt_fail(p, o, "'%s': %s (with -a, one "
+			    "number of seconds)", p->delay, why);
+		return 0;
+	}
+	return opt_strategy(p, o, S_LIST) || opt_delay_list(p, o, p->delay);
+}
+
+/*
+ * --forever: without --delay-on-success, FOREVER_DELAY_ON_SUCCESS.
+ * --successes: without --delay-on-success, the delay after a success
+ * short of N in a row is the strategy's first delay, so that the successes
+ * are apart, as the failures are; -a LILD, LIMD, MILD and MIMD keep their
+ * own rule for successes.
+ */
+static void
+between_successes(struct parse *p, bool algo)
+{
+	struct backoff *b = &p->cfg->backoff;
+	double *d = &b->delay_on_success;
+
+	if (p->given[O_DELAY_ON_SUCCESS - O_MAX])
+		return;
+	/* --forever: a command that succeeds at once (a daemon that forks
+	 * and exits) is not restarted faster than once a second, as runit's
+	 * runsv waits a second before it restarts a service that ran for
+	 * less.  -a's increase/decrease strategies keep their own rule. */
+	if (p->cfg->limits.forever && (!algo || b->strategy == A_CONSTANT ||
+	    b->strategy == A_EXPONENTIAL || b->strategy == A_FIBONACCI)) {
+		*d = FOREVER_DELAY_ON_SUCCESS;
+		return;
+	}
+	if (p->cfg->limits.successes <= 1)
+		return;
+	if (!algo)
+		*d = b->strategy == S_IMMEDIATE ? 0 : b->strategy == S_LIST ?
+		    (double)b->list[0] / 1e9 : (double)b->base / 1e9;
+	else if (b->strategy == A_CONSTANT)
+		*d = b->delay;
+	else if (b->strategy == A_EXPONENTIAL)
+		*d = b->initial_delay;
+	else if (b->strategy == A_FIBONACCI)
+		*d = b->initial_delay1;
+}
+
+/*
+ * --decorrelated draws every delay from [DUR, 3 x the previous]: DUR is
+ * its floor, and a --max-delay under it would leave no range to draw
+ * from, so it is refused, as Polly's AwsDecorrelatedJitterBackoff refuses
+ * a maxDelay under its minDelay.  The deterministic strategies take such
+ * a cap as it is, every delay at the cap (as cenkalti/backoff and
+ * Algorithm::Backoff cap their first delay too).
+ */
+static int
+floor_above_cap(struct parse *p)
+{
+	const struct backoff *b = &p->cfg->backoff;
+	char cap[32], base[32];
+
+	if (b->strategy != S_DECORRELATED || b->max_delay.ns >= b->base)
+		return 0;
+	return opt_fail(p, optable_find(0, "max-delay"), "%s is below "
+	    "--decorrelated's %s, the least delay it draws", duration_format(
+	    b->max_delay.ns, cap, sizeof(cap)), duration_format(b->base, base,
+	    sizeof(base)));
+}
+
+/* Checks that need every option: conflicts, requirements, ranges. */
+int
+opt_validate(struct parse *p)
+{
+	struct config *c = p->cfg;
+	struct backoff *b = &c->backoff;
+	const bool algo = strategy_is_algorithm(b->strategy);
+	const unsigned bit = algo ? OPT_ALGO(b->strategy) : 0;
+
+	for (size_t i = 0; i < OPTABLE_ROWS; i++) {
+		const struct opt *o = &optable[i];
+
+		if (o->takes == 0 || o->help == NULL)
+			continue;
+		if (p->given[o->id - O_MAX] && !algo &&
+		    !(o->takes & OPT_CONCISE))
+			return opt_fail(p, o, "goes with -a/--algorithm");
+		if (p->given[o->id - O_MAX] && algo && !(o->takes & bit))
+			return opt_fail(p, o, "is not an option of -a %s",
+			    algorithm_name(b->strategy));
+		if (algo && (o->needs & bit) && !p->given[o->id - O_MAX])
+			return opt_fail(p, optable_find(0, "algorithm"),
+			    "%s needs --%s", algorithm_name(b->strategy),
+			    o->name);
+	}
+	if (p->delay != NULL && resolve_delay(p, algo) != 0)
+		return -1;
+	/* No limit on attempts: --forever's default; a time limit alone
+	 * (--budget, --max-actual-duration), as tenacity's stop_after_delay;
+	 * and show-backoff-delays -a, Algorithm::Backoff's own default. */
+	if (!p->given[O_MAX - O_MAX] && (c->limits.forever ||
+	    p->given[O_BUDGET - O_MAX] ||
+	    p->given[O_MAX_ACTUAL_DURATION - O_MAX] ||
+	    (algo && c->mode == MODE_SHOW)))
+		b->max_attempts = 0;
+	/* A strategy that grows, in a run without a limit, waits at most
+	 * UNLIMITED_CAP unless --max-delay says otherwise. */
+	if (b->max_attempts == 0 && !p->given[O_MAX_DELAY - O_MAX] &&
+	    (b->strategy == S_EXP || b->strategy == S_LINEAR ||
+	    b->strategy == S_FIB || b->strategy == S_DECORRELATED ||
+	    b->strategy == S_DECORRELATED_V2))
+		b->max_delay = span_of(UNLIMITED_CAP);
+	if (p->given[O_MAX_DELAY - O_MAX] && floor_above_cap(p) != 0)
+		return -1;
+	if (!algo && (b->jitter_factor > 0 || b->consider_actual_delay))
+		return opt_fail(p, optable_find(0, b->consider_actual_delay ?
+		    "consider-actual-delay" : "jitter-factor"),
+		    "goes with -a/--algorithm");
+	if (p->given[O_FACTOR - O_MAX] && b->strategy != S_EXP)
+		return opt_fail(p, optable_find(0, "factor"),
+		    "goes with --exp");
+	if (c->limits.forever && p->given[O_SUCCESSES - O_MAX])
+		return opt_fail(p, optable_find(0, "successes"),
+		    "a --forever run never ends on a success");
+	if (b->max_attempts > 0 && c->limits.successes > b->max_attempts)
+		return opt_fail(p, optable_find(0, "successes"), "%lu in a row "
+		    "cannot fit in --max %lu", c->limits.successes,
+		    b->max_attempts);
+	between_successes(p, algo);
+	if (c->mode == MODE_SIMULATE)
+		return validate_simulate(p);
+	if (c->mode == MODE_SHARE)
+		return validate_share(p);
+	return c->mode == MODE_SHOW ? validate_show(p) : validate_retry(p);
+}

@@ -27,9 +27,10 @@
 #include "report.h"
 #include "shared.h"
 #include "signals.h"
-#include "wait.h"
+#include "sleep.h"
 #include "spawn.h"
 #include "streams.h"
+#include "title.h"
 
 /*
  * The terminal goes to each attempt when retry runs in its foreground and
@@ -85,63 +86,6 @@ struct run {
 	struct shared	*sh;		/* --share's state, made only then */
 };
 
-/*
- * retry's command line, its options and the command, joined, for ps:
- * pgrep -f finds a run by it, as before the first title.  Taken before
- * the first title, which writes over argv[0].
- */
-static char *
-join_words(const struct config *c)
-{
-	size_t len = 1;
-	char *s;
-
-	for (int i = 0; i < c->nwords; i++)
-		len += strlen(c->words[i]) + 1;
-	if ((s = calloc(1, len)) == NULL)
-		return NULL;
-	for (int i = 0; i < c->nwords; i++) {
-		if (i > 0)
-			strlcat(s, " ", len);
-		strlcat(s, c->words[i], len);
-	}
-	return s;
-}
-
-/* What libbsd's setproctitle keeps of a title, at most: the rest is cut. */
-#define TITLE_MAX	255
-
-static void
-set_title(const struct run *run, unsigned long attempt, const char *what,
-    int64_t delay)
-{
-	char d[DURATION_BUFSZ], n[48], next[64] = "", state[192];
-	const unsigned long max = run->c->backoff.max_attempts;
-	const char *cmd = run->command != NULL ? run->command :
-	    run->c->args[0];
-	size_t room, len = strlen(cmd);
-
-	if (max > 0 && !run->c->limits.forever)
-		snprintf(n, sizeof(n), "%lu/%lu", attempt, max);
-	else
-		snprintf(n, sizeof(n), "%lu", attempt);
-	if (delay >= 0)
-		snprintf(next, sizeof(next), ", next in %s",
-		    duration_format(delay, d, sizeof(d)));
-	snprintf(state, sizeof(state), " [attempt %s %s%s]", n, what, next);
-	/* The state whole, the command line cut short (never inside a
-	 * UTF-8 character) to leave it room. */
-	room = TITLE_MAX - strlen(state);
-	if (len > room) {
-		len = room - 3;
-		while (len > 0 && ((unsigned char)cmd[len] & 0xc0) == 0x80)
-			len--;
-	}
-	/* '-': no "retry: " first; the command line is retry's own. */
-	setproctitle("-%.*s%s%s", (int)len, cmd, len < strlen(cmd) ? "..." :
-	    "", state);
-}
-
 /* Whether the reader of retry's stdout or stderr (a pipe, a FIFO or a
  * socket) has gone, when a pipeline would end for it. */
 static bool
@@ -149,56 +93,6 @@ reader_is_gone(const struct run *run)
 {
 	return signals_pipe_default() && (run->st.gone[0] || run->st.gone[1] ||
 	    out_gone(STDOUT_FILENO) || out_gone(STDERR_FILENO));
-}
-
-/*
- * Sleeps until the deadline; a signal ends the sleep at once, and so does
- * the reader of stdout going away (false), where a pipeline would end, or
- * a stdin to replay that cannot be kept (false, st.err says why), which
- * goes on being recorded meanwhile.  On a terminal, a sleep of more than
- * a second counts down on one line.
- */
-static bool
-sleep_until(struct run *run, int64_t deadline)
-{
-	const bool countdown = deadline - mono_ns() > NS_PER_SEC &&
-	    countdown_start(run->rep);
-	struct pollfd pfd[2] = { { STDOUT_FILENO, 0, 0 } };
-	nfds_t n;
-	int64_t now, tick;
-	bool gone = false, broken = false;
-
-	/* At least one wait, so that a signal is seen even between attempts
-	 * that follow each other at once. */
-	for (now = mono_ns(); signal_stop == 0 && !gone && !broken;
-	    now = mono_ns()) {
-		tick = deadline;
-		if (countdown) {
-			countdown_show(run->rep, deadline - now);
-			/* Next at the next whole second left. */
-			tick = deadline - ((deadline - now - 1) / NS_PER_SEC) *
-			    NS_PER_SEC;
-			if (tick <= now)
-				tick = deadline;
-		}
-		n = run->piped ? 1 : 0;
-		n += streams_wait_watch(&run->st, &pfd[n]);
-		/* Nothing runs to send a signal on to. */
-		if (wait_until(pfd, n, tick) > 0) {
-			gone = run->piped && pfd[0].revents != 0 &&
-			    out_gone(STDOUT_FILENO);
-			broken = n > (run->piped ? 1U : 0U) &&
-			    streams_wait_serve(&run->st, &pfd[n - 1]) == -1;
-		}
-		while (signals_take() != 0)
-			;
-		signals_drain();
-		if (mono_ns() >= deadline)
-			break;
-	}
-	if (countdown)
-		countdown_end(run->rep);
-	return !gone && !broken;
 }
 
 /*
@@ -325,7 +219,7 @@ observe_attempt(struct run *run)
 	run->ao.timeout = policy_timeout(&run->pol, start);
 	run->cause[0] = '\0';
 	report(run->rep, &ev);
-	set_title(run, run->pol.n, "running", -1);
+	set_title(run->c, run->command, run->pol.n, "running", -1);
 	if (streams_attempt(&run->st, &run->ao) == -1)
 		fail_start(run, r, run->st.err);
 	else if (attempt_run(&run->ao, r) == -1) {
@@ -422,8 +316,9 @@ prepare_retry(struct run *run, struct next x)
 		if (x.what != NEXT_SLEEP)
 			return x;
 	}
-	set_title(run, x.attempt, x.outcome.verdict == V_SUCCESS ?
-	    "succeeded" : "failed", x.delay.ns);
+	set_title(run->c, run->command, x.attempt,
+	    x.outcome.verdict == V_SUCCESS ? "succeeded" : "failed",
+	    x.delay.ns);
 	return x;
 }
 
@@ -587,7 +482,8 @@ sleep_for(struct run *run, struct next x)
 {
 	struct observed o = { 0 };
 
-	if (!sleep_until(run, sat_add(run->t0, x.at))) {
+	if (!sleep_until(run->rep, &run->st, run->piped,
+	    sat_add(run->t0, x.at))) {
 		o.own_error = run->st.err[0] != '\0';
 		o.reader_gone = !o.own_error;
 	}

@@ -7,9 +7,9 @@
  *
  * An attempt is over when its command has ended and the output it wrote
  * before then has been passed on: what it leaves running is not waited
- * for.  When it has the terminal, a sentry in its process group hears the
- * Ctrl-C that the terminal sends there, which retry itself would not.
- * With --foreground, as timeout --foreground, the attempt stays in
+ * for.  When it has the terminal, a sentry (sentry.c) in its process group
+ * hears the Ctrl-C that the terminal sends there, which retry itself would
+ * not.  With --foreground, as timeout --foreground, the attempt stays in
  * retry's process group: the terminal's Ctrl-C reaches both, and what
  * retry sends (a timeout's signal, --kill-after's KILL, a signal sent on)
  * reaches the command alone.
@@ -37,6 +37,7 @@
 #include "duration.h"
 #include "exits.h"
 #include "output.h"
+#include "sentry.h"
 #include "signals.h"
 #include "wait.h"
 #include "spawn.h"
@@ -151,106 +152,6 @@ spawn_helper(void (*fn)(void *), void *arg, const int *keep, int n)
 	close_except(keep, n);
 	fn(arg);
 	_exit(0);
-}
-
-/* The sentry's end of its pipe, for its handler. */
-static int sentry_fd = -1;
-
-/* Longest wait for a sentry to be ready; without one, a Ctrl-C still
- * stops the run, but it is not known to have come from the terminal. */
-#define SENTRY_READY	(2 * NS_PER_SEC)
-
-/*
- * The terminal's Ctrl-C and Ctrl-\, and its new size, come from the
- * kernel; the same signal from a process (retry's own --signal INT, a
- * script's kill) is not the terminal's.  A flush counts only from retry,
- * so that no stale answer can be waiting in the pipe.
- */
-static void
-sentry_hears(int sig, siginfo_t *si, void *uc)
-{
-	const unsigned char c = (unsigned char)sig;
-
-	(void)uc;
-	if (sig == SIGNALS_FLUSH ? si->si_code == SI_USER && si->si_pid == self :
-	    si->si_code == SI_KERNEL)
-		(void)!write(sentry_fd, &c, 1);
-}
-
-static void
-sentry(void *arg)
-{
-	(void)arg;
-	compat_parent_death(SIGKILL);
-	if (getppid() != self)
-		return;
-	signals_sentry(sentry_hears);
-	/* Ready: a 0, which no signal is. */
-	(void)!write(sentry_fd, "", 1);
-	for (;;)
-		pause();
-}
-
-static void sentry_stop(pid_t, int);
-
-/*
- * Starts a sentry and waits until it hears INT and QUIT; *fd gets what it
- * hears.  It waits in retry's group, so it is ready before it joins the
- * attempt's: retry moves it there as soon as the attempt's group exists,
- * before the command can have done much, and a fork (slow in a large
- * process) is not in that window.
- */
-static pid_t
-sentry_start(int *fd)
-{
-	const int64_t until = sat_add(mono_ns(), SENTRY_READY);
-	struct pollfd pfd;
-	unsigned char c = 1;
-	ssize_t n;
-	int p[2];
-	pid_t s;
-
-	if (compat_pipe(p, true) == -1)
-		return -1;
-	sentry_fd = p[1];
-	s = spawn_helper(sentry, NULL, &sentry_fd, 1);
-	close(p[1]);
-	if (s == -1) {
-		close(p[0]);
-		return -1;
-	}
-	pfd = (struct pollfd){ p[0], POLLIN, 0 };
-	while ((n = read(p[0], &c, 1)) == -1 && errno == EAGAIN &&
-	    signal_stop == 0 && mono_ns() < until)
-		wait_until(&pfd, 1, until);
-	if (n != 1 || c != 0) {
-		sentry_stop(s, p[0]);
-		return -1;
-	}
-	*fd = p[0];
-	return s;
-}
-
-/* Moves the ready sentry s into the group of pid. */
-static pid_t
-sentry_join(pid_t s, int fd, pid_t pid)
-{
-	if (s > 0 && setpgid(s, pid) == -1) {
-		sentry_stop(s, fd);
-		return -1;
-	}
-	return s;
-}
-
-static void
-sentry_stop(pid_t s, int fd)
-{
-	if (s <= 0)
-		return;
-	kill(s, SIGKILL);
-	while (waitpid(s, NULL, 0) == -1 && errno == EINTR)
-		;
-	close(fd);
 }
 
 /* True when pid has ended; it stays a zombie, so its group stays ours. */
@@ -416,8 +317,7 @@ struct wait {
 	bool		 gone;		/* its command has ended */
 	int64_t		 deadline;	/* the timeout, or -1 */
 	int64_t		 kill_at;	/* KILL for what ignores a signal */
-	pid_t		 sentry;
-	int		 sentry_fd;
+	struct sentry	 sentry;
 	bool		 raw;		/* the terminal is raw: saved holds
 					 * its modes */
 	struct termios	 saved;
@@ -531,57 +431,19 @@ end_it(struct wait *w, int64_t now)
 		w->kill_at = sat_add(now, w->o->kill_after);
 }
 
-/* What the sentry heard from the terminal: the attempt heard it too.
- * True once it has answered a flush, or can say no more. */
-static bool
-heard(struct wait *w)
-{
-	bool flushed = false;
-	unsigned char c;
-	ssize_t n;
-
-	while ((n = read(w->sentry_fd, &c, 1)) == 1)
-		if (c == SIGNALS_FLUSH)
-			flushed = true;
-		else if (c == SIGWINCH) {
-			if (w->o->io != NULL)
-				w->o->io->resize(w->o->io->ctx);
-		} else if (w->r->interrupted == 0) {
-			w->r->interrupted = c;
-			w->r->terminal = true;
-		}
-	if (n == 0) {
-		/* Killed by someone else: no more to hear. */
-		sentry_stop(w->sentry, w->sentry_fd);
-		w->sentry = -1;
-		return true;
-	}
-	return flushed;
-}
-
-/*
- * After the attempt's end: what the sentry heard with it.  The kernel
- * queues a group's signal on every member before the attempt's end can
- * reach retry, but the sentry may not have run its handler yet.  Its
- * answer to a flush comes after that handler's byte: Linux takes the
- * lower-numbered of two pending signals first (both sent to the process,
- * by kill, not to a thread), and the handlers block each other.
- */
+/* A signal the sentry heard from the terminal: the attempt heard it too. */
 static void
-sentry_flush(struct wait *w)
+heard(void *ctx, int sig)
 {
-	const int64_t until = sat_add(mono_ns(), SENTRY_READY);
-	struct pollfd pfd;
+	struct wait *w = ctx;
 
-	if (kill(w->sentry, SIGNALS_FLUSH) == -1) {
-		(void)heard(w);
-		return;
+	if (sig == SIGWINCH) {
+		if (w->o->io != NULL)
+			w->o->io->resize(w->o->io->ctx);
+	} else if (w->r->interrupted == 0) {
+		w->r->interrupted = sig;
+		w->r->terminal = true;
 	}
-	/* A sentry that someone stopped would answer only when continued. */
-	kill(w->sentry, SIGCONT);
-	pfd = (struct pollfd){ w->sentry_fd, POLLIN, 0 };
-	while (!heard(w) && signal_stop == 0 && mono_ns() < until)
-		wait_until(&pfd, 1, until);
 }
 
 /* A stop of the attempt: Ctrl-Z, or a read of the terminal. */
@@ -604,9 +466,10 @@ stopped_by(struct wait *w, int sig)
 	} else
 		w->handed = suspend(o->tty, w->pid, w->handed);
 	modes_keep(w);
-	if (w->handed && w->sentry <= 0)
-		w->sentry = sentry_join(sentry_start(&w->sentry_fd),
-		    w->sentry_fd, w->pid);
+	if (w->handed && w->sentry.pid <= 0) {
+		sentry_start(&w->sentry);
+		sentry_join(&w->sentry, w->pid);
+	}
 }
 
 /* Whether the attempt's output says it is done. */
@@ -671,8 +534,8 @@ turn(struct wait *w)
 	}
 	nio = io != NULL ? io->watch(io->ctx, pfd) : 0;
 	n = nio;
-	if (w->sentry > 0)
-		pfd[n++] = (struct pollfd){ w->sentry_fd, POLLIN, 0 };
+	if (w->sentry.pid > 0)
+		pfd[n++] = (struct pollfd){ w->sentry.fd, POLLIN, 0 };
 	if (wait_until(pfd, n, earliest(w->deadline, w->kill_at)) <= 0)
 		return true;
 	if (nio > 0 && io->serve(io->ctx, pfd, nio) == -1 && !w->r->aborted &&
@@ -686,8 +549,8 @@ turn(struct wait *w)
 		w->r->matched = true;
 		end_it(w, mono_ns());
 	}
-	if (w->sentry > 0 && pfd[nio].revents != 0)
-		(void)heard(w);
+	if (w->sentry.pid > 0 && pfd[nio].revents != 0)
+		(void)sentry_heard(&w->sentry, heard, w);
 	/* Ctrl-C typed into its terminal of its own: the sentry's news.
 	 * Ctrl-Z: stopped by retry, which stops too once it sees it. */
 	while (io != NULL && io->keys != NULL &&
@@ -706,7 +569,8 @@ turn(struct wait *w)
 int
 attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 {
-	struct wait w = { .o = o, .r = r, .kill_at = -1, .sentry_fd = -1 };
+	struct wait w = { .o = o, .r = r, .kill_at = -1,
+	    .sentry = { .pid = -1, .fd = -1 } };
 	int st, e;
 	volatile int err;
 
@@ -717,13 +581,13 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	 * session of its own, the attempt's terminal is its own. */
 	if ((w.handed = !o->session && !o->foreground && o->hand_over &&
 	    foreground(o->tty)))
-		w.sentry = sentry_start(&w.sentry_fd);
+		sentry_start(&w.sentry);
 	/* What came to retry between attempts is not the attempt's: a USR1
 	 * while the store was waited for would otherwise kill it. */
 	signals_drain();
 	/* A signal that came since the last wait: start nothing more. */
 	if ((r->interrupted = signal_stop) != 0) {
-		sentry_stop(w.sentry, w.sentry_fd);
+		sentry_stop(&w.sentry);
 		stdio_close(o->stdio);
 		return 0;
 	}
@@ -742,8 +606,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	stdio_close(o->stdio);
 	if (w.pid == -1 || err != 0) {
 		term_restore(o->tty, &w.saved, &w.raw);
-		sentry_stop(w.sentry, w.sentry_fd);
-		w.sentry = -1;
+		sentry_stop(&w.sentry);
 	}
 	if (w.pid == -1) {
 		errno = e;
@@ -757,14 +620,14 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		r->exec_errno = err;
 		return 0;
 	}
-	w.sentry = sentry_join(w.sentry, w.sentry_fd, w.pid);
+	sentry_join(&w.sentry, w.pid);
 	w.deadline = o->timeout >= 0 ? sat_add(mono_ns(), o->timeout) : -1;
 	while (turn(&w))
 		;
 	/* A signal that came with the attempt's end still ends the run. */
 	forward(&w, mono_ns());
-	if (w.sentry > 0)
-		sentry_flush(&w);
+	if (w.sentry.pid > 0)
+		sentry_flush(&w.sentry, heard, &w);
 	/*
 	 * Nothing the attempt started outlives a timeout or a signal (with
 	 * --foreground, the command itself only).  The leader is not reaped
@@ -773,7 +636,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	if (r->timed_out || r->forwarded || r->terminal || r->aborted ||
 	    done(&w))
 		signal_group(target(&w), SIGKILL);
-	sentry_stop(w.sentry, w.sentry_fd);
+	sentry_stop(&w.sentry);
 	while (waitpid(w.pid, &st, 0) == -1 && errno == EINTR)
 		;
 	term_restore(o->tty, &w.saved, &w.raw);

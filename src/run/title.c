@@ -1,0 +1,68 @@
+/*
+ * The title that ps shows of a run, set with libbsd's setproctitle: the
+ * command line as it was, so that pgrep -f finds a run by it, with the
+ * attempt's state after it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "duration.h"
+#include "title.h"
+
+/*
+ * retry's command line, its options and the command, joined, for ps:
+ * pgrep -f finds a run by it, as before the first title.  Taken before
+ * the first title, which writes over argv[0].
+ */
+char *
+join_words(const struct config *c)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < c->nwords; i++)
+		len += strlen(c->words[i]) + 1;
+	if ((s = calloc(1, len)) == NULL)
+		return NULL;
+	for (int i = 0; i < c->nwords; i++) {
+		if (i > 0)
+			strlcat(s, " ", len);
+		strlcat(s, c->words[i], len);
+	}
+	return s;
+}
+
+/* What libbsd's setproctitle keeps of a title, at most: the rest is cut. */
+#define TITLE_MAX	255
+
+void
+set_title(const struct config *c, const char *command, unsigned long attempt,
+    const char *what, int64_t delay)
+{
+	char d[DURATION_BUFSZ], n[48], next[64] = "", state[192];
+	const unsigned long max = c->backoff.max_attempts;
+	const char *cmd = command != NULL ? command : c->args[0];
+	size_t room, len = strlen(cmd);
+
+	if (max > 0 && !c->limits.forever)
+		snprintf(n, sizeof(n), "%lu/%lu", attempt, max);
+	else
+		snprintf(n, sizeof(n), "%lu", attempt);
+	if (delay >= 0)
+		snprintf(next, sizeof(next), ", next in %s",
+		    duration_format(delay, d, sizeof(d)));
+	snprintf(state, sizeof(state), " [attempt %s %s%s]", n, what, next);
+	/* The state whole, the command line cut short (never inside a
+	 * UTF-8 character) to leave it room. */
+	room = TITLE_MAX - strlen(state);
+	if (len > room) {
+		len = room - 3;
+		while (len > 0 && ((unsigned char)cmd[len] & 0xc0) == 0x80)
+			len--;
+	}
+	/* '-': no "retry: " first; the command line is retry's own. */
+	setproctitle("-%.*s%s%s", (int)len, cmd, len < strlen(cmd) ? "..." :
+	    "", state);
+}

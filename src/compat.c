@@ -1,4 +1,4 @@
-/* What is Linux's own, and its fallbacks elsewhere. */
+/* What is Linux's and glibc's own, and its fallbacks elsewhere. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -1,8 +1,10 @@
 /*
- * What is Linux's own, in one place.  On Linux these are the kernel's and
- * glibc's calls; elsewhere each has a portable fallback that keeps retry
- * correct, if less thorough (noted at each), so that a BSD or macOS port
- * starts by filling in compat.c.  Each is safe in a vfork child where it
+ * What is Linux's and glibc's own, in one place (but for the names SIGPWR
+ * and SIGSTKFLT, which signals.c takes where they are defined).  On Linux
+ * these are the kernel's and glibc's calls; elsewhere each has a portable
+ * fallback that keeps retry correct, if less thorough (noted at each), so
+ * that a BSD or macOS port starts by filling in compat.c (README says
+ * what else it uses beyond POSIX).  Each is safe in a vfork child where it
  * says so.  Built with RETRY_PORTABLE defined, retry uses every fallback
  * on Linux too: make check-portable runs the suite against that build.
  */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 /* What this system has; none of it with RETRY_PORTABLE. */
@@ -57,7 +58,6 @@
 #ifdef HAVE_AUXV
 #include <sys/auxv.h>
 #endif
-#include <sys/socket.h>
 
 #include "compat.h"
 

@@ -4,10 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#ifdef __linux__
-#include <sys/auxv.h>
-#endif
 #include <unistd.h>
 
 #include "compat.h"
@@ -29,19 +25,6 @@ extern char **environ;
 #ifndef VERSION
 #define VERSION "unknown"
 #endif
-
-/* Whether retry runs with privileges that its user has not: set-user-ID,
- * set-group-ID or with file capabilities, as the kernel says (AT_SECURE);
- * elsewhere, the ids. */
-static bool
-privileged(void)
-{
-#ifdef __linux__
-	return getauxval(AT_SECURE) != 0;
-#else
-	return getuid() != geteuid() || getgid() != getegid();
-#endif
-}
 
 /* fds 0-2 closed by the caller would be taken by retry's own files: they
  * hold /dev/null, and closed[] says which they were. */
@@ -81,7 +64,7 @@ main(int argc, char *argv[])
 	 * made so would run any command with privileges that its user has
 	 * not.  Refused, as sudo is the tool for that.
 	 */
-	if (privileged())
+	if (compat_privileged())
 		errx(EXIT_CANCELED, "refusing to run set-user-ID, "
 		    "set-group-ID or with capabilities: it would run any "
 		    "command with them");
@@ -133,14 +116,10 @@ main(int argc, char *argv[])
 			err(EXIT_CANCELED, "stdout");
 		return 0;
 	}
-	/* getrandom(2) is one system call; arc4random, which maps a state
-	 * of its own, only while the kernel's pool is not ready (early in a
-	 * boot). */
 	if (cfg.seeded)
 		seed = cfg.seed;
-	else if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) !=
-	    (ssize_t)sizeof(seed))
-		arc4random_buf(&seed, sizeof(seed));
+	else
+		compat_random(&seed, sizeof(seed));
 	rng_seed(&rng, seed);
 
 	/* The faces that compute load libm before they do, and say so if

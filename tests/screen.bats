@@ -54,8 +54,10 @@ wait_bytes() {
 	wait_lines "$D/done"
 	run -0 screen -J -S -
 	# Between the attempt and the end, the failure's line alone: no
-	# countdown left.
-	run -0 sed -n '/^attempt 1$/,/SIGTERM while waiting/p' <<<"$output"
+	# countdown left.  The attempt's line may be joined to the typed one,
+	# which ends at the pane's last column where $RETRY's path has some
+	# lengths (screen -J joins what wrapped there).
+	run -0 sed -n '/attempt 1$/,/SIGTERM while waiting/p' <<<"$output"
 	assert_equal "${#lines[@]}" 3
 	assert_regex "${lines[1]}" '^retry\[deploy-production\]: attempt 1/2 failed: '
 	assert_regex "${lines[2]}" '^retry\[deploy-production\]: SIGTERM while waiting after attempt 1/2; stopping$'

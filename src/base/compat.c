@@ -1,4 +1,4 @@
-/* What is Linux's own, and its fallbacks elsewhere. */
+/* What is Linux's and glibc's own, and its fallbacks elsewhere. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 /* What this system has; none of it with RETRY_PORTABLE. */
@@ -20,6 +21,11 @@
 #define HAVE_PROC_FD
 #define HAVE_PRCTL
 #define HAVE_SIGNALFD
+#define HAVE_GETRANDOM
+#define HAVE_AUXV
+#ifdef O_TMPFILE
+#define HAVE_TMPFILE
+#endif
 #ifdef F_SETPIPE_SZ
 #define HAVE_PIPE_SZ
 #endif
@@ -27,6 +33,9 @@
 #if defined(__linux__) || defined(__FreeBSD__) || defined(__OpenBSD__) || \
     defined(__NetBSD__) || defined(__DragonFly__)
 #define HAVE_PPOLL
+#endif
+#if defined(SOCK_NONBLOCK) && defined(SOCK_CLOEXEC)
+#define HAVE_SOCK_FLAGS
 #endif
 #ifdef __GLIBC__
 #define HAVE_SIGABBREV_NP
@@ -42,6 +51,12 @@
 #endif
 #ifdef HAVE_SIGNALFD
 #include <sys/signalfd.h>
+#endif
+#ifdef HAVE_GETRANDOM
+#include <sys/random.h>
+#endif
+#ifdef HAVE_AUXV
+#include <sys/auxv.h>
 #endif
 
 #include "compat.h"
@@ -117,6 +132,71 @@ compat_memfd(const char *name)
 	(void)name;
 	errno = ENOSYS;
 	return -1;
+#endif
+}
+
+#ifndef HAVE_SOCK_FLAGS
+/* A socket's flags set after the fact, as compat_pipe's fallback sets a
+ * pipe's: fd, or -1 with errno and fd closed. */
+static int
+set_flags(int fd, bool nonblock)
+{
+	int e;
+
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
+	    (nonblock && fcntl(fd, F_SETFL, O_NONBLOCK) == -1)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+#endif
+
+int
+compat_socket(int domain, int type, int protocol)
+{
+#ifdef HAVE_SOCK_FLAGS
+	return socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, protocol);
+#else
+	int fd;
+
+	if ((fd = socket(domain, type, protocol)) == -1)
+		return -1;
+	return set_flags(fd, true);
+#endif
+}
+
+int
+compat_tmpfile(const char *dir)
+{
+#ifdef HAVE_TMPFILE
+	return open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#else
+	(void)dir;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+void
+compat_random(void *buf, size_t n)
+{
+#ifdef HAVE_GETRANDOM
+	if (getrandom(buf, n, GRND_NONBLOCK) == (ssize_t)n)
+		return;
+#endif
+	arc4random_buf(buf, n);
+}
+
+bool
+compat_privileged(void)
+{
+#ifdef HAVE_AUXV
+	return getauxval(AT_SECURE) != 0;
+#else
+	return getuid() != geteuid() || getgid() != getegid();
 #endif
 }
 

@@ -1,8 +1,10 @@
 /*
- * What is Linux's own, in one place.  On Linux these are the kernel's and
- * glibc's calls; elsewhere each has a portable fallback that keeps retry
- * correct, if less thorough (noted at each), so that a BSD or macOS port
- * starts by filling in compat.c.  Each is safe in a vfork child where it
+ * What is Linux's and glibc's own, in one place (but for the names SIGPWR
+ * and SIGSTKFLT, which signals.c takes where they are defined).  On Linux
+ * these are the kernel's and glibc's calls; elsewhere each has a portable
+ * fallback that keeps retry correct, if less thorough (noted at each), so
+ * that a BSD or macOS port starts by filling in compat.c (README says
+ * what else it uses beyond POSIX).  Each is safe in a vfork child where it
  * says so.  Built with RETRY_PORTABLE defined, retry uses every fallback
  * on Linux too: make check-portable runs the suite against that build.
  */
@@ -22,6 +24,9 @@ struct addrinfo;
  * fcntl(2), which a thread that forks could race (retry's only other
  * thread, getaddrinfo_a(3)'s, forks nothing). */
 int		 compat_pipe(int fd[2], bool nonblock);
+/* A socket, non-blocking and close-on-exec (SOCK_NONBLOCK, SOCK_CLOEXEC);
+ * elsewhere socket(2) and fcntl(2), with compat_pipe's race. */
+int		 compat_socket(int domain, int type, int protocol);
 /* Closes fds lo to hi: close_range(2); elsewhere those of them that poll(2)
  * finds open, up to the limit on descriptors.  Async-signal-safe, for a
  * child forked while another thread may hold malloc's lock. */
@@ -68,6 +73,18 @@ size_t		 compat_signalfd_take(int fd, struct compat_siginfo *si,
 /* An anonymous file in memory, close-on-exec (memfd_create); elsewhere -1
  * (ENOSYS): the caller makes one in a directory. */
 int		 compat_memfd(const char *name);
+/* A file with no name in dir, read and written, close-on-exec
+ * (O_TMPFILE); elsewhere -1 (ENOSYS): the caller makes one with a name
+ * and unlinks it. */
+int		 compat_tmpfile(const char *dir);
+/* n random bytes: getrandom(2), one system call, while the kernel's pool
+ * is ready; elsewhere, or early in a boot, arc4random_buf(3), which maps a
+ * state of its own. */
+void		 compat_random(void *buf, size_t n);
+/* Whether the process has privileges that its user has not: set-user-ID,
+ * set-group-ID or file capabilities, as the kernel says (AT_SECURE);
+ * elsewhere, whether its real and effective ids differ. */
+bool		 compat_privileged(void);
 /* No core file of this process (PR_SET_DUMPABLE); elsewhere RLIMIT_CORE
  * 0. */
 void		 compat_no_core(void);
@@ -95,6 +112,16 @@ void		 compat_lookup_cancel(struct compat_lookup *);
 #if !defined(O_PATH) || defined(RETRY_PORTABLE)
 #undef O_PATH
 #define O_PATH	0
+#endif
+
+/* libm's soname (glibc's LIBM_SO), where libm is loaded when a run first
+ * needs it (RETRY_LIBM_LAZY); elsewhere undefined, and libm is linked. */
+#if defined(RETRY_LIBM_LAZY) && !defined(RETRY_PORTABLE) && \
+    defined(__has_include)
+#if __has_include(<gnu/lib-names.h>)
+#include <gnu/lib-names.h>
+#define COMPAT_LIBM_SO	LIBM_SO
+#endif
 #endif
 
 #endif

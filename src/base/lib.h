@@ -15,10 +15,10 @@
  *	static struct lib_once once;
  *	const char *why = lib_once(&once, &part, 1, (void **)&api);
  *
- * Built without the library's soname (the static binary, or a build that
- * could not tell it), the module fills its table with FUNCS(LIB_LINKED)
- * instead, and the library is linked as usual.  Not pure: dlopen reads
- * files.
+ * Built without the library's soname (the static binary, a build that
+ * could not tell it, or for libm the portable build), the module fills
+ * its table with FUNCS(LIB_LINKED) instead, and the library is linked as
+ * usual.  Not pure: dlopen reads files.
  */
 #ifndef RETRY_LIB_H
 #define RETRY_LIB_H

@@ -3,14 +3,9 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "compat.h"	/* COMPAT_LIBM_SO */
 #include "lib.h"
 #include "mathlib.h"
-
-#if defined(RETRY_LIBM_LAZY) && defined(__has_include)
-#if __has_include(<gnu/lib-names.h>)
-#include <gnu/lib-names.h>	/* LIBM_SO, "libm.so.6" */
-#endif
-#endif
 
 #define MATH_FUNCS(X) X(pow) X(powl) X(log) X(sqrt) X(tanh) X(lround) X(llround)
 
@@ -21,9 +16,9 @@ static const struct math_api	*math(void);
 int
 math_load(char *why, size_t sz)
 {
-#ifdef LIBM_SO
+#ifdef COMPAT_LIBM_SO
 	static const char *const names[] = { MATH_FUNCS(LIB_NAME) };
-	static const struct lib_part part = { LIBM_SO, names,
+	static const struct lib_part part = { COMPAT_LIBM_SO, names,
 		LIB_COUNT(names) };
 	static struct lib_once once;
 	const char *e;

@@ -4,8 +4,9 @@
  * root, a hyperbolic tangent and rounding to an integer.  The binary that
  * make install and the Debian package install loads libm with math_load,
  * through lib.h as PCRE2, hiredis and OpenSSL are loaded: a library that
- * is linked is mapped and relocated by every run.  The static binary, and
- * builds without glibc's <gnu/lib-names.h>, link libm as usual.
+ * is linked is mapped and relocated by every run.  The static binary, the
+ * portable build and builds without glibc's <gnu/lib-names.h> (which
+ * compat.h reads libm's soname from) link libm as usual.
  *
  * libm ships with libc itself, so it is always there; should it fail to
  * load, the face that computes says why on one line and exits 125, as the

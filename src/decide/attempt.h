@@ -1,6 +1,6 @@
 /*
  * How an attempt ended, as data: what spawn.c fills in and the reports
- * read.  Data only.
+ * read.  Pure: data only, no functions.
  */
 #ifndef RETRY_ATTEMPT_H
 #define RETRY_ATTEMPT_H

@@ -1,9 +1,9 @@
 /*
- * The words of a run's events, pure: an event in, its line out, as text
+ * The words of a run's events: an event in, its line out, as text
  * ("retry: " or "retry[LABEL]: " first) or as one JSON object; the share
  * messages, the names of reasons and the command's name as reports quote
- * it.  No I/O, no exit: report.c hands the lines to stderr, the log file
- * and syslog, with the time it read.
+ * it.  Pure: no I/O, no exit; report.c hands the lines to stderr, the log
+ * file and syslog, with the time it read.
  */
 #ifndef RETRY_REPORTFMT_H
 #define RETRY_REPORTFMT_H

@@ -1,5 +1,7 @@
-/* Events of a run: lines on stderr, as text or JSON Lines, and the same
- * events in a log file and to syslog. */
+/* Where a run's events go: the lines of reportfmt.h on stderr, as -q and
+ * --verbose choose, and the same events in a log file and to syslog; the
+ * log's dropped lines counted and said; the countdown of a sleep on a
+ * terminal. */
 #ifndef RETRY_REPORT_H
 #define RETRY_REPORT_H
 

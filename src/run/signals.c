@@ -60,8 +60,13 @@ kind(int sig)
 {
 	switch (sig) {
 	case SIGHUP: case SIGINT: case SIGQUIT: case SIGTERM: case SIGALRM:
-	case SIGVTALRM: case SIGPROF: case SIGIO: case SIGPWR: case SIGSTKFLT:
-	case SIGXCPU:
+	case SIGVTALRM: case SIGPROF: case SIGIO: case SIGXCPU:
+#ifdef SIGPWR
+	case SIGPWR:
+#endif
+#ifdef SIGSTKFLT
+	case SIGSTKFLT:
+#endif
 		return K_END;
 	case SIGUSR1: case SIGUSR2: case SIGWINCH:
 		return K_PASS;

@@ -8,10 +8,10 @@
  * signalfd, by its handler).
  *
  * Every catchable signal whose default action ends a process is handled:
- * HUP, INT, QUIT, TERM, ALRM, VTALRM, PROF, IO, PWR, STKFLT and XCPU end
- * the run (they are sent on to the attempt, and retry then dies of the
- * first of them); USR1, USR2, WINCH and the real-time signals are only sent
- * on.  PIPE and XFSZ are ignored, so that a write reports EPIPE or EFBIG. */
+ * HUP, INT, QUIT, TERM, ALRM, VTALRM, PROF, IO, XCPU and, where the system
+ * has them, PWR and STKFLT end the run (they are sent on to the attempt,
+ * and retry then dies of the first of them); USR1, USR2, WINCH and the
+ * real-time signals are only sent on.  PIPE and XFSZ are ignored, so that a write reports EPIPE or EFBIG. */
 #ifndef RETRY_SIGNALS_H
 #define RETRY_SIGNALS_H
 

@@ -36,10 +36,8 @@ streams_tempfile(struct streams *s)
 		return fd;
 	}
 	s->where = s->tmpdir;
-#ifdef O_TMPFILE
-	if ((fd = open(s->tmpdir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) != -1)
+	if ((fd = compat_tmpfile(s->tmpdir)) != -1)
 		return fd;
-#endif
 	if (snprintf(path, sizeof(path), "%s/retry.XXXXXX", s->tmpdir) >=
 	    (int)sizeof(path)) {
 		errno = ENAMETOOLONG;

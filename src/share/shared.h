@@ -5,8 +5,10 @@
  *
  * A run's decisions are each one read-modify-write of its name's state,
  * atomic in the store.  When the store cannot answer, the run goes on as
- * if unshared (or, with --share-required, ends with 75): it says so once,
- * and asks again at a later decision.
+ * if unshared (or, with --share-required, ends with 75) and asks again at
+ * a later decision; what the run has to say of it (the fault, once, and
+ * the recovery) comes back from each call, for the loop to report: no
+ * function here writes anything.
  */
 #ifndef RETRY_SHARED_H
 #define RETRY_SHARED_H

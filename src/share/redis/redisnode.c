@@ -262,8 +262,7 @@ connect_node(struct redis_conn *r, struct redis_node *n, int64_t start,
 		return node_fail(r, n, err, sz, "Redis needs hiredis: %s", why);
 	if (n->unix_socket) {
 		memcpy(sun.sun_path, r->url.path, strlen(r->url.path) + 1);
-		n->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
-		    SOCK_CLOEXEC, 0);
+		n->fd = compat_socket(AF_UNIX, SOCK_STREAM, 0);
 		if (n->fd == -1 || connect_by(r, n->fd, (struct sockaddr *)&sun,
 		    sizeof(sun), by) == -1)
 			e = errno;
@@ -273,8 +272,8 @@ connect_node(struct redis_conn *r, struct redis_node *n, int64_t start,
 		for (const struct addrinfo *a = ai; a != NULL; a = a->ai_next) {
 			if (n->fd != -1)
 				close(n->fd);
-			n->fd = socket(a->ai_family, a->ai_socktype |
-			    SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+			n->fd = compat_socket(a->ai_family, a->ai_socktype,
+			    a->ai_protocol);
 			if (n->fd != -1 && connect_by(r, n->fd, a->ai_addr,
 			    a->ai_addrlen, by) == 0) {
 				e = 0;

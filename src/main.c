@@ -47,6 +47,7 @@ int
 main(int argc, char *argv[])
 {
 	struct config cfg;
+	struct reporter_opts ro;
 	struct reporter rep;
 	struct rng rng;
 	char **const argv0 = argv, **const envp0 = environ;
@@ -132,7 +133,15 @@ main(int argc, char *argv[])
 		options_free(&cfg);
 		return EXIT_CANCELED;
 	}
-	reporter_init(&rep, &cfg);
+	ro = (struct reporter_opts){ .label = cfg.label, .args = cfg.args,
+	    .nargs = cfg.nargs, .verbosity = cfg.verbosity,
+	    .log_format = cfg.log_format, .syslog = cfg.syslog,
+	    .forever = cfg.limits.forever,
+	    .max_attempts = cfg.backoff.max_attempts,
+	    .successes = cfg.limits.successes, .budget = cfg.limits.budget,
+	    .retry_on = cfg.verdict.retry_on.set, .rules = &cfg.verdict.output,
+	    .share = cfg.share, .share_rules = &cfg.share_rules };
+	reporter_init(&rep, &ro);
 	if (mode == MODE_SHOW)
 		status = show_main(&cfg, &rng);
 	else if (mode == MODE_SIMULATE)

@@ -199,6 +199,17 @@ fail_start(struct run *run, struct attempt_result *r, const char *why)
 	run->st.err[0] = '\0';
 }
 
+/* The title ps shows of attempt n: what it is doing, and the delay to the
+ * next (ns, or -1). */
+static void
+title(const struct run *run, unsigned long n, const char *what, int64_t delay)
+{
+	const struct config *c = run->c;
+
+	set_title(run->command != NULL ? run->command : c->args[0], n,
+	    c->limits.forever ? 0 : c->backoff.max_attempts, what, delay);
+}
+
 /* Runs attempt n (run->pol.n), observed in run->result and run->seen. */
 static void
 observe_attempt(struct run *run)
@@ -219,7 +230,7 @@ observe_attempt(struct run *run)
 	run->ao.timeout = policy_timeout(&run->pol, start);
 	run->cause[0] = '\0';
 	report(run->rep, &ev);
-	set_title(run->c, run->command, run->pol.n, "running", -1);
+	title(run, run->pol.n, "running", -1);
 	if (streams_attempt(&run->st, &run->ao) == -1)
 		fail_start(run, r, run->st.err);
 	else if (attempt_run(&run->ao, r) == -1) {
@@ -316,9 +327,8 @@ prepare_retry(struct run *run, struct next x)
 		if (x.what != NEXT_SLEEP)
 			return x;
 	}
-	set_title(run->c, run->command, x.attempt,
-	    x.outcome.verdict == V_SUCCESS ? "succeeded" : "failed",
-	    x.delay.ns);
+	title(run, x.attempt, x.outcome.verdict == V_SUCCESS ? "succeeded" :
+	    "failed", x.delay.ns);
 	return x;
 }
 
@@ -568,6 +578,9 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	    .rules = &c->share_rules, .store = c->share_store,
 	    .store_file = c->share_store_file, .timeout = c->share_timeout,
 	    .required = c->share_required };
+	const struct streams_opts sto = { .rules = &c->verdict.output,
+	    .exit_on_match = c->verdict.exit_on_match, .match = c->match,
+	    .hold_stdout = c->hold_stdout, .stdin_mode = c->stdin_mode };
 	struct next x = { .what = NEXT_ATTEMPT, .attempt = 1 };
 	char why[512];
 	int rc;
@@ -581,11 +594,11 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	run->ao.kill_after = c->kill_after;
 	run->ao.preserve_status = c->preserve_status;
 	run->ao.foreground = c->foreground;
-	run->command = join_words(c);
+	run->command = join_words(c->words, c->nwords);
 	policy_init(&run->pol, &c->backoff, &c->limits, &c->verdict, rng);
 	hooks_init(&run->hooks, c->signal, c->limits.timeout, c->kill_after,
 	    rep, closed);
-	if (streams_init(&run->st, c, closed, c->args[0]) == -1) {
+	if (streams_init(&run->st, &sto, closed, c->args[0]) == -1) {
 		if (signal_stop != 0)
 			return check_signal(run, x, signal_stop);
 		report_error(run->rep, "%s", run->st.err);

@@ -153,22 +153,21 @@ report_end(const struct reporter *c)
 
 
 void
-reporter_init(struct reporter *r, const struct config *c)
+reporter_init(struct reporter *r, const struct reporter_opts *o)
 {
 	*r = (struct reporter){
-		.label = c->label, .args = c->args, .nargs = c->nargs,
-		.verbosity = c->verbosity, .json = c->log_format == LOG_JSON,
-		.syslog = c->syslog,
-		.forever = c->limits.forever || c->limits.successes > 1,
-		.max_attempts = c->limits.forever ? 0 :
-		    c->backoff.max_attempts,
-		.budget = c->limits.budget,
-		.retry_on = c->verdict.retry_on.set,
-		.successes = c->limits.successes,
-		.retry_if_output = rule_given(&c->verdict.output, RULE_RETRY),
-		.share = c->share, .share_rules = &c->share_rules,
+		.label = o->label, .args = o->args, .nargs = o->nargs,
+		.verbosity = o->verbosity, .json = o->log_format == LOG_JSON,
+		.syslog = o->syslog,
+		.forever = o->forever || o->successes > 1,
+		.max_attempts = o->forever ? 0 : o->max_attempts,
+		.budget = o->budget,
+		.retry_on = o->retry_on,
+		.successes = o->successes,
+		.retry_if_output = rule_given(o->rules, RULE_RETRY),
+		.share = o->share, .share_rules = o->share_rules,
 	};
-	report_name_command(c->args, c->nargs, r->name, sizeof(r->name));
+	report_name_command(o->args, o->nargs, r->name, sizeof(r->name));
 }
 
 int

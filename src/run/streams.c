@@ -86,10 +86,10 @@ stream_init(struct streams *s, struct stream *st, int fd, bool scan,
 }
 
 int
-streams_init(struct streams *s, const struct config *c, const bool closed[3],
-    const char *name)
+streams_init(struct streams *s, const struct streams_opts *o,
+    const bool closed[3], const char *name)
 {
-	const struct output_rules *r = &c->verdict.output;
+	const struct output_rules *r = o->rules;
 	const char *dir = getenv("TMPDIR");
 	bool scan[2], pipe[2];
 
@@ -101,23 +101,23 @@ streams_init(struct streams *s, const struct config *c, const bool closed[3],
 	s->name = name;
 	s->io = pump_io(s);
 	s->sess = s->tin = -1;
-	s->exit_on_match = c->verdict.exit_on_match;
+	s->exit_on_match = o->exit_on_match;
 	memcpy(s->closed, closed, sizeof(s->closed));
 	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s",
 	    dir != NULL && *dir != '\0' ? dir : "/tmp");
 	const bool one = !closed[1] && !closed[2] &&
 	    same_file(STDOUT_FILENO, STDERR_FILENO);
 
-	scan[0] = rules_any(r) && c->match != MATCH_STDERR && !closed[1];
-	scan[1] = rules_any(r) && c->match != MATCH_STDOUT && !closed[2];
-	pipe[0] = (scan[0] || c->hold_stdout) && !closed[1];
+	scan[0] = rules_any(r) && o->match != MATCH_STDERR && !closed[1];
+	scan[1] = rules_any(r) && o->match != MATCH_STDOUT && !closed[2];
+	pipe[0] = (scan[0] || o->hold_stdout) && !closed[1];
 	pipe[1] = scan[1];
 	/* Written to one file, stdout and stderr go through one pipe, so
 	 * that their order is the command's; unless --match names one, which
 	 * only two can tell apart: both then pass through retry, in the
 	 * order it reads them. */
-	s->merged = !c->hold_stdout && (pipe[0] || pipe[1]) && one &&
-	    c->match == MATCH_BOTH;
+	s->merged = !o->hold_stdout && (pipe[0] || pipe[1]) && one &&
+	    o->match == MATCH_BOTH;
 	if (one && !s->merged && rules_any(r))
 		pipe[0] = pipe[1] = true;
 	if (s->merged) {
@@ -127,18 +127,18 @@ streams_init(struct streams *s, const struct config *c, const bool closed[3],
 	} else
 		for (int i = 0; i < 2; i++)
 			if (pipe[i] && stream_init(s, &s->s[s->n], i + 1,
-			    scan[i], i == 0 && c->hold_stdout) == -1)
+			    scan[i], i == 0 && o->hold_stdout) == -1)
 				return -1;
-	if (c->stdin_mode == STDIN_REPLAY && !closed[0] &&
+	if (o->stdin_mode == STDIN_REPLAY && !closed[0] &&
 	    keep_stdin(s) == -1)
 		return -1;
 	s->stdin_at = -1;
-	if (c->stdin_mode == STDIN_INHERIT && !closed[0])
+	if (o->stdin_mode == STDIN_INHERIT && !closed[0])
 		stdin_note(s);
-	if (c->stdin_mode == STDIN_NULL &&
+	if (o->stdin_mode == STDIN_NULL &&
 	    (s->null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		return streams_failed(s, "--stdin null: /dev/null");
-	if (c->hold_stdout && !closed[1] && (s->hold = streams_tempfile(s)) == -1)
+	if (o->hold_stdout && !closed[1] && (s->hold = streams_tempfile(s)) == -1)
 		return streams_failed(s, "--hold-stdout: cannot make a spool in memory "
 		    "or in %s", s->tmpdir);
 	return 0;

@@ -83,8 +83,19 @@ struct streams {
 	char		 err[256];	/* the first error, or "" */
 };
 
-/* Sets up the streams; -1 with the reason in err. */
-int	 streams_init(struct streams *, const struct config *,
+/* What the streams are set up for, as the options say. */
+struct streams_opts {
+	const struct output_rules *rules;	/* the output rules, kept */
+	bool		 exit_on_match;	/* --until-output's match ends the
+					 * attempt */
+	enum match_stream match;	/* --match: the streams rules read */
+	bool		 hold_stdout;	/* --hold-stdout */
+	enum stdin_mode	 stdin_mode;	/* --stdin */
+};
+
+/* Sets up the streams; closed: retry's fds 0-2 that were closed; name: the
+ * command's, for ps; -1 with the reason in err. */
+int	 streams_init(struct streams *, const struct streams_opts *,
 	    const bool closed[3], const char *name);
 /* Sets the attempt's fds; -1 with the reason in err. */
 int	 streams_attempt(struct streams *, struct attempt_opts *);

@@ -17,19 +17,19 @@
  * the first title, which writes over argv[0].
  */
 char *
-join_words(const struct config *c)
+join_words(char *const *words, int nwords)
 {
 	size_t len = 1;
 	char *s;
 
-	for (int i = 0; i < c->nwords; i++)
-		len += strlen(c->words[i]) + 1;
+	for (int i = 0; i < nwords; i++)
+		len += strlen(words[i]) + 1;
 	if ((s = calloc(1, len)) == NULL)
 		return NULL;
-	for (int i = 0; i < c->nwords; i++) {
+	for (int i = 0; i < nwords; i++) {
 		if (i > 0)
 			strlcat(s, " ", len);
-		strlcat(s, c->words[i], len);
+		strlcat(s, words[i], len);
 	}
 	return s;
 }
@@ -38,15 +38,13 @@ join_words(const struct config *c)
 #define TITLE_MAX	255
 
 void
-set_title(const struct config *c, const char *command, unsigned long attempt,
+set_title(const char *cmd, unsigned long attempt, unsigned long max,
     const char *what, int64_t delay)
 {
 	char d[DURATION_BUFSZ], n[48], next[64] = "", state[192];
-	const unsigned long max = c->backoff.max_attempts;
-	const char *cmd = command != NULL ? command : c->args[0];
 	size_t room, len = strlen(cmd);
 
-	if (max > 0 && !c->limits.forever)
+	if (max > 0)
 		snprintf(n, sizeof(n), "%lu/%lu", attempt, max);
 	else
 		snprintf(n, sizeof(n), "%lu", attempt);

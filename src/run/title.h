@@ -5,15 +5,15 @@
 
 #include <stdint.h>
 
-#include "config.h"
+/* retry's command line, its nwords words (its options and the command),
+ * joined (malloc'd), or NULL.  Taken before the first title, which writes
+ * over argv[0]. */
+char	*join_words(char *const *words, int nwords);
 
-/* retry's command line, its options and the command, joined (malloc'd),
- * or NULL.  Taken before the first title, which writes over argv[0]. */
-char	*join_words(const struct config *);
-
-/* The title of attempt n, what it is doing, and the delay to the next
- * (ns, or -1); command: join_words's, or NULL for the command's name. */
-void	 set_title(const struct config *, const char *command,
-	    unsigned long attempt, const char *what, int64_t delay);
+/* The title of attempt n of max (0: no limit is shown), what it is doing,
+ * and the delay to the next (ns, or -1), after cmd: join_words's, or the
+ * command's name. */
+void	 set_title(const char *cmd, unsigned long attempt,
+	    unsigned long max, const char *what, int64_t delay);
 
 #endif

@@ -548,7 +548,9 @@ a.send(b\"x\")
 	wait_lines "$D/status"
 	assert_equal "$(cat "$D/status")" "status 0"
 	assert_equal "$(cat "$D/edited")" "hello from vim"
-	type_line "$RETRY --max 1 --fail-if-output XYZZY -- bash -c 'trap \"stty size >>\\\"$D/sizes\\\"\" WINCH; stty size >>\"$D/sizes\"; while :; do sleep 0.05; done'"
+	# The loop's bash ends on the Ctrl-C however it falls: a bash whose
+	# sleep ended just before the signal would otherwise go on.
+	type_line "$RETRY --max 1 --fail-if-output XYZZY -- bash -c 'trap \"exit 130\" INT; trap \"stty size >>\\\"$D/sizes\\\"\" WINCH; stty size >>\"$D/sizes\"; while :; do sleep 0.05; done'"
 	wait_lines "$D/sizes"
 	assert_equal "$(cat "$D/sizes")" "50 200"
 	tmux -S "$SOCK" resize-window -x 120 -y 40

@@ -3,10 +3,15 @@
 
 DEB_SOURCE =	retry-backoff
 
-# The sonames that the binary loads when it needs them (debian/rules makes
-# them dependencies of the package).
+# The sonames that the binary loads when it needs them, which dpkg-shlibdeps
+# cannot see: debian/rules makes the packages that have PCRE2's (output
+# rules, which any run may give) dependencies of the package, and those
+# that have hiredis's and OpenSSL's (a Redis store alone) recommended.
 sonames:
 	@echo $(SONAMES)
+
+redis-sonames:
+	@echo $(REDIS_SONAMES)
 
 # The package, source and binary, built from the tarball as Debian builds
 # it, in build/deb, then checked by lintian.
@@ -23,4 +28,4 @@ check-deb:
 	      exit 1; }; \
 	./tests/package/check-installed "$$deb" $(DEB_SOURCE)
 
-.PHONY: sonames deb check-deb
+.PHONY: sonames redis-sonames deb check-deb

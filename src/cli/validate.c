@@ -242,7 +242,7 @@ validate_probe(struct parse *p)
 			    "no output", c->args[0]);
 	if (c->stdin_mode == STDIN_REPLAY)
 		return opt_fail(p, optable_find(0, "stdin"), "a probe (%s) "
-		    "reads no stdin to replay", c->args[0]);
+		    "has no stdin to replay", c->args[0]);
 	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++)
 		if (p->given[given[i] - O_MAX])
 			return opt_fail(p, optable_find(0, process[i]),

@@ -179,3 +179,30 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	assert_success
 	assert_output ran
 }
+
+@test "a signal ends a probe that waits for an answer at once: 128 + N" {
+	local d=$BATS_TEST_TMPDIR pid st=0 t0 t1
+	listen 127.0.0.1:0 "$d/port" full
+	"$RETRY" --verbose --max 1 --timeout 60s -- \
+	    "tcp://127.0.0.1:$(cat "$d/port")" 2>"$d/err" 3>&- &
+	pid=$!
+	timeout 30 sh -c 'until grep -q "starting" "$0"; do sleep 0.05; done' \
+	    "$d/err"
+	t0=$(now_ms)
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	t1=$(now_ms)
+	assert_equal "$st" 143
+	[ $((t1 - t0)) -lt 20000 ]
+	run grep -c 'SIGTERM during attempt 1/1' "$d/err"
+	assert_output 1
+}
+
+@test "-q silences retry's reports, not what the probe says of its failure" {
+	local port
+	port=$(free_port)
+	run --separate-stderr retry -q --max 1 -- "tcp://127.0.0.1:$port"
+	assert_failure 1
+	assert_equal "$stderr" \
+	    "retry: tcp://127.0.0.1:$port: connection refused (127.0.0.1)"
+}

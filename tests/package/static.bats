@@ -11,6 +11,7 @@ setup() {
 
 teardown() {
 	[ -z "${TLS_PID:-}" ] || kill "$TLS_PID" 2>/dev/null
+	[ -z "${PROBE_PID:-}" ] || kill "$PROBE_PID" 2>/dev/null
 	true
 }
 
@@ -103,4 +104,19 @@ in_root() {
 	    -- /retry --version
 	assert_output --partial "TLS: the server's certificate is refused"
 	tls_stop
+}
+
+@test "the static binary probes a name from the root's /etc/hosts without glibc's shared libraries" {
+	needs_chroot
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	local d=$BATS_TEST_TMPDIR port
+	python3 "$ROOT/tests/probes/listen.py" 127.0.0.1:0 "$d/port" 3>&- &
+	PROBE_PID=$!
+	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$d/port"
+	port=$(cat "$d/port")
+	run -0 in_root /retry --max 1 -- "tcp://retry-static-test:$port"
+	# Port 1 on the loopback refuses: the name was found, then connected to.
+	run -1 in_root /retry --max 1 -- tcp://retry-static-test:1
+	assert_output --partial \
+	    "retry: tcp://retry-static-test:1: connection refused (127.0.0.1)"
 }

@@ -79,10 +79,14 @@ help_format(enum mode mode)
 		    "strategy.\n", f);
 	else
 		fputs(HELP_SYNOPSIS "\n"
+		    "       retry [OPTION]... [--] tcp://HOST:PORT | "
+		    "unix:///PATH\n"
 		    "       retry show-backoff-delays [OPTION]... [STATUS]...\n"
 		    "       retry simulate [OPTION]...\n"
 		    "       retry share status|reset [OPTION]... [NAME]...\n"
 		    "Run COMMAND; when it fails, wait and run it again.\n"
+		    "tcp://HOST:PORT or unix:///PATH in its place is a probe: "
+		    "an attempt connects.\n"
 		    "DUR is a number with a unit (ns, us, ms, s, m, h, d; "
 		    "1m30s adds up),\nor a bare number of seconds.\n", f);
 	for (int g = G_ATTEMPTS; g <= G_OTHER; g++) {

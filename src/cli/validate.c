@@ -15,6 +15,7 @@
 #include "optable.h"
 #include "options.h"
 #include "optparse.h"
+#include "probeurl.h"
 #include "share.h"
 
 /* The default --max-delay of --exp, --linear, --fib, --decorrelated and
@@ -211,6 +212,44 @@ rule_option(int k)
 	return NULL;
 }
 
+/*
+ * A probe in the command's place: no process, so no output to match or
+ * hold, no stdin to replay, and no signal to send; each option that
+ * speaks of those is refused, in one line.
+ */
+static int
+validate_probe(struct parse *p)
+{
+	static const char *const process[] = {
+		"hold-stdout", "kill-after", "signal", "preserve-status",
+		"foreground",
+	};
+	static const int given[] = {
+		O_HOLD_STDOUT, O_KILL_AFTER, O_SIGNAL, O_PRESERVE_STATUS,
+		O_FOREGROUND,
+	};
+	struct config *c = p->cfg;
+	const char *why;
+
+	if ((why = probeurl_parse(c->args[0], &c->probe)) != NULL)
+		return opt_fail(p, NULL, "probe '%s': %s", c->args[0], why);
+	if (c->nargs > 1)
+		return opt_fail(p, NULL, "probe '%s' takes no arguments (a "
+		    "command named so runs as ./%s)", c->args[0], c->args[0]);
+	for (int k = 0; k < RULE_COUNT; k++)
+		if (c->patterns[k] != NULL)
+			return opt_fail(p, rule_option(k), "a probe (%s) has "
+			    "no output", c->args[0]);
+	if (c->stdin_mode == STDIN_REPLAY)
+		return opt_fail(p, optable_find(0, "stdin"), "a probe (%s) "
+		    "has no stdin to replay", c->args[0]);
+	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++)
+		if (p->given[given[i] - O_MAX])
+			return opt_fail(p, optable_find(0, process[i]),
+			    "a probe (%s) has no process", c->args[0]);
+	return 0;
+}
+
 /* retry: the output rules, compiled now that -F and -i are known. */
 static int
 validate_retry(struct parse *p)
@@ -261,6 +300,8 @@ validate_retry(struct parse *p)
 		return OPTIONS_NO_COMMAND;
 	}
 	if (c->nargs > 0 && stray_word(p) != 0)
+		return -1;
+	if (c->nargs > 0 && probeurl_is(c->args[0]) && validate_probe(p) != 0)
 		return -1;
 	return validate_shared(p);
 }

@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "match.h"
 #include "policy.h"
+#include "probeurl.h"
 #include "share.h"
 #include "verdict.h"
 
@@ -76,6 +77,7 @@ struct config {
 	/* The command (retry) or the STATUS arguments (show). */
 	char *const	*args;
 	int		 nargs;
+	struct probe_url probe;		/* args[0] as a probe, or PROBE_NONE */
 	/* The whole command line, retry's name first: ps shows it. */
 	char *const	*words;
 	int		 nwords;

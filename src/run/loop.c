@@ -24,6 +24,7 @@
 #include "mathlib.h"
 #include "output.h"
 #include "policy.h"
+#include "probe.h"
 #include "report.h"
 #include "shared.h"
 #include "signals.h"
@@ -231,7 +232,9 @@ observe_attempt(struct run *run)
 	run->cause[0] = '\0';
 	report(run->rep, &ev);
 	title(run, run->pol.n, "running", -1);
-	if (streams_attempt(&run->st, &run->ao) == -1)
+	if (c->probe.kind != PROBE_NONE)
+		probe_attempt(c, run->rep, run->ao.timeout, start, r);
+	else if (streams_attempt(&run->st, &run->ao) == -1)
 		fail_start(run, r, run->st.err);
 	else if (attempt_run(&run->ao, r) == -1) {
 		snprintf(why, sizeof(why), "%s", strerror(errno));

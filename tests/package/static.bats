@@ -11,6 +11,8 @@ setup() {
 
 teardown() {
 	[ -z "${TLS_PID:-}" ] || kill "$TLS_PID" 2>/dev/null
+	[ -z "${PROBE_PID:-}" ] || kill "$PROBE_PID" 2>/dev/null
+	[ -z "${DNS_PID:-}" ] || kill "$DNS_PID" 2>/dev/null
 	true
 }
 
@@ -103,4 +105,44 @@ in_root() {
 	    -- /retry --version
 	assert_output --partial "TLS: the server's certificate is refused"
 	tls_stop
+}
+
+@test "the static binary probes a name from the root's /etc/hosts without glibc's shared libraries" {
+	needs_chroot
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	local d=$BATS_TEST_TMPDIR port
+	python3 "$ROOT/tests/probes/listen.py" 127.0.0.1:0 "$d/port" 3>&- &
+	PROBE_PID=$!
+	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$d/port"
+	port=$(cat "$d/port")
+	run -0 in_root /retry --max 1 -- "tcp://retry-static-test:$port"
+	# Port 1 on the loopback refuses: the name was found, then connected to.
+	run -1 in_root /retry --max 1 -- tcp://retry-static-test:1
+	assert_output --partial \
+	    "retry: tcp://retry-static-test:1: connection refused (127.0.0.1)"
+}
+
+@test "the static binary probes a name that only DNS knows, from a server its empty root's /etc/resolv.conf names" {
+	needs_chroot
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	[ "$(id -u)" -eq 0 ] || skip "a DNS server on port 53 needs root"
+	local d=$BATS_TEST_TMPDIR port
+	python3 "$ROOT/tests/probes/dns.py" only-dns.retry.test "$d/dns" \
+	    2>"$d/dns.err" 3>&- &
+	DNS_PID=$!
+	timeout 30 sh -c 'while [ ! -s "$0" ] && kill -0 "$1"; do sleep 0.05; done' \
+	    "$d/dns" "$DNS_PID" 2>/dev/null
+	[ -s "$d/dns" ] || skip "127.0.0.1 port 53 is taken: $(cat "$d/dns.err")"
+	printf 'hosts: files dns\n' >"$d/root/etc/nsswitch.conf"
+	printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:2\n' \
+	    >"$d/root/etc/resolv.conf"
+	python3 "$ROOT/tests/probes/listen.py" 127.0.0.1:0 "$d/port" 3>&- &
+	PROBE_PID=$!
+	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$d/port"
+	port=$(cat "$d/port")
+	run -0 in_root /retry --max 1 --timeout 20s -- \
+	    "tcp://only-dns.retry.test:$port"
+	run -1 in_root /retry --max 1 --timeout 20s -- \
+	    "tcp://not-known.retry.test:$port"
+	assert_output --partial "retry: tcp://not-known.retry.test:$port: "
 }

@@ -1,0 +1,236 @@
+/*
+ * A probe's attempt (probe.h): the name looked up as the Redis store's
+ * node looks its up (compat_lookup_start, watched by the one wait), each
+ * address connected to without blocking, every step inside wait_until,
+ * bounded by the attempt's timeout and ended by a signal that ends the
+ * run.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "clock.h"
+#include "compat.h"
+#include "config.h"
+#include "duration.h"
+#include "probe.h"
+#include "report.h"
+#include "wait.h"
+
+/* How often a name lookup in progress is looked at. */
+#define LOOKUP_TICK	(5 * 1000000LL)
+
+/* The status of an attempt that its timeout ended, as timeout(1)'s. */
+#define PROBE_TIMED_OUT	124
+
+struct probe {
+	const char		*word;
+	int64_t			 by;	/* the deadline, or -1 */
+	int64_t			 timeout;
+	struct attempt_result	*r;
+	char			*why;
+	size_t			 sz;
+	char			 addrs[256];	/* the addresses tried, or "" */
+};
+
+/* What is said of p: word, what, and the addresses tried, if any. */
+static void
+say(struct probe *p, const char *what)
+{
+	const bool any = p->addrs[0] != '\0';
+
+	snprintf(p->why, p->sz, "%s: %s%s%s%s", p->word, what, any ? " (" : "",
+	    p->addrs, any ? ")" : "");
+}
+
+static void
+fail(struct probe *p, const char *what)
+{
+	p->r->status = PROBE_FAILED;
+	say(p, what);
+}
+
+static void
+timed_out(struct probe *p, const char *what)
+{
+	char d[DURATION_BUFSZ], w[128];
+
+	p->r->status = PROBE_TIMED_OUT;
+	p->r->timed_out = true;
+	snprintf(w, sizeof(w), "%s within %s", what,
+	    duration_format(p->timeout, d, sizeof(d)));
+	say(p, w);
+}
+
+/* Whether the wait is over: a signal that ends the run, or the deadline. */
+static bool
+over(struct probe *p, const char *what)
+{
+	if (signal_stop != 0) {
+		p->r->interrupted = signal_stop;
+		p->r->status = 128 + signal_stop;
+		p->why[0] = '\0';
+		return true;
+	}
+	if (p->by >= 0 && mono_ns() >= p->by) {
+		timed_out(p, what);
+		return true;
+	}
+	return false;
+}
+
+/* Connects fd to addr: 0, 1 when over (r says how), or -1 with errno. */
+static int
+connect_in(struct probe *p, int fd, const struct sockaddr *addr,
+    socklen_t len)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLOUT };
+	socklen_t elen = sizeof(int);
+	int e = 0;
+
+	if (connect(fd, addr, len) == 0)
+		return 0;
+	if (errno != EINPROGRESS)
+		return -1;
+	while (pf.revents == 0) {
+		if (over(p, "no connection"))
+			return 1;
+		(void)wait_until(&pf, 1, p->by);
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) == -1)
+		return -1;
+	errno = e;
+	return e == 0 ? 0 : -1;
+}
+
+/* The addresses of host: at once for a number, else by a lookup that the
+ * wait watches.  0, or 1 when the probe has ended (r says how). */
+static int
+resolve(struct probe *p, const struct probe_url *u, struct addrinfo **out)
+{
+	const struct addrinfo number = { .ai_socktype = SOCK_STREAM,
+	    .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
+	const struct addrinfo named = { .ai_socktype = SOCK_STREAM,
+	    .ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG };
+	struct compat_lookup *l = NULL;
+	int rc;
+
+	if (getaddrinfo(u->host, u->port, &number, out) == 0)
+		return 0;
+	if ((rc = compat_lookup_start(&l, u->host, u->port, &named)) != 0) {
+		fail(p, gai_strerror(rc));
+		return 1;
+	}
+	while (!compat_lookup_done(l, &rc, out)) {
+		const int64_t now = mono_ns();
+
+		if (over(p, "no address")) {
+			compat_lookup_cancel(l);
+			return 1;
+		}
+		(void)wait_until(NULL, 0, p->by < 0 || now + LOOKUP_TICK <
+		    p->by ? now + LOOKUP_TICK : p->by);
+	}
+	if (rc != 0) {
+		fail(p, gai_strerror(rc));
+		return 1;
+	}
+	return 0;
+}
+
+/* a's address, added to those said. */
+static void
+tried(struct probe *p, const struct addrinfo *a)
+{
+	char host[NI_MAXHOST];
+
+	if (getnameinfo(a->ai_addr, a->ai_addrlen, host, sizeof(host), NULL,
+	    0, NI_NUMERICHOST) != 0 || strstr(p->addrs, host) != NULL)
+		return;
+	if (p->addrs[0] != '\0')
+		(void)strlcat(p->addrs, ", ", sizeof(p->addrs));
+	(void)strlcat(p->addrs, host, sizeof(p->addrs));
+}
+
+static void
+probe_tcp(struct probe *p, const struct probe_url *u)
+{
+	struct addrinfo *ai = NULL;
+	int e = 0, k = 1;
+
+	if (resolve(p, u, &ai) != 0)
+		return;
+	for (const struct addrinfo *a = ai; a != NULL; a = a->ai_next) {
+		const int fd = compat_socket(a->ai_family, a->ai_socktype,
+		    a->ai_protocol);
+
+		tried(p, a);
+		if (fd == -1) {
+			e = errno;
+			k = -1;
+			continue;
+		}
+		k = connect_in(p, fd, a->ai_addr, a->ai_addrlen);
+		e = errno;
+		(void)close(fd);
+		if (k >= 0)
+			break;
+	}
+	freeaddrinfo(ai);
+	if (k == -1)
+		fail(p, e == ECONNREFUSED ? "connection refused" :
+		    strerror(e));
+}
+
+static void
+probe_unix(struct probe *p, const struct probe_url *u)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	const int fd = compat_socket(AF_UNIX, SOCK_STREAM, 0);
+	int k = -1;
+
+	memcpy(sun.sun_path, u->path, strlen(u->path) + 1);
+	if (fd != -1) {
+		k = connect_in(p, fd, (const struct sockaddr *)&sun,
+		    sizeof(sun));
+		if (k == -1) {
+			const int e = errno;
+
+			(void)close(fd);
+			errno = e;
+		} else
+			(void)close(fd);
+	}
+	if (k == -1)
+		fail(p, errno == ECONNREFUSED ? "connection refused" :
+		    strerror(errno));
+}
+
+void
+probe_attempt(const struct config *c, const struct reporter *rep,
+    int64_t timeout, int64_t start, struct attempt_result *r)
+{
+	const int64_t budget = c->limits.budget;
+	char why[512];
+	struct probe p = { .word = c->args[0], .r = r, .why = why,
+	    .sz = sizeof(why), .timeout = timeout };
+
+	if (timeout < 0 && budget >= 0)
+		p.timeout = budget > start ? budget - start : 0;
+	p.by = p.timeout >= 0 ? mono_ns() + p.timeout : -1;
+	memset(r, 0, sizeof(*r));
+	why[0] = '\0';
+	if (c->probe.kind == PROBE_UNIX)
+		probe_unix(&p, &c->probe);
+	else
+		probe_tcp(&p, &c->probe);
+	if (why[0] != '\0')
+		report_error(rep, "%s", why);
+}

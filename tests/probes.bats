@@ -1,0 +1,208 @@
+#!/usr/bin/env bats
+# Probes in the command's place: tcp://HOST:PORT and unix:///PATH, each
+# attempt a connection, against listeners on the loopback.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+
+setup() {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+}
+
+teardown() {
+	local pid
+	for pid in $(cat "$BATS_TEST_TMPDIR/pids" 2>/dev/null); do
+		kill "$pid" 2>/dev/null || :
+	done
+}
+
+# Starts a listener on $1 (HOST:PORT or a socket's path), writing to $2;
+# returns once it listens.
+listen() {
+	python3 "$BATS_TEST_DIRNAME/probes/listen.py" "$@" 3>&- &
+	echo $! >>"$BATS_TEST_TMPDIR/pids"
+	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$2"
+}
+
+# A port that nothing listens on, found by binding port 0 and letting go.
+free_port() {
+	python3 -c 'import socket; s = socket.socket()
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+@test "a listener that accepts: success on the first attempt, the connection closed" {
+	local d=$BATS_TEST_TMPDIR
+	listen 127.0.0.1:0 "$d/port"
+	run --separate-stderr retry --max 3 --fixed 10ms -- \
+	    "tcp://127.0.0.1:$(cat "$d/port")"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "$output" ""
+	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' \
+	    "$d/port.accepted"
+	assert_equal "$(wc -l <"$d/port.accepted")" 1
+}
+
+@test "a refused port is retried, and each attempt says what refused it; exit 1" {
+	local port
+	port=$(free_port)
+	run --separate-stderr retry --max 3 --fixed 10ms -- \
+	    "tcp://127.0.0.1:$port"
+	assert_failure 1
+	assert_equal "${stderr_lines[0]}" \
+	    "retry: tcp://127.0.0.1:$port: connection refused (127.0.0.1)"
+	assert_regex "${stderr_lines[1]}" \
+	    "^retry: tcp://127.0.0.1:$port: attempt 1/3 failed: exit 1 after "
+	assert_equal "$(grep -c 'connection refused' <<<"$stderr")" 3
+	assert_regex "${stderr_lines[5]}" "giving up after 3 attempts in .*: exit 1$"
+}
+
+@test "a listener that starts after the second attempt: success on the third" {
+	local d=$BATS_TEST_TMPDIR port
+	port=$(free_port)
+	export LISTEN="$BATS_TEST_DIRNAME/probes/listen.py" D=$d PORT=$port
+	run --separate-stderr retry --max 5 --fixed 10ms --on-retry '
+	    [ "$RETRY_ATTEMPT" = 2 ] || exit 0
+	    python3 "$LISTEN" "127.0.0.1:$PORT" "$D/port" 3>&- &
+	    echo $! >>"$D/pids"
+	    while [ ! -s "$D/port" ]; do sleep 0.05; done' \
+	    -- "tcp://127.0.0.1:$port"
+	assert_success
+	assert_equal "$(grep -c 'connection refused' <<<"$stderr")" 2
+	assert_regex "${stderr_lines[-1]}" "succeeded on attempt 3 of 5 after "
+}
+
+@test "a unix socket's path: refused while nothing listens, then accepted" {
+	local d=$BATS_TEST_TMPDIR
+	run --separate-stderr retry --max 1 -- "unix://$d/sock"
+	assert_failure 1
+	assert_equal "${stderr_lines[0]}" \
+	    "retry: unix://$d/sock: No such file or directory"
+	listen "$d/sock" "$d/ready"
+	run --separate-stderr retry --max 1 -- "unix://$d/sock"
+	assert_success
+	assert_equal "$stderr" ""
+}
+
+@test "a name that /etc/hosts knows (localhost) is looked up and connected to" {
+	local d=$BATS_TEST_TMPDIR
+	getent hosts localhost | grep -q '127\.0\.0\.1' ||
+	    skip "localhost is not 127.0.0.1 here"
+	listen 127.0.0.1:0 "$d/port"
+	run --separate-stderr retry --max 1 -- "tcp://localhost:$(cat "$d/port")"
+	assert_success
+}
+
+@test "an IPv6 address in brackets" {
+	local port
+	python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' \
+	    2>/dev/null || skip "no IPv6 loopback"
+	port=$(free_port)
+	run --separate-stderr retry --max 1 -- "tcp://[::1]:$port"
+	assert_failure 1
+	assert_equal "${stderr_lines[0]}" \
+	    "retry: tcp://[::1]:$port: connection refused (::1)"
+}
+
+@test "a name that cannot be looked up fails the attempt, saying so" {
+	run --separate-stderr retry --max 2 --fixed 10ms --timeout 20s -- \
+	    tcp://nonexistent.invalid:80
+	assert_failure
+	assert_regex "${stderr_lines[0]}" "^retry: tcp://nonexistent.invalid:80: "
+	assert_regex "$stderr" "giving up after 2 attempts"
+}
+
+@test "--timeout bounds a connection that is not answered: 124, and the line says so" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	listen 127.0.0.1:0 "$d/port" full
+	t0=$(now_ms)
+	run --separate-stderr retry --max 2 --fixed 10ms --timeout 200ms -- \
+	    "tcp://127.0.0.1:$(cat "$d/port")"
+	t1=$(now_ms)
+	assert_failure 124
+	assert_equal "${stderr_lines[0]}" "retry: tcp://127.0.0.1:$(cat "$d/port"): no connection within 200ms (127.0.0.1)"
+	assert_regex "${stderr_lines[1]}" "attempt 1/2 failed: timed out after "
+	[ $((t1 - t0)) -lt 20000 ]
+}
+
+@test "what is left of --budget bounds a probe without --timeout" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	listen 127.0.0.1:0 "$d/port" full
+	t0=$(now_ms)
+	run --separate-stderr retry --budget 300ms --fixed 10ms -- \
+	    "tcp://127.0.0.1:$(cat "$d/port")"
+	t1=$(now_ms)
+	assert_failure
+	assert_regex "${stderr_lines[0]}" "no connection within "
+	[ $((t1 - t0)) -lt 20000 ]
+}
+
+@test "RETRY_* reach the hooks of a probe's run" {
+	local port
+	port=$(free_port)
+	run --separate-stderr retry --max 2 --fixed 10ms \
+	    --on-giveup 'echo "hook $RETRY_ATTEMPT $RETRY_LAST_STATUS" >&2' \
+	    -- "tcp://127.0.0.1:$port"
+	assert_failure 1
+	assert_regex "$stderr" "hook 2 1"
+}
+
+@test "a bad probe is refused in one line, 125" {
+	local bad
+	for bad in tcp://db tcp://db: tcp://:80 tcp://db:0 tcp://db:65536 \
+	    tcp://db:http tcp://::1:80 'tcp://[::1]' tcp://[::1:80 unix:// \
+	    unix://run/db.sock; do
+		run retry -- "$bad"
+		assert_usage_error "probe '.*': "
+	done
+	run retry -- tcp://db:80 extra
+	assert_usage_error "takes no arguments"
+}
+
+@test "options about a process or its output are refused with a probe" {
+	local opt
+	for opt in '--until-output x' '--fail-if-output x' '--hold-stdout' \
+	    '--stdin replay' '--kill-after 1s' '--signal INT' \
+	    '--preserve-status' '--foreground'; do
+		# shellcheck disable=SC2086
+		run retry $opt -- tcp://db:80
+		assert_usage_error "a probe \\(tcp://db:80\\) has"
+	done
+}
+
+@test "./tcp://x runs a file of that name, as a command" {
+	local d=$BATS_TEST_TMPDIR
+	mkdir -p "$d/tcp:"
+	printf '#!/bin/sh\necho ran\n' >"$d/tcp:/x"
+	chmod +x "$d/tcp:/x"
+	cd "$d"
+	run --separate-stderr retry --max 1 -- ./tcp://x
+	assert_success
+	assert_output ran
+}
+
+@test "a signal ends a probe that waits for an answer at once: 128 + N" {
+	local d=$BATS_TEST_TMPDIR pid st=0 t0 t1
+	listen 127.0.0.1:0 "$d/port" full
+	"$RETRY" --verbose --max 1 --timeout 60s -- \
+	    "tcp://127.0.0.1:$(cat "$d/port")" 2>"$d/err" 3>&- &
+	pid=$!
+	timeout 30 sh -c 'until grep -q "starting" "$0"; do sleep 0.05; done' \
+	    "$d/err"
+	t0=$(now_ms)
+	kill -TERM "$pid"
+	wait "$pid" || st=$?
+	t1=$(now_ms)
+	assert_equal "$st" 143
+	[ $((t1 - t0)) -lt 20000 ]
+	run grep -c 'SIGTERM during attempt 1/1' "$d/err"
+	assert_output 1
+}
+
+@test "-q silences retry's reports, not what the probe says of its failure" {
+	local port
+	port=$(free_port)
+	run --separate-stderr retry -q --max 1 -- "tcp://127.0.0.1:$port"
+	assert_failure 1
+	assert_equal "$stderr" \
+	    "retry: tcp://127.0.0.1:$port: connection refused (127.0.0.1)"
+}

@@ -239,7 +239,8 @@ logfile_open_as(struct logfile **fp, const char *opt, const char *path,
 		close(fd);
 		snprintf(err, errsz, "%s: %s: a %s that another user "
 		    "(uid %lu) owns in a world-writable sticky directory; "
-		    "refused", opt, path, S_ISFIFO(st.st_mode) ? "FIFO" : "file",
+		    "refused", opt, path,
+		    S_ISFIFO(st.st_mode) ? "FIFO" : "file",
 		    (unsigned long)st.st_uid);
 		return -1;
 	}

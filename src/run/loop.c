@@ -606,8 +606,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	policy_init(&run->pol, &c->backoff, &c->limits, &c->verdict, rng);
 	hooks_init(&run->hooks, c->signal, c->limits.timeout, c->kill_after,
 	    rep, closed);
-	if (c->result_file != NULL &&
-	    resultfile_open(&run->res, c->result_file, why, sizeof(why)) == -1) {
+	if (c->result_file != NULL && resultfile_open(&run->res,
+	    c->result_file, why, sizeof(why)) == -1) {
 		report_error(run->rep, "%s", why);
 		return policy_halt(x, &broken);
 	}

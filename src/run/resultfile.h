@@ -1,19 +1,7 @@
 /*
- * --result-file: the run's figures, appended to FILE as it ends in one
- * write, as key=value lines in the format of GitHub's $GITHUB_OUTPUT, so
- * that a CI's next step can read them:
- *
- *	result=success		(or gave-up, or stopped)
- *	exit_status=0		retry's, as $? gives it after
- *	attempts=3		attempts made
- *	succeeded_on=3		the attempt that succeeded, empty when none
- *	last_status=0		the last attempt's status, empty when none
- *				ran, or it could not be run
- *	elapsed_ms=1204		since retry started
- *
- * Numbers and words only: no value holds a line break, so none needs
- * the format's delimiters.  The file is opened as --log-file is, before
- * the first attempt, and written without waiting.
+ * --result-file: the run's figures (figures.h), appended to FILE as it
+ * ends in one write.  The file is opened as --log-file is, before the
+ * first attempt, and written without waiting.
  */
 #ifndef RETRY_RESULTFILE_H
 #define RETRY_RESULTFILE_H

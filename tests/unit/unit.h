@@ -37,5 +37,6 @@ void	unit_storeurl(void);
 void	unit_cluster(void);
 void	unit_pwmask(void);
 void	unit_reportfmt(void);
+void	unit_figures(void);
 
 #endif

@@ -101,8 +101,8 @@ figures() {
 	run -0 --separate-stderr retry --fixed 50ms --result-file "$D/out" \
 	    -- flaky 2
 	assert_equal "$(figures $(($(now_ms) - t0)))" "$(printf '%s\n' \
-	    result=success exit_status=0 attempts=3 succeeded_on=3 \
-	    last_status=0 elapsed_ms=N)"
+	    result=success retry_status=0 total_attempts=3 succeeded_on=3 \
+	    exit_code=0 elapsed_ms=N)"
 	# At least the two delays.
 	(($(sed -n 's/^elapsed_ms=//p' "$D/out") >= 100))
 	assert_equal "$(stat -c %a "$D/out")" 600
@@ -112,19 +112,19 @@ figures() {
 	run -4 --separate-stderr retry --immediate --max 2 --result-file "$D/out" \
 	    -- sh -c 'exit 4'
 	assert_equal "$(figures 60000)" "$(printf '%s\n' \
-	    result=gave-up exit_status=4 attempts=2 succeeded_on= \
-	    last_status=4 elapsed_ms=N)"
+	    result=gave-up retry_status=4 total_attempts=2 succeeded_on= \
+	    exit_code=4 elapsed_ms=N)"
 	rm "$D/out"
 	run -2 --separate-stderr retry --immediate --stop-on 2 \
 	    --result-file "$D/out" -- flaky 5 2
 	assert_equal "$(figures 60000)" "$(printf '%s\n' \
-	    result=stopped exit_status=2 attempts=1 succeeded_on= \
-	    last_status=2 elapsed_ms=N)"
+	    result=stopped retry_status=2 total_attempts=1 succeeded_on= \
+	    exit_code=2 elapsed_ms=N)"
 	rm "$D/out"
 	run -127 --separate-stderr retry --result-file "$D/out" -- "$D/none"
 	assert_equal "$(figures 60000)" "$(printf '%s\n' \
-	    result=stopped exit_status=127 attempts=1 succeeded_on= \
-	    last_status= elapsed_ms=N)"
+	    result=stopped retry_status=127 total_attempts=1 succeeded_on= \
+	    exit_code= elapsed_ms=N)"
 }
 
 @test "--result-file: written as retry dies of a signal" {
@@ -136,8 +136,8 @@ figures() {
 	wait_status "$RETRY_PID"
 	assert_equal "$status" 143
 	assert_equal "$(figures 60000)" "$(printf '%s\n' \
-	    result=stopped exit_status=143 attempts=1 succeeded_on= \
-	    last_status=143 elapsed_ms=N)"
+	    result=stopped retry_status=143 total_attempts=1 succeeded_on= \
+	    exit_code=143 elapsed_ms=N)"
 }
 
 @test "--result-file: appended to what the file holds, a run after another" {
@@ -147,10 +147,10 @@ figures() {
 	    -- false
 	assert_equal "$(sed 's/^elapsed_ms=[0-9]*$/elapsed_ms=N/' "$D/out")" \
 	    "$(printf '%s\n' earlier=1 \
-	    result=success exit_status=0 attempts=1 succeeded_on=1 \
-	    last_status=0 elapsed_ms=N \
-	    result=gave-up exit_status=1 attempts=1 succeeded_on= \
-	    last_status=1 elapsed_ms=N)"
+	    result=success retry_status=0 total_attempts=1 succeeded_on=1 \
+	    exit_code=0 elapsed_ms=N \
+	    result=gave-up retry_status=1 total_attempts=1 succeeded_on= \
+	    exit_code=1 elapsed_ms=N)"
 }
 
 @test "--result-file: a FIFO that nobody reads is an error before the first attempt, not a hang" {

@@ -42,8 +42,8 @@ figures_format(char *buf, const struct next *x, unsigned long made,
 	int n;
 
 	/* retry's status: $? after it, 128 and the signal it dies of. */
-	n = snprintf(buf, FIGURES_MAX, "result=%s\nexit_status=%d\n"
-	    "attempts=%lu\nsucceeded_on=%s\nlast_status=%s\n"
+	n = snprintf(buf, FIGURES_MAX, "result=%s\nretry_status=%d\n"
+	    "total_attempts=%lu\nsucceeded_on=%s\nexit_code=%s\n"
 	    "elapsed_ms=%" PRId64 "\n", figures_result(x),
 	    x->what == NEXT_DIE ? 128 + x->status : x->status, made,
 	    number_or_none(on, sizeof(on), (long long)x->attempt, !won(x)),

@@ -4,12 +4,15 @@
  * them:
  *
  *	result=success		or gave-up, or stopped
- *	exit_status=0		retry's, as $? gives it after
- *	attempts=3		attempts made
+ *	retry_status=0		retry's exit status, as $? gives it after
+ *	total_attempts=3	attempts made
  *	succeeded_on=3		the attempt that succeeded, empty when none
- *	last_status=0		the last attempt's status, empty when none
+ *	exit_code=0		the last attempt's status, empty when none
  *				ran, or it could not be run
  *	elapsed_ms=1204		since retry started
+ *
+ * total_attempts and exit_code are what nick-fields/retry, the GitHub
+ * Action, names its outputs.
  *
  * Numbers and words only: no value holds a line break, so none needs the
  * format's delimiters.  Pure.

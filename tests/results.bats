@@ -209,6 +209,10 @@ figures() {
 	assert_line --index 0 --partial "a symlink that another user (uid 65534)"
 	assert_equal "$(cat "$D/private")" secret
 	[ ! -e "$D/ran" ]
+	# One's own symlink there is followed, as --log-file follows it.
+	ln -s "$D/mine" "$SHARED/own"
+	run -0 retry --result-file "$SHARED/own" -- true
+	grep -qx result=success "$D/mine"
 }
 
 @test "--on-success and --result-file: an empty value is a usage error" {

@@ -13,8 +13,8 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --exit-on-match --fail-if-output --retry-if-output --stop-if-output --match
 --fixed-strings --ignore-case --stdin --hold-stdout --delay-from-output
 --delay-from-output-replaces --forever --successes --reset-after --log-format
---log-file --syslog --on-retry --on-giveup --quiet --verbose --label --message
---dry-run --share --share-budget
+--log-file --syslog --on-retry --on-giveup --on-success --result-file --quiet
+--verbose --label --message --dry-run --share --share-budget
 --share-window --share-breaker --share-open --share-store --share-store-file
 --share-timeout --share-required --count --help --version'
 
@@ -60,6 +60,7 @@ _retry_takes_value() {
 	--until-output | --fail-if-output | --retry-if-output | \
 	--stop-if-output | --match | --stdin | --delay-from-output | \
 	--reset-after | --log-format | --log-file | --on-retry | --on-giveup | \
+	--on-success | --result-file | \
 	--share | --share-budget | --share-window | --share-breaker | \
 	--share-open | --share-store | --share-store-file | --share-timeout | \
 	--format | \
@@ -221,7 +222,7 @@ _retry() {
 	--log-format)
 		_retry_reply -W 'text json' -- "$cur"
 		return ;;
-	--log-file | --share-store-file)
+	--log-file | --result-file | --share-store-file)
 		_filedir
 		return ;;
 	--format)

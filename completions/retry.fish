@@ -15,7 +15,7 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     -u --until -w --while --until-output --fail-if-output \
     --retry-if-output --stop-if-output \
     --match --stdin --delay-from-output --reset-after --log-format \
-    --log-file --on-retry --on-giveup \
+    --log-file --on-retry --on-giveup --on-success --result-file \
     --successes \
     -m --label --message --share --share-budget --share-window --share-breaker \
     --share-open --share-store --share-store-file --share-timeout --count \
@@ -246,6 +246,8 @@ complete -c retry -n $opts -l log-file -r -F -d 'Append every event to a file'
 complete -c retry -n $opts -l syslog -d 'Send every event to syslog'
 complete -c retry -n $opts -l on-retry -x -d 'Run a shell command before each back-off sleep'
 complete -c retry -n $opts -l on-giveup -x -d 'Run a shell command when the run ends in failure'
+complete -c retry -n $opts -l on-success -x -d 'Run a shell command when the run ends in success'
+complete -c retry -n $opts -l result-file -r -F -d "Append the run's figures to a file as it ends"
 complete -c retry -n $opts -s q -l quiet -d "Report only retry's own errors"
 complete -c retry -n $opts -l verbose -d 'Also report starts and successes'
 complete -c retry -n $opts -s m -l label -x -d 'Prefix reports with retry[LABEL]'

@@ -112,6 +112,15 @@ assert_fds_seen() {
 	[ -s "$D/log" ]
 }
 
+@test "none of retry's own fds reaches an attempt, --on-retry or --on-success with --result-file" {
+	mkdir_seen
+	run -0 retry_fd5 --immediate -q --result-file "$D/figures" \
+	    --on-retry "$(lsfd on-retry)" --on-success "$(lsfd on-success)" \
+	    -- sh -c "$(lsfd 'attempt.$RETRY_ATTEMPT'); [ \$RETRY_ATTEMPT -ge 2 ]"
+	assert_fds_seen 4
+	grep -qx result=success "$D/figures"
+}
+
 @test "none of retry's own fds reaches an attempt or a hook with --share in a file store" {
 	mkdir_seen
 	run -1 retry_fd5 --immediate --max 3 -q --share fds \

@@ -88,6 +88,8 @@ setup() {
 	mv "$D/bin/sync.sh" "$D/work/"
 	stub deploy.sh 'exit 0'
 	mv "$D/bin/deploy.sh" "$D/work/"
+	# A GitHub Actions step's file of outputs.
+	export GITHUB_OUTPUT=$D/work/github_output
 	echo 'select 1;' | gzip >"$D/work/dump.sql.gz"
 	curl -fsS "http://127.0.0.1:$PORT/reset" >/dev/null
 	# retry and show-backoff-delays as the suite builds them.
@@ -159,6 +161,7 @@ $want"
 	refute_line --regexp '^/(github|api)/'
 	[ -s "$D/work/sync.json" ]
 	assert_equal "$(cat "$D/work/tunnel")" "tunnel up"
+	grep -qx 'result=success' "$D/work/github_output"
 }
 
 @test "every example in show-backoff-delays(1) runs as printed, output and all" {

@@ -309,6 +309,13 @@ const struct opt optable[] = {
 	{ "on-giveup", 0, O_ON_GIVEUP, "CMD", G_REPORT, RETRY, 0, 0,
 	  TEXT(on_giveup, "empty command"),
 	  "run sh -c CMD when the run ends in failure" },
+	{ "on-success", 0, O_ON_SUCCESS, "CMD", G_REPORT, RETRY, 0, 0,
+	  TEXT(on_success, "empty command"),
+	  "run sh -c CMD when the run ends in success" },
+	{ "result-file", 0, O_RESULT_FILE, "FILE", G_REPORT, RETRY, 0, 0,
+	  TEXT(result_file, "empty file name"),
+	  "append the run's figures to FILE as it ends,\n"
+	  "key=value lines ($GITHUB_OUTPUT's format)" },
 	{ "quiet", 'q', O_QUIET, NULL, G_REPORT, RETRY, 0, 0,
 	  SET(verbosity, QUIET),
 	  "report only retry's own errors" },

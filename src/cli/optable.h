@@ -26,7 +26,8 @@ enum opt_id {
 	O_UNTIL_OUTPUT, O_FAIL_IF_OUTPUT, O_RETRY_IF_OUTPUT, O_STOP_IF_OUTPUT,
 	O_DELAY_FROM_OUTPUT, O_DELAY_FROM_OUTPUT_REPLACES, O_FOREVER,
 	O_RESET_AFTER, O_LOG_FORMAT,
-	O_LOG_FILE, O_SYSLOG, O_ON_RETRY, O_ON_GIVEUP,
+	O_LOG_FILE, O_SYSLOG, O_ON_RETRY, O_ON_GIVEUP, O_ON_SUCCESS,
+	O_RESULT_FILE,
 	O_MATCH, O_FIXED_STRINGS, O_IGNORE_CASE, O_STDIN, O_HOLD_STDOUT,
 	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
 	O_SHARE, O_SHARE_BUDGET, O_SHARE_WINDOW, O_SHARE_BREAKER, O_SHARE_OPEN,
@@ -116,7 +117,7 @@ struct opt {
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	88
+#define OPTABLE_ROWS	90
 
 extern const struct opt optable[];
 

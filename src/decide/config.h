@@ -49,6 +49,8 @@ struct config {
 	char		*log_file;
 	bool		 syslog;
 	char		*on_retry, *on_giveup;	/* sh -c's argument */
+	char		*on_success;	/* sh -c's argument */
+	char		*result_file;	/* --result-file, or NULL */
 	enum verbosity	 verbosity;
 	char		*label;
 	bool		 dry_run;

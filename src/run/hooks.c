@@ -1,4 +1,4 @@
-/* The hooks: --on-retry and --on-giveup. */
+/* The hooks: --on-retry, --on-giveup and --on-success. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /*
- * The hooks, --on-retry and --on-giveup: sh -c CMD, its stdin /dev/null
- * and its stdout retry's stderr, under the same --timeout, --signal and
- * --kill-after as an attempt, with RETRY_STATUS and RETRY_DELAY_MS set.
+ * The hooks, --on-retry, --on-giveup and --on-success: sh -c CMD, its
+ * stdin /dev/null and its stdout retry's stderr, under the same --timeout,
+ * --signal and --kill-after as an attempt, with RETRY_STATUS and
+ * RETRY_DELAY_MS set.
  * A hook's failure is reported and changes nothing else; a hook that
  * cannot be set up so is not run.
  */

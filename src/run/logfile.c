@@ -149,26 +149,26 @@ named_fd(const char *path)
 /* The log written through a copy (close-on-exec) of fd, which retry was
  * given open for writing. */
 static int
-logfile_dup(struct logfile **fp, const char *path, int fd, char *err,
-    size_t errsz)
+logfile_dup(struct logfile **fp, const char *opt, const char *path, int fd,
+    char *err, size_t errsz)
 {
 	int flags, d;
 
 	if ((flags = fcntl(fd, F_GETFL)) == -1 ||
 	    (d = fcntl(fd, F_DUPFD_CLOEXEC, 0)) == -1) {
-		snprintf(err, errsz, "--log-file: %s: %s", path,
+		snprintf(err, errsz, "%s: %s: %s", opt, path,
 		    strerror(errno));
 		return -1;
 	}
 	if ((flags & O_ACCMODE) == O_RDONLY || (flags & O_PATH) != 0) {
 		close(d);
-		snprintf(err, errsz, "--log-file: %s: descriptor %d is not "
-		    "open for writing", path, fd);
+		snprintf(err, errsz, "%s: %s: descriptor %d is not "
+		    "open for writing", opt, path, fd);
 		return -1;
 	}
 	if ((*fp = calloc(1, sizeof(**fp))) == NULL) {
 		close(d);
-		snprintf(err, errsz, "--log-file: %s: %s", path,
+		snprintf(err, errsz, "%s: %s: %s", opt, path,
 		    strerror(errno));
 		return -1;
 	}
@@ -192,12 +192,19 @@ int
 logfile_open(struct logfile **fp, const char *path, char *err,
     size_t errsz)
 {
+	return logfile_open_as(fp, "--log-file", path, err, errsz);
+}
+
+int
+logfile_open_as(struct logfile **fp, const char *opt, const char *path,
+    char *err, size_t errsz)
+{
 	char dir[PATH_MAX], base[PATH_MAX];
 	struct stat st, ds;
 	int dfd, fd, nofollow = O_NOFOLLOW;
 
 	if ((fd = named_fd(path)) != -1)
-		return logfile_dup(fp, path, fd, err, errsz);
+		return logfile_dup(fp, opt, path, fd, err, errsz);
 	if (strlcpy(dir, path, sizeof(dir)) >= sizeof(dir)) {
 		errno = ENAMETOOLONG;
 		goto fail;
@@ -214,9 +221,9 @@ logfile_open(struct logfile **fp, const char *path, char *err,
 		if (shared_sticky(&ds) && st.st_uid != geteuid() &&
 		    st.st_uid != ds.st_uid) {
 			close(dfd);
-			snprintf(err, errsz, "--log-file: %s: a symlink that "
+			snprintf(err, errsz, "%s: %s: a symlink that "
 			    "another user (uid %lu) made in a world-writable "
-			    "sticky directory; refused", path,
+			    "sticky directory; refused", opt, path,
 			    (unsigned long)st.st_uid);
 			return -1;
 		}
@@ -230,9 +237,10 @@ logfile_open(struct logfile **fp, const char *path, char *err,
 	    (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) &&
 	    st.st_uid != geteuid() && st.st_uid != ds.st_uid) {
 		close(fd);
-		snprintf(err, errsz, "--log-file: %s: a %s that another user "
+		snprintf(err, errsz, "%s: %s: a %s that another user "
 		    "(uid %lu) owns in a world-writable sticky directory; "
-		    "refused", path, S_ISFIFO(st.st_mode) ? "FIFO" : "file",
+		    "refused", opt, path,
+		    S_ISFIFO(st.st_mode) ? "FIFO" : "file",
 		    (unsigned long)st.st_uid);
 		return -1;
 	}
@@ -245,7 +253,7 @@ logfile_open(struct logfile **fp, const char *path, char *err,
 		return 0;
 	}
 fail:
-	snprintf(err, errsz, "--log-file: %s: %s", path, errno == ENXIO ?
+	snprintf(err, errsz, "%s: %s: %s", opt, path, errno == ENXIO ?
 	    "a FIFO that no process reads" : errno == ELOOP ?
 	    "a symlink that appeared while it was opened" : strerror(errno));
 	return -1;

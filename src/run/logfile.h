@@ -24,6 +24,9 @@ struct logfile {
  * symlink nor into a file or FIFO that another user planted in a sticky
  * world-writable directory); -1 with one line saying why in err. */
 int	logfile_open(struct logfile **, const char *path, char *err, size_t);
+/* The same, for the option opt (--result-file): its name begins err. */
+int	logfile_open_as(struct logfile **, const char *opt, const char *path,
+	    char *err, size_t);
 void	logfile_close(struct logfile *);
 /* Writes what the log takes now of what waits; after an error other than
  * a full pipe, what waits is dropped, counted. */

@@ -26,6 +26,7 @@
 #include "policy.h"
 #include "probe.h"
 #include "report.h"
+#include "resultfile.h"
 #include "shared.h"
 #include "signals.h"
 #include "sleep.h"
@@ -85,6 +86,7 @@ struct run {
 	char		*command;	/* retry's command line, for ps */
 	char		 cause[256];	/* why the attempt could not start */
 	struct shared	*sh;		/* --share's state, made only then */
+	struct logfile	*res;		/* --result-file, or NULL */
 };
 
 /* Whether the reader of retry's stdout or stderr (a pipe, a FIFO or a
@@ -531,20 +533,23 @@ say_recovered(const struct run *run, const struct next *x)
 
 /*
  * The one place where a run ends, as x says: --on-giveup after a run that
- * gave up, the held output let go (to stdout after a success, else to
- * stderr: a run that never succeeds gives a pipeline nothing), the closing
- * line of a success after failures, and a probe of the shared breaker it
- * holds; then the exit status is returned, or retry dies of the signal,
- * as if it had never caught it.
+ * gave up, --on-success after one that succeeded, the held output let go
+ * (to stdout after a success, else to stderr: a run that never succeeds
+ * gives a pipeline nothing), the closing line of a success after
+ * failures, a probe of the shared breaker it holds, and --result-file;
+ * then the exit status is returned, or retry dies of the signal, as if it
+ * had never caught it.
  */
 static int
 end_run(struct run *run, struct next x)
 {
 	struct observed o = { 0 };
 
-	if (x.what == NEXT_EXIT && x.gave_up)
-		x = check_signal(run, x, hook_run(&run->hooks, "--on-giveup",
-		    run->c->on_giveup, run->last, -1));
+	if (x.what == NEXT_EXIT && (x.gave_up || (x.end == END_VERDICT &&
+	    x.succeeded)))
+		x = check_signal(run, x, hook_run(&run->hooks, x.gave_up ?
+		    "--on-giveup" : "--on-success", x.gave_up ?
+		    run->c->on_giveup : run->c->on_success, run->last, -1));
 	if (x.what == NEXT_EXIT) {
 		settle_output(run, x.end == END_VERDICT && x.succeeded, &o);
 		if ((x = policy_halt(x, &o)).end == END_OWN_ERROR &&
@@ -556,6 +561,9 @@ end_run(struct run *run, struct next x)
 		shared_leave(run->sh);
 		say_news(run, NULL);
 	}
+	resultfile_write(run->res, run->rep, &x, run->made, run->last,
+	    mono_ns() - run->t0);
+	logfile_close(run->res);
 	if (x.what == NEXT_DIE) {
 		(void)streams_settle(&run->st, false);
 		report_end(run->rep);
@@ -601,6 +609,11 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	policy_init(&run->pol, &c->backoff, &c->limits, &c->verdict, rng);
 	hooks_init(&run->hooks, c->signal, c->limits.timeout, c->kill_after,
 	    rep, closed);
+	if (c->result_file != NULL && resultfile_open(&run->res,
+	    c->result_file, why, sizeof(why)) == -1) {
+		report_error(run->rep, "%s", why);
+		return policy_halt(x, &broken);
+	}
 	if (streams_init(&run->st, &sto, closed, c->args[0]) == -1) {
 		if (signal_stop != 0)
 			return check_signal(run, x, signal_stop);

@@ -45,6 +45,7 @@ main(void)
 	unit_pwmask();
 	unit_reportfmt();
 	unit_probeurl();
+	unit_figures();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

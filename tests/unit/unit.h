@@ -38,5 +38,6 @@ void	unit_cluster(void);
 void	unit_pwmask(void);
 void	unit_reportfmt(void);
 void	unit_probeurl(void);
+void	unit_figures(void);
 
 #endif

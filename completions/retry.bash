@@ -12,7 +12,7 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --seed --success-on --retry-on --stop-on --until --while --until-output
 --exit-on-match --fail-if-output --retry-if-output --stop-if-output --match
 --fixed-strings --ignore-case --stdin --hold-stdout --delay-from-output
---delay-from-output-replaces --forever --successes --reset-after --log-format
+--delay-from-output-replaces --forever --successes --reset-after --log-format --ci
 --log-file --syslog --on-retry --on-giveup --on-success --result-file --quiet
 --verbose --label --message --dry-run --share --share-budget
 --share-window --share-breaker --share-open --share-store --share-store-file
@@ -59,7 +59,7 @@ _retry_takes_value() {
 	--successes | \
 	--until-output | --fail-if-output | --retry-if-output | \
 	--stop-if-output | --match | --stdin | --delay-from-output | \
-	--reset-after | --log-format | --log-file | --on-retry | --on-giveup | \
+	--reset-after | --log-format | --ci | --log-file | --on-retry | --on-giveup | \
 	--on-success | --result-file | \
 	--share | --share-budget | --share-window | --share-breaker | \
 	--share-open | --share-store | --share-store-file | --share-timeout | \
@@ -221,6 +221,9 @@ _retry() {
 		return ;;
 	--log-format)
 		_retry_reply -W 'text json' -- "$cur"
+		return ;;
+	--ci)
+		_retry_reply -W 'auto github gitlab none' -- "$cur"
 		return ;;
 	--log-file | --result-file | --share-store-file)
 		_filedir

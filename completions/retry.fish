@@ -14,7 +14,7 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     --jitter-factor -j --jitter --seed --success-on --retry-on --stop-on \
     -u --until -w --while --until-output --fail-if-output \
     --retry-if-output --stop-if-output \
-    --match --stdin --delay-from-output --reset-after --log-format \
+    --match --stdin --delay-from-output --reset-after --log-format --ci \
     --log-file --on-retry --on-giveup --on-success --result-file \
     --successes \
     -m --label --message --share --share-budget --share-window --share-breaker \
@@ -242,6 +242,7 @@ complete -c retry -n $opts -l delay-from-output-replaces -d "Wait the output's d
 complete -c retry -n $opts -l forever -d 'Run again after a success too'
 complete -c retry -n $opts -l reset-after -x -d 'An attempt this long starts the count over'
 complete -c retry -n $opts -l log-format -x -a 'text json' -d 'Report as text or JSON Lines'
+complete -c retry -n $opts -l ci -x -a 'auto github gitlab none' -d "The CI's groups and annotations"
 complete -c retry -n $opts -l log-file -r -F -d 'Append every event to a file'
 complete -c retry -n $opts -l syslog -d 'Send every event to syslog'
 complete -c retry -n $opts -l on-retry -x -d 'Run a shell command before each back-off sleep'

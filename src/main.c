@@ -135,7 +135,7 @@ main(int argc, char *argv[])
 	}
 	ro = (struct reporter_opts){ .label = cfg.label, .args = cfg.args,
 	    .nargs = cfg.nargs, .verbosity = cfg.verbosity,
-	    .log_format = cfg.log_format, .syslog = cfg.syslog,
+	    .log_format = cfg.log_format, .ci = cfg.ci, .syslog = cfg.syslog,
 	    .forever = cfg.limits.forever,
 	    .max_attempts = cfg.backoff.max_attempts,
 	    .successes = cfg.limits.successes, .budget = cfg.limits.budget,

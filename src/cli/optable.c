@@ -25,6 +25,9 @@ static const struct opt_choice stdin_modes = { "mode", 3,
 	  { "null", STDIN_NULL } } };
 static const struct opt_choice log_formats = { "format", 2,
 	{ { "text", LOG_TEXT }, { "json", LOG_JSON } } };
+static const struct opt_choice ci_modes = { "CI", 4,
+	{ { "auto", CI_AUTO }, { "github", CI_GITHUB }, { "gitlab", CI_GITLAB },
+	  { "none", CI_NONE } } };
 static const struct opt_choice formats = { "format", 4,
 	{ { "plain", FORMAT_PLAIN }, { "table", FORMAT_TABLE },
 	  { "csv", FORMAT_CSV }, { "json", FORMAT_JSON } } };
@@ -296,6 +299,12 @@ const struct opt optable[] = {
 	{ "log-format", 0, O_LOG_FORMAT, "FMT", G_REPORT, RETRY | SHR, 0, 0,
 	  CHOICE(log_format, log_formats),
 	  "text (default) or json: JSON Lines" },
+	{ "ci", 0, O_CI, "CI", G_REPORT, RETRY, 0, 0,
+	  CHOICE(ci, ci_modes),
+	  "auto (default: GITHUB_ACTIONS or GITLAB_CI),\n"
+	  "github, gitlab or none: each attempt's output\n"
+	  "in a collapsible group, and an annotation\n"
+	  "after failures" },
 	{ "log-file", 0, O_LOG_FILE, "FILE", G_REPORT, RETRY, 0, 0,
 	  TEXT(log_file, "empty file name"),
 	  "append every event to FILE too, timed (0600);\n"

@@ -25,7 +25,7 @@ enum opt_id {
 	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON, O_UNTIL, O_WHILE,
 	O_UNTIL_OUTPUT, O_FAIL_IF_OUTPUT, O_RETRY_IF_OUTPUT, O_STOP_IF_OUTPUT,
 	O_DELAY_FROM_OUTPUT, O_DELAY_FROM_OUTPUT_REPLACES, O_FOREVER,
-	O_RESET_AFTER, O_LOG_FORMAT,
+	O_RESET_AFTER, O_LOG_FORMAT, O_CI,
 	O_LOG_FILE, O_SYSLOG, O_ON_RETRY, O_ON_GIVEUP, O_ON_SUCCESS,
 	O_RESULT_FILE,
 	O_MATCH, O_FIXED_STRINGS, O_IGNORE_CASE, O_STDIN, O_HOLD_STDOUT,
@@ -117,7 +117,7 @@ struct opt {
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	90
+#define OPTABLE_ROWS	91
 
 extern const struct opt optable[];
 

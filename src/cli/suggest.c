@@ -50,7 +50,8 @@ listed(const struct opt *o, enum mode mode)
 
 /* The option that name[0..n) most likely meant, or NULL: a synonym, an
  * option it abbreviates or that starts the same, or the nearest by edit
- * distance (at most 2). */
+ * distance (at most 2, and less than name's length: "n" is as near to
+ * "--ci" as to anything). */
 static const struct opt *
 meant(const char *name, size_t n, enum mode mode)
 {
@@ -71,7 +72,7 @@ meant(const char *name, size_t n, enum mode mode)
 			continue;
 		if (n > 0 && strncmp(o->name, name, n) == 0)
 			return o;
-		if ((d = distance(name, n, o->name)) < best_d) {
+		if ((d = distance(name, n, o->name)) < best_d && d < n) {
 			best_d = d;
 			best = o;
 		}

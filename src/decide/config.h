@@ -23,6 +23,8 @@ enum stdin_mode { STDIN_INHERIT, STDIN_REPLAY, STDIN_NULL };
 enum match_stream { MATCH_BOTH, MATCH_STDOUT, MATCH_STDERR };
 enum log_format { LOG_TEXT, LOG_JSON };
 enum unit { UNIT_S, UNIT_MS };
+/* --ci: which CI's log format retry's own lines take (cifmt.h). */
+enum ci_mode { CI_AUTO, CI_GITHUB, CI_GITLAB, CI_NONE };
 
 struct config {
 	enum mode	 mode;
@@ -46,6 +48,7 @@ struct config {
 	enum stdin_mode	 stdin_mode;
 	bool		 hold_stdout;
 	enum log_format	 log_format;
+	enum ci_mode	 ci;
 	char		*log_file;
 	bool		 syslog;
 	char		*on_retry, *on_giveup;	/* sh -c's argument */

@@ -86,6 +86,8 @@ struct reporter {
 	int		 nargs;
 	enum verbosity	 verbosity;
 	bool		 json;		/* JSON Lines, not text */
+	enum ci_mode	 ci;		/* the CI's lines on stdout, or
+					 * CI_NONE (never CI_AUTO) */
 	bool		 syslog;
 	bool		 forever;	/* successes are shown */
 	unsigned long	 max_attempts;	/* "attempt n/max", or 0 */

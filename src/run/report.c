@@ -18,6 +18,8 @@
 #include "logfile.h"
 #include "output.h"
 #include "report.h"
+#include "cifmt.h"
+#include "ci.h"
 
 static void say_dropped(const struct reporter *, bool);
 
@@ -142,6 +144,7 @@ report_end(const struct reporter *c)
 {
 	struct logfile *f = c->log;
 
+	ci_end(c);
 	if (f == NULL)
 		return;
 	logfile_end(f);
@@ -159,6 +162,8 @@ reporter_init(struct reporter *r, const struct reporter_opts *o)
 		.label = o->label, .args = o->args, .nargs = o->nargs,
 		.verbosity = o->verbosity, .json = o->log_format == LOG_JSON,
 		.syslog = o->syslog,
+		.ci = ci_detect(o->ci, getenv("GITHUB_ACTIONS"),
+		    getenv("GITLAB_CI"), isatty(STDOUT_FILENO) == 1),
 		.forever = o->forever || o->successes > 1,
 		.max_attempts = o->forever ? 0 : o->max_attempts,
 		.budget = o->budget,
@@ -192,8 +197,8 @@ reporter_close(struct reporter *r)
 		closelog();
 }
 
-void
-report(const struct reporter *c, const struct report *e)
+static void
+say(const struct reporter *c, const struct report *e)
 {
 	static const int priorities[] = {
 		[EV_START] = LOG_INFO, [EV_SUCCEEDED] = LOG_INFO,
@@ -218,6 +223,18 @@ report(const struct reporter *c, const struct report *e)
 	clock_gettime(CLOCK_REALTIME, &now);
 	body = report_format(&l, c, e, &now);
 	emit(c, &l, body, shown, priorities[e->event], &now);
+}
+
+/* The CI's group opens before an attempt's first line, and closes after
+ * its last, the annotation after it. */
+void
+report(const struct reporter *c, const struct report *e)
+{
+	if (e->event == EV_START)
+		ci_report(c, e);
+	say(c, e);
+	if (e->event != EV_START)
+		ci_report(c, e);
 }
 
 void

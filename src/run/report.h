@@ -22,6 +22,7 @@ struct reporter_opts {
 	int		 nargs;
 	enum verbosity	 verbosity;	/* -q, --verbose */
 	enum log_format	 log_format;	/* --log-format */
+	enum ci_mode	 ci;		/* --ci */
 	bool		 syslog;	/* --syslog */
 	bool		 forever;	/* --forever */
 	unsigned long	 max_attempts;	/* --max */

@@ -39,6 +39,11 @@ if [ -x /usr/bin/python3 ] && [ -n "${BATS_RUN_TMPDIR:-}" ]; then
 	PATH=$BATS_RUN_TMPDIR/python:$PATH
 fi
 
+# The suite may itself run in a CI: retry's --ci auto would then write the
+# CI's groups around every attempt.  tests/ci.bats sets them where it means
+# to.
+unset GITHUB_ACTIONS GITLAB_CI
+
 RETRY=${RETRY:-$ROOT/retry}
 SHOW=${SHOW:-$ROOT/show-backoff-delays}
 PATH=$ROOT/tests/bin:$PATH

@@ -34,6 +34,7 @@ main(void)
 	unit_model();
 	unit_suggest();
 	unit_line();
+	unit_cifmt();
 	unit_duration();
 	unit_codes();
 	unit_engine();

@@ -23,6 +23,7 @@ void	unit_replay(void);
 void	unit_model(void);
 void	unit_suggest(void);
 void	unit_line(void);
+void	unit_cifmt(void);
 void	unit_duration(void);
 void	unit_codes(void);
 void	unit_engine(void);

@@ -1,0 +1,187 @@
+/*
+ * --ci: the groups and annotations of GitHub Actions and GitLab CI on
+ * stdout, the stream whose workflow commands GitHub reads, and where the
+ * attempts' output goes, so that a group holds it; retry's own report
+ * lines stay on stderr.  The run's failed statuses are kept, distinct and
+ * bounded, for the annotation that names them.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cifmt.h"
+#include "ci.h"
+#include "clock.h"
+#include "output.h"
+
+/* The distinct statuses that annotations name, at most. */
+#define CI_STATUSES	8
+
+static struct {
+	bool		 open;		/* a group is open */
+	char		 name[96];	/* its name (GitLab's) */
+	char		 failed[CI_STATUSES][48];
+	size_t		 nfailed;
+	bool		 more;		/* statuses past CI_STATUSES */
+} ci;
+
+/* l to stdout, whose reader may be slow (waited for in the one wait) or
+ * gone (the line is lost, nothing more). */
+static void
+put(struct line *l)
+{
+	if (!l->failed && l->len > 0) {
+		(void)out_all(out_std(STDOUT_FILENO), l->buf, l->len);
+		out_passed(STDOUT_FILENO, l->buf, l->len);
+	}
+	free(l->buf);
+}
+
+static int64_t
+unix_now(void)
+{
+	return wall_ns() / NS_PER_SEC;
+}
+
+static void
+close_group(const struct reporter *c)
+{
+	struct line l = { 0 };
+
+	if (!ci.open)
+		return;
+	ci_group_end(&l, c->ci, ci.name, unix_now());
+	put(&l);
+	ci.open = false;
+}
+
+static void
+open_group(const struct reporter *c, const struct report *e)
+{
+	struct line t = { 0 }, n = { 0 };
+
+	close_group(c);
+	report_prefix(&t, c);
+	if (c->max_attempts > 0)
+		line_add(&t, "attempt %lu/%lu: %s", e->attempt,
+		    c->max_attempts, c->name);
+	else
+		line_add(&t, "attempt %lu: %s", e->attempt, c->name);
+	if (c->label != NULL)
+		line_add(&n, "retry_%s_attempt_%lu", c->label, e->attempt);
+	else
+		line_add(&n, "retry_attempt_%lu", e->attempt);
+	if (!t.failed && !n.failed) {
+		struct line l = { 0 };
+
+		(void)strlcpy(ci.name, n.buf, sizeof(ci.name));
+		ci_group_start(&l, c->ci, ci.name, t.buf, unix_now());
+		put(&l);
+		ci.open = true;
+	}
+	free(t.buf);
+	free(n.buf);
+}
+
+/* The status of e's attempt, kept once. */
+static void
+keep_status(const struct report *e)
+{
+	struct line l = { 0 };
+
+	ci_status(&l, e->result, e->cause);
+	if (l.failed || l.buf == NULL) {
+		free(l.buf);
+		return;
+	}
+	for (size_t i = 0; i < ci.nfailed; i++)
+		if (strcmp(ci.failed[i], l.buf) == 0) {
+			free(l.buf);
+			return;
+		}
+	if (ci.nfailed < CI_STATUSES)
+		(void)strlcpy(ci.failed[ci.nfailed++], l.buf,
+		    sizeof(ci.failed[0]));
+	else
+		ci.more = true;
+	free(l.buf);
+}
+
+/* The statuses kept: "exit 1, killed by SIGKILL". */
+static void
+add_statuses(struct line *l)
+{
+	for (size_t i = 0; i < ci.nfailed; i++)
+		line_add(l, "%s%s", i > 0 ? ", " : "", ci.failed[i]);
+	if (ci.more)
+		line_add(l, ", ...");
+}
+
+static void
+annotate(const struct reporter *c, const struct report *e, bool error,
+    const char *what)
+{
+	struct line t = { 0 }, m = { 0 }, l = { 0 };
+	const unsigned long made = e->made > e->attempt ? e->made : e->attempt;
+
+	report_prefix(&t, c);
+	line_add(&t, "%s", error ? what : "succeeded after failures");
+	if (error)
+		line_add(&m, "%s: %s after %lu attempt%s: ", c->name, what,
+		    made, made == 1 ? "" : "s");
+	else
+		line_add(&m, "%s: succeeded on attempt %lu after %lu "
+		    "failure%s: ", c->name, e->attempt, e->failures,
+		    e->failures == 1 ? "" : "s");
+	add_statuses(&m);
+	if (!t.failed && !m.failed) {
+		ci_annotation(&l, c->ci, error, t.buf, m.buf);
+		put(&l);
+	}
+	free(t.buf);
+	free(m.buf);
+}
+
+void
+ci_report(const struct reporter *c, const struct report *e)
+{
+	if (c->ci == CI_NONE)
+		return;
+	switch (e->event) {
+	case EV_START:
+		open_group(c, e);
+		break;
+	case EV_FAILED:
+		keep_status(e);
+		close_group(c);
+		break;
+	case EV_GIVE_UP:
+	case EV_STOP:
+		if (e->result != NULL || e->cause != NULL)
+			keep_status(e);
+		close_group(c);
+		if (e->event == EV_GIVE_UP)
+			annotate(c, e, true, "gave up");
+		else if (e->reason != WHY_READER_GONE &&
+		    e->reason != WHY_QUIT && e->reason != WHY_INTERRUPTED)
+			annotate(c, e, true, "stopped");
+		break;
+	case EV_SUCCEEDED:
+	case EV_SIGNAL:
+		close_group(c);
+		break;
+	case EV_DONE:
+		close_group(c);
+		annotate(c, e, false, NULL);
+		break;
+	case EV_SHARE:
+		break;
+	}
+}
+
+void
+ci_end(const struct reporter *c)
+{
+	if (c->ci != CI_NONE)
+		close_group(c);
+}

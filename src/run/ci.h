@@ -1,0 +1,16 @@
+/* --ci: a run's events as the CI's log shows them, on stdout, where the
+ * attempts' output is: each attempt in a collapsible group, an annotation
+ * when a run succeeds after failures or ends in one.  The lines are
+ * cifmt.h's. */
+#ifndef RETRY_CI_H
+#define RETRY_CI_H
+
+#include "reportfmt.h"
+
+/* e, as the CI that c names says it (nothing with CI_NONE): EV_START
+ * before the event's own report, any other after it. */
+void	ci_report(const struct reporter *c, const struct report *e);
+/* The group left open, closed: a run that ends mid-attempt. */
+void	ci_end(const struct reporter *c);
+
+#endif

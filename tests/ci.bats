@@ -1,0 +1,132 @@
+#!/usr/bin/env bats
+# --ci: GitHub's groups and annotations and GitLab's sections on stdout,
+# escaped, with the reports on stderr as without them; nothing outside CI.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/core
+
+@test "ci: GitHub: each attempt in a group, a warning after a success that failed first" {
+	GITHUB_ACTIONS=true run -0 --separate-stderr \
+	    retry --max 3 --fixed 10ms flaky 2
+	assert_lines \
+	    "::group::retry: attempt 1/3: flaky 2" "run 1" "::endgroup::" \
+	    "::group::retry: attempt 2/3: flaky 2" "run 2" "::endgroup::" \
+	    "::group::retry: attempt 3/3: flaky 2" "run 3" "::endgroup::" \
+	    "::warning title=retry%3A succeeded after failures::flaky 2: succeeded on attempt 3 after 2 failures: exit 1"
+	# The reports on stderr are as without --ci.
+	assert_stderr_lines \
+	    "retry: flaky 2: attempt 1/3 failed: exit 1 after $DUR; next attempt in 10ms" \
+	    "retry: attempt 2/3 failed: exit 1 after $DUR; next attempt in 10ms" \
+	    "retry: flaky 2: succeeded on attempt 3 of 3 after $DUR"
+}
+
+@test "ci: GitHub: a run that gives up leaves an error naming the statuses that failed" {
+	cd "$BATS_TEST_TMPDIR"
+	GITHUB_ACTIONS=true run -9 --separate-stderr retry --max 3 --fixed 10ms \
+	    statuses runs 3 KILL 9
+	assert_lines \
+	    "::group::retry: attempt 1/3: statuses runs 3 KILL 9" \
+	    "::endgroup::" \
+	    "::group::retry: attempt 2/3: statuses runs 3 KILL 9" \
+	    "::endgroup::" \
+	    "::group::retry: attempt 3/3: statuses runs 3 KILL 9" \
+	    "::endgroup::" \
+	    "::error title=retry%3A gave up::statuses runs 3 KILL 9: gave up after 3 attempts: exit 3, killed by SIGKILL, exit 9"
+}
+
+@test "ci: GitHub: a first attempt that succeeds leaves its group and no annotation" {
+	GITHUB_ACTIONS=true run -0 --separate-stderr retry --max 3 flaky 0
+	assert_lines "::group::retry: attempt 1/3: flaky 0" "run 1" \
+	    "::endgroup::"
+	assert_equal "$stderr" ""
+}
+
+@test "ci: GitHub: hostile arguments and labels cannot inject a command" {
+	GITHUB_ACTIONS=true run -1 --separate-stderr retry --max 1 \
+	    --label 'a,b:c%' -- false $'x\n::error::pwned' '%0A,::'
+	assert_lines \
+	    "::group::retry[a,b:c%25]: attempt 1/1: false 'x\\x0a::error::pwned' %250A,::" \
+	    "::endgroup::" \
+	    "::error title=retry[a%2Cb%3Ac%25]%3A gave up::false 'x\\x0a::error::pwned' %250A,::: gave up after 1 attempt: exit 1"
+	refute_line --partial $'\n::error::pwned'
+	refute_line --regexp '^::error::'
+}
+
+@test "ci: GitHub: the command's own workflow commands pass through untouched" {
+	GITHUB_ACTIONS=true run -0 --separate-stderr retry --max 1 -- \
+	    printf '::error file=a.c,line=1::lint%%0A\n::notice::x\n'
+	assert_regex "${lines[0]}" "^::group::retry: attempt 1/1: printf "
+	assert_equal "${lines[1]}" "::error file=a.c,line=1::lint%0A"
+	assert_equal "${lines[2]}" "::notice::x"
+	assert_equal "${lines[3]}" "::endgroup::"
+	assert_equal "${#lines[@]}" 4
+}
+
+@test "ci: GitHub: --hold-stdout: the held output inside its attempt's group" {
+	GITHUB_ACTIONS=true run -0 --separate-stderr retry --max 2 \
+	    --fixed 10ms --hold-stdout flaky 1
+	assert_lines \
+	    "::group::retry: attempt 1/2: flaky 1" "::endgroup::" \
+	    "::group::retry: attempt 2/2: flaky 1" "run 2" "::endgroup::" \
+	    "::warning title=retry%3A succeeded after failures::flaky 1: succeeded on attempt 2 after 1 failure: exit 1"
+}
+
+@test "ci: GitLab: each attempt in a collapsed section, plain lines for the annotations" {
+	local e=$'\e' t='[0-9]+'
+	GITLAB_CI=true run -0 --separate-stderr \
+	    retry --max 3 --fixed 10ms --label 'web app' flaky 1
+	assert_equal "${#lines[@]}" 7
+	assert_regex "${lines[0]}" "^${e}\\[0Ksection_start:$t:retry_web_app_attempt_1\\[collapsed=true\\]"$'\r'"${e}\\[0Kretry\\[web app\\]: attempt 1/3: flaky 1\$"
+	assert_equal "${lines[1]}" "run 1"
+	assert_regex "${lines[2]}" "^${e}\\[0Ksection_end:$t:retry_web_app_attempt_1"$'\r'"${e}\\[0K\$"
+	assert_regex "${lines[3]}" "^${e}\\[0Ksection_start:$t:retry_web_app_attempt_2\\[collapsed=true\\]"$'\r'"${e}\\[0Kretry\\[web app\\]: attempt 2/3: flaky 1\$"
+	assert_equal "${lines[4]}" "run 2"
+	assert_regex "${lines[5]}" "^${e}\\[0Ksection_end:$t:retry_web_app_attempt_2"$'\r'"${e}\\[0K\$"
+	assert_equal "${lines[6]}" "retry[web app]: succeeded after failures: flaky 1: succeeded on attempt 2 after 1 failure: exit 1"
+}
+
+@test "ci: GitLab: a section's start and end are Unix times of now" {
+	local before after s
+	before=$(date +%s)
+	GITLAB_CI=true run -1 --separate-stderr retry --ci auto --max 1 false
+	after=$(date +%s)
+	[[ ${lines[0]} =~ section_start:([0-9]+): ]]
+	s=${BASH_REMATCH[1]}
+	((s >= before && s <= after))
+	assert_equal "${lines[2]}" "retry: gave up: false: gave up after 1 attempt: exit 1"
+}
+
+@test "ci: --ci github and gitlab need no environment; --ci none under GitHub Actions says nothing new" {
+	run -0 --separate-stderr retry --ci github --max 1 echo hi
+	assert_lines "::group::retry: attempt 1/1: echo hi" "hi" "::endgroup::"
+	run -0 --separate-stderr retry --ci gitlab --max 1 echo hi
+	assert_line --index 1 "hi"
+	assert_regex "${lines[0]}" 'section_start:[0-9]+:retry_attempt_1\['
+	GITHUB_ACTIONS=true GITLAB_CI=true run -0 --separate-stderr \
+	    retry --ci none --max 3 --fixed 10ms flaky 1
+	assert_lines "run 1" "run 2"
+}
+
+@test "ci: outside CI, --ci auto adds nothing" {
+	run -0 --separate-stderr env -u GITHUB_ACTIONS -u GITLAB_CI \
+	    GITHUB_ACTIONS=1 "$RETRY" --ci auto --max 3 --fixed 10ms flaky 1
+	assert_lines "run 1" "run 2"
+	assert_stderr_lines \
+	    "retry: flaky 1: attempt 1/3 failed: exit 1 after $DUR; next attempt in 10ms" \
+	    "retry: flaky 1: succeeded on attempt 2 of 3 after $DUR"
+}
+
+@test "ci: --ci auto on a terminal adds nothing" {
+	command -v script >/dev/null || skip "no script(1)"
+	GITHUB_ACTIONS=true run -0 timeout 60 script -qec \
+	    "'$RETRY' --ci auto --max 1 echo hi" /dev/null
+	refute_output --partial "::"
+	assert_output --partial "hi"
+}
+
+@test "ci: an unknown --ci is refused" {
+	run -125 retry --ci jenkins true
+	assert_usage_error --ci
+	assert_line --index 0 \
+	    "retry: --ci: unknown CI 'jenkins' (use auto, github, gitlab or none)"
+}

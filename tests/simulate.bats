@@ -352,7 +352,7 @@ for r in json.loads(sys.argv[1]):
 	refute_output --partial "--timeout"
 	refute_output --partial "--count"
 	run -0 retry --help
-	assert_line --index 2 "       retry simulate [OPTION]..."
+	assert_line --index 3 "       retry simulate [OPTION]..."
 }
 
 @test "bad option values exit 125, naming the option" {

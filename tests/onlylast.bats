@@ -71,3 +71,19 @@ twice_then_ok='echo "attempt $RETRY_ATTEMPT out"; echo "attempt $RETRY_ATTEMPT e
 	run -125 --separate-stderr retry --only-last -- tcp://127.0.0.1:9
 	[[ $stderr == "retry: --only-last: a probe (tcp://127.0.0.1:9) has no process"* ]]
 }
+
+@test "--only-last: a signal during the back-off passes on the attempt before it" {
+	local D=$BATS_TEST_TMPDIR
+	"$RETRY" --only-last --fixed 60s -- sh -c \
+	    'echo "attempt $RETRY_ATTEMPT out"; echo "attempt $RETRY_ATTEMPT err" >&2; exit 1' \
+	    >"$D/out" 2>"$D/err" 3>&- &
+	local pid=$!
+	timeout 30 sh -c 'until grep -q "next attempt in" "$1"; do sleep 0.05; done' _ "$D/err"
+	kill -TERM "$pid"
+	local rc=0
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 143
+	assert_equal "$(cat "$D/out")" "attempt 1 out"
+	run -0 grep -c "^attempt 1 err$" "$D/err"
+	assert_output 1
+}

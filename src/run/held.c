@@ -3,7 +3,8 @@
  * and released to stdout or stderr once the attempt has ended; a spool
  * that cannot take more (a full disk) lets what it kept go out at once.
  * --only-last: stdout and stderr each kept so, and released, stdout
- * first, only after the run's last attempt; an earlier one's are dropped.
+ * first, only after the run's last attempt; an earlier one's are emptied
+ * unread when the next attempt starts.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -93,7 +94,7 @@ held_broken(struct streams *s, struct stream *st)
 	*file = -1;
 }
 
-/* The held file to fd (1 or 2), and emptied; -1 (err says why, or gone[]
+/* The held file, if any, to fd (1 or 2), and emptied; -1 (err says why, or gone[]
  * is set). */
 static int
 held_to(struct streams *s, int file, int fd)
@@ -102,7 +103,7 @@ held_to(struct streams *s, int file, int fd)
 
 	if (file == -1)
 		return 0;
-	if (fd != -1 && held_release(file, fd) == -1) {
+	if (held_release(file, fd) == -1) {
 		if (errno == EPIPE)
 			s->gone[fd - 1] = true;
 		else if (errno != EINTR)
@@ -118,12 +119,15 @@ held_to(struct streams *s, int file, int fd)
 int
 held_out(struct streams *s, bool out, bool last)
 {
-	const bool pass = !s->only_last || last;
 	const int to = out || !s->hold_stdout ? STDOUT_FILENO : STDERR_FILENO;
 	int rc;
 
-	rc = held_to(s, s->hold, pass ? to : -1);
-	if (held_to(s, s->hold_err, pass ? STDERR_FILENO : -1) == -1)
+	/* Kept until the next attempt empties it, so that a signal before
+	 * that passes on the output of the attempt that was the last. */
+	if (s->only_last && !last)
+		return 0;
+	rc = held_to(s, s->hold, to);
+	if (held_to(s, s->hold_err, STDERR_FILENO) == -1)
 		rc = -1;
 	return rc;
 }

@@ -11,7 +11,8 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --delay-multiple-on-success --jitter-factor --consider-actual-delay --jitter
 --seed --success-on --retry-on --stop-on --until --while --until-output
 --exit-on-match --fail-if-output --retry-if-output --stop-if-output --match
---fixed-strings --ignore-case --stdin --hold-stdout --delay-from-output
+--fixed-strings --ignore-case --stdin --hold-stdout --only-last
+--delay-from-output
 --delay-from-output-replaces --forever --successes --reset-after --log-format --ci
 --log-file --syslog --on-retry --on-giveup --on-success --result-file --quiet
 --verbose --label --message --dry-run --share --share-budget

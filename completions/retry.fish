@@ -237,6 +237,7 @@ complete -c retry -n $opts -s F -l fixed-strings -d 'Take each pattern as a plai
 complete -c retry -n $opts -s i -l ignore-case -d 'Match without regard to case'
 complete -c retry -n $opts -l stdin -x -a '(__fish_retry_stdin_modes)' -d 'What each attempt reads'
 complete -c retry -n $opts -l hold-stdout -d "Only a successful attempt's stdout reaches stdout"
+complete -c retry -n $opts -l only-last -d "Hold each attempt's output; pass on only the last attempt's"
 complete -c retry -n $opts -l delay-from-output -x -d 'Wait at least the delay that the output gives'
 complete -c retry -n $opts -l delay-from-output-replaces -d "Wait the output's delay even when the strategy's is longer"
 complete -c retry -n $opts -l forever -d 'Run again after a success too'

@@ -295,6 +295,10 @@ const struct opt optable[] = {
 	  FLAG(hold_stdout),
 	  "only a successful attempt's stdout reaches\n"
 	  "stdout; a failed one's goes to stderr" },
+	{ "only-last", 0, O_ONLY_LAST, NULL, G_STREAMS, RETRY, 0, 0,
+	  FLAG(only_last),
+	  "hold each attempt's stdout and stderr; pass\n"
+	  "on only the last attempt's" },
 
 	{ "log-format", 0, O_LOG_FORMAT, "FMT", G_REPORT, RETRY | SHR, 0, 0,
 	  CHOICE(log_format, log_formats),

@@ -29,6 +29,7 @@ enum opt_id {
 	O_LOG_FILE, O_SYSLOG, O_ON_RETRY, O_ON_GIVEUP, O_ON_SUCCESS,
 	O_RESULT_FILE,
 	O_MATCH, O_FIXED_STRINGS, O_IGNORE_CASE, O_STDIN, O_HOLD_STDOUT,
+	O_ONLY_LAST,
 	O_QUIET, O_VERBOSE, O_LABEL, O_DRY_RUN,
 	O_SHARE, O_SHARE_BUDGET, O_SHARE_WINDOW, O_SHARE_BREAKER, O_SHARE_OPEN,
 	O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT, O_SHARE_REQUIRED,
@@ -117,7 +118,7 @@ struct opt {
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	91
+#define OPTABLE_ROWS	92
 
 extern const struct opt optable[];
 

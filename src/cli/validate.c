@@ -221,12 +221,12 @@ static int
 validate_probe(struct parse *p)
 {
 	static const char *const process[] = {
-		"hold-stdout", "kill-after", "signal", "preserve-status",
-		"foreground",
+		"hold-stdout", "only-last", "kill-after", "signal",
+		"preserve-status", "foreground",
 	};
 	static const int given[] = {
-		O_HOLD_STDOUT, O_KILL_AFTER, O_SIGNAL, O_PRESERVE_STATUS,
-		O_FOREGROUND,
+		O_HOLD_STDOUT, O_ONLY_LAST, O_KILL_AFTER, O_SIGNAL,
+		O_PRESERVE_STATUS, O_FOREGROUND,
 	};
 	struct config *c = p->cfg;
 	const char *why;

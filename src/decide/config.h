@@ -47,6 +47,7 @@ struct config {
 	bool		 fixed_strings, ignore_case;
 	enum stdin_mode	 stdin_mode;
 	bool		 hold_stdout;
+	bool		 only_last;
 	enum log_format	 log_format;
 	enum ci_mode	 ci;
 	char		*log_file;

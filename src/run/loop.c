@@ -98,16 +98,14 @@ reader_is_gone(const struct run *run)
 	    out_gone(STDOUT_FILENO) || out_gone(STDERR_FILENO));
 }
 
-/*
- * The held stdout goes to stdout (out) or stderr, and what the attempt left
- * running goes on writing; what went wrong is noted in o: a signal came,
- * the output could not be written (why in st.err), or its reader has gone
- * (as a pipeline, retry then dies of SIGPIPE where its output matters).
- */
+/* The held output goes on (to stdout if out; with --only-last, if last),
+ * and what the attempt left running goes on writing; what went wrong is
+ * noted in o: a signal came, the output could not be written (why in
+ * st.err), or its reader has gone (as a pipeline, retry then dies). */
 static void
-settle_output(struct run *run, bool out, struct observed *o)
+settle_output(struct run *run, bool out, bool last, struct observed *o)
 {
-	if (streams_settle(&run->st, out) == 0)
+	if (streams_settle(&run->st, out, last) == 0)
 		return;
 	o->received = signal_stop;
 	o->own_error = run->st.err[0] != '\0';
@@ -366,7 +364,8 @@ say_judgement(struct run *run, struct next x)
 		return x;
 	}
 	settle_output(run, x.what == NEXT_EXIT ? x.succeeded :
-	    x.outcome.verdict == V_SUCCESS && !x.pending, o);
+	    x.outcome.verdict == V_SUCCESS && !x.pending, x.what == NEXT_EXIT,
+	    o);
 	if ((x = policy_halt(x, o)).end == END_OWN_ERROR)
 		say_halt(run, &x, o, NULL);
 	/* A signal, or the reader gone, as it was written: nothing more is
@@ -551,7 +550,8 @@ end_run(struct run *run, struct next x)
 		    "--on-giveup" : "--on-success", x.gave_up ?
 		    run->c->on_giveup : run->c->on_success, run->last, -1));
 	if (x.what == NEXT_EXIT) {
-		settle_output(run, x.end == END_VERDICT && x.succeeded, &o);
+		settle_output(run, x.end == END_VERDICT && x.succeeded, true,
+		    &o);
 		if ((x = policy_halt(x, &o)).end == END_OWN_ERROR &&
 		    o.own_error)
 			say_halt(run, &x, &o, NULL);
@@ -565,7 +565,7 @@ end_run(struct run *run, struct next x)
 	    mono_ns() - run->t0);
 	logfile_close(run->res);
 	if (x.what == NEXT_DIE) {
-		(void)streams_settle(&run->st, false);
+		(void)streams_settle(&run->st, false, true);
 		report_end(run->rep);
 		signals_die(x.status);
 	}
@@ -591,7 +591,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	    .required = c->share_required };
 	const struct streams_opts sto = { .rules = &c->verdict.output,
 	    .exit_on_match = c->verdict.exit_on_match, .match = c->match,
-	    .hold_stdout = c->hold_stdout, .stdin_mode = c->stdin_mode };
+	    .hold_stdout = c->hold_stdout, .only_last = c->only_last,
+	    .stdin_mode = c->stdin_mode };
 	struct next x = { .what = NEXT_ATTEMPT, .attempt = 1 };
 	char why[512];
 	int rc;

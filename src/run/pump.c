@@ -96,7 +96,7 @@ push(struct streams *s, struct stream *st)
 
 	while (st->off < st->len) {
 		if (st->held) {
-			st->off += held_write(s->hold, st->buf + st->off,
+			st->off += held_write(held_file(s, st), st->buf + st->off,
 			    st->len - st->off);
 			if (st->off < st->len)
 				held_broken(s, st);
@@ -476,22 +476,22 @@ drain(void *arg)
 }
 
 int
-streams_settle(struct streams *s, bool out)
+streams_settle(struct streams *s, bool out, bool last)
 {
 	struct drain d = { { -1, -1 }, { -1, -1 }, s->name };
 	int rc = 0, keep[4], n = 0;
 	pid_t pid;
 
-	if (s->hold != -1)
-		rc = held_out(s, out);
+	if (s->hold != -1 || s->hold_err != -1)
+		rc = held_out(s, out, last);
 	for (int i = 0; i < s->n; i++) {
 		struct stream *st = &s->s[i];
 
 		if (st->src == -1)
 			continue;
 		d.src[i] = keep[n++] = st->src;
-		d.dst[i] = keep[n++] = st->held && !out ? STDERR_FILENO :
-		    st->fd;
+		d.dst[i] = keep[n++] = st->held && s->hold_stdout && !out &&
+		    st->fd == STDOUT_FILENO ? STDERR_FILENO : st->fd;
 	}
 	if (n > 0) {
 		if ((pid = spawn_helper(drain, &d, keep, n)) > 0)

@@ -40,14 +40,17 @@ int	 streams_feed_failed(struct streams *);
 size_t	 held_write(int fd, const char *buf, size_t n);
 /* The buffer of BUFSZ bytes for copies, allocated at its first use. */
 char	*held_buffer(void);
+/* The file (s->hold or s->hold_err) that holds the stream's output. */
+int	 held_file(const struct streams *, const struct stream *);
 /* The held file to retry's fd (1 or 2); -1 (errno set). */
-int	 held_release(struct streams *, int fd);
+int	 held_release(int file, int fd);
 /* The held file cannot take more: what it kept goes out now, and the
  * stream's output after it. */
 void	 held_broken(struct streams *, struct stream *);
 /* After the attempt: the held stdout to stdout (out) or stderr, and the
- * spool emptied; -1 (err says why, or gone[] is set). */
-int	 held_out(struct streams *, bool out);
+ * spool emptied; with --only-last, the held stdout and stderr passed on
+ * after the last attempt only; -1 (err says why, or gone[] is set). */
+int	 held_out(struct streams *, bool out, bool last);
 
 /* pump.c: the pump's part in the attempt's io. */
 struct attempt_io pump_io(struct streams *);

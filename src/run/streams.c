@@ -94,7 +94,9 @@ streams_init(struct streams *s, const struct streams_opts *o,
 	bool scan[2], pipe[2];
 
 	memset(s, 0, sizeof(*s));
-	s->replay = s->null = s->hold = -1;
+	s->replay = s->null = s->hold = s->hold_err = -1;
+	s->hold_stdout = o->hold_stdout;
+	s->only_last = o->only_last;
 	s->replay_at = -1;
 	s->hand_over = -1;
 	s->rules = r;
@@ -105,18 +107,19 @@ streams_init(struct streams *s, const struct streams_opts *o,
 	memcpy(s->closed, closed, sizeof(s->closed));
 	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s",
 	    dir != NULL && *dir != '\0' ? dir : "/tmp");
+	const bool hold = o->hold_stdout || o->only_last;
 	const bool one = !closed[1] && !closed[2] &&
 	    same_file(STDOUT_FILENO, STDERR_FILENO);
 
 	scan[0] = rules_any(r) && o->match != MATCH_STDERR && !closed[1];
 	scan[1] = rules_any(r) && o->match != MATCH_STDOUT && !closed[2];
-	pipe[0] = (scan[0] || o->hold_stdout) && !closed[1];
-	pipe[1] = scan[1];
+	pipe[0] = (scan[0] || hold) && !closed[1];
+	pipe[1] = (scan[1] || o->only_last) && !closed[2];
 	/* Written to one file, stdout and stderr go through one pipe, so
 	 * that their order is the command's; unless --match names one, which
 	 * only two can tell apart: both then pass through retry, in the
 	 * order it reads them. */
-	s->merged = !o->hold_stdout && (pipe[0] || pipe[1]) && one &&
+	s->merged = !hold && (pipe[0] || pipe[1]) && one &&
 	    o->match == MATCH_BOTH;
 	if (one && !s->merged && rules_any(r))
 		pipe[0] = pipe[1] = true;
@@ -127,7 +130,7 @@ streams_init(struct streams *s, const struct streams_opts *o,
 	} else
 		for (int i = 0; i < 2; i++)
 			if (pipe[i] && stream_init(s, &s->s[s->n], i + 1,
-			    scan[i], i == 0 && o->hold_stdout) == -1)
+			    scan[i], i == 0 ? hold : o->only_last) == -1)
 				return -1;
 	if (o->stdin_mode == STDIN_REPLAY && !closed[0] &&
 	    keep_stdin(s) == -1)
@@ -138,9 +141,14 @@ streams_init(struct streams *s, const struct streams_opts *o,
 	if (o->stdin_mode == STDIN_NULL &&
 	    (s->null = open("/dev/null", O_RDONLY | O_CLOEXEC)) == -1)
 		return streams_failed(s, "--stdin null: /dev/null");
-	if (o->hold_stdout && !closed[1] && (s->hold = streams_tempfile(s)) == -1)
-		return streams_failed(s, "--hold-stdout: cannot make a spool in memory "
-		    "or in %s", s->tmpdir);
+	if (hold && !closed[1] && (s->hold = streams_tempfile(s)) == -1)
+		return streams_failed(s, "%s: cannot make a spool in memory "
+		    "or in %s", o->only_last ? "--only-last" : "--hold-stdout",
+		    s->tmpdir);
+	if (o->only_last && !closed[2] &&
+	    (s->hold_err = streams_tempfile(s)) == -1)
+		return streams_failed(s, "--only-last: cannot make a spool in "
+		    "memory or in %s", s->tmpdir);
 	return 0;
 }
 
@@ -210,10 +218,15 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 	s->heard = 0;
 	s->stop = false;
 	memset(&s->result, 0, sizeof(s->result));
-	if (s->hold != -1 && (ftruncate(s->hold, 0) == -1 ||
-	    lseek(s->hold, 0, SEEK_SET) == -1))
-		return streams_failed(s, "--hold-stdout: cannot empty its spool in %s",
-		    s->where);
+	for (int i = 0; i < 2; i++) {
+		const int f = i == 0 ? s->hold : s->hold_err;
+
+		if (f != -1 && (ftruncate(f, 0) == -1 ||
+		    lseek(f, 0, SEEK_SET) == -1))
+			return streams_failed(s, "%s: cannot empty its spool "
+			    "in %s", s->only_last ? "--only-last" :
+			    "--hold-stdout", s->where);
+	}
 	for (int i = 0; i < 3; i++)
 		ao->stdio[i] = s->closed[i] ? STDIO_CLOSED : STDIO_INHERIT;
 	for (int i = 0; i < s->n; i++) {
@@ -297,4 +310,6 @@ streams_free(struct streams *s)
 		close(s->null);
 	if (s->hold != -1)
 		close(s->hold);
+	if (s->hold_err != -1)
+		close(s->hold_err);
 }

@@ -50,6 +50,9 @@ struct streams {
 					 * match, which ends the attempt */
 	bool		 closed[3];	/* retry's fds 0-2 were closed */
 	int		 hold;		/* the held stdout, or -1 */
+	int		 hold_err;	/* --only-last's held stderr, or -1 */
+	bool		 hold_stdout;	/* --hold-stdout */
+	bool		 only_last;	/* --only-last */
 	int		 replay;	/* the spooled stdin, or -1 */
 	bool		 recording;	/* in: stdin recorded into replay */
 	struct feed	 in;
@@ -90,6 +93,7 @@ struct streams_opts {
 					 * attempt */
 	enum match_stream match;	/* --match: the streams rules read */
 	bool		 hold_stdout;	/* --hold-stdout */
+	bool		 only_last;	/* --only-last */
 	enum stdin_mode	 stdin_mode;	/* --stdin */
 };
 
@@ -102,11 +106,13 @@ int	 streams_attempt(struct streams *, struct attempt_opts *);
 /* After the attempt: the pipes it left behind (a process it left running
  * may still hold them) wait for streams_settle. */
 void	 streams_after(struct streams *);
-/* The attempt's held stdout goes to stdout (out) or stderr, and what the
+/* The attempt's held stdout goes to stdout (out) or stderr (with
+ * --only-last, its held stdout and stderr pass on only if it is the last),
+ * and what the
  * processes it left running write goes on being passed on, by a process
  * of retry's that lives as long as they hold the pipes; -1 when the held
  * output could not be written (err says why, or gone[] is set). */
-int	 streams_settle(struct streams *, bool out);
+int	 streams_settle(struct streams *, bool out, bool last);
 void	 streams_free(struct streams *);
 /* Whether --stdin replay records what is typed at a terminal. */
 bool	 streams_typed(const struct streams *);

@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# --only-last: each attempt's stdout and stderr held; only the last
+# attempt's passed on, with a report line for each failure before it.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/procs
+
+setup() {
+	own_tmpdir
+}
+
+# Attempts 1 and 2 fail, the third succeeds, each saying so on both
+# streams.
+twice_then_ok='echo "attempt $RETRY_ATTEMPT out"; echo "attempt $RETRY_ATTEMPT err" >&2; [ "$RETRY_ATTEMPT" -ge 3 ]'
+
+@test "--only-last: after two failures, only the third attempt's output, with the failures' report lines" {
+	run -0 --separate-stderr retry --only-last --fixed 10ms -- \
+	    sh -c "$twice_then_ok"
+	assert_output "attempt 3 out"
+	assert_equal "${#stderr_lines[@]}" 4
+	[[ ${stderr_lines[0]} == "retry: "*": attempt 1/5 failed: exit 1 after "* ]]
+	[[ ${stderr_lines[1]} == "retry: attempt 2/5 failed: exit 1 after "* ]]
+	assert_equal "${stderr_lines[2]}" "attempt 3 err"
+	[[ ${stderr_lines[3]} == "retry: "*": succeeded on attempt 3 of 5 after "* ]]
+}
+
+@test "--only-last -q: only the last attempt's output, as chronic(1)" {
+	run -0 --separate-stderr retry -q --only-last --fixed 10ms -- \
+	    sh -c "$twice_then_ok"
+	assert_output "attempt 3 out"
+	assert_equal "$stderr" "attempt 3 err"
+}
+
+@test "--only-last: giving up passes on the last failed attempt's output" {
+	run -1 --separate-stderr retry --only-last --max 2 --fixed 10ms -- \
+	    sh -c "$twice_then_ok"
+	assert_output "attempt 2 out"
+	assert_equal "${#stderr_lines[@]}" 3
+	[[ ${stderr_lines[0]} == "retry: "*": attempt 1/2 failed: exit 1 after "* ]]
+	assert_equal "${stderr_lines[1]}" "attempt 2 err"
+	[[ ${stderr_lines[2]} == "retry: "*": giving up after 2 attempts in "* ]]
+}
+
+@test "--only-last: megabytes of output on both streams, none lost or doubled" {
+	local D=$BATS_TEST_TMPDIR
+	head -c 3000000 /dev/urandom >"$D/a"
+	head -c 2000000 /dev/urandom >"$D/b"
+	run -0 timeout 60 sh -c '"$RETRY" -q --only-last --fixed 10ms -- sh -c \
+	    '\''cat "$1"; cat "$2" >&2; [ "$RETRY_ATTEMPT" -ge 3 ]'\'' _ "$1" "$2" \
+	    >"$3" 2>"$4"' _ "$D/a" "$D/b" "$D/out" "$D/err"
+	assert_equal "$(cksum <"$D/out")" "$(cksum <"$D/a")"
+	assert_equal "$(cksum <"$D/err")" "$(cksum <"$D/b")"
+}
+
+@test "--only-last with --hold-stdout: a failure's held stdout, passed on at the end, goes to stderr" {
+	run -1 --separate-stderr retry -q --only-last --hold-stdout --max 2 \
+	    --fixed 10ms -- sh -c "$twice_then_ok"
+	assert_output ""
+	assert_equal "$stderr" "$(printf 'attempt 2 out\nattempt 2 err')"
+}
+
+@test "--only-last: an output rule still reads each attempt's output as it comes" {
+	run -0 --separate-stderr retry -q --only-last --fixed 10ms \
+	    --until-output 'attempt 3 out' -- \
+	    sh -c 'echo "attempt $RETRY_ATTEMPT out"; echo "attempt $RETRY_ATTEMPT err" >&2'
+	assert_output "attempt 3 out"
+	assert_equal "$stderr" "attempt 3 err"
+}
+
+@test "--only-last is refused with a probe" {
+	run -125 --separate-stderr retry --only-last -- tcp://127.0.0.1:9
+	[[ $stderr == "retry: --only-last: a probe (tcp://127.0.0.1:9) has no process"* ]]
+}
+
+@test "--only-last: a signal during the back-off passes on the attempt before it" {
+	local D=$BATS_TEST_TMPDIR
+	"$RETRY" --only-last --fixed 60s -- sh -c \
+	    'echo "attempt $RETRY_ATTEMPT out"; echo "attempt $RETRY_ATTEMPT err" >&2; exit 1' \
+	    >"$D/out" 2>"$D/err" 3>&- &
+	local pid=$!
+	timeout 30 sh -c 'until grep -q "next attempt in" "$1"; do sleep 0.05; done' _ "$D/err"
+	kill -TERM "$pid"
+	local rc=0
+	wait "$pid" || rc=$?
+	assert_equal "$rc" 143
+	assert_equal "$(cat "$D/out")" "attempt 1 out"
+	run -0 grep -c "^attempt 1 err$" "$D/err"
+	assert_output 1
+}

@@ -187,6 +187,7 @@ share_main(const struct config *c)
 	const struct shared_opts so = { .name = c->share,
 	    .rules = &c->share_rules, .store = c->share_store,
 	    .store_file = c->share_store_file, .timeout = c->share_timeout,
+	    .connect_timeout = c->share_connect_timeout,
 	    .required = c->share_required };
 	char **names = NULL, why[1024], d[DURATION_BUFSZ];
 	static char what[DURATION_BUFSZ + 64];

@@ -357,7 +357,7 @@ failing_slowly() {
 	fake_node_start 0 "$SILENT_PORTS" "$SILENT_PORT"
 	export RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT
 	t0=$(now_ms)
-	run -75 --separate-stderr timeout 120 "$RETRY" share status --share-timeout 200ms
+	run -75 --separate-stderr timeout 120 "$RETRY" share status --share-timeout 200ms --share-connect-timeout 200ms
 	took=$(($(now_ms) - t0))
 	echo "# share status: $took ms; 50 masters x 200ms would be 10s" >&3
 	[ "$took" -lt 8000 ]
@@ -366,7 +366,7 @@ failing_slowly() {
 	grep -q ": not asked: share status's 2s in all ran out; the names it holds are not listed$" <<<"$stderr"
 	# Names each sent on to a master that never answers.
 	t0=$(now_ms)
-	run -75 --separate-stderr timeout 120 "$RETRY" share reset --share-timeout 200ms $(seq -f 'n%g' 50)
+	run -75 --separate-stderr timeout 120 "$RETRY" share reset --share-timeout 200ms --share-connect-timeout 200ms $(seq -f 'n%g' 50)
 	took=$(($(now_ms) - t0))
 	echo "# share reset of 50 names: $took ms" >&3
 	[ "$took" -lt 8000 ]

@@ -387,6 +387,15 @@ tell(struct shared *sh, const char *fmt, ...)
 	va_end(ap);
 }
 
+int64_t
+shared_connect_timeout(const struct shared_opts *c)
+{
+	if (c->connect_timeout > 0)
+		return c->connect_timeout;
+	return c->timeout > SHARE_CONNECT_TIMEOUT ? c->timeout :
+	    SHARE_CONNECT_TIMEOUT;
+}
+
 int
 shared_open(struct shared *sh, const struct shared_opts *c, bool create,
     char *err, size_t errsz)
@@ -396,10 +405,7 @@ shared_open(struct shared *sh, const struct shared_opts *c, bool create,
 	sh->name = c->name;
 	sh->required = c->required;
 	sh->timeout = c->timeout;
-	sh->connect_timeout = c->connect_timeout;
-	if (sh->connect_timeout <= 0)
-		sh->connect_timeout = c->timeout > SHARE_CONNECT_TIMEOUT ?
-		    c->timeout : SHARE_CONNECT_TIMEOUT;
+	sh->connect_timeout = shared_connect_timeout(c);
 	sh->end = -1;
 	sh->until = -1;
 	sh->file.dirfd = sh->file.fd = -1;

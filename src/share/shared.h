@@ -40,6 +40,10 @@ struct shared_opts {
  * and more processor time than an answer. */
 #define SHARE_CONNECT_TIMEOUT	(2 * NS_PER_SEC)
 
+/* A new connection's bound: --share-connect-timeout, or when that is 0
+ * the default. */
+int64_t		 shared_connect_timeout(const struct shared_opts *);
+
 #define SHARED_NEWS	2	/* lines a call has to say, at most */
 #define SHARED_NEWS_MAX	1024
 

@@ -17,7 +17,8 @@ _retry_options='--max --max-attempts --times --tries --budget --timeout
 --log-file --syslog --on-retry --on-giveup --on-success --result-file --quiet
 --verbose --label --message --dry-run --share --share-budget
 --share-window --share-breaker --share-open --share-store --share-store-file
---share-timeout --share-required --count --help --version'
+--share-timeout --share-connect-timeout --share-required --count --help
+--version'
 
 _retry_show_options='--max --max-attempts --times --tries --budget
 --max-actual-duration --exp --factor --fixed --constant --linear --fib --delays --delay
@@ -40,7 +41,7 @@ _retry_simulate_options='--max --max-attempts --times --tries --max-actual-durat
 --help --version'
 
 _retry_share_options='--share-store --share-store-file --share-timeout
---share-budget --share-window --log-format --help --version'
+--share-connect-timeout --share-budget --share-window --log-format --help --version'
 
 # Options that take a value in the next word.
 _retry_takes_value() {
@@ -64,6 +65,7 @@ _retry_takes_value() {
 	--on-success | --result-file | \
 	--share | --share-budget | --share-window | --share-breaker | \
 	--share-open | --share-store | --share-store-file | --share-timeout | \
+	--share-connect-timeout | \
 	--format | \
 	--unit | --samples | --clients | --failure-rate | --runs)
 		return 0 ;;

@@ -18,7 +18,8 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     --log-file --on-retry --on-giveup --on-success --result-file \
     --successes \
     -m --label --message --share --share-budget --share-window --share-breaker \
-    --share-open --share-store --share-store-file --share-timeout --count \
+    --share-open --share-store --share-store-file --share-timeout \
+    --share-connect-timeout --count \
     --format --unit --samples
 
 # True while the words before the cursor are still retry's options.
@@ -67,7 +68,7 @@ function __fish_retry_share_action
     while set -q words[1]
         switch $words[1]
             case '--*=*'
-            case --share-store --share-store-file --share-timeout --share-budget --share-window --log-format
+            case --share-store --share-store-file --share-timeout --share-connect-timeout --share-budget --share-window --log-format
                 set -e words[1]
             case '-*'
             case '*'
@@ -263,6 +264,7 @@ complete -c retry -n $opts -l share-open -x -a 'wait giveup' -d 'What a run does
 complete -c retry -n $opts -l share-store -x -a '(__fish_retry_store)' -d 'Where the shared states live'
 complete -c retry -n $opts -l share-store-file -r -F -d "The store from FILE's first line"
 complete -c retry -n $opts -l share-timeout -x -d 'Give up on the store after DUR'
+complete -c retry -n $opts -l share-connect-timeout -x -d 'Give up on a new connection to Redis after DUR'
 complete -c retry -n $opts -l share-required -d 'End with 75 when the store does not answer'
 
 # retry share: its options, status or reset, then names.
@@ -271,6 +273,7 @@ complete -c retry -n $sharecmd -f
 complete -c retry -n $sharecmd -l share-store -x -a '(__fish_retry_store)' -d 'Where the shared states live'
 complete -c retry -n $sharecmd -l share-store-file -r -F -d "The store from FILE's first line"
 complete -c retry -n $sharecmd -l share-timeout -x -d 'Give up on the store after DUR'
+complete -c retry -n $sharecmd -l share-connect-timeout -x -d 'Give up on a new connection to Redis after DUR'
 complete -c retry -n $sharecmd -l share-budget -x -d "The runs' N tokens: tokens shown as they see them"
 complete -c retry -n $sharecmd -l share-window -x -d 'A state unused for DUR is none'
 complete -c retry -n $sharecmd -l log-format -x -a 'text json' -d 'Report as text or JSON Lines'

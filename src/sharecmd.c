@@ -3,9 +3,9 @@
  * state of names, as a table or JSON Lines, and a fresh start for one.
  * Listing all names, a master of a cluster that cannot be reached is said
  * in a line of its own, the others' names are listed, and the status is
- * EXIT_SHARED.  The whole command waits for the store SHARE_CMD_WAITS
- * times --share-timeout at most: what was not asked by then is said, and
- * the status is EXIT_SHARED too.
+ * EXIT_SHARED.  The whole command waits for the store one connection's
+ * bound and SHARE_CMD_WAITS times --share-timeout at most: what was not
+ * asked by then is said, and the status is EXIT_SHARED too.
  */
 #include <err.h>
 #include <errno.h>
@@ -24,7 +24,8 @@
 #include "shared.h"
 #include "sharecmd.h"
 
-/* The command's waits for the store, all together, in --share-timeout. */
+/* The command's waits for the store, all together, in --share-timeout,
+ * past the connection's bound. */
 #define SHARE_CMD_WAITS	10
 
 /* With --log-format json, the reporter whose "error" events say what goes
@@ -183,11 +184,15 @@ share_main(const struct config *c)
 	const bool reset = strcmp(c->args[0], "reset") == 0;
 	const bool json = c->log_format == LOG_JSON;
 	static const struct reporter rep = { .json = true };
-	const int64_t until = mono_ns() + SHARE_CMD_WAITS * c->share_timeout;
 	const struct shared_opts so = { .name = c->share,
 	    .rules = &c->share_rules, .store = c->share_store,
 	    .store_file = c->share_store_file, .timeout = c->share_timeout,
+	    .connect_timeout = c->share_connect_timeout,
 	    .required = c->share_required };
+	/* A first connection's bound and the waits after it. */
+	const int64_t waits = shared_connect_timeout(&so) +
+	    SHARE_CMD_WAITS * c->share_timeout;
+	const int64_t until = mono_ns() + waits;
 	char **names = NULL, why[1024], d[DURATION_BUFSZ];
 	static char what[DURATION_BUFSZ + 64];
 	size_t n = 0, shown = 0, unreached = 0, late = 0;
@@ -230,7 +235,7 @@ share_main(const struct config *c)
 		return EXIT_CANCELED;
 	}
 	snprintf(what, sizeof(what), "share %s's %s in all", c->args[0],
-	    duration_format(SHARE_CMD_WAITS * c->share_timeout, d, sizeof(d)));
+	    duration_format(waits, d, sizeof(d)));
 	shared_until(&sh, until, what);
 	if (c->nargs == 1 && shared_names(&sh, &names, &n, unlisted,
 	    &unreached, why, sizeof(why)) == -1) {

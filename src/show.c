@@ -379,6 +379,7 @@ dry_run_shared(const struct config *c)
 	const struct shared_opts so = { .name = c->share,
 	    .rules = &c->share_rules, .store = c->share_store,
 	    .store_file = c->share_store_file, .timeout = c->share_timeout,
+	    .connect_timeout = c->share_connect_timeout,
 	    .required = c->share_required };
 	struct share_state st;
 	struct gate_answer g;

@@ -349,7 +349,7 @@ failing_slowly() {
 	[ "$most" -le 17 ]
 }
 
-@test "cluster: share status and share reset end within ten times --share-timeout when 50 masters never answer, saying which" {
+@test "cluster: share status and share reset end within --share-connect-timeout and ten times --share-timeout when 50 masters never answer, saying which" {
 	local t0 took
 	silent_ports_start 50
 	# A seed that lists itself and the 50, and sends each name to the
@@ -357,18 +357,18 @@ failing_slowly() {
 	fake_node_start 0 "$SILENT_PORTS" "$SILENT_PORT"
 	export RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT
 	t0=$(now_ms)
-	run -75 --separate-stderr timeout 120 "$RETRY" share status --share-timeout 200ms
+	run -75 --separate-stderr timeout 120 "$RETRY" share status --share-timeout 200ms --share-connect-timeout 200ms
 	took=$(($(now_ms) - t0))
 	echo "# share status: $took ms; 50 masters x 200ms would be 10s" >&3
 	[ "$took" -lt 8000 ]
 	assert_equal "$(grep -c 'the names it holds are not listed$' <<<"$stderr")" 50
 	grep -q "node 127.0.0.1:$SILENT_PORT: no answer within 200ms; the names" <<<"$stderr"
-	grep -q ": not asked: share status's 2s in all ran out; the names it holds are not listed$" <<<"$stderr"
+	grep -q ": not asked: share status's 2.2s in all ran out; the names it holds are not listed$" <<<"$stderr"
 	# Names each sent on to a master that never answers.
 	t0=$(now_ms)
-	run -75 --separate-stderr timeout 120 "$RETRY" share reset --share-timeout 200ms $(seq -f 'n%g' 50)
+	run -75 --separate-stderr timeout 120 "$RETRY" share reset --share-timeout 200ms --share-connect-timeout 200ms $(seq -f 'n%g' 50)
 	took=$(($(now_ms) - t0))
 	echo "# share reset of 50 names: $took ms" >&3
 	[ "$took" -lt 8000 ]
-	[[ "$(tail -n 1 <<<"$stderr")" =~ ^"retry: redis://127.0.0.1:$FAKE_PORT/0: "[0-9]+" names not reset: share reset's 2s in all ran out"$ ]]
+	[[ "$(tail -n 1 <<<"$stderr")" =~ ^"retry: redis://127.0.0.1:$FAKE_PORT/0: "[0-9]+" names not reset: share reset's 2.2s in all ran out"$ ]]
 }

@@ -347,7 +347,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	silent_start
 	t0=$(now_ms)
 	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$SILENT_PORT timeout 60 "$RETRY" \
-	    --share mute --share-timeout 100ms --max 3 --immediate -- false
+	    --share mute --share-connect-timeout 100ms --max 3 --immediate -- false
 	assert_output --partial ": no answer within 100ms; going on without the shared state"
 	assert_equal "$(grep -c "going on without" <<<"$output")" 1
 	assert_output --partial "giving up after 3 attempts"

@@ -13,6 +13,7 @@ teardown() {
 	redis_stop
 	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
 	[ -z "${STALL_PID:-}" ] || kill "$STALL_PID" 2>/dev/null
+	[ -z "${SLOW_PID:-}" ] || kill "$SLOW_PID" 2>/dev/null
 	true
 }
 
@@ -280,11 +281,11 @@ faults() {
 	run -1 env RETRY_SHARE_STORE="rediss://localhost:$REDIS_PORT?$TLS_CA" \
 	    timeout 60 "$RETRY" --share mix --max 2 --immediate -- false
 	# Redis reads a ClientHello as the start of a command, and waits.
-	assert_output --partial "rediss://localhost:$REDIS_PORT/0: no TLS handshake within 200ms; going on without"
+	assert_output --partial "rediss://localhost:$REDIS_PORT/0: no TLS handshake within 2s; going on without"
 	assert_equal "$(faults)" 1
 }
 
-@test "tls: a server that stalls in the handshake costs --share-timeout at most, and TERM ends retry at once" {
+@test "tls: a server that stalls in the handshake costs --share-connect-timeout at most, and TERM ends retry at once" {
 	local t0 pid rc=0 i
 	tls_certs
 	# It reads the ClientHello, and answers with the first bytes of a
@@ -303,7 +304,7 @@ while True:
 ')
 	t0=$(now_ms)
 	run -0 env RETRY_SHARE_STORE="rediss://localhost:$STALL_PORT?$(printf 'ssl_ca_certs=%s' "$CERTS/ca.crt")" \
-	    timeout 60 "$RETRY" --share st --share-timeout 300ms --max 2 -- true
+	    timeout 60 "$RETRY" --share st --share-connect-timeout 300ms --max 2 -- true
 	assert_line --index 0 "retry: --share st: rediss://localhost:$STALL_PORT/0: no TLS handshake within 300ms; going on without the shared state until it answers"
 	# Two decisions of 300ms at most, and a busy host: a handshake not
 	# given up would hold the run until timeout(1)'s 60s.
@@ -311,7 +312,7 @@ while True:
 	rm -f "$BATS_TEST_TMPDIR/stalled"
 	t0=$(now_ms)
 	RETRY_SHARE_STORE="rediss://localhost:$STALL_PORT?ssl_ca_certs=$CERTS/ca.crt" \
-	    timeout 60 "$RETRY" --share st --share-timeout 30s -- true 3>&- &
+	    timeout 60 "$RETRY" --share st --share-connect-timeout 30s -- true 3>&- &
 	pid=$!
 	# TERM once the handshake stalls, which would last 30s.
 	for ((i = 0; i < 400; i++)); do
@@ -323,6 +324,64 @@ while True:
 	assert_equal "$rc" 143
 	[ -s "$BATS_TEST_TMPDIR/stalled" ]
 	[ $(($(now_ms) - t0)) -lt 25000 ]
+}
+
+@test "tls: a slow handshake has --share-connect-timeout (2s), not --share-timeout; a proxy that never answers is given up after it" {
+	local t0 i
+	tls_start localhost
+	# A proxy to the TLS port that holds each connection's first bytes
+	# (the ClientHello) 500ms before it passes them on: a handshake
+	# slower than the decisions' --share-timeout.
+	export TLS_PORT
+	read -r SLOW_PORT SLOW_PID < <(serve '
+import os, threading
+def pipe(a, b, delay):
+    try:
+        first = True
+        while True:
+            d = a.recv(65536)
+            if not d:
+                break
+            if first:
+                time.sleep(delay); first = False
+            b.sendall(d)
+    except OSError:
+        pass
+    for x in (a, b):
+        try:
+            x.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+while True:
+    c, _ = s.accept()
+    u = socket.create_connection(("127.0.0.1", int(os.environ["TLS_PORT"])))
+    threading.Thread(target=pipe, args=(c, u, 0.5), daemon=True).start()
+    threading.Thread(target=pipe, args=(u, c, 0), daemon=True).start()
+')
+	export RETRY_SHARE_STORE="rediss://localhost:$SLOW_PORT/2?$TLS_CA"
+	run -1 timeout 60 "$RETRY" --share slow --share-timeout 200ms \
+	    --share-required --max 2 --immediate -- false
+	refute_output --partial "within"
+	refute_output --partial "going on without"
+	run -0 tls_cli -n 2 HGET retry:slow:state failures
+	assert_output 2
+	kill "$SLOW_PID"
+	# A proxy that takes the connection and never answers: the
+	# handshake is given up after the connect bound, said once.
+	silent_start
+	export RETRY_SHARE_STORE="rediss://localhost:$SILENT_PORT?$TLS_CA"
+	t0=$(now_ms)
+	run -0 timeout 60 "$RETRY" --share mute --share-timeout 200ms -- true
+	assert_line --index 0 "retry: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 2s; going on without the shared state until it answers"
+	assert_equal "$(grep -c "going on without" <<<"$output")" 1
+	# Two decisions of 2s at most, on a busy host.
+	[ $(($(now_ms) - t0)) -lt 30000 ]
+	run -0 timeout 60 "$RETRY" --share mute --share-timeout 200ms \
+	    --share-connect-timeout 700ms -- true
+	assert_line --index 0 "retry: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 700ms; going on without the shared state until it answers"
+	# Longer than 2s, --share-timeout is the connect bound too.
+	run -0 timeout 60 "$RETRY" --share mute --share-timeout 3s --max 1 -- true
+	assert_line --index 0 "retry: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 3s; going on without the shared state until it answers"
 }
 
 @test "tls: OpenSSL is mapped only by a run whose store is rediss://" {

@@ -385,10 +385,17 @@ const struct opt optable[] = {
 	{ "share-timeout", 0, O_SHARE_TIMEOUT, "DUR", G_SHARE, RETRY | SHR,
 	  0, 0,
 	  WITHIN(share_timeout, NS_PER_MS, 60 * NS_PER_SEC, "give 1ms to 60s"),
-	  "give up on the store (a lock, a connection,\n"
-	  "an answer) after DUR, or before an attempt\n"
-	  "half of what is left of --budget if less\n"
-	  "(default 200ms)" },
+	  "give up on the store (a lock, an answer)\n"
+	  "after DUR, or before an attempt half of what\n"
+	  "is left of --budget if less (default 200ms)" },
+	{ "share-connect-timeout", 0, O_SHARE_CONNECT_TIMEOUT, "DUR", G_SHARE,
+	  RETRY | SHR, 0, 0,
+	  WITHIN(share_connect_timeout, NS_PER_MS, 60 * NS_PER_SEC,
+	  "give 1ms to 60s"),
+	  "give up on a new connection to Redis (lookup,\n"
+	  "connect, TLS, greeting) after DUR, cut as\n"
+	  "--share-timeout is by --budget (default 2s, or\n"
+	  "--share-timeout if longer)" },
 	{ "share-required", 0, O_SHARE_REQUIRED, NULL, G_SHARE, RETRY, 0, 0,
 	  FLAG(share_required),
 	  "end with 75 when the store does not answer\n"

@@ -53,7 +53,7 @@ validate_shared(struct parse *p)
 	static const enum opt_id with[] = { O_SHARE_BUDGET, O_SHARE_WINDOW,
 	    O_SHARE_BREAKER,
 	    O_SHARE_OPEN, O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT,
-	    O_SHARE_REQUIRED };
+	    O_SHARE_CONNECT_TIMEOUT, O_SHARE_REQUIRED };
 	struct config *c = p->cfg;
 	struct share_rules *r = &c->share_rules;
 

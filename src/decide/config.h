@@ -64,7 +64,10 @@ struct config {
 	struct share_rules share_rules;
 	char		*share_store;	/* --share-store, or NULL */
 	char		*share_store_file;	/* --share-store-file, or NULL */
-	int64_t		 share_timeout;	/* ns, Redis's connect and exchange */
+	int64_t		 share_timeout;	/* ns, a lock, an exchange */
+	int64_t		 share_connect_timeout;	/* ns, a new connection to
+					 * Redis; 0: SHARE_CONNECT_TIMEOUT,
+					 * or share_timeout if longer */
 	bool		 share_required;	/* a store that does not answer
 					 * ends the run (75) */
 	/* show-backoff-delays */

@@ -588,6 +588,7 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	const struct shared_opts so = { .name = c->share,
 	    .rules = &c->share_rules, .store = c->share_store,
 	    .store_file = c->share_store_file, .timeout = c->share_timeout,
+	    .connect_timeout = c->share_connect_timeout,
 	    .required = c->share_required };
 	const struct streams_opts sto = { .rules = &c->verdict.output,
 	    .exit_on_match = c->verdict.exit_on_match, .match = c->match,

@@ -176,23 +176,24 @@ apply_decision(struct share_state *s, int64_t now, void *p)
 }
 
 /*
- * A store answers within --share-timeout, and before an attempt (the
- * gate, and the decision that grants a retry) within half of what is
- * left of --budget when that is less (then: when, in CLOCK_MONOTONIC ns;
- * else -1), so that the attempt keeps the other half whatever the store
- * does.  A run's last words (the decision after its last attempt, a probe
- * let go) may end it up to --share-timeout past --budget, and after a
- * signal a second at most.
+ * A store answers within --share-timeout, and a new connection to Redis
+ * is made within --share-connect-timeout (span: the longer of the two);
+ * before an attempt (the gate, and the decision that grants a retry)
+ * both end within half of what is left of --budget when that is less
+ * than span (then: when, in CLOCK_MONOTONIC ns; else -1), so that the
+ * attempt keeps the other half whatever the store does.  A run's last
+ * words (the decision after its last attempt, a probe let go) may end it
+ * up to span past --budget, and after a signal a second at most.
  */
 static int64_t
-budget_by(const struct shared *sh, const struct decision *d)
+budget_by(const struct shared *sh, const struct decision *d, int64_t span)
 {
 	const int64_t now = mono_ns();
 
 	if ((d->op == SHARE_GATE || d->retry) && sh->end >= 0 &&
-	    (sh->end - now) / 2 < sh->timeout)
+	    (sh->end - now) / 2 < span)
 		return now + (sh->end - now) / 2;
-	if (signal_stop != 0 && sh->timeout > LAST_WORDS)
+	if (signal_stop != 0 && span > LAST_WORDS)
 		return now + LAST_WORDS;
 	return -1;
 }
@@ -201,7 +202,7 @@ budget_by(const struct shared *sh, const struct decision *d)
 static int64_t
 lock_by(const struct shared *sh, const struct decision *d)
 {
-	int64_t by = budget_by(sh, d);
+	int64_t by = budget_by(sh, d, sh->timeout);
 
 	by = by >= 0 ? by : mono_ns() + sh->timeout;
 	return sh->until >= 0 && sh->until < by ? sh->until : by;
@@ -287,7 +288,7 @@ locate_file(const struct shared *sh, const char *name, char *where,
 static int
 open_redis(struct shared *sh, bool create, char *err, size_t errsz)
 {
-	redisconn_open(&sh->redis, &sh->url, sh->timeout);
+	redisconn_open(&sh->redis, &sh->url, sh->timeout, sh->connect_timeout);
 	return 0;
 }
 
@@ -300,7 +301,8 @@ close_redis(struct shared *sh)
 static int
 decide_redis(struct shared *sh, struct decision *d, char *err, size_t errsz)
 {
-	sh->redis.by = budget_by(sh, d);
+	sh->redis.by = budget_by(sh, d, sh->connect_timeout > sh->timeout ?
+	    sh->connect_timeout : sh->timeout);
 	return redis_decide(&sh->redis, d->op, sh->name, sh->rules, sh->me,
 	    d->success, d->retry, d->asked, -1, &d->a, err, errsz);
 }
@@ -385,6 +387,15 @@ tell(struct shared *sh, const char *fmt, ...)
 	va_end(ap);
 }
 
+int64_t
+shared_connect_timeout(const struct shared_opts *c)
+{
+	if (c->connect_timeout > 0)
+		return c->connect_timeout;
+	return c->timeout > SHARE_CONNECT_TIMEOUT ? c->timeout :
+	    SHARE_CONNECT_TIMEOUT;
+}
+
 int
 shared_open(struct shared *sh, const struct shared_opts *c, bool create,
     char *err, size_t errsz)
@@ -394,6 +405,7 @@ shared_open(struct shared *sh, const struct shared_opts *c, bool create,
 	sh->name = c->name;
 	sh->required = c->required;
 	sh->timeout = c->timeout;
+	sh->connect_timeout = shared_connect_timeout(c);
 	sh->end = -1;
 	sh->until = -1;
 	sh->file.dirfd = sh->file.fd = -1;

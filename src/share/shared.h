@@ -30,8 +30,19 @@ struct shared_opts {
 	const char	*store;		/* --share-store, or NULL */
 	const char	*store_file;	/* --share-store-file, or NULL */
 	int64_t		 timeout;	/* --share-timeout, ns */
+	int64_t		 connect_timeout;	/* --share-connect-timeout, ns;
+					 * 0: the default */
 	bool		 required;	/* --share-required */
 };
+
+/* A new connection's bound when none is given, or --share-timeout if
+ * longer: a lookup, a TLS handshake and a greeting cost more round trips
+ * and more processor time than an answer. */
+#define SHARE_CONNECT_TIMEOUT	(2 * NS_PER_SEC)
+
+/* A new connection's bound: --share-connect-timeout, or when that is 0
+ * the default. */
+int64_t		 shared_connect_timeout(const struct shared_opts *);
 
 #define SHARED_NEWS	2	/* lines a call has to say, at most */
 #define SHARED_NEWS_MAX	1024
@@ -56,6 +67,7 @@ struct shared {
 	bool		 on;		/* --share given, the store opened */
 	bool		 required;	/* --share-required */
 	int64_t		 timeout;	/* --share-timeout */
+	int64_t		 connect_timeout;	/* a new connection's */
 	bool		 faulty;	/* the last decision failed: said */
 	bool		 unusable;	/* it could not be made: not asked */
 	bool		 said_corrupt;

@@ -73,7 +73,7 @@ main(int argc, char **argv)
 		die("usage", "replay URL");
 	if ((why = storeurl_parse(argv[1], true, &url)) != NULL)
 		die(argv[1], why);
-	redisconn_open(&store, &url, 5 * S);
+	redisconn_open(&store, &url, 5 * S, 5 * S);
 	for (size_t i = 0; i < sizeof(share_rows) / sizeof(share_rows[0]);
 	    i++) {
 		const struct share_row *w = &share_rows[i];

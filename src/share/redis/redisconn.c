@@ -23,7 +23,7 @@ struct redis_peer {
 
 void
 redisconn_open(struct redis_conn *r, const struct store_url *u,
-    int64_t timeout)
+    int64_t timeout, int64_t connect_timeout)
 {
 	/* Loaded now, before a run's first attempt; what failed, the first
 	 * connection says (the store is down). */
@@ -33,6 +33,7 @@ redisconn_open(struct redis_conn *r, const struct store_url *u,
 	memset(r, 0, sizeof(*r));
 	r->url = *u;
 	r->timeout = timeout;
+	r->connect_timeout = connect_timeout;
 	r->by = -1;
 	r->hops_by = -1;
 	r->seeds_by = -1;
@@ -238,7 +239,7 @@ ask_seeds(struct redis_conn *r, const struct redis_cmd *q,
 		    r->seeds_by))
 			break;
 		if (r->seeds_by < 0)
-			r->seeds_by = deadline(r);
+			r->seeds_by = deadline(r, r->timeout);
 	}
 	r->seeds_by = -1;
 	/* None answered: the next command begins where these ended, so
@@ -388,7 +389,7 @@ redisconn_ask(struct redis_conn *r, const struct redis_cmd *q, char *err,
 			break;
 		}
 		if (hops == 1)
-			r->hops_by = deadline(r);
+			r->hops_by = deadline(r, r->timeout);
 		host = to.host[0] != '\0' ? to.host : n->host;
 		if (trusted(r, n, host, to.port, &asked, err, sz) == -1) {
 			redisconn_free_reply(rep);

@@ -5,8 +5,9 @@
  * (loaded when the first connection is made, lib.h); the lookup, the
  * connection, the TLS handshake and every read and write are done
  * without blocking, inside the one wait, so that a signal is seen at once
- * and nothing waits past the timeout: one for connecting (the handshake
- * and the greeting with it), one for each exchange.  What goes wrong is said in err as
+ * and nothing waits past its bound: connect_timeout for a new connection
+ * (the lookup, the connection, the handshake and the greeting), timeout
+ * for each exchange.  What goes wrong is said in err as
  * "the store: what", without any piece of the password.
  *
  * Every new connection is greeted before anything secret is sent on it:
@@ -47,7 +48,8 @@ struct ssl_ctx_st;
 
 struct redis_conn {
 	struct store_url url;
-	int64_t		 timeout;	/* ns */
+	int64_t		 timeout;	/* ns, an exchange's */
+	int64_t		 connect_timeout;	/* ns, a new connection's */
 	int64_t		 by;		/* each connection and exchange ends
 					 * by then too (CLOCK_MONOTONIC ns),
 					 * or -1 */
@@ -95,7 +97,7 @@ struct redis_cmd {
  * and OpenSSL for TLS, are loaded now, so that a run has them before its
  * first attempt. */
 void		 redisconn_open(struct redis_conn *, const struct store_url *,
-		    int64_t timeout);
+		    int64_t timeout, int64_t connect_timeout);
 void		 redisconn_close(struct redis_conn *);
 /* Fills the command with argc words, each a string, and no key. */
 void		 redisconn_build(struct redis_cmd *, int argc, ...);

@@ -103,9 +103,9 @@ stopped(const struct redis_conn *r)
 }
 
 int64_t
-deadline(const struct redis_conn *r)
+deadline(const struct redis_conn *r, int64_t span)
 {
-	int64_t d = mono_ns() + r->timeout;
+	int64_t d = mono_ns() + span;
 
 	if (r->by >= 0 && r->by < d)
 		d = r->by;
@@ -114,18 +114,18 @@ deadline(const struct redis_conn *r)
 	return r->hops_by >= 0 && r->hops_by < d ? r->hops_by : d;
 }
 
-/* How a wait of by - start that ran out is said. */
+/* How a wait of by - start, bound by span, that ran out is said. */
 static const char *
-within(const struct redis_conn *r, int64_t start, int64_t by, char *buf,
-    size_t sz)
+within(const struct redis_conn *r, int64_t span, int64_t start, int64_t by,
+    char *buf, size_t sz)
 {
 	char d[DURATION_BUFSZ];
+	const bool cut = by == r->by && by - start < span;
 
 	snprintf(buf, sz, "%s%s%s%s", duration_format(duration_round(by -
-	    start), d, sizeof(d)), by == r->by && by - start < r->timeout ?
-	    " (" : "", by == r->by && by - start < r->timeout ? (r->by_what !=
-	    NULL ? r->by_what : "half of what was left of --budget") : "",
-	    by == r->by && by - start < r->timeout ? ")" : "");
+	    start), d, sizeof(d)), cut ? " (" : "", cut ? (r->by_what != NULL ?
+	    r->by_what : "half of what was left of --budget") : "",
+	    cut ? ")" : "");
 	return buf;
 }
 
@@ -243,7 +243,8 @@ handshake(struct redis_conn *r, struct redis_node *n, int64_t start,
 			    "signal came");
 		if (mono_ns() >= by)
 			return node_fail(r, n, err, sz, "no TLS handshake "
-			    "within %s", within(r, start, by, d, sizeof(d)));
+			    "within %s", within(r, r->connect_timeout, start,
+			    by, d, sizeof(d)));
 		(void)wait_until(&p, 1, by);
 	}
 	return k == 0 ? 0 : node_fail(r, n, err, sz, "%s", why);
@@ -292,8 +293,9 @@ connect_node(struct redis_conn *r, struct redis_node *n, int64_t start,
 		disconnect(n);
 		if (e == ETIMEDOUT)
 			return node_fail(r, n, err, sz, "no connection within "
-			    "%s", duration_format(r->timeout,
-			    (char[DURATION_BUFSZ]){ 0 }, DURATION_BUFSZ));
+			    "%s", within(r, r->connect_timeout, start, by,
+			    (char[DURATION_BUFSZ + 64]){ 0 },
+			    DURATION_BUFSZ + 64));
 		return node_fail(r, n, err, sz, "cannot connect: %s",
 		    e == EINTR ? "a signal came" : strerror(e != 0 ? e :
 		    ENOTCONN));
@@ -334,11 +336,11 @@ node_recv(struct redis_node *n, char *buf, size_t len, short *events,
 }
 
 /* Sends out[0..len) to the node, then reads count replies, by then (a
- * wait that began at start):
+ * wait bound by span that began at start):
  * 0, or -1 with why in err and the connection dropped. */
 static int
-exchange(struct redis_conn *r, struct redis_node *n, int64_t start,
-    int64_t by, const char *out, size_t len, size_t count, redisReply **rep,
+exchange(struct redis_conn *r, struct redis_node *n, int64_t span,
+    int64_t start, int64_t by, const char *out, size_t len, size_t count, redisReply **rep,
     char *err, size_t sz)
 {
 	size_t sent = 0, got = 0, bytes = 0;
@@ -419,7 +421,7 @@ exchange(struct redis_conn *r, struct redis_node *n, int64_t start,
 		}
 		if (mono_ns() >= by) {
 			node_fail(r, n, err, sz, "no answer within %s",
-			    within(r, start, by, d, sizeof(d)));
+			    within(r, span, start, by, d, sizeof(d)));
 			goto fail;
 		}
 		p.events = (short)(rwant | (sent < len ? wwant : 0));
@@ -520,8 +522,8 @@ check_setup(struct redis_conn *r, const struct redis_node *n,
  * into got, by then: 0, or -1 with why in err and the connection
  * dropped. */
 static int
-send_all(struct redis_conn *r, struct redis_node *n, int64_t start,
-    int64_t by, struct redis_cmd *all, size_t k_all, redisReply **got,
+send_all(struct redis_conn *r, struct redis_node *n, int64_t span,
+    int64_t start, int64_t by, struct redis_cmd *all, size_t k_all, redisReply **got,
     char *err, size_t sz)
 {
 	char *out;
@@ -533,7 +535,7 @@ send_all(struct redis_conn *r, struct redis_node *n, int64_t start,
 		(void)node_fail(r, n, err, sz, "%s", strerror(ENOMEM));
 		return -1;
 	}
-	k = exchange(r, n, start, by, out, len, k_all, got, err, sz);
+	k = exchange(r, n, span, start, by, out, len, k_all, got, err, sz);
 	explicit_bzero(out, len);
 	free(out);
 	return k;
@@ -579,7 +581,8 @@ greet(struct redis_conn *r, struct redis_node *n, int64_t start, int64_t by,
 		redisconn_build(&all[0], 2, "HELLO", "2");
 	else
 		redisconn_build(&all[0], 1, "PING");
-	if (send_all(r, n, start, by, all, 1, got, err, sz) == -1)
+	if (send_all(r, n, r->connect_timeout, start, by,
+	    all, 1, got, err, sz) == -1)
 		return -1;
 	known = got[0]->type == REDIS_REPLY_ARRAY;
 	n->cluster = n->cluster || says_cluster(got[0]);
@@ -594,7 +597,8 @@ greet(struct redis_conn *r, struct redis_node *n, int64_t start, int64_t by,
 		redisconn_build(&all[k_all++], 2, "AUTH", r->url.password);
 	if (!known && r->url.db != 0)
 		redisconn_build(&all[k_all++], 2, "HELLO", "2");
-	if (send_all(r, n, start, by, all, k_all, got, err, sz) == -1)
+	if (send_all(r, n, r->connect_timeout, start, by,
+	    all, k_all, got, err, sz) == -1)
 		return -1;
 	k = check_setup(r, n, got[0], "AUTH", err, sz);
 	if (k_all > 1)
@@ -619,7 +623,7 @@ node_ask(struct redis_conn *r, struct redis_node *n,
 	int k = 0;
 
 	if (n->fd == -1) {
-		const int64_t by = deadline(r);
+		const int64_t by = deadline(r, r->connect_timeout);
 
 		start = mono_ns();
 		if (connect_node(r, n, start, by, err, sz) == -1 ||
@@ -642,7 +646,8 @@ node_ask(struct redis_conn *r, struct redis_node *n,
 		redisconn_build(&all[k_all++], 1, "ASKING");
 	all[k_all++] = *q;
 	start = mono_ns();
-	if (send_all(r, n, start, deadline(r), all, k_all, got, err, sz) == -1)
+	if (send_all(r, n, r->timeout, start, deadline(r, r->timeout), all,
+	    k_all, got, err, sz) == -1)
 		return NULL;
 	for (size_t i = 0; i + 1 < k_all && k == 0; i++)
 		k = check_setup(r, n, got[i], all[i].argv[0], err, sz);

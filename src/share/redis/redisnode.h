@@ -76,8 +76,9 @@ int		 node_fail(const struct redis_conn *, const struct redis_node *,
 		    __attribute__((format(printf, 5, 6)));
 /* A signal ends the wait, but not a leave's. */
 bool		 stopped(const struct redis_conn *);
-/* When the exchange begun now must end. */
-int64_t		 deadline(const struct redis_conn *);
+/* When what is begun now, bound by span (timeout for an exchange,
+ * connect_timeout for a new connection), must end. */
+int64_t		 deadline(const struct redis_conn *, int64_t span);
 void		 disconnect(struct redis_node *);
 /* Whether a kept connection is stale: then a new one is made rather
  * than a command lost. */

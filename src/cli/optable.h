@@ -118,7 +118,7 @@ struct opt {
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	92
+#define OPTABLE_ROWS	93
 
 extern const struct opt optable[];
 

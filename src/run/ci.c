@@ -19,6 +19,7 @@
 
 static struct {
 	bool		 open;		/* a group is open */
+	unsigned long	 attempt;	/* the attempt last started */
 	char		 name[96];	/* its name (GitLab's) */
 	char		 failed[CI_STATUSES][48];
 	size_t		 nfailed;
@@ -79,6 +80,7 @@ open_group(const struct reporter *c, const struct report *e)
 		put(&l);
 		ci.open = true;
 	}
+	ci.attempt = e->attempt;
 	free(t.buf);
 	free(n.buf);
 }
@@ -177,6 +179,32 @@ ci_report(const struct reporter *c, const struct report *e)
 	case EV_SHARE:
 		break;
 	}
+}
+
+void
+ci_cannot_run(const struct reporter *c, const char *why)
+{
+	struct line t = { 0 }, m = { 0 }, l = { 0 };
+
+	if (c->ci == CI_NONE)
+		return;
+	close_group(c);
+	report_prefix(&t, c);
+	line_add(&t, "could not start");
+	line_add(&m, "%s: could not start", c->name);
+	if (ci.attempt > 1)
+		line_add(&m, " on attempt %lu", ci.attempt);
+	line_add(&m, ": %s", why);
+	if (ci.nfailed > 0) {
+		line_add(&m, "; failed before: ");
+		add_statuses(&m);
+	}
+	if (!t.failed && !m.failed) {
+		ci_annotation(&l, c->ci, true, t.buf, m.buf);
+		put(&l);
+	}
+	free(t.buf);
+	free(m.buf);
 }
 
 void

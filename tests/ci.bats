@@ -34,6 +34,15 @@ load test_helper/core
 	    "::error title=retry%3A gave up::statuses runs 3 KILL 9: gave up after 3 attempts: exit 3, killed by SIGKILL, exit 9"
 }
 
+@test "ci: GitHub: the error names a --preserve-status timeout's status as the reports do" {
+	GITHUB_ACTIONS=true run -143 --separate-stderr retry --max 1 \
+	    --timeout 100ms --preserve-status -- sleep 30
+	assert_lines "::group::retry: attempt 1/1: sleep 30" "::endgroup::" \
+	    "::error title=retry%3A gave up::sleep 30: gave up after 1 attempt: timed out (status 143)"
+	assert_stderr_lines \
+	    "retry: sleep 30: giving up after 1 attempt in $DUR: timed out \\(status 143\\)"
+}
+
 @test "ci: GitHub: a first attempt that succeeds leaves its group and no annotation" {
 	GITHUB_ACTIONS=true run -0 --separate-stderr retry --max 3 flaky 0
 	assert_lines "::group::retry: attempt 1/3: flaky 0" "run 1" \

@@ -14,14 +14,16 @@
 #include "clock.h"
 #include "output.h"
 
-/* The distinct statuses that annotations name, at most. */
+/* The distinct statuses that annotations name, at most; and the bytes of
+ * one, which "could not start: " and a cause of 255 bytes fill. */
 #define CI_STATUSES	8
+#define CI_STATUS_SZ	288
 
 static struct {
 	bool		 open;		/* a group is open */
 	unsigned long	 attempt;	/* the attempt last started */
 	char		 name[96];	/* its name (GitLab's) */
-	char		 failed[CI_STATUSES][48];
+	char		 failed[CI_STATUSES][CI_STATUS_SZ];
 	size_t		 nfailed;
 	bool		 more;		/* statuses past CI_STATUSES */
 } ci;
@@ -91,7 +93,7 @@ keep_status(const struct report *e)
 {
 	struct line l = { 0 };
 
-	ci_status(&l, e->result, e->cause);
+	report_status(&l, e->result, e->cause);
 	if (l.failed || l.buf == NULL) {
 		free(l.buf);
 		return;

@@ -34,6 +34,15 @@ load test_helper/core
 	    "::error title=retry%3A gave up::statuses runs 3 KILL 9: gave up after 3 attempts: exit 3, killed by SIGKILL, exit 9"
 }
 
+@test "ci: GitHub: the error names a --preserve-status timeout's status as the reports do" {
+	GITHUB_ACTIONS=true run -143 --separate-stderr retry --max 1 \
+	    --timeout 100ms --preserve-status -- sleep 30
+	assert_lines "::group::retry: attempt 1/1: sleep 30" "::endgroup::" \
+	    "::error title=retry%3A gave up::sleep 30: gave up after 1 attempt: timed out (status 143)"
+	assert_stderr_lines \
+	    "retry: sleep 30: giving up after 1 attempt in $DUR: timed out \\(status 143\\)"
+}
+
 @test "ci: GitHub: a first attempt that succeeds leaves its group and no annotation" {
 	GITHUB_ACTIONS=true run -0 --separate-stderr retry --max 3 flaky 0
 	assert_lines "::group::retry: attempt 1/3: flaky 0" "run 1" \
@@ -50,6 +59,27 @@ load test_helper/core
 	    "::error title=retry[a%2Cb%3Ac%25]%3A gave up::false 'x\\x0a::error::pwned' %250A,::: gave up after 1 attempt: exit 1"
 	refute_line --partial $'\n::error::pwned'
 	refute_line --regexp '^::error::'
+}
+
+@test "ci: GitHub: a command that cannot start closes its group and leaves an error naming it and why" {
+	GITHUB_ACTIONS=true run -127 --separate-stderr retry --max 3 \
+	    --label 'a,b:c' -- $'no\n::error::pwned%' arg
+	assert_lines \
+	    "::group::retry[a,b:c]: attempt 1/3: 'no\\x0a::error::pwned%25' arg" \
+	    "::endgroup::" \
+	    "::error title=retry[a%2Cb%3Ac]%3A could not start::'no\\x0a::error::pwned%25' arg: could not start: command not found"
+	refute_line --regexp '^::error::'
+	assert_equal "$stderr" "retry[a,b:c]: no\\x0a::error::pwned%: command not found"
+	# Not executable, on a later attempt: the statuses before it named.
+	cd "$BATS_TEST_TMPDIR"
+	printf '#!/bin/sh\nchmod -x "$0"\nexit 1\n' >once
+	chmod +x once
+	GITHUB_ACTIONS=true run -126 --separate-stderr retry --max 3 \
+	    --fixed 10ms ./once
+	assert_lines \
+	    "::group::retry: attempt 1/3: ./once" "::endgroup::" \
+	    "::group::retry: attempt 2/3: ./once" "::endgroup::" \
+	    "::error title=retry%3A could not start::./once: could not start on attempt 2: Permission denied; failed before: exit 1"
 }
 
 @test "ci: GitHub: the command's own workflow commands pass through untouched" {
@@ -94,6 +124,16 @@ load test_helper/core
 	s=${BASH_REMATCH[1]}
 	((s >= before && s <= after))
 	assert_equal "${lines[2]}" "retry: gave up: false: gave up after 1 attempt: exit 1"
+}
+
+@test "ci: GitLab: a command that cannot start closes its section and says so in a plain line" {
+	local e=$'\e' t='[0-9]+'
+	GITLAB_CI=true run -127 --separate-stderr retry --max 3 -- \
+	    $'no\n::x' arg
+	assert_equal "${#lines[@]}" 3
+	assert_regex "${lines[0]}" "^${e}\\[0Ksection_start:$t:retry_attempt_1\\["
+	assert_regex "${lines[1]}" "^${e}\\[0Ksection_end:$t:retry_attempt_1"$'\r'"${e}\\[0K\$"
+	assert_equal "${lines[2]}" "retry: could not start: 'no\\x0a::x' arg: could not start: command not found"
 }
 
 @test "ci: --ci github and gitlab need no environment; --ci none under GitHub Actions says nothing new" {

@@ -7,19 +7,15 @@ bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
 load test_helper/procs
+load test_helper/users
 
 setup() {
 	own_tmpdir
 }
 
 teardown() {
-	[ -n "${SHARED:-}" ] && rm -rf "$SHARED"
 	kill_recorded
-	[ -z "${OTHER:-}" ] || userdel "$OTHER" 2>/dev/null || true
-}
-
-needs_root() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root: $1"
+	users_cleanup
 }
 
 @test "back-references are refused: they make matching exponential" {
@@ -251,17 +247,7 @@ open(d + "/log", "wb").write(data)
 }
 
 @test "--log-file refuses a symlink that another user planted in /tmp's kind of directory" {
-	needs_root "to act as a second user"
-	command -v setpriv >/dev/null || skip "setpriv is not installed"
-	# A sticky world-writable directory that the other user can reach,
-	# as /tmp is.
-	SHARED=$(mktemp -d /tmp/retry-sticky.XXXXXX)
-	chmod 1777 "$SHARED"
-	echo secret >"$D/private"
-	chmod 600 "$D/private"
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-	    ln -s "$D/private" "$SHARED/log" ||
-		skip "cannot act as uid 65534"
+	plant_symlink log
 	run -125 retry --log-file "$SHARED/log" -- true
 	assert_setup_error --log-file
 	assert_line --index 0 --partial "another user (uid 65534)"
@@ -273,15 +259,9 @@ open(d + "/log", "wb").write(data)
 }
 
 @test "--log-file refuses a file or a FIFO that another user planted in /tmp's kind of directory" {
-	needs_root "to make a second user"
-	command -v useradd >/dev/null || skip "useradd is not installed"
-	OTHER=retry-t$$
-	useradd --no-create-home --home-dir / --shell /bin/sh "$OTHER" ||
-		skip "cannot add a user"
-	local uid
-	uid=$(id -u "$OTHER")
-	SHARED=$(mktemp -d /tmp/retry-sticky.XXXXXX)
-	chmod 1777 "$SHARED"
+	add_user "to make a second user"
+	local uid=$OTHER_UID
+	sticky_dir
 	# The other user's file, writable by all, and its FIFO, with a reader
 	# of its own.
 	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
@@ -317,14 +297,9 @@ open(d + "/log", "wb").write(data)
 }
 
 @test "a set-user-ID root copy of retry refuses to run for another user, whatever it is asked" {
-	needs_root "to make a set-user-ID root copy and a second user"
-	command -v useradd >/dev/null || skip "useradd is not installed"
 	command -v setpriv >/dev/null || skip "setpriv is not installed"
-	OTHER=retry-t$$
-	useradd --no-create-home --home-dir / --shell /bin/sh "$OTHER" ||
-		skip "cannot add a user"
-	local uid
-	uid=$(id -u "$OTHER")
+	add_user "to make a set-user-ID root copy and a second user"
+	local uid=$OTHER_UID
 	SHARED=$(mktemp -d /tmp/retry-suid.XXXXXX)
 	chmod 755 "$SHARED"
 	cp "$RETRY" "$SHARED/retry"

@@ -3,10 +3,15 @@
 # on untouched as timeout(1) passes them, and none of retry's own.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/tmux
 
 setup() {
 	D=$BATS_TEST_TMPDIR
 	export D
+}
+
+teardown() {
+	tmux_end
 }
 
 # Runs retry with fds 0, 1 and 2 and fd 5 (open on $D/five) only: what
@@ -195,8 +200,6 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 }
 
 @test "none of retry's own fds reaches an attempt or a hook with an output rule at a terminal" {
-	command -v tmux >/dev/null || skip "tmux is not installed"
-	local sock=$D/tmux.sock
 	mkdir_seen
 	# The run, in a script that the pane's shell runs.
 	{
@@ -207,14 +210,12 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 		    -- sh -c "$(lsfd 'attempt.$RETRY_ATTEMPT'); exit 1"
 		printf '\n'
 	} >"$D/go"
-	tmux -S "$sock" -f /dev/null new-session -d -x 120 -y 40 \
-	    "bash --norc --noprofile -i" </dev/null >/dev/null 3>&-
+	tmux_pane 120 40 "bash --norc --noprofile -i"
 	local tty pty
-	tty=$(tmux -S "$sock" display-message -p '#{pane_tty}')
-	tmux -S "$sock" send-keys -l "bash '$D/go'; echo \$? >'$D/status'"
-	tmux -S "$sock" send-keys Enter
+	tty=$(tmux -S "$SOCK" display-message -p '#{pane_tty}')
+	type_line "bash '$D/go'; echo \$? >'$D/status'"
 	wait_for "$D/status"
-	tmux -S "$sock" kill-server 2>/dev/null || true
+	tmux_end
 	assert_equal "$(cat "$D/status")" 1
 	# Its stderr was retry's pseudo-terminal, not the pane's.
 	pty=$(sed -n 's/.* 2 -> //p' "$D/seen/attempt.1")

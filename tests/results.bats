@@ -7,18 +7,15 @@ bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
 load test_helper/procs
+load test_helper/users
 
 setup() {
 	own_tmpdir
 }
 
 teardown() {
-	[ -n "${SHARED:-}" ] && rm -rf "$SHARED"
 	kill_recorded
-}
-
-needs_root() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root: $1"
+	users_cleanup
 }
 
 # The hook that records what it sees in $D/hooks, as NAME.
@@ -195,15 +192,7 @@ figures() {
 }
 
 @test "--result-file refuses a symlink that another user planted in /tmp's kind of directory" {
-	needs_root "to act as a second user"
-	command -v setpriv >/dev/null || skip "setpriv is not installed"
-	SHARED=$(mktemp -d /tmp/retry-sticky.XXXXXX)
-	chmod 1777 "$SHARED"
-	echo secret >"$D/private"
-	chmod 600 "$D/private"
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-	    ln -s "$D/private" "$SHARED/out" ||
-		skip "cannot act as uid 65534"
+	plant_symlink out
 	run -125 retry --result-file "$SHARED/out" -- touch "$D/ran"
 	assert_setup_error --result-file
 	assert_line --index 0 --partial "a symlink that another user (uid 65534)"

@@ -9,15 +9,13 @@ load test_helper/procs
 load test_helper/tmux
 
 setup() {
-	command -v tmux >/dev/null || skip "tmux is not installed"
 	D=$BATS_TEST_TMPDIR
-	SOCK=$D/tmux.sock
 	# A command whose progress bar is left without a newline, then fails.
 	printf '%s\n' "printf 'downloading [#####] 50%%'" 'exit 1' >"$D/bar"
 }
 
 teardown() {
-	[ -n "${SOCK:-}" ] && tmux -S "$SOCK" kill-server 2>/dev/null
+	tmux_end
 	[ -f "$D/pid" ] && kill -KILL "$(cat "$D/pid")" 2>/dev/null
 	return 0
 }
@@ -45,7 +43,7 @@ wait_bytes() {
 
 @test "in a 30-column pane, the countdown fits on one line and leaves none behind" {
 	start_shell 30
-	tmux -S "$SOCK" pipe-pane -O "cat >>'$D/bytes'"
+	tmux_record "$D/bytes"
 	type_line "$RETRY --label deploy-production --fixed 30s --max 2 -- sh -c 'echo \$PPID >pid; echo attempt \$RETRY_ATTEMPT; exit 1'; echo done >done"
 	wait_lines "$D/pid"
 	# Drawn, then drawn again twice.
@@ -71,7 +69,7 @@ print("\n".join(sorted(set(repr(x.removeprefix(b"\x1b[J")) for x in b.split(b"\r
 
 @test "a terminal that narrows during the countdown: drawn again at once, cut to the new width, none left behind" {
 	start_shell 100
-	tmux -S "$SOCK" pipe-pane -O "cat >>'$D/bytes'"
+	tmux_record "$D/bytes"
 	type_line "$RETRY --label deploy-production --fixed 30s --max 2 -- sh -c 'echo \$PPID >pid; exit 1'; echo done >done"
 	wait_lines "$D/pid"
 	wait_bytes ']: next attempt in 30s'
@@ -137,7 +135,7 @@ print("\n".join(sorted(set(repr(x.removeprefix(b"\x1b[J")) for x in b.split(b"\r
 
 @test "TERM=dumb: the countdown and a report's start are blanks and carriage returns, no escape" {
 	start_shell 100
-	tmux -S "$SOCK" pipe-pane -O "cat >>'$D/bytes'"
+	tmux_record "$D/bytes"
 	type_line "echo BEGIN; TERM=dumb $RETRY --fixed 1100ms --max 2 -- sh bar; echo END >done; echo END"
 	wait_lines "$D/done"
 	wait_screen '^END$'
@@ -165,7 +163,7 @@ sys.stdout.write(repr(b))' "$D/bytes"
 	assert_line --index 1 --regexp '^retry: sh bar: giving up after 2 attempts in .*: exit 1\$$'
 	assert_equal "${#lines[@]}" 2
 	# stderr at the terminal: not in the log file; nor in JSON.
-	tmux -S "$SOCK" pipe-pane -O "cat >>'$D/bytes'"
+	tmux_record "$D/bytes"
 	type_line "$RETRY --log-file log --fixed 10ms --max 2 -- sh bar; echo BEGIN; $RETRY --log-format json --fixed 10ms --max 2 -- sh bar; echo END >done2; echo END"
 	wait_lines "$D/done2"
 	wait_screen '^END$'

@@ -447,16 +447,13 @@ for r in json.loads(sys.argv[1]):
 # A tmux pane running an interactive bash, all it shows logged to
 # $BATS_TEST_TMPDIR/pane.
 pane_start() {
-	command -v tmux >/dev/null || skip "tmux is not installed"
 	D=$BATS_TEST_TMPDIR
-	SOCK=$D/tmux.sock
 	tmux_shell 120 40
-	tmux -S "$SOCK" pipe-pane -o "cat >>'$D/pane'"
+	tmux_record "$D/pane"
 }
 
 teardown() {
-	[ -z "${SOCK:-}" ] || tmux -S "$SOCK" kill-server 2>/dev/null
-	return 0
+	tmux_end
 }
 
 # Waits, up to about 60 s, until file $1 has a line matching regex $2.

@@ -4,9 +4,14 @@
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
+load test_helper/tmux
 
 setup() {
 	D=$BATS_TEST_TMPDIR
+}
+
+teardown() {
+	tmux_end
 }
 
 # A command that exits with the statuses listed in $D/script, one a run,
@@ -486,26 +491,12 @@ print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
 }
 
 @test "a countdown on the terminal, cleared before the next attempt" {
-	command -v tmux >/dev/null || skip "tmux is not installed"
-	local sock=$D/tmux.sock i screen
-	tmux -S "$sock" -f /dev/null new-session -d -x 120 -y 20 \
-	    "'$RETRY' --fixed 3s --max 2 -- sh -c 'echo attempt \$RETRY_ATTEMPT; exit 1'; echo done; sleep 30" \
-	    </dev/null >/dev/null 3>&-
-	for ((i = 0; i < 100; i++)); do
-		screen=$(tmux -S "$sock" capture-pane -p)
-		[[ $screen == *"retry: next attempt in 2s"* ]] && break
-		sleep 0.05
-	done
-	[[ $screen == *"retry: next attempt in 2s"* ]] || { tmux -S "$sock" kill-server; fail "no countdown: $screen"; }
-	for ((i = 0; i < 100; i++)); do
-		screen=$(tmux -S "$sock" capture-pane -p)
-		[[ $screen == *done* ]] && break
-		sleep 0.05
-	done
-	tmux -S "$sock" kill-server
-	[[ $screen == *done* ]]
-	refute [ "$(grep -c '^retry: next attempt in' <<<"$screen")" -gt 0 ]
-	assert_equal "$(grep -c '^attempt 2$' <<<"$screen")" 1
+	tmux_pane 120 20 "'$RETRY' --fixed 3s --max 2 -- sh -c 'echo attempt \$RETRY_ATTEMPT; exit 1'; echo done; sleep 30"
+	wait_screen 'retry: next attempt in 2s'
+	wait_screen '^done$'
+	run -0 screen
+	refute_line --regexp '^retry: next attempt in'
+	assert_equal "$(grep -c '^attempt 2$' <<<"$output")" 1
 }
 
 @test "no countdown when stderr is not a terminal" {

@@ -7,16 +7,14 @@ load test_helper/procs
 load test_helper/tmux
 
 setup() {
-	command -v tmux >/dev/null || skip "tmux is not installed"
 	D=$BATS_TEST_TMPDIR
-	SOCK=$D/tmux.sock
 	tmux_shell 200 50
 	type_line "echo ready >'$D/ready'"
 	wait_lines "$D/ready"
 }
 
 teardown() {
-	[ -n "${SOCK:-}" ] && tmux -S "$SOCK" kill-server 2>/dev/null
+	tmux_end
 	local f
 	for f in "$D"/leader "$D"/pids; do
 		[ -f "$f" ] && kill -KILL $(cat "$f") 2>/dev/null
@@ -229,14 +227,21 @@ sentry_pid() {
 	shell_has_terminal at-end
 }
 
-@test "closing the terminal leaves no process of the attempt behind" {
+# Runs retry at the terminal with options "$@" and an attempt that leaves
+# a process running, closes the terminal, and checks that retry, the
+# attempt and what it left are gone.
+close_terminal_under() {
 	local rpid
-	type_line "$RETRY -n 5 -d 0 -- sh -c 'echo \$\$ >\"$D/leader\"; sleep 100 & echo \$! >\"$D/pids\"; wait'"
+	type_line "$RETRY -n 5 -d 0 $* -- sh -c 'echo \$\$ >\"$D/leader\"; sleep 100 & echo \$! >\"$D/pids\"; wait'"
 	wait_lines "$D/pids"
 	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
 	tmux -S "$SOCK" kill-server
 	assert_gone "$rpid" "$(cat "$D/leader")" "$(cat "$D/pids")"
 	assert_group_gone "$(cat "$D/leader")"
+}
+
+@test "closing the terminal leaves no process of the attempt behind" {
+	close_terminal_under
 }
 
 @test "Ctrl-Z during a back-off sleep stops retry; fg goes on retrying" {
@@ -574,13 +579,7 @@ a.send(b\"x\")
 }
 
 @test "a rule at a terminal: closing the terminal leaves no process of the attempt behind" {
-	local rpid
-	type_line "$RETRY -n 5 -d 0 --fail-if-output XYZZY -- sh -c 'echo \$\$ >\"$D/leader\"; sleep 100 & echo \$! >\"$D/pids\"; wait'"
-	wait_lines "$D/pids"
-	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
-	tmux -S "$SOCK" kill-server
-	assert_gone "$rpid" "$(cat "$D/leader")" "$(cat "$D/pids")"
-	assert_group_gone "$(cat "$D/leader")"
+	close_terminal_under --fail-if-output XYZZY
 }
 
 @test "a rule at a terminal reads a line's end as the command wrote it, though the terminal adds a carriage return" {
@@ -599,8 +598,12 @@ a.send(b\"x\")
 	wait_screen '^out2$'
 }
 
-@test "an attempt that --timeout ends after it changed the terminal's modes leaves them as they were, for the next attempt and after" {
-	type_line "stty -g >'$D/before'; $RETRY -n 2 -d 0 -T 2s -- sh -c 'stty -g >>\"$D/seen\"; stty -echo raw; echo >>\"$D/changed\"; exec sleep 100'; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'"
+# Runs retry at the terminal with options "$@" and two attempts that
+# change the terminal's modes until --timeout ends them, and checks that
+# each attempt started with the modes as they were, and the shell got
+# them back.
+modes_after_timeouts_under() {
+	type_line "stty -g >'$D/before'; $RETRY $* -n 2 -d 0 -T 2s -- sh -c 'stty -g >>\"$D/seen\"; stty -echo raw; echo >>\"$D/changed\"; exec sleep 100'; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'"
 	wait_lines "$D/status"
 	assert_equal "$(cat "$D/status")" "status 124"
 	wait_lines "$D/after"
@@ -608,6 +611,10 @@ a.send(b\"x\")
 	assert_equal "$(wc -l <"$D/changed")" 2
 	assert_equal "$(sed -n 2p "$D/seen")" "$(cat "$D/before")"
 	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
+}
+
+@test "an attempt that --timeout ends after it changed the terminal's modes leaves them as they were, for the next attempt and after" {
+	modes_after_timeouts_under
 }
 
 @test "an attempt that exits after it changed the terminal's modes leaves them changed, as it would alone" {
@@ -690,11 +697,5 @@ PERL
 }
 
 @test "--foreground: an attempt that --timeout ends after it changed the terminal's modes leaves them as they were" {
-	type_line "stty -g >'$D/before'; $RETRY --foreground -n 2 -d 0 -T 2s -- sh -c 'stty -g >>\"$D/seen\"; stty -echo raw; echo >>\"$D/changed\"; exec sleep 100'; echo \"status \$?\" >'$D/status'; stty -g >'$D/after'"
-	wait_lines "$D/status"
-	assert_equal "$(cat "$D/status")" "status 124"
-	wait_lines "$D/after"
-	assert_equal "$(wc -l <"$D/changed")" 2
-	assert_equal "$(sed -n 2p "$D/seen")" "$(cat "$D/before")"
-	assert_equal "$(cat "$D/after")" "$(cat "$D/before")"
+	modes_after_timeouts_under --foreground
 }

@@ -8,7 +8,6 @@
  */
 #include <string.h>
 
-#include "codes.h"
 #include "cifmt.h"
 
 enum ci_mode
@@ -118,21 +117,4 @@ ci_annotation(struct line *l, enum ci_mode ci, bool error, const char *title,
 		gitlab_text(l, msg);
 		line_add(l, "\n");
 	}
-}
-
-void
-ci_status(struct line *l, const struct attempt_result *r, const char *cause)
-{
-	const char *name;
-
-	if (cause != NULL || r == NULL)
-		line_add(l, "could not start");
-	else if (r->timed_out)
-		line_add(l, "timed out");
-	else if (r->signal != 0 && (name = signal_name(r->signal)) != NULL)
-		line_add(l, "killed by %s", name);
-	else if (r->signal != 0)
-		line_add(l, "killed by signal %d", r->signal);
-	else
-		line_add(l, "exit %d", r->status);
 }

@@ -15,7 +15,6 @@
 
 #include "line.h"
 #include "config.h"
-#include "attempt.h"
 
 /* The CI that --ci names (asked), or with auto the one the environment
  * says: GITHUB_ACTIONS=true, else GITLAB_CI=true (each the variable's
@@ -39,9 +38,5 @@ void	ci_group_end(struct line *, enum ci_mode, const char *name,
  * workflow command on GitHub, on GitLab a plain line "TITLE: MSG". */
 void	ci_annotation(struct line *, enum ci_mode, bool error,
 	    const char *title, const char *msg);
-/* How an attempt ended, in a word or two: "exit 1", "killed by SIGKILL",
- * "timed out", "could not start" (cause, when it could not). */
-void	ci_status(struct line *, const struct attempt_result *,
-	    const char *cause);
 
 #endif

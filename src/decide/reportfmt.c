@@ -27,15 +27,14 @@ add_signal(struct line *l, int sig)
 		line_add(l, "signal %d", sig);
 }
 
-/* "exit 1", "killed by SIGSEGV", "timed out", "could not start: ..." */
-static void
-add_status(struct line *l, const struct report *e)
+void
+report_status(struct line *l, const struct attempt_result *r,
+    const char *cause)
 {
-	const struct attempt_result *r = e->result;
 	const char *name;
 
-	if (e->cause != NULL)
-		line_add(l, "could not start: %s", e->cause);
+	if (cause != NULL)
+		line_add(l, "could not start: %s", cause);
 	else if (r->timed_out && r->status != EXIT_TIMEDOUT)
 		/* --preserve-status: the command's own. */
 		line_add(l, "timed out (status %d)", r->status);
@@ -186,7 +185,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		/* A success by --success-on or --until says which. */
 		if (e->result != NULL && e->result->status != 0) {
 			line_add(l, ": ");
-			add_status(l, e);
+			report_status(l, e->result, e->cause);
 		}
 		line_add(l, " after %s", duration_format(
 		    duration_round(e->duration), d, sizeof(d)));
@@ -207,7 +206,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 	case EV_FAILED:
 		add_attempt(l, c, e->attempt);
 		line_add(l, " failed: ");
-		add_status(l, e);
+		report_status(l, e->result, e->cause);
 		if (e->cause == NULL)
 			line_add(l, " after %s%s", duration_format(
 			    duration_round(e->duration), d, sizeof(d)),
@@ -219,7 +218,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		line_add(l, "giving up after %lu attempt%s in %s: ", n,
 		    n == 1 ? "" : "s", duration_format(
 		    duration_round(e->elapsed), d, sizeof(d)));
-		add_status(l, e);
+		report_status(l, e->result, e->cause);
 		line_add(l, "%s", output_failure(e->reason));
 		/* A success short of --successes in a row. */
 		if (c->successes > 1 && e->streak > 0)
@@ -260,7 +259,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		/* A success by --success-on, --until or --while says which. */
 		if (e->result != NULL && e->result->status != 0) {
 			line_add(l, ": ");
-			add_status(l, e);
+			report_status(l, e->result, e->cause);
 		}
 		return;
 	case EV_SIGNAL:
@@ -276,7 +275,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			    e->result->forwarded ? " sent on to " : " during ");
 			add_attempt(l, c, e->attempt);
 			line_add(l, ", which ended: ");
-			add_status(l, e);
+			report_status(l, e->result, e->cause);
 			line_add(l, " after %s", duration_format(
 			    duration_round(e->duration), d, sizeof(d)));
 		}
@@ -289,7 +288,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			line_add(l, "stopping before attempt %lu", e->attempt);
 		else {
 			line_add(l, "stopping: ");
-			add_status(l, e);
+			report_status(l, e->result, e->cause);
 		}
 		if (e->reason == WHY_READER_GONE)
 			line_add(l, "; the reader of its output has gone");

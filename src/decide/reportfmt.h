@@ -112,6 +112,12 @@ size_t	report_format_error(struct line *l, const struct reporter *,
 	    const char *msg, const struct timespec *now);
 /* now, RFC 3339 in UTC with milliseconds: the text log's first column. */
 void	report_stamp(struct line *l, const struct timespec *now);
+/* How an attempt ended, as every report says it: "exit 1", "killed by
+ * SIGSEGV", "timed out", "timed out (status 143)" (--preserve-status: the
+ * command's own), or "could not start: CAUSE" when cause is not NULL (r
+ * is read only when it is). */
+void	report_status(struct line *l, const struct attempt_result *r,
+	    const char *cause);
 /* "retry: ", or "retry[LABEL]: ". */
 void	report_prefix(struct line *l, const struct reporter *);
 /* The command's words into buf, quoted as a shell would need them, made

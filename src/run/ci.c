@@ -14,13 +14,16 @@
 #include "clock.h"
 #include "output.h"
 
-/* The distinct statuses that annotations name, at most. */
+/* The distinct statuses that annotations name, at most; and the bytes of
+ * one, which "could not start: " and a cause of 255 bytes fill. */
 #define CI_STATUSES	8
+#define CI_STATUS_SZ	288
 
 static struct {
 	bool		 open;		/* a group is open */
+	unsigned long	 attempt;	/* the attempt last started */
 	char		 name[96];	/* its name (GitLab's) */
-	char		 failed[CI_STATUSES][48];
+	char		 failed[CI_STATUSES][CI_STATUS_SZ];
 	size_t		 nfailed;
 	bool		 more;		/* statuses past CI_STATUSES */
 } ci;
@@ -79,6 +82,7 @@ open_group(const struct reporter *c, const struct report *e)
 		put(&l);
 		ci.open = true;
 	}
+	ci.attempt = e->attempt;
 	free(t.buf);
 	free(n.buf);
 }
@@ -89,7 +93,7 @@ keep_status(const struct report *e)
 {
 	struct line l = { 0 };
 
-	ci_status(&l, e->result, e->cause);
+	report_status(&l, e->result, e->cause);
 	if (l.failed || l.buf == NULL) {
 		free(l.buf);
 		return;
@@ -177,6 +181,32 @@ ci_report(const struct reporter *c, const struct report *e)
 	case EV_SHARE:
 		break;
 	}
+}
+
+void
+ci_cannot_run(const struct reporter *c, const char *why)
+{
+	struct line t = { 0 }, m = { 0 }, l = { 0 };
+
+	if (c->ci == CI_NONE)
+		return;
+	close_group(c);
+	report_prefix(&t, c);
+	line_add(&t, "could not start");
+	line_add(&m, "%s: could not start", c->name);
+	if (ci.attempt > 1)
+		line_add(&m, " on attempt %lu", ci.attempt);
+	line_add(&m, ": %s", why);
+	if (ci.nfailed > 0) {
+		line_add(&m, "; failed before: ");
+		add_statuses(&m);
+	}
+	if (!t.failed && !m.failed) {
+		ci_annotation(&l, c->ci, true, t.buf, m.buf);
+		put(&l);
+	}
+	free(t.buf);
+	free(m.buf);
 }
 
 void

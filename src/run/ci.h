@@ -10,6 +10,10 @@
 /* e, as the CI that c names says it (nothing with CI_NONE): EV_START
  * before the event's own report, any other after it. */
 void	ci_report(const struct reporter *c, const struct report *e);
+/* The command that could not be run (not found, not executable: why):
+ * its group closed, and an error annotation naming it and why, as a run
+ * that gives up leaves (nothing with CI_NONE). */
+void	ci_cannot_run(const struct reporter *c, const char *why);
 /* The group left open, closed: a run that ends mid-attempt. */
 void	ci_end(const struct reporter *c);
 

@@ -254,6 +254,13 @@ report_error(const struct reporter *c, const char *fmt, ...)
 	emit(c, &l, body, true, LOG_ERR, &now);
 }
 
+void
+report_cannot_run(const struct reporter *c, const char *cmd, const char *why)
+{
+	report_error(c, "%s: %s", cmd, why);
+	ci_cannot_run(c, why);
+}
+
 /* The columns of the countdown on the terminal, 0 when none is. */
 static size_t drawn;
 

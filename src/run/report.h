@@ -52,6 +52,11 @@ void	report(const struct reporter *, const struct report *);
 /* retry's own errors: always shown, with the label. */
 void	report_error(const struct reporter *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* The command cmd could not be run, for why ("command not found", an
+ * errno's words): said as report_error says "CMD: WHY", and to the CI as
+ * its error annotation. */
+void	report_cannot_run(const struct reporter *, const char *cmd,
+	    const char *why);
 /* The countdown of a sleep on a terminal: whether there is one, the time
  * left, and the line cleared at the end. */
 bool	countdown_start(const struct reporter *);

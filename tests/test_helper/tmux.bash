@@ -6,13 +6,36 @@
 # screen takes capture-pane's options, or none:
 # shellcheck disable=SC2119,SC2120
 
-# Starts the server, its one pane $1 columns by $2 lines running an
-# interactive bash with a plain prompt and no history expansion.
+# Starts the server (skipping the test where tmux is not installed), its
+# socket $SOCK in the test's directory $D, with one pane $1 columns by $2
+# lines running the shell command $3.
+tmux_pane() {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	D=${D:-$BATS_TEST_TMPDIR}
+	SOCK=$D/tmux.sock
+	tmux -S "$SOCK" -f /dev/null new-session -d -x "$1" -y "$2" "$3" \
+	    </dev/null >/dev/null 3>&-
+}
+
+# The same, the pane running an interactive bash with a plain prompt and
+# no history expansion.
 tmux_shell() {
+	D=${D:-$BATS_TEST_TMPDIR}
 	printf '%s\n' 'PS1="$ "' 'PROMPT_COMMAND=' 'set +o histexpand' \
 	    >"$D/rc"
-	tmux -S "$SOCK" -f /dev/null new-session -d -x "$1" -y "$2" \
-	    "bash --rcfile '$D/rc' --noprofile -i" </dev/null >/dev/null 3>&-
+	tmux_pane "$1" "$2" "bash --rcfile '$D/rc' --noprofile -i"
+}
+
+# Everything the pane writes, appended to file $1 as it comes.
+tmux_record() {
+	tmux -S "$SOCK" pipe-pane -O "cat >>'$1'"
+}
+
+# The server killed, with all it runs, if the test started one; for
+# teardown, never fails.
+tmux_end() {
+	[ -z "${SOCK:-}" ] || tmux -S "$SOCK" kill-server 2>/dev/null
+	return 0
 }
 
 # Types a line into the pane's shell.

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cifmt.h"
+#include "reportfmt.h"
 #include "unit.h"
 
 static const struct escaped {
@@ -89,9 +90,10 @@ check(const char *suite, const char *name, struct line *l, const char *want)
 void
 unit_cifmt(void)
 {
-	struct line l = { 0 };
+	struct line l = { 0 }, m = { 0 };
 	const struct attempt_result killed = { .signal = 9, .status = 137 },
 	    timed = { .timed_out = true, .status = 124 },
+	    preserved = { .timed_out = true, .signal = 15, .status = 143 },
 	    exited = { .status = 3 };
 
 	for (size_t i = 0; i < sizeof(escaped) / sizeof(escaped[0]); i++) {
@@ -123,12 +125,23 @@ unit_cifmt(void)
 		unit_row(got == d->want, "cifmt detect", d->name,
 		    "got %d, want %d", (int)got, (int)d->want);
 	}
-	ci_status(&l, &exited, NULL);
+	/* The statuses an annotation names are the reports' own. */
+	report_status(&l, &exited, NULL);
 	check("cifmt status", "exit", &l, "exit 3");
-	ci_status(&l, &killed, NULL);
+	report_status(&l, &killed, NULL);
 	check("cifmt status", "killed", &l, "killed by SIGKILL");
-	ci_status(&l, &timed, NULL);
+	report_status(&l, &timed, NULL);
 	check("cifmt status", "timed out", &l, "timed out");
-	ci_status(&l, NULL, "No such file");
-	check("cifmt status", "could not start", &l, "could not start");
+	report_status(&l, &preserved, NULL);
+	check("cifmt status", "timed out, --preserve-status", &l,
+	    "timed out (status 143)");
+	report_status(&l, &exited, "No such file");
+	check("cifmt status", "could not start", &l,
+	    "could not start: No such file");
+	report_status(&m, &preserved, NULL);
+	ci_annotation(&l, CI_GITHUB, true, "retry: gave up",
+	    m.buf != NULL ? m.buf : "");
+	check("cifmt status", "timed out, --preserve-status, annotated", &l,
+	    "::error title=retry%3A gave up::timed out (status 143)\n");
+	free(m.buf);
 }

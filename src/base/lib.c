@@ -5,7 +5,7 @@
 
 #include "lib.h"
 
-#define SYMBOLS_MAX	48
+#define SYMBOLS_MAX	32
 #define ONCE_MAX	64	/* the functions of all of one lib_once's parts */
 
 int

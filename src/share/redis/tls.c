@@ -164,8 +164,6 @@ tls_context(const struct store_url *u, char *err, size_t sz)
 	    u->ca, load_cas, err, sz) : u->verify ? system_cas(ctx, err, sz) :
 	    0) == -1)
 		goto fail;
-	ticket_settings(u);
-	ticket_keep(ctx);
 	if (u->cert[0] == '\0')
 		openssl.SSL_CTX_set_client_cert_cb(ctx, asked_for_certificate);
 	else if (load_file(ctx, "ssl_certfile", u->cert, load_chain, err,
@@ -222,7 +220,6 @@ tls_session(struct ssl_ctx_st *ctx, int fd, const char *host, char *err,
 	 */
 	openssl.SSL_set_hostflags(s, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS |
 	    X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
-	ticket_resume(s, fd, host);
 	return s;
 }
 

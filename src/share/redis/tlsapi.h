@@ -16,7 +16,6 @@
 #include <openssl/x509v3.h>
 
 #include "lib.h"
-#include "storeurl.h"
 
 /* OpenSSL, loaded when the first context is made (lib.h): libcrypto's
  * functions, then libssl's.  Macros such as SSL_set_tlsext_host_name
@@ -39,11 +38,7 @@
 	X(SSL_connect) \
 	X(SSL_read) X(SSL_write) X(SSL_get_error) X(SSL_shutdown) \
 	X(SSL_get_verify_result) X(SSL_has_pending) \
-	X(SSL_CTX_set_client_cert_cb) X(SSL_set_ex_data) X(SSL_get_ex_data) \
-	X(SSL_CTX_sess_set_new_cb) X(SSL_set_session) X(SSL_session_reused) \
-	X(SSL_SESSION_free) X(SSL_SESSION_is_resumable) \
-	X(SSL_SESSION_get_time) X(SSL_SESSION_get_timeout) \
-	X(i2d_SSL_SESSION) X(d2i_SSL_SESSION)
+	X(SSL_CTX_set_client_cert_cb) X(SSL_set_ex_data) X(SSL_get_ex_data)
 
 struct openssl_api {
 	CRYPTO_FUNCS(LIB_MEMBER)
@@ -56,16 +51,6 @@ extern struct openssl_api openssl;
 const char	*reason(unsigned long e, char *buf, size_t sz);
 /* The last error of OpenSSL's queue, the others dropped. */
 unsigned long	 last_error(void);
-
-/* tlsticket.c */
-/* The store's TLS settings, which a ticket must have been made with. */
-void	ticket_settings(const struct store_url *);
-/* The context's new sessions handed to the ticket kept for later runs. */
-void	ticket_keep(SSL_CTX *);
-/* The ticket kept for host (connected to on fd) given to s, when there
- * is one of the user's own, for these settings, fresh and whole; the
- * session s makes is kept once it comes, unless it resumed one. */
-void	ticket_resume(SSL *, int fd, const char *host);
 
 /* tlsfiles.c */
 /* A file's text, as read. */

@@ -8,12 +8,15 @@ load test_helper/share
 load test_helper/redis
 load test_helper/tls
 
+HOGS=()
+
 teardown() {
 	tls_stop
 	redis_stop
 	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null
 	[ -z "${STALL_PID:-}" ] || kill "$STALL_PID" 2>/dev/null
 	[ -z "${SLOW_PID:-}" ] || kill "$SLOW_PID" 2>/dev/null
+	[ "${#HOGS[@]}" -eq 0 ] || kill "${HOGS[@]}" 2>/dev/null
 	true
 }
 
@@ -46,6 +49,47 @@ faults() {
 	assert_equal "$(field fleet failures)" "$(calls)"
 	run -0 tls_cli INFO stats
 	assert_line --regexp '^total_connections_received:5[0-9]'
+}
+
+@test "tls: 30 runs at once beside a CPU hog on every core, with the default timeouts: every one shares, no handshake given up" {
+	local i d=$BATS_TEST_TMPDIR pids=() t0
+	tls_start localhost
+	# Two busy loops a core, as a loaded CI runner's neighbours.
+	for i in $(seq $((2 * $(nproc)))); do
+		bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 3>&- &
+		HOGS+=($!)
+	done
+	# The 30 start together, once each is ready: their first decisions,
+	# and so their handshakes, all at once.
+	for i in $(seq 30); do
+		RETRY_SHARE_STORE="$TLS_URL/4?$TLS_CA" timeout 120 sh -c '
+		    : >"$0/ready.$1"
+		    while [ ! -e "$0/go" ]; do sleep 0.01; done
+		    shift; exec "$@"' "$d" "$i" "$RETRY" \
+		    --share hogged --max 2 --immediate -- \
+		    sh -c 'echo x >>"$0/calls"; exit 1' "$d" 2>"$d/err.$i" 3>&- &
+		pids+=($!)
+	done
+	for ((i = 0; i < 2000; i++)); do
+		[ "$(find "$d" -name 'ready.*' | wc -l)" -lt 30 ] || break
+		sleep 0.05
+	done
+	t0=$(now_ms)
+	: >"$d/go"
+	wait "${pids[@]}" || true
+	echo "# 30 runs over TLS beside $((2 * $(nproc))) busy loops: $(($(now_ms) - t0)) ms" >&3
+	kill "${HOGS[@]}" 2>/dev/null
+	HOGS=()
+	run -0 cat "$d"/err.*
+	refute_output --partial "no TLS handshake within"
+	refute_output --partial "going on without"
+	refute_output --partial "does not answer"
+	# Each attempt was decided on by the store: the failures it counted
+	# are the attempts made.
+	export RETRY_SHARE_STORE="$TLS_URL/4?$TLS_CA"
+	[ "$(calls)" -ge 30 ]
+	assert_equal "$(field hogged failures)" "$(calls)"
+	[ $(($(now_ms) - t0)) -lt 100000 ]
 }
 
 @test "tls: one handshake a run: its decisions share the connection, and a dropped one is made again" {

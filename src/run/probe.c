@@ -20,6 +20,7 @@
 #include "compat.h"
 #include "config.h"
 #include "duration.h"
+#include "netconnect.h"
 #include "probe.h"
 #include "report.h"
 #include "wait.h"
@@ -86,28 +87,18 @@ over(struct probe *p, const char *what)
 	return false;
 }
 
-/* Connects fd to addr: 0, 1 when over (r says how), or -1 with errno. */
+/* How a connection that did not come to be ended: 1 when over (r says
+ * how), or -1 with errno. */
 static int
-connect_in(struct probe *p, int fd, const struct sockaddr *addr,
-    socklen_t len)
+not_connected(struct probe *p, int e)
 {
-	struct pollfd pf = { .fd = fd, .events = POLLOUT };
-	socklen_t elen = sizeof(int);
-	int e = 0;
-
-	if (connect(fd, addr, len) == 0)
-		return 0;
-	if (errno != EINPROGRESS)
-		return -1;
-	while (pf.revents == 0) {
-		if (over(p, "no connection"))
-			return 1;
-		(void)wait_until(&pf, 1, p->by);
+	if (e == EINTR || (e == ETIMEDOUT && p->by >= 0 && mono_ns() >=
+	    p->by)) {
+		(void)over(p, "no connection");
+		return 1;
 	}
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) == -1)
-		return -1;
 	errno = e;
-	return e == 0 ? 0 : -1;
+	return -1;
 }
 
 /* The addresses of host: at once for a number, else by a lookup that the
@@ -159,32 +150,27 @@ tried(struct probe *p, const struct addrinfo *a)
 	(void)strlcat(p->addrs, host, sizeof(p->addrs));
 }
 
+/* a's address, added to those said (net_connect_any's tried). */
+static void
+tried_any(void *arg, const struct addrinfo *a)
+{
+	tried(arg, a);
+}
+
 static void
 probe_tcp(struct probe *p, const struct probe_url *u)
 {
 	struct addrinfo *ai = NULL;
-	int e = 0, k = 1;
+	int fd, e;
 
 	if (resolve(p, u, &ai) != 0)
 		return;
-	for (const struct addrinfo *a = ai; a != NULL; a = a->ai_next) {
-		const int fd = compat_socket(a->ai_family, a->ai_socktype,
-		    a->ai_protocol);
-
-		tried(p, a);
-		if (fd == -1) {
-			e = errno;
-			k = -1;
-			continue;
-		}
-		k = connect_in(p, fd, a->ai_addr, a->ai_addrlen);
-		e = errno;
-		(void)close(fd);
-		if (k >= 0)
-			break;
-	}
+	fd = net_connect_any(ai, p->by, true, tried_any, p);
+	e = errno;
 	freeaddrinfo(ai);
-	if (k == -1)
+	if (fd != -1)
+		(void)close(fd);
+	else if (not_connected(p, e) == -1)
 		fail(p, e == ECONNREFUSED ? "connection refused" :
 		    strerror(e));
 }
@@ -194,23 +180,22 @@ probe_unix(struct probe *p, const struct probe_url *u)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	const int fd = compat_socket(AF_UNIX, SOCK_STREAM, 0);
-	int k = -1;
+	int k = -1, e;
 
+	e = errno;
 	memcpy(sun.sun_path, u->path, strlen(u->path) + 1);
 	if (fd != -1) {
-		k = connect_in(p, fd, (const struct sockaddr *)&sun,
-		    sizeof(sun));
-		if (k == -1) {
-			const int e = errno;
-
-			(void)close(fd);
-			errno = e;
-		} else
-			(void)close(fd);
+		if (net_connect(fd, (const struct sockaddr *)&sun, sizeof(sun),
+		    p->by, true) == 0)
+			k = 0;
+		else
+			k = not_connected(p, errno);
+		e = errno;
+		(void)close(fd);
 	}
 	if (k == -1)
-		fail(p, errno == ECONNREFUSED ? "connection refused" :
-		    strerror(errno));
+		fail(p, e == ECONNREFUSED ? "connection refused" :
+		    strerror(e));
 }
 
 void

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "redis.h"
 
@@ -65,16 +64,8 @@ redis_names(struct redis_conn *r, char ***names, size_t *n,
 }
 
 void
-redisconn_open(struct redis_conn *r, const struct store_url *u,
-    int64_t timeout, int64_t connect_timeout)
+redisconn_load(const struct store_url *u)
 {
-	memset(r, 0, sizeof(*r));
-	r->url = *u;
-	r->timeout = timeout;
-	r->connect_timeout = connect_timeout;
-	r->by = -1;
-	r->hops_by = -1;
-	r->seeds_by = -1;
 }
 
 void

@@ -22,21 +22,12 @@ struct redis_peer {
 };
 
 void
-redisconn_open(struct redis_conn *r, const struct store_url *u,
-    int64_t timeout, int64_t connect_timeout)
+redisconn_load(const struct store_url *u)
 {
-	/* Loaded now, before a run's first attempt; what failed, the first
-	 * connection says (the store is down). */
+	/* What failed, the first connection says (the store is down). */
 	(void)load_hiredis();
 	if (u->tls)
 		(void)tls_load();
-	memset(r, 0, sizeof(*r));
-	r->url = *u;
-	r->timeout = timeout;
-	r->connect_timeout = connect_timeout;
-	r->by = -1;
-	r->hops_by = -1;
-	r->seeds_by = -1;
 }
 
 /* A node to talk to, not yet connected: NULL when there is no memory. */

@@ -98,6 +98,9 @@ struct redis_cmd {
  * first attempt. */
 void		 redisconn_open(struct redis_conn *, const struct store_url *,
 		    int64_t timeout, int64_t connect_timeout);
+/* hiredis, and OpenSSL for TLS, loaded (redisconn_open's part that needs
+ * them; a build without Redis loads nothing). */
+void		 redisconn_load(const struct store_url *);
 void		 redisconn_close(struct redis_conn *);
 /* Fills the command with argc words, each a string, and no key. */
 void		 redisconn_build(struct redis_cmd *, int argc, ...);

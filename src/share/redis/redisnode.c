@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "compat.h"
 #include "duration.h"
+#include "netconnect.h"
 #include "pwmask.h"
 #include "redisnode.h"
 #include "wait.h"
@@ -194,32 +195,6 @@ resolve(struct redis_conn *r, struct redis_node *n, int64_t by,
 	return 0;
 }
 
-/* Connects fd to addr by then: 0, or -1 with errno. */
-static int
-connect_by(const struct redis_conn *r, int fd, const struct sockaddr *addr,
-    socklen_t len, int64_t by)
-{
-	struct pollfd p = { .fd = fd, .events = POLLOUT };
-	socklen_t elen = sizeof(int);
-	int e = 0;
-
-	if (connect(fd, addr, len) == 0)
-		return 0;
-	if (errno != EINPROGRESS)
-		return -1;
-	while (p.revents == 0) {
-		if (stopped(r) || mono_ns() >= by) {
-			errno = stopped(r) ? EINTR : ETIMEDOUT;
-			return -1;
-		}
-		(void)wait_until(&p, 1, by);
-	}
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) == -1)
-		return -1;
-	errno = e;
-	return e == 0 ? 0 : -1;
-}
-
 /* TLS on the node's new connection, by then: the handshake, each of its
  * steps inside the one wait.  0, or -1 with why in err. */
 static int
@@ -264,26 +239,15 @@ connect_node(struct redis_conn *r, struct redis_node *n, int64_t start,
 	if (n->unix_socket) {
 		memcpy(sun.sun_path, r->url.path, strlen(r->url.path) + 1);
 		n->fd = compat_socket(AF_UNIX, SOCK_STREAM, 0);
-		if (n->fd == -1 || connect_by(r, n->fd, (struct sockaddr *)&sun,
-		    sizeof(sun), by) == -1)
+		if (n->fd == -1 || net_connect(n->fd, (struct sockaddr *)&sun,
+		    sizeof(sun), by, !r->ending) == -1)
 			e = errno;
 	} else {
 		if (resolve(r, n, by, &ai, err, sz) == -1)
 			return -1;
-		for (const struct addrinfo *a = ai; a != NULL; a = a->ai_next) {
-			if (n->fd != -1)
-				close(n->fd);
-			n->fd = compat_socket(a->ai_family, a->ai_socktype,
-			    a->ai_protocol);
-			if (n->fd != -1 && connect_by(r, n->fd, a->ai_addr,
-			    a->ai_addrlen, by) == 0) {
-				e = 0;
-				break;
-			}
+		if ((n->fd = net_connect_any(ai, by, !r->ending, NULL,
+		    NULL)) == -1)
 			e = errno;
-			if (e == EINTR || e == ETIMEDOUT)
-				break;
-		}
 		freeaddrinfo(ai);
 		if (n->fd != -1 && e == 0)
 			(void)setsockopt(n->fd, IPPROTO_TCP, TCP_NODELAY, &one,

@@ -169,7 +169,8 @@ const struct opt optable[] = {
 	{ "min-delay", 0, O_MIN_DELAY, "DUR", G_STRATEGY, ALL,
 	  A_ALL | CONCISE, 0,
 	  SPAN(backoff.min_delay),
-	  "never wait less than DUR (wins over --max-delay)" },
+	  "never wait less than DUR (not over --max-delay;\n"
+	  "show-backoff-delays: it wins, as in Perl)" },
 
 	{ "algorithm", 'a', O_ALGORITHM, "NAME", G_ALGORITHM, ALL, 0, 0,
 	  OTHER_OF(algorithms),
@@ -236,13 +237,14 @@ const struct opt optable[] = {
 	  "N times in all, then the run gives up" },
 	{ "stop-on", 0, O_STOP_ON, "CODES", G_VERDICT, RETRY, 0, 0,
 	  CODES(verdict.stop_on),
-	  "stop at once on these statuses" },
+	  "stop at once on these statuses (successes\n"
+	  "too; none of --retry-on's)" },
 	{ "until", 'u', O_UNTIL, "CRIT", G_VERDICT, RETRY, 0, 0,
 	  PARSED(verdict, P_UNTIL),
 	  "retry until the exit status meets CRIT: success,\n"
 	  "true, fail, false, N or N-M, comma-separated;\n"
 	  "end with the last status; a signal ends the run\n"
-	  "(Debian's retry)" },
+	  "(Debian's retry; not with --success-on)" },
 	{ "while", 'w', O_WHILE, "CRIT", G_VERDICT, RETRY, 0, 0,
 	  PARSED(verdict, P_WHILE),
 	  "retry while the exit status meets CRIT; the same" },
@@ -334,7 +336,8 @@ const struct opt optable[] = {
 	  "report only retry's own errors" },
 	{ "verbose", 0, O_VERBOSE, NULL, G_REPORT, RETRY, 0, 0,
 	  SET(verbosity, VERBOSE),
-	  "also report each start and each success" },
+	  "also report each start and each success (not\n"
+	  "with -q)" },
 	{ "label", 'm', O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
 	  LINE(label, "must be one non-empty line"),
 	  "prefix reports with retry[LABEL]: (also\n"
@@ -458,3 +461,30 @@ optable_find(int key, const char *name)
 			return &optable[i];
 	return NULL;
 }
+
+/*
+ * The pairs that cannot both hold.  -u and -w are one setting, Debian's
+ * retry's criteria, the last given counting as there.  Where one option refines another
+ * (--stop-on a success status, --retry-if-output within --retry-on,
+ * --max with --forever), both hold and neither is here; show-backoff-
+ * delays keeps Algorithm::Backoff's --min-delay over --max-delay.
+ */
+const struct opt_conflict optable_conflicts[] = {
+	{ O_UNTIL, O_SUCCESS_ON, C_BOTH, RETRY,
+	  "both say which statuses succeed" },
+	{ O_WHILE, O_SUCCESS_ON, C_BOTH, RETRY,
+	  "both say which statuses succeed" },
+	{ O_STOP_ON, O_RETRY_ON, C_STATUS, RETRY,
+	  "a status is either stopped on or retried" },
+	{ O_RETRY_ON, O_SUCCESS_ON, C_STATUS, RETRY,
+	  "a success is never retried" },
+	{ O_RETRY_ON, O_UNTIL, C_STATUS, RETRY,
+	  "a status that meets --until ends the run" },
+	{ O_MIN_DELAY, O_MAX_DELAY, C_ABOVE, RETRY | SIM,
+	  "no delay can be both" },
+	{ O_VERBOSE, O_QUIET, C_BOTH, RETRY,
+	  "give one" },
+};
+
+_Static_assert(sizeof(optable_conflicts) / sizeof(optable_conflicts[0]) ==
+    OPTABLE_CONFLICTS, "OPTABLE_CONFLICTS is the number of conflicts");

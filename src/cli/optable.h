@@ -122,6 +122,28 @@ struct opt {
 
 extern const struct opt optable[];
 
+/*
+ * Two options that cannot both hold, said once for every face that takes
+ * both: given together, the later check refuses them in one line that
+ * names both, as two strategies are.  How they clash:
+ */
+enum opt_clash {
+	C_BOTH,		/* whatever their values */
+	C_STATUS,	/* when their status sets share a status */
+	C_ABOVE,	/* when a's duration is above b's */
+};
+
+struct opt_conflict {
+	enum opt_id	 a, b;
+	enum opt_clash	 when;
+	unsigned	 modes;		/* the faces that refuse them */
+	const char	*why;		/* said after "conflicts with --b" */
+};
+
+#define OPTABLE_CONFLICTS	7
+
+extern const struct opt_conflict optable_conflicts[];
+
 /* The row of the long option name, or, name NULL, of the short option key;
  * NULL if there is none. */
 const struct opt *optable_find(int key, const char *name);

@@ -383,6 +383,80 @@ floor_above_cap(struct parse *p)
 	    sizeof(base)));
 }
 
+/* The statuses that option id gave. */
+static const struct codes *
+status_set(const struct config *c, enum opt_id id)
+{
+	return id == O_STOP_ON ? &c->verdict.stop_on :
+	    id == O_RETRY_ON ? &c->verdict.retry_on : &c->verdict.success_on;
+}
+
+/* The first status in both, or -1. */
+static int
+shared_status(const struct codes *a, const struct codes *b)
+{
+	for (int s = 0; s <= STATUS_MAX; s++)
+		if (codes_has(a, s) && codes_has(b, s))
+			return s;
+	return -1;
+}
+
+/* The duration option id gave, in ns. */
+static int64_t
+span_given(const struct config *c, enum opt_id id)
+{
+	return id == O_MIN_DELAY ? c->backoff.min_delay.ns :
+	    c->backoff.max_delay.ns;
+}
+
+/* The listed row of option id (not an alias's). */
+static const struct opt *
+row_of(enum opt_id id)
+{
+	for (size_t i = 0; i < OPTABLE_ROWS; i++)
+		if (optable[i].id == id && optable[i].help != NULL)
+			return &optable[i];
+	return &optable[0];
+}
+
+/* The pairs of the option table's conflicts given together, in one line
+ * that names both. */
+static int
+conflicts(struct parse *p)
+{
+	const struct config *c = p->cfg;
+	char a[32], b[32];
+	int s;
+
+	for (size_t i = 0; i < OPTABLE_CONFLICTS; i++) {
+		const struct opt_conflict *k = &optable_conflicts[i];
+		const struct opt *oa = row_of(k->a), *ob = row_of(k->b);
+
+		if (!(k->modes & (1u << c->mode)) || !p->given[k->a - O_MAX] ||
+		    !p->given[k->b - O_MAX])
+			continue;
+		switch (k->when) {
+		case C_BOTH:
+			return opt_fail(p, oa, "conflicts with --%s (%s)",
+			    ob->name, k->why);
+		case C_STATUS:
+			if ((s = shared_status(status_set(c, k->a),
+			    status_set(c, k->b))) < 0)
+				break;
+			return opt_fail(p, oa, "conflicts with --%s on "
+			    "status %d (%s)", ob->name, s, k->why);
+		case C_ABOVE:
+			if (span_given(c, k->a) <= span_given(c, k->b))
+				break;
+			return opt_fail(p, oa, "conflicts with --%s (%s is "
+			    "above %s: %s)", ob->name, duration_format(
+			    span_given(c, k->a), a, sizeof(a)), duration_format(
+			    span_given(c, k->b), b, sizeof(b)), k->why);
+		}
+	}
+	return 0;
+}
+
 /* Checks that need every option: conflicts, requirements, ranges. */
 int
 opt_validate(struct parse *p)
@@ -409,6 +483,8 @@ opt_validate(struct parse *p)
 			    o->name);
 	}
 	if (p->delay != NULL && resolve_delay(p, algo) != 0)
+		return -1;
+	if (conflicts(p) != 0)
 		return -1;
 	/* No limit on attempts: --forever's default; a time limit alone
 	 * (--budget, --max-actual-duration), as tenacity's stop_after_delay;

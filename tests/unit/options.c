@@ -8,6 +8,7 @@
 
 #include "duration.h"
 #include "model.h"
+#include "optable.h"
 #include "options.h"
 #include "unit.h"
 
@@ -332,14 +333,10 @@ static const struct accepted {
 	{ M_RETRY, { "-u", "success,true,fail,false,0,1-3", NULL },
 	  "criteria=1 success_on=0-255" },
 	{ M_RETRY, { "-w", "0-255", NULL }, "criteria=1 success_on=none" },
-	/* Of -u, -w and --success-on, the last given counts. */
+	/* Of -u and -w, one setting, the last given counts (Debian's). */
 	{ M_RETRY, { "-u", "3", "-w", "0", NULL },
 	  "criteria=1 success_on=1-255" },
 	{ M_RETRY, { "-w", "0", "-u", "3", NULL }, "criteria=1 success_on=3" },
-	{ M_RETRY, { "-u", "3", "--success-on", "0,3", NULL },
-	  "criteria=0 success_on=0,3" },
-	{ M_RETRY, { "--success-on", "1", "-u", "fail", NULL },
-	  "criteria=1 success_on=1-255" },
 	{ M_RETRY, { "-n", "0", "--fib", "1s", NULL }, "fib max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--linear", "1s", NULL }, "max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--decorrelated", "1s", NULL },
@@ -426,6 +423,19 @@ static const struct accepted {
 	{ M_RETRY, { "--immediate", NULL }, "immediate" },
 	{ M_RETRY, { "--min-delay", "1s", "--max-delay", "2s", NULL },
 	  "min_delay=1s max_delay=2s" },
+	{ M_RETRY, { "--min-delay", "2s", "--max-delay", "2s", NULL },
+	  "min_delay=2s max_delay=2s" },
+	/* Algorithm::Backoff's rule: min_delay wins over max_delay. */
+	{ M_SHOW, { "--fixed", "1s", "--min-delay", "3s", "--max-delay", "2s",
+	  NULL }, "min_delay=3s max_delay=2s" },
+	/* Refinements, not conflicts: a stop on a success status, other
+	 * statuses retried and stopped on. */
+	{ M_RETRY, { "--success-on", "0,3", "--stop-on", "3", NULL },
+	  "criteria=0 success_on=0,3" },
+	{ M_RETRY, { "--retry-on", "1,75", "--stop-on", "2", NULL },
+	  "criteria=0" },
+	{ M_RETRY, { "--until", "3", "--stop-on", "3", NULL },
+	  "criteria=1 success_on=3" },
 	{ M_RETRY, { "--fixed", "365d", NULL }, "base=365d" },
 	{ M_SHOW, { "0", "1:5", "0:+2.5", NULL }, "nargs=3" },
 	{ M_SHOW, { "-n", "0", NULL }, "max=0" },
@@ -540,6 +550,38 @@ static const struct worded {
 	{ M_RETRY, "--factor without --exp",
 	  { "--fixed", "1s", "--factor", "2", NULL },
 	  "--factor: goes with --exp" },
+
+	/* The option table's conflicts: pairs that cannot both hold. */
+	{ M_RETRY, "--success-on with --until",
+	  { "--success-on", "3", "--until", "success", NULL },
+	  "--until: conflicts with --success-on (both say which statuses "
+	  "succeed)" },
+	{ M_RETRY, "--while with --success-on",
+	  { "-w", "1", "--success-on", "0", NULL },
+	  "--while: conflicts with --success-on (both say which statuses "
+	  "succeed)" },
+	{ M_RETRY, "--retry-on and --stop-on on one status",
+	  { "--retry-on", "1,75", "--stop-on", "2,75", NULL },
+	  "--stop-on: conflicts with --retry-on on status 75 (a status is "
+	  "either stopped on or retried)" },
+	{ M_RETRY, "--retry-on a success",
+	  { "--success-on", "0,3", "--retry-on", "3:2", NULL },
+	  "--retry-on: conflicts with --success-on on status 3 (a success is "
+	  "never retried)" },
+	{ M_RETRY, "--retry-on a status that meets --until",
+	  { "--until", "fail", "--retry-on", "1", NULL },
+	  "--retry-on: conflicts with --until on status 1 (a status that "
+	  "meets --until ends the run)" },
+	{ M_RETRY, "--min-delay above --max-delay",
+	  { "--min-delay", "5s", "--max-delay", "1s", NULL },
+	  "--min-delay: conflicts with --max-delay (5s is above 1s: no delay "
+	  "can be both)" },
+	{ M_SIM, "--min-delay above --max-delay, in simulate",
+	  { "--max-delay", "1s", "--min-delay", "1500ms", NULL },
+	  "--min-delay: conflicts with --max-delay (1.5s is above 1s: no "
+	  "delay can be both)" },
+	{ M_RETRY, "-q with --verbose", { "-q", "--verbose", NULL },
+	  "--verbose: conflicts with --quiet (give one)" },
 
 	/* Lists of codes, and signals. */
 	{ M_RETRY, "a reversed range 5-3", { "--success-on", "5-3", NULL },
@@ -937,6 +979,24 @@ unit_options(void)
 		    r->name, "status %d, want %d\n# want '%s'\n# got  '%s'",
 		    rc, want, r->line, err);
 		options_free(&c);
+	}
+	/* Each conflict: two options of the table, which every face it is
+	 * refused in takes. */
+	for (size_t i = 0; i < OPTABLE_CONFLICTS; i++) {
+		const struct opt_conflict *k = &optable_conflicts[i];
+		unsigned ma = 0, mb = 0;
+
+		for (size_t j = 0; j < OPTABLE_ROWS; j++) {
+			if (optable[j].id == k->a && optable[j].help != NULL)
+				ma = optable[j].modes;
+			if (optable[j].id == k->b && optable[j].help != NULL)
+				mb = optable[j].modes;
+		}
+		unit_row(k->a != k->b && k->modes != 0 &&
+		    (ma & k->modes) == k->modes && (mb & k->modes) == k->modes,
+		    "conflicts", k->why, "row %zu: options %d and %d, faces "
+		    "%#x, %#x and %#x", i, (int)k->a, (int)k->b, k->modes, ma,
+		    mb);
 	}
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		unit_row(has_words(words[i].got, words[i].want) == words[i].has,

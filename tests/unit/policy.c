@@ -81,8 +81,6 @@ static const struct row {
 	  "sleep 1s; sleep 3s; sleep 9s; exit 1 max" },
 	{ "--max-delay", "--exp 1s --max-delay 3s -n 5", "1 1 1 1 1",
 	  "sleep 1s; sleep 2s; sleep 3s; sleep 3s; exit 1 max" },
-	{ "--min-delay wins", "-d 1s --min-delay 2s --max-delay 1s -n 2",
-	  "1 1", "sleep 2s; exit 1 max" },
 	{ "--max 0: no limit", "-n 0 -d 1s", "1 1 1 1 1 1 1 1 0",
 	  "sleep 1s; sleep 1s; sleep 1s; sleep 1s; sleep 1s; sleep 1s; "
 	  "sleep 1s; sleep 1s; exit 0" },
@@ -153,12 +151,6 @@ static const struct row {
 	  "1 1 3", "sleep 0s; sleep 0s; exit 3" },
 	{ "--while then --until: the last counts", "-t 3 -d 0 -w 1 -u 3",
 	  "1 1 3", "sleep 0s; sleep 0s; exit 3" },
-	{ "--while then --success-on: the last counts, with its rules",
-	  "-t 3 -d 0 -w 1 --success-on 1", "0 1", "sleep 0s; exit 0" },
-	{ "--until then --success-on: a failed run never exits 0",
-	  "-t 2 -d 0 -u 0 --success-on 1", "0 0", "sleep 0s; exit 1 max" },
-	{ "--until then --success-on: a signal is a failure again",
-	  "-t 2 -d 0 -u 3 --success-on 0", "TERM 0", "sleep 0s; exit 0" },
 	{ "--times -1: no limit", "-t -1 -d 1,2", "1 1 1 1 1 1 0",
 	  "sleep 1s; sleep 2s; sleep 2s; sleep 2s; sleep 2s; sleep 2s; "
 	  "exit 0" },

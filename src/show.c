@@ -515,6 +515,10 @@ dry_run(const struct config *c, struct rng *rng)
 	if (s.d.why == GIVE_UP_BUDGET)
 		printf("then gives up: the next attempt would start past the %s "
 		    "budget\n", duration_format(c->limits.budget, d, sizeof(d)));
+	else if (s.d.why == GIVE_UP_DEADLINE)
+		printf("then gives up: the next attempt would start past the %s "
+		    "deadline\n", duration_format(c->limits.deadline, d,
+		    sizeof(d)));
 	else if (s.d.why == GIVE_UP_LIMIT)
 		printf("then gives up: %s\n", codes_limit_text(s.limit, lim,
 		    sizeof(lim)));

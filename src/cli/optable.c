@@ -71,8 +71,8 @@ const struct opt optable[] = {
 	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000),
 	  "at most N attempts (default 5; 0: no limit;\n"
-	  "without it, --budget or --max-actual-duration\n"
-	  "alone limit by time)" },
+	  "without it, --budget, --deadline or\n"
+	  "--max-actual-duration alone limit by time)" },
 	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000), NULL },
 	{ "times", 't', O_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
@@ -84,6 +84,11 @@ const struct opt optable[] = {
 	{ "budget", 'b', O_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
 	  DURATION(limits.budget),
 	  "start no attempt that would begin after DUR" },
+	{ "deadline", 0, O_DEADLINE, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  NONE_AT_0(limits.deadline),
+	  "end the run DUR after its start: the running\n"
+	  "attempt stopped as by --timeout (124), and no\n"
+	  "attempt or sleep past it" },
 	{ "timeout", 'T', O_TIMEOUT, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  NONE_AT_0(limits.timeout),
 	  "stop an attempt after DUR (status 124)" },

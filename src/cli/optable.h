@@ -12,7 +12,7 @@
 /* An option, its aliases' rows too; the values after 256, so that a short
  * option's letter is never one. */
 enum opt_id {
-	O_MAX = 256, O_TIMES, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
+	O_MAX = 256, O_TIMES, O_BUDGET, O_DEADLINE, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
 	O_PRESERVE_STATUS, O_FOREGROUND,
 	O_FIXED, O_LINEAR, O_EXP, O_FIB, O_DELAYS, O_DECORRELATED,
 	O_IMMEDIATE, O_DECORRELATED_V2, O_ALGORITHM, O_MAX_DELAY, O_MIN_DELAY, O_FACTOR,
@@ -118,7 +118,7 @@ struct opt {
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	93
+#define OPTABLE_ROWS	94
 
 extern const struct opt optable[];
 

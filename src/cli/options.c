@@ -453,6 +453,7 @@ defaults(struct config *c, enum mode mode)
 	c->backoff.max_attempts = 5;
 	c->limits.budget = -1;
 	c->limits.timeout = -1;
+	c->limits.deadline = -1;
 	c->kill_after = 5 * NS_PER_SEC;
 	c->signal = 15;			/* SIGTERM */
 	codes_add(&c->verdict.success_on, 0);

@@ -487,10 +487,11 @@ opt_validate(struct parse *p)
 	if (conflicts(p) != 0)
 		return -1;
 	/* No limit on attempts: --forever's default; a time limit alone
-	 * (--budget, --max-actual-duration), as tenacity's stop_after_delay;
+	 * (--budget, --deadline, --max-actual-duration), as tenacity's
+	 * stop_after_delay and joshdk/retry's total time;
 	 * and show-backoff-delays -a, Algorithm::Backoff's own default. */
 	if (!p->given[O_MAX - O_MAX] && (c->limits.forever ||
-	    p->given[O_BUDGET - O_MAX] ||
+	    p->given[O_BUDGET - O_MAX] || p->given[O_DEADLINE - O_MAX] ||
 	    p->given[O_MAX_ACTUAL_DURATION - O_MAX] ||
 	    (algo && c->mode == MODE_SHOW)))
 		b->max_attempts = 0;

@@ -63,8 +63,9 @@ enum give_up { GIVE_UP_NONE, GIVE_UP_MAX, GIVE_UP_BUDGET, GIVE_UP_DURATION,
 	GIVE_UP_SHARED,		/* the shared retry budget is spent */
 	GIVE_UP_STORE,		/* --share-required: the store is down */
 	GIVE_UP_LIMIT,		/* a --retry-on STATUS:N is reached */
-	GIVE_UP_SUCCESSES };	/* --max leaves too few attempts for
+	GIVE_UP_SUCCESSES,	/* --max leaves too few attempts for
 				 * --successes in a row */
+	GIVE_UP_DEADLINE };	/* --deadline: the run's time is up */
 
 /* A delay: ns < 0 means give up, for why; s is what show-backoff-delays
  * prints. */

@@ -4,17 +4,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "duration.h"
 #include "env.h"
 #include "hooks.h"
 
 void
-hooks_init(struct hooks *h, int sig, int64_t timeout, int64_t kill_after,
-    const struct reporter *rep, const bool closed[3])
+hooks_init(struct hooks *h, int sig, const struct limits *l, int64_t t0,
+    int64_t kill_after, const struct reporter *rep, const bool closed[3])
 {
 	h->rep = rep;
 	h->signal = sig;
-	h->timeout = timeout;
+	h->timeout = l->timeout;
+	h->deadline = l->deadline >= 0 ? t0 + l->deadline : -1;
 	h->kill_after = kill_after;
 	h->no_stderr = closed[2];
 }
@@ -43,9 +45,18 @@ hook_run(const struct hooks *h, const char *option, char *cmd,
 	    .timeout = h->timeout, .signal = h->signal,
 	    .kill_after = h->kill_after };
 	struct attempt_result r;
+	bool cut = false;
 
 	if (cmd == NULL)
 		return 0;
+	/* Inside the run: no longer than what is left of it. */
+	if (delay >= 0 && h->deadline >= 0) {
+		const int64_t left = h->deadline - mono_ns();
+
+		cut = ao.timeout < 0 || left < ao.timeout;
+		if (cut)
+			ao.timeout = left > 0 ? left : 0;
+	}
 	if (open_stdio(h, ao.stdio) == -1) {
 		report_error(h->rep, "%s: not run: %s", option,
 		    strerror(errno));
@@ -61,7 +72,8 @@ hook_run(const struct hooks *h, const char *option, char *cmd,
 		report_error(h->rep, "%s: not run: %s", option,
 		    strerror(errno));
 	else if (r.interrupted == 0 && r.timed_out)
-		report_error(h->rep, "%s: timed out", option);
+		report_error(h->rep, "%s: %s", option, cut ?
+		    "stopped at the --deadline" : "timed out");
 	else if (r.interrupted == 0 && r.signal != 0)
 		report_error(h->rep, "%s: killed by signal %d", option,
 		    r.signal);

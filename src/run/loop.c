@@ -327,6 +327,7 @@ prepare_retry(struct run *run, struct next x)
 			    x.attempt);
 		x = check_signal(run, x, hook_run(&run->hooks, "--on-retry",
 		    run->c->on_retry, run->last, x.delay.ns));
+		x = policy_late(&run->pol, x, &run->seen, mono_ns() - run->t0);
 		if (x.what != NEXT_SLEEP)
 			return x;
 	}
@@ -609,7 +610,7 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	run->ao.foreground = c->foreground;
 	run->command = join_words(c->words, c->nwords);
 	policy_init(&run->pol, &c->backoff, &c->limits, &c->verdict, rng);
-	hooks_init(&run->hooks, c->signal, c->limits.timeout, c->kill_after,
+	hooks_init(&run->hooks, c->signal, &c->limits, run->t0, c->kill_after,
 	    rep, closed);
 	if (c->result_file != NULL && resultfile_open(&run->res,
 	    c->result_file, why, sizeof(why)) == -1) {
@@ -663,8 +664,7 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	if (strategy_uses_pow(c->backoff.strategy) &&
 	    (c->backoff.max_attempts != 1 || c->limits.forever) &&
 	    math_load(why, sizeof(why)) == -1) {
-		report_error(run->rep, "exponential delays need libm: %s",
-		    why);
+		report_error(run->rep, "exponential delays need libm: %s", why);
 		return policy_halt(x, &broken);
 	}
 	env_set(ENV_MAX_ATTEMPTS, c->backoff.max_attempts, false);

@@ -528,7 +528,7 @@ dry_run(const struct config *c, struct rng *rng)
 		    c->limits.successes);
 	if (c->limits.forever)
 		dry_run_success(c, rng);
-	if (c->patterns[RULE_CAPTURE] != NULL)
+	if (c->patterns[RULE_CAPTURE].n > 0)
 		dry_run_asked(c);
 	if (c->share != NULL)
 		dry_run_shared(c);

@@ -62,6 +62,7 @@ static const struct opt_choice share_open_modes = { "mode", 2,
 /* -a's increase/decrease strategies: a failure never shortens the delay. */
 #define NEVER_SHORTER	"a failure never shortens the delay"
 #define LINE(f, why)	K_LINE, OFF(f), 0, 0, why
+#define TEXTS(f, why)	K_TEXTS, OFF(f), 0, 0, why
 #define STRATEGY(s)	K_STRATEGY, OFF(backoff.base), s, 0, NULL
 #define PARSED(f, r)	K_PARSED, OFF(f), r, 0, NULL
 #define OTHER		K_OTHER, 0, 0, 0, NULL
@@ -255,7 +256,7 @@ const struct opt optable[] = {
 	  "retry while the exit status meets CRIT; the same" },
 
 	{ "until-output", 0, O_UNTIL_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXT(patterns[RULE_UNTIL], NULL),
+	  TEXTS(patterns[RULE_UNTIL], NULL),
 	  "a failure unless a line of output matches RE" },
 	{ "exit-on-match", 0, O_EXIT_ON_MATCH, NULL, G_VERDICT, RETRY, 0, 0,
 	  FLAG(verdict.exit_on_match),
@@ -263,17 +264,18 @@ const struct opt optable[] = {
 	  "stop the command's group as --timeout does: a\n"
 	  "success (exit 0)" },
 	{ "fail-if-output", 0, O_FAIL_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXT(patterns[RULE_FAIL], NULL),
+	  TEXTS(patterns[RULE_FAIL], NULL),
 	  "a failure if a line of output matches RE" },
 	{ "retry-if-output", 0, O_RETRY_IF_OUTPUT, "RE", G_VERDICT, RETRY,
 	  0, 0,
-	  TEXT(patterns[RULE_RETRY], NULL), "retry only failures whose output matches RE" },
+	  TEXTS(patterns[RULE_RETRY], NULL),
+	  "retry only failures whose output matches RE" },
 	{ "stop-if-output", 0, O_STOP_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXT(patterns[RULE_STOP], NULL),
+	  TEXTS(patterns[RULE_STOP], NULL),
 	  "stop at once if a line of output matches RE" },
 	{ "delay-from-output", 0, O_DELAY_FROM_OUTPUT, "RE", G_VERDICT, RETRY,
 	  0, 0,
-	  TEXT(patterns[RULE_CAPTURE], NULL),
+	  TEXTS(patterns[RULE_CAPTURE], NULL),
 	  "wait at least what RE's first group gives:\n"
 	  "seconds, a duration, an HTTP-date (Retry-After)\n"
 	  "or a Unix time (X-RateLimit-Reset), within\n"
@@ -324,13 +326,13 @@ const struct opt optable[] = {
 	  FLAG(syslog),
 	  "send every event to syslog too" },
 	{ "on-retry", 0, O_ON_RETRY, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXT(on_retry, "empty command"),
+	  TEXTS(on_retry, "empty command"),
 	  "run sh -c CMD before each back-off sleep" },
 	{ "on-giveup", 0, O_ON_GIVEUP, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXT(on_giveup, "empty command"),
+	  TEXTS(on_giveup, "empty command"),
 	  "run sh -c CMD when the run ends in failure" },
 	{ "on-success", 0, O_ON_SUCCESS, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXT(on_success, "empty command"),
+	  TEXTS(on_success, "empty command"),
 	  "run sh -c CMD when the run ends in success" },
 	{ "result-file", 0, O_RESULT_FILE, "FILE", G_REPORT, RETRY, 0, 0,
 	  TEXT(result_file, "empty file name"),
@@ -467,12 +469,31 @@ optable_find(int key, const char *name)
 	return NULL;
 }
 
+/* The options that add up when given again, in the order given: status
+ * lists, output rules, hooks.  Any other given again, the last counts. */
+static const enum opt_id adds[] = {
+	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON,
+	O_UNTIL_OUTPUT, O_FAIL_IF_OUTPUT, O_RETRY_IF_OUTPUT, O_STOP_IF_OUTPUT,
+	O_DELAY_FROM_OUTPUT,
+	O_ON_RETRY, O_ON_GIVEUP, O_ON_SUCCESS,
+};
+
+bool
+optable_adds(enum opt_id id)
+{
+	for (size_t i = 0; i < sizeof(adds) / sizeof(adds[0]); i++)
+		if (adds[i] == id)
+			return true;
+	return false;
+}
+
 /*
  * The pairs that cannot both hold.  -u and -w are one setting, Debian's
- * retry's criteria, the last given counting as there.  Where one option refines another
- * (--stop-on a success status, --retry-if-output within --retry-on,
- * --max with --forever), both hold and neither is here; show-backoff-
- * delays keeps Algorithm::Backoff's --min-delay over --max-delay.
+ * retry's criteria, the last given counting as there.  Where one option
+ * refines another (--stop-on a success status, --retry-if-output within
+ * --retry-on, --max with --forever), both hold and neither is here;
+ * show-backoff-delays keeps Algorithm::Backoff's --min-delay over
+ * --max-delay.
  */
 const struct opt_conflict optable_conflicts[] = {
 	{ O_UNTIL, O_SUCCESS_ON, C_BOTH, RETRY,

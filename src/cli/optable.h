@@ -5,6 +5,7 @@
 #ifndef RETRY_OPTABLE_H
 #define RETRY_OPTABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine.h"
@@ -67,6 +68,7 @@ enum opt_kind {
 	K_SIGNAL,	/* int: a signal's number */
 	K_TEXT,		/* char *: data complains if it is empty */
 	K_LINE,		/* char *: one line, not empty, else data's complaint */
+	K_TEXTS,	/* struct texts: one more, as K_TEXT takes it */
 	K_STRATEGY,	/* backoff.strategy lo, and DUR into backoff.base */
 	K_PARSED,	/* what lo's reader (enum opt_parser) takes */
 	K_OTHER,	/* the parser's own code for this option; data, if
@@ -143,6 +145,12 @@ struct opt_conflict {
 #define OPTABLE_CONFLICTS	7
 
 extern const struct opt_conflict optable_conflicts[];
+
+/* Whether option id, given again, adds up (a list of statuses, an output
+ * rule, a hook), its values in the order given; else the last counts.
+ * --help marks those with OPT_ADDS_MARK. */
+bool		 optable_adds(enum opt_id id);
+#define OPT_ADDS_MARK	" +"
 
 /* The row of the long option name, or, name NULL, of the short option key;
  * NULL if there is none. */

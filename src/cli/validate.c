@@ -204,10 +204,10 @@ static const struct opt *
 rule_option(int k)
 {
 	const size_t off = offsetof(struct config, patterns) +
-	    (size_t)k * sizeof(char *);
+	    (size_t)k * sizeof(struct texts);
 
 	for (size_t i = 0; i < OPTABLE_ROWS; i++)
-		if (optable[i].kind == K_TEXT && optable[i].off == off)
+		if (optable[i].kind == K_TEXTS && optable[i].off == off)
 			return &optable[i];
 	return NULL;
 }
@@ -237,7 +237,7 @@ validate_probe(struct parse *p)
 		return opt_fail(p, NULL, "probe '%s' takes no arguments (a "
 		    "command named so runs as ./%s)", c->args[0], c->args[0]);
 	for (int k = 0; k < RULE_COUNT; k++)
-		if (c->patterns[k] != NULL)
+		if (c->patterns[k].n > 0)
 			return opt_fail(p, rule_option(k), "a probe (%s) has "
 			    "no output", c->args[0]);
 	if (c->stdin_mode == STDIN_REPLAY)
@@ -256,28 +256,30 @@ validate_retry(struct parse *p)
 {
 	struct config *c = p->cfg;
 	char why[256];
+	size_t bad;
 	int rc;
 
 	for (int k = 0; k < RULE_COUNT; k++) {
-		const char *re = c->patterns[k];
+		const struct texts *re = &c->patterns[k];
 
-		if (re == NULL)
-			continue;
-		if (*re == '\0')
-			return opt_fail(p, rule_option(k), "empty pattern");
-		if ((rc = rule_compile(&c->verdict.output, (enum rule_kind)k,
-		    re, c->fixed_strings, c->ignore_case, why,
-		    sizeof(why))) != 0) {
-			(void)opt_fail(p, rule_option(k), "'%s': %s", re,
-			    why);
+		for (size_t i = 0; i < re->n; i++)
+			if (*re->v[i] == '\0')
+				return opt_fail(p, rule_option(k),
+				    "empty pattern");
+		if (re->n > 0 && (rc = rule_compile_all(&c->verdict.output,
+		    (enum rule_kind)k, (const char *const *)re->v, re->n,
+		    c->fixed_strings, c->ignore_case, why, sizeof(why),
+		    &bad)) != 0) {
+			(void)opt_fail(p, rule_option(k), "'%s': %s",
+			    re->v[bad], why);
 			/* A library that cannot load is no usage error. */
 			return rc == -2 ? OPTIONS_NO_LIBRARY : -1;
 		}
 	}
-	if (c->verdict.exit_on_match && c->patterns[RULE_UNTIL] == NULL)
+	if (c->verdict.exit_on_match && c->patterns[RULE_UNTIL].n == 0)
 		return opt_fail(p, optable_find(0, "exit-on-match"),
 		    "goes with --until-output, whose match it waits for");
-	if (c->limits.output_replaces && c->patterns[RULE_CAPTURE] == NULL)
+	if (c->limits.output_replaces && c->patterns[RULE_CAPTURE].n == 0)
 		return opt_fail(p,
 		    optable_find(0, "delay-from-output-replaces"),
 		    "goes with --delay-from-output, whose delay it takes");

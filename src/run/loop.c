@@ -326,7 +326,7 @@ prepare_retry(struct run *run, struct next x)
 			    "(--stdin replay gives every attempt all of it)",
 			    x.attempt);
 		x = check_signal(run, x, hook_run(&run->hooks, "--on-retry",
-		    run->c->on_retry, run->last, x.delay.ns));
+		    &run->c->on_retry, run->last, x.delay.ns));
 		x = policy_late(&run->pol, x, &run->seen, mono_ns() - run->t0);
 		if (x.what != NEXT_SLEEP)
 			return x;
@@ -549,7 +549,7 @@ end_run(struct run *run, struct next x)
 	    x.succeeded)))
 		x = check_signal(run, x, hook_run(&run->hooks, x.gave_up ?
 		    "--on-giveup" : "--on-success", x.gave_up ?
-		    run->c->on_giveup : run->c->on_success, run->last, -1));
+		    &run->c->on_giveup : &run->c->on_success, run->last, -1));
 	if (x.what == NEXT_EXIT) {
 		settle_output(run, x.end == END_VERDICT && x.succeeded, true,
 		    &o);

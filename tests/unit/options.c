@@ -395,8 +395,27 @@ static const struct accepted {
 	  "successes=9 max=0" },
 	{ M_SHOW, { "--successes", "2", NULL }, "successes=2" },
 	{ M_RETRY, { "--retry-on", "1:2,75,76-78:9", NULL }, "limits=2" },
+	/* Lists, output rules and hooks given again add up, in order. */
 	{ M_RETRY, { "--retry-on", "1:2", "--retry-on", "3", NULL },
-	  "limits=0" },
+	  "limits=1 retry_on=1,3" },
+	{ M_RETRY, { "--retry-on", "1:2,5", "--retry-on", "1:2,75:3", NULL },
+	  "limits=3 retry_on=1,5,75" },
+	{ M_RETRY, { "--retry-on", "1", "--retry-on", "75", NULL },
+	  "retry_on=1,75" },
+	{ M_RETRY, { "--stop-on", "3", "--stop-on", "2", NULL },
+	  "stop_on=2-3" },
+	{ M_RETRY, { "--success-on", "3", "--success-on", "0", NULL },
+	  "success_on=0,3" },
+	{ M_RETRY, { "--success-on", "3", NULL }, "success_on=3" },
+	{ M_RETRY, { "--until-output", "a", "--until-output", "b", NULL },
+	  "until_output=a,b" },
+	{ M_RETRY, { "--on-giveup", "x", "--on-retry", "r", "--on-giveup",
+	  "y", NULL }, "on_giveup=x,y on_retry=r" },
+	/* Single values: the last counts. */
+	{ M_RETRY, { "--timeout", "1s", "--timeout", "2s", NULL },
+	  "timeout=2s" },
+	{ M_RETRY, { "--log-file", "a", "--log-file", "b", NULL },
+	  "log_file=b" },
 	{ M_RETRY, { "-a", "Constant", "--delay", "1", NULL }, "max=5" },
 	{ M_RETRY, { "-a", "Constant", "--delay", "1", "--dry-run", NULL },
 	  "max=5" },
@@ -582,6 +601,17 @@ static const struct worded {
 	  "delay can be both)" },
 	{ M_RETRY, "-q with --verbose", { "-q", "--verbose", NULL },
 	  "--verbose: conflicts with --quiet (give one)" },
+
+	/* A list given again: a status only with the limit it had. */
+	{ M_RETRY, "a status given again with another limit",
+	  { "--retry-on", "1:2", "--retry-on", "1:3", NULL },
+	  "--retry-on: '1:3': status 1 is given again with another limit" },
+	{ M_RETRY, "a status given again without its limit",
+	  { "--retry-on", "75-78:10", "--retry-on", "1,76", NULL },
+	  "--retry-on: '1,76': status 76 is given again with another limit" },
+	{ M_RETRY, "an empty pattern given again",
+	  { "--until-output", "a", "--until-output", "", NULL },
+	  "--until-output: empty pattern" },
 
 	/* Lists of codes, and signals. */
 	{ M_RETRY, "a reversed range 5-3", { "--success-on", "5-3", NULL },
@@ -837,6 +867,35 @@ dur(int64_t ns, char *buf, size_t sz)
 	return ns < 0 ? "none" : duration_format(ns, buf, sz);
 }
 
+/* The statuses, output rules and hooks given, as "name=a,b ". */
+static void
+texts_describe(const struct config *c, char *s, size_t sz)
+{
+	const struct { const char *name; const struct texts *t; } t[] = {
+		{ "until_output", &c->patterns[RULE_UNTIL] },
+		{ "on_retry", &c->on_retry }, { "on_giveup", &c->on_giveup },
+		{ "on_success", &c->on_success },
+	};
+	char codes[2][1024];
+
+	codes_text(&c->verdict.retry_on, codes[0], sizeof(codes[0]));
+	codes_text(&c->verdict.stop_on, codes[1], sizeof(codes[1]));
+	snprintf(s, sz, "retry_on=");
+	strlcat(s, codes[0], sz);
+	strlcat(s, " stop_on=", sz);
+	strlcat(s, codes[1], sz);
+	strlcat(s, " log_file=", sz);
+	strlcat(s, c->log_file != NULL ? c->log_file : "none", sz);
+	strlcat(s, " ", sz);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(s + strlen(s), sz - strlen(s), "%s=", t[i].name);
+		for (size_t j = 0; j < t[i].t->n; j++)
+			snprintf(s + strlen(s), sz - strlen(s), "%s%s",
+			    j > 0 ? "," : "", t[i].t->v[j]);
+		snprintf(s + strlen(s), sz - strlen(s), " ");
+	}
+}
+
 /* The configuration in words: "name=value", or a strategy's name. */
 static void
 describe(const struct config *c, char *s, size_t sz)
@@ -845,6 +904,9 @@ describe(const struct config *c, char *s, size_t sz)
 	char d[10][DURATION_BUFSZ], success[1024];
 
 	codes_text(&c->verdict.success_on, success, sizeof(success));
+	texts_describe(c, s, sz);
+	sz -= strlen(s);
+	s += strlen(s);
 
 	snprintf(s, sz, "%s base=%s factor=%g max=%lu max_delay=%s "
 	    "min_delay=%s budget=%s timeout=%s kill_after=%s signal=%d "
@@ -979,6 +1041,16 @@ unit_options(void)
 		    r->name, "status %d, want %d\n# want '%s'\n# got  '%s'",
 		    rc, want, r->line, err);
 		options_free(&c);
+	}
+	/* The options that add up: the lists, the output rules, the hooks,
+	 * and no other. */
+	for (size_t j = 0; j < OPTABLE_ROWS; j++) {
+		const struct opt *o = &optable[j];
+		const bool list = o->kind == K_TEXTS || o->kind == K_CODES ||
+		    o->id == O_RETRY_ON || o->id == O_SUCCESS_ON;
+
+		unit_row(optable_adds(o->id) == list, "adds", o->name,
+		    "adds %d, a list %d", optable_adds(o->id), list);
 	}
 	/* Each conflict: two options of the table, which every face it is
 	 * refused in takes. */

@@ -172,7 +172,7 @@ end_with(struct next *x, const struct verdict_rules *rules,
 	x->give_up = why;
 	x->gave_up = !won;
 	x->succeeded = won;
-	x->delay = (struct delay){ -1, -1, why };
+	x->delay = (struct delay){ -1, -1, why, -1, -1 };
 	x->at = -1;
 	x->status = won && !rules->criteria ? 0 :
 	    unsuccessful(rules, o->status);
@@ -362,7 +362,8 @@ policy_gate(const struct policy *p, const struct gate_answer *g, bool down,
 	    (p->l->deadline >= 0 && x.at >= p->l->deadline))
 		return end_shared(x, END_SHARE_PAST_BUDGET);
 	x.what = NEXT_SLEEP;
-	x.delay = (struct delay){ wait, (double)wait / 1e9, GIVE_UP_NONE };
+	x.delay = (struct delay){ wait, (double)wait / 1e9, GIVE_UP_NONE, wait,
+	    wait };
 	return x;
 }
 

@@ -251,8 +251,11 @@ rule_compile_all(struct output_rules *r, enum rule_kind k,
 	if (n < 2)
 		return 0;
 	*bad = 0;
+	/* --delay-from-output's patterns are regular expressions even
+	 * with -F, as rule_compile takes them. */
 	for (size_t i = 0; i < n; i++)
-		if (join(&all, &len, patterns[i], fixed) == -1) {
+		if (join(&all, &len, patterns[i], fixed && k != RULE_CAPTURE)
+		    == -1) {
 			free(all);
 			snprintf(err, errsz, "out of memory");
 			return -1;

@@ -1,7 +1,7 @@
 # bash completion for retry(1) and show-backoff-delays(1)
 # shellcheck shell=bash
 
-_retry_options='--max --max-attempts --times --tries --budget --timeout
+_retry_options='--max --max-attempts --times --tries --budget --deadline --timeout
 --signal --kill-after --max-actual-duration --exp --factor --fixed --constant
 --preserve-status --foreground
 --linear --fib --delays --delay --decorrelated --decorrelated-v2 --immediate
@@ -47,7 +47,7 @@ _retry_share_options='--share-store --share-store-file --share-timeout
 _retry_takes_value() {
 	case $1 in
 	-[nbtTkxdMajuwm] | --max | --max-attempts | --times | --tries | \
-	--budget | --timeout | --signal | --kill-after | \
+	--budget | --deadline | --timeout | --signal | --kill-after | \
 	--max-actual-duration | --exp | --factor | --fixed | --constant | \
 	--linear | --fib | --delays | --delay | --decorrelated | \
 	--decorrelated-v2 | \

@@ -139,6 +139,7 @@ main(int argc, char *argv[])
 	    .forever = cfg.limits.forever,
 	    .max_attempts = cfg.backoff.max_attempts,
 	    .successes = cfg.limits.successes, .budget = cfg.limits.budget,
+	    .deadline = cfg.limits.deadline,
 	    .retry_on = cfg.verdict.retry_on.set, .rules = &cfg.verdict.output,
 	    .share = cfg.share, .share_rules = &cfg.share_rules };
 	reporter_init(&rep, &ro);

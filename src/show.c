@@ -488,18 +488,44 @@ dry_run_success(const struct config *c, struct rng *rng)
 		    duration_format(x.delay.ns, d, sizeof(d)));
 }
 
+/* "[LO, HI]", the range a delay was drawn from, or "-" where it was not
+ * (a limit held it to one value). */
+static const char *
+drawn_from(const struct delay *dl, char *buf, size_t sz)
+{
+	char lo[DURATION_BUFSZ], hi[DURATION_BUFSZ];
+
+	if (dl->lo >= dl->hi)
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "[%s, %s]", duration_format(dl->lo, lo,
+		    sizeof(lo)), duration_format(dl->hi, hi, sizeof(hi)));
+	return buf;
+}
+
 /* The schedule of an all-failing run: --count attempts at most. */
 int
 dry_run(const struct config *c, struct rng *rng)
 {
-	char d[DURATION_BUFSZ], t[DURATION_BUFSZ], lim[128];
+	const struct backoff *b = &c->backoff;
+	/* Whether the delays are drawn: jitter, or a strategy that draws. */
+	const bool drawn = b->jitter.mode != J_NONE || b->jitter_factor > 0 ||
+	    b->strategy == S_DECORRELATED || b->strategy == S_DECORRELATED_V2;
+	char d[DURATION_BUFSZ], t[DURATION_BUFSZ], lim[128], range[64];
 	struct step s = { 0 };
 	struct replay r;
 	int64_t at = 0;
 
 	/* One step past --count: whether the run would go on. */
 	replay_start(&r, c, rng);
-	printf("%-8s %-10s %s\n", "attempt", "delay", "starts at");
+	if (drawn && !c->seeded)
+		printf("delays drawn at random: each run draws anew "
+		    "(--seed N draws the same each time)\n");
+	else if (drawn)
+		printf("delays drawn at random with --seed %llu: the same "
+		    "each time\n", (unsigned long long)c->seed);
+	printf("%-8s %-10s %s%s\n", "attempt", "delay", drawn ?
+	    "starts at  " : "starts at", drawn ? "drawn from" : "");
 	printf("%-8d %-10s %s\n", 1, "-", "0s");
 	while (replay_step(&r, &s) && s.d.ns >= 0) {
 		if (s.n >= c->count) {
@@ -508,13 +534,20 @@ dry_run(const struct config *c, struct rng *rng)
 			break;
 		}
 		at = sat_add(at, s.d.ns);
-		printf("%-8lu %-10s %s\n", s.n + 1,
-		    duration_format(s.d.ns, d, sizeof(d)),
+		printf("%-8lu %-10s %-*s", s.n + 1,
+		    duration_format(s.d.ns, d, sizeof(d)), drawn ? 10 : 0,
 		    duration_format(at, t, sizeof(t)));
+		if (drawn)
+			printf(" %s", drawn_from(&s.d, range, sizeof(range)));
+		printf("\n");
 	}
 	if (s.d.why == GIVE_UP_BUDGET)
 		printf("then gives up: the next attempt would start past the %s "
 		    "budget\n", duration_format(c->limits.budget, d, sizeof(d)));
+	else if (s.d.why == GIVE_UP_DEADLINE)
+		printf("then gives up: the next attempt would start past the %s "
+		    "deadline\n", duration_format(c->limits.deadline, d,
+		    sizeof(d)));
 	else if (s.d.why == GIVE_UP_LIMIT)
 		printf("then gives up: %s\n", codes_limit_text(s.limit, lim,
 		    sizeof(lim)));
@@ -524,7 +557,7 @@ dry_run(const struct config *c, struct rng *rng)
 		    c->limits.successes);
 	if (c->limits.forever)
 		dry_run_success(c, rng);
-	if (c->patterns[RULE_CAPTURE] != NULL)
+	if (c->patterns[RULE_CAPTURE].n > 0)
 		dry_run_asked(c);
 	if (c->share != NULL)
 		dry_run_shared(c);

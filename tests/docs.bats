@@ -15,7 +15,7 @@ assert_names_all() {
 		pattern=$opt
 		case $file in
 		*.1) pattern="Fl \\\\-${opt#--}([ ,]|$)" ;;
-		*/_retry) pattern="[{(' ,)\"]${opt}[=+\\[')}]" ;;
+		*/_retry) pattern="[{(' ,)\"*]${opt}[=+\\[')}]" ;;
 		*.fish) pattern="-l ${opt#--}( |$)" ;;
 		*) pattern="(^|[ '])${opt}([ '|)]|$)" ;;
 		esac

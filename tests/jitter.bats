@@ -26,8 +26,26 @@ load test_helper/core
 @test "jitter: --dry-run uses the seeded jitter too" {
 	run -0 retry --dry-run --fixed 1s --jitter add:500ms --seed 42 -n 3
 	assert_lines \
-	    "attempt  delay      starts at" \
+	    "delays drawn at random with --seed 42: the same each time" \
+	    "attempt  delay      starts at  drawn from" \
 	    "1        -          0s" \
-	    "2        1.309s     1.309s" \
-	    "3        1.483s     2.791s"
+	    "2        1.309s     1.309s     [1s, 1.5s]" \
+	    "3        1.483s     2.791s     [1s, 1.5s]"
+}
+
+@test "jitter: --dry-run without --seed says each run draws anew, and every delay's range" {
+	run -0 retry --dry-run --exp 100ms --jitter full -n 4
+	assert_line --index 0 "delays drawn at random: each run draws anew (--seed N draws the same each time)"
+	assert_line --index 1 "attempt  delay      starts at  drawn from"
+	assert_line --index 3 --regexp "^2 +[0-9.]+m?s +[0-9.]+m?s +\\[0s, 100ms\\]\$"
+	assert_line --index 4 --regexp "^3 +[0-9.]+m?s +[0-9.]+m?s +\\[0s, 200ms\\]\$"
+	assert_line --index 5 --regexp "^4 +[0-9.]+m?s +[0-9.]+m?s +\\[0s, 400ms\\]\$"
+	# The range after the limits: equal jitter of the capped delay.
+	run -0 retry --dry-run --exp 1s --jitter equal --max-delay 3s -n 4
+	assert_line --index 3 --regexp " \\[500ms, 1s\\]\$"
+	assert_line --index 5 --regexp " \\[1.5s, 3s\\]\$"
+	# Without anything drawn, no word of it, and no column.
+	run -0 retry --dry-run --exp 1s -n 2
+	assert_lines "attempt  delay      starts at" "1        -          0s" \
+	    "2        1s         1s"
 }

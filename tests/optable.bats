@@ -19,7 +19,8 @@ setup() {
 }
 
 # table FACE [FIELD]: the face's rows, or that field of each: 2 the long
-# name, 3 the short one or -, 4 the value's name or -, 5 its choices or -.
+# name, 3 the short one or -, 4 the value's name or -, 5 its choices or -,
+# 6 + where it adds up when given again, else -.
 table() {
 	awk -F '\t' -v face="$1" -v f="${2:-0}" \
 	    '$1 == face { print (f ? $f : $0) }' "$BATS_TEST_TMPDIR/table"
@@ -176,7 +177,7 @@ check_choices() {
 	local -a probes=() wants=()
 	for face in $FACES; do
 		prefix=$(prefixes "$face" | head -n 1)
-		while IFS=$'\t' read -r _ name short _ choices; do
+		while IFS=$'\t' read -r _ name short _ choices _; do
 			[ "$choices" = - ] && continue
 			for name in "$name" "$short"; do
 				[ "$name" = - ] && continue
@@ -224,7 +225,7 @@ check_choices() {
 		    "$(table "$face" 2 | grep -Fx -f <(echo "$output"))"
 		# A value of the set is taken, any other refused (--help
 		# after it: only the option is read).
-		while IFS=$'\t' read -r _ name short _ choices; do
+		while IFS=$'\t' read -r _ name short _ choices _; do
 			[ "$choices" = - ] && continue
 			for value in $choices; do
 				run -0 "${cmd[@]}" "$name" "$value" --help
@@ -373,7 +374,7 @@ entries_of() {
 @test "the manuals name each value of an option that has a set of them" {
 	local face name choices c text failed=0
 	for face in $FACES; do
-		while IFS=$'\t' read -r _ name _ _ choices; do
+		while IFS=$'\t' read -r _ name _ _ choices _; do
 			[ "$choices" = - ] && continue
 			text=$(entries_of "$face" "$name" |
 			    grep -E '[. ]Cm ' || true)
@@ -386,4 +387,33 @@ entries_of() {
 		done < <(table "$face")
 	done
 	return "$failed"
+}
+
+@test "zsh offers an option that adds up again once given, and a single-valued one not" {
+	local name failed=0 i=0
+	local -a adds probes=()
+	mapfile -t adds < <(table retry | awk -F '\t' '$6 == "+" { print $2 }')
+	[ "${#adds[@]}" -gt 5 ] || fail "too few options that add up"
+	for name in "${adds[@]}"; do
+		probes+=("retry $name x ${name%-*}")
+	done
+	probes+=("retry --timeout 1 --time")
+	complete_lines zsh "${probes[@]}" || return 1
+	for name in "${adds[@]}"; do
+		offers $((++i))
+		offered "$name" || { echo "zsh: $name not offered again"; failed=1; }
+	done
+	offers $((++i))
+	! offered --timeout || { echo "zsh: --timeout offered again"; failed=1; }
+	return "$failed"
+}
+
+@test "the manual lists the options that add up when given again, exactly the table's" {
+	local want got
+	want=$(table retry | awk -F '\t' '$6 == "+" { print $2 }')
+	# The paragraph that opens "Given again,", to the next .Pp.
+	got=$(awk '/^Given again, / { p = 1 } p && /^\.Pp/ { exit }
+	    p && /^\.Fl / { print "-" $2 }' "$ROOT/man/retry.1" | tr -d '\\' |
+	    sed 's/,$//' | sort -u)
+	same_set "retry.1's options that add up" "$want" "$got"
 }

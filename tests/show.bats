@@ -293,12 +293,14 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 
 @test "--dry-run: the schedule of the same delays" {
 	run -0 retry --dry-run --decorrelated 1s --seed 9 -n 5 --max-delay 1m
-	assert_delays "attempt  delay      starts at" \
+	assert_delays \
+	    "delays drawn at random with --seed 9: the same each time" \
+	    "attempt  delay      starts at  drawn from" \
 	    "1        -          0s" \
-	    "2        1.688s     1.688s" \
-	    "3        4.19s      5.879s" \
-	    "4        1.219s     7.098s" \
-	    "5        1.926s     9.024s"
+	    "2        1.688s     1.688s     [1s, 3s]" \
+	    "3        4.19s      5.879s     [1s, 5.065s]" \
+	    "4        1.219s     7.098s     [1s, 12.571s]" \
+	    "5        1.926s     9.024s     [1s, 3.657s]"
 }
 
 @test "--dry-run: --max-actual-duration and --budget, as show gives them" {

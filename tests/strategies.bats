@@ -63,8 +63,8 @@ load test_helper/core
 	run -0 show --decorrelated-v2 1s --seed 1 -n 4
 	assert_lines 1.084167279 0.93562201 2.219928701 -1
 	run -0 retry --dry-run --decorrelated-v2 1s --seed 1 -n 4
-	assert_line --index 2 --regexp '^2 +1\.084s +1\.084s$'
-	assert_line --index 4 --regexp '^4 +2\.22s +4\.24s$'
+	assert_line --index 3 --regexp '^2 +1\.084s +1\.084s +\[0s, 1\.377s\]$'
+	assert_line --index 5 --regexp '^4 +2\.22s +4\.24s +\[817\.46ms, 3\.683s\]$'
 }
 
 @test "--dry-run and show-backoff-delays give the same seeded delays" {
@@ -72,9 +72,10 @@ load test_helper/core
 	assert_lines 0.85555998 0.973591417 0.70397226 -1
 	run -0 retry --dry-run --fixed 1s --jitter full --seed 42 -n 4
 	assert_lines \
-	    "attempt  delay      starts at" \
+	    "delays drawn at random with --seed 42: the same each time" \
+	    "attempt  delay      starts at  drawn from" \
 	    "1        -          0s" \
-	    "2        855.56ms   855.56ms" \
-	    "3        973.591ms  1.829s" \
-	    "4        703.972ms  2.533s"
+	    "2        855.56ms   855.56ms   [0s, 1s]" \
+	    "3        973.591ms  1.829s     [0s, 1s]" \
+	    "4        703.972ms  2.533s     [0s, 1s]"
 }

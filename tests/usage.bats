@@ -31,6 +31,20 @@ usage_error() {
 	    --fixed 1s --exp 2s
 }
 
+@test "usage: options that cannot both hold: 125, one line naming both" {
+	usage_error --until "--until: conflicts with --success-on (both say \
+which statuses succeed)" --success-on 3 --until success
+	usage_error --stop-on "--stop-on: conflicts with --retry-on on status 1 \
+(a status is either stopped on or retried)" --retry-on 1 --stop-on 1
+	usage_error --min-delay "--min-delay: conflicts with --max-delay (5s is \
+above 1s: no delay can be both)" --min-delay 5s --max-delay 1s
+	usage_error --verbose "--verbose: conflicts with --quiet (give one)" \
+	    -q --verbose
+	# show-backoff-delays keeps Algorithm::Backoff's rule.
+	run -0 "$SHOW" --fixed 1 --min-delay 3s --max-delay 2s -n 3
+	assert_output "$(printf '3\n3\n-1')"
+}
+
 @test "usage: an unknown option: 125, one line, nothing runs" {
 	usage_error --bogus "unknown option '--bogus'" --bogus
 }

@@ -18,11 +18,11 @@ load test_helper/core
 	assert_equal "$stderr" "retry: flaky 0: stopping: exit 0 is a --stop-on status"
 }
 
-@test "--stop-on beats --retry-on" {
-	run -7 --separate-stderr retry -n 5 --fixed 1ms --retry-on 7 \
+@test "--stop-on and --retry-on on one status cannot both hold: refused" {
+	run -125 retry -n 5 --fixed 1ms --retry-on 7 \
 	    --stop-on 7 flaky 9 7
-	assert_equal "$(flaky_runs)" 1
-	assert_equal "$stderr" "retry: flaky 9 7: stopping: exit 7 is a --stop-on status"
+	assert_equal "$(flaky_runs)" 0
+	assert_line --index 0 "retry: --stop-on: conflicts with --retry-on on status 7 (a status is either stopped on or retried)"
 }
 
 @test "--stop-on: a status not in the list is retried" {

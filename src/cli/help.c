@@ -88,7 +88,9 @@ help_format(enum mode mode)
 		    "tcp://HOST:PORT or unix:///PATH in its place is a probe: "
 		    "an attempt connects.\n"
 		    "DUR is a number with a unit (ns, us, ms, s, m, h, d; "
-		    "1m30s adds up),\nor a bare number of seconds.\n", f);
+		    "1m30s adds up),\nor a bare number of seconds.\n"
+		    "An option marked +, given again, adds up, in the order "
+		    "given; any other\ngiven again, the last counts.\n", f);
 	for (int g = G_ATTEMPTS; g <= G_OTHER; g++) {
 		bool title = false;
 
@@ -108,10 +110,11 @@ help_format(enum mode mode)
 				    group_titles[g]);
 				title = true;
 			}
-			snprintf(left, sizeof(left), "%s%c%s--%s%s%s",
+			snprintf(left, sizeof(left), "%s%c%s--%s%s%s%s",
 			    o->key ? "-" : "", o->key ? o->key : ' ',
 			    o->key ? ", " : "   ", o->name,
-			    o->metavar ? " " : "", o->metavar ? o->metavar : "");
+			    o->metavar ? " " : "", o->metavar ? o->metavar : "",
+			    optable_adds(o->id) ? OPT_ADDS_MARK : "");
 			if (strlen(left) > 25)
 				fprintf(f, "  %s\n  %-25s ", left, "");
 			else

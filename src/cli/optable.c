@@ -62,6 +62,7 @@ static const struct opt_choice share_open_modes = { "mode", 2,
 /* -a's increase/decrease strategies: a failure never shortens the delay. */
 #define NEVER_SHORTER	"a failure never shortens the delay"
 #define LINE(f, why)	K_LINE, OFF(f), 0, 0, why
+#define TEXTS(f, why)	K_TEXTS, OFF(f), 0, 0, why
 #define STRATEGY(s)	K_STRATEGY, OFF(backoff.base), s, 0, NULL
 #define PARSED(f, r)	K_PARSED, OFF(f), r, 0, NULL
 #define OTHER		K_OTHER, 0, 0, 0, NULL
@@ -71,8 +72,8 @@ const struct opt optable[] = {
 	{ "max", 'n', O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000),
 	  "at most N attempts (default 5; 0: no limit;\n"
-	  "without it, --budget or --max-actual-duration\n"
-	  "alone limit by time)" },
+	  "without it, --budget, --deadline or\n"
+	  "--max-actual-duration alone limit by time)" },
 	{ "max-attempts", 0, O_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000), NULL },
 	{ "times", 't', O_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
@@ -84,6 +85,11 @@ const struct opt optable[] = {
 	{ "budget", 'b', O_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
 	  DURATION(limits.budget),
 	  "start no attempt that would begin after DUR" },
+	{ "deadline", 0, O_DEADLINE, "DUR", G_ATTEMPTS, RETRY, 0, 0,
+	  NONE_AT_0(limits.deadline),
+	  "end the run DUR after its start: the running\n"
+	  "attempt stopped as by --timeout (124), and no\n"
+	  "attempt or sleep past it" },
 	{ "timeout", 'T', O_TIMEOUT, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  NONE_AT_0(limits.timeout),
 	  "stop an attempt after DUR (status 124)" },
@@ -169,7 +175,8 @@ const struct opt optable[] = {
 	{ "min-delay", 0, O_MIN_DELAY, "DUR", G_STRATEGY, ALL,
 	  A_ALL | CONCISE, 0,
 	  SPAN(backoff.min_delay),
-	  "never wait less than DUR (wins over --max-delay)" },
+	  "never wait less than DUR (not over --max-delay;\n"
+	  "show-backoff-delays: it wins, as in Perl)" },
 
 	{ "algorithm", 'a', O_ALGORITHM, "NAME", G_ALGORITHM, ALL, 0, 0,
 	  OTHER_OF(algorithms),
@@ -236,19 +243,20 @@ const struct opt optable[] = {
 	  "N times in all, then the run gives up" },
 	{ "stop-on", 0, O_STOP_ON, "CODES", G_VERDICT, RETRY, 0, 0,
 	  CODES(verdict.stop_on),
-	  "stop at once on these statuses" },
+	  "stop at once on these statuses (successes\n"
+	  "too; none of --retry-on's)" },
 	{ "until", 'u', O_UNTIL, "CRIT", G_VERDICT, RETRY, 0, 0,
 	  PARSED(verdict, P_UNTIL),
 	  "retry until the exit status meets CRIT: success,\n"
 	  "true, fail, false, N or N-M, comma-separated;\n"
 	  "end with the last status; a signal ends the run\n"
-	  "(Debian's retry)" },
+	  "(Debian's retry; not with --success-on)" },
 	{ "while", 'w', O_WHILE, "CRIT", G_VERDICT, RETRY, 0, 0,
 	  PARSED(verdict, P_WHILE),
 	  "retry while the exit status meets CRIT; the same" },
 
 	{ "until-output", 0, O_UNTIL_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXT(patterns[RULE_UNTIL], NULL),
+	  TEXTS(patterns[RULE_UNTIL], NULL),
 	  "a failure unless a line of output matches RE" },
 	{ "exit-on-match", 0, O_EXIT_ON_MATCH, NULL, G_VERDICT, RETRY, 0, 0,
 	  FLAG(verdict.exit_on_match),
@@ -256,17 +264,18 @@ const struct opt optable[] = {
 	  "stop the command's group as --timeout does: a\n"
 	  "success (exit 0)" },
 	{ "fail-if-output", 0, O_FAIL_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXT(patterns[RULE_FAIL], NULL),
+	  TEXTS(patterns[RULE_FAIL], NULL),
 	  "a failure if a line of output matches RE" },
 	{ "retry-if-output", 0, O_RETRY_IF_OUTPUT, "RE", G_VERDICT, RETRY,
 	  0, 0,
-	  TEXT(patterns[RULE_RETRY], NULL), "retry only failures whose output matches RE" },
+	  TEXTS(patterns[RULE_RETRY], NULL),
+	  "retry only failures whose output matches RE" },
 	{ "stop-if-output", 0, O_STOP_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXT(patterns[RULE_STOP], NULL),
+	  TEXTS(patterns[RULE_STOP], NULL),
 	  "stop at once if a line of output matches RE" },
 	{ "delay-from-output", 0, O_DELAY_FROM_OUTPUT, "RE", G_VERDICT, RETRY,
 	  0, 0,
-	  TEXT(patterns[RULE_CAPTURE], NULL),
+	  TEXTS(patterns[RULE_CAPTURE], NULL),
 	  "wait at least what RE's first group gives:\n"
 	  "seconds, a duration, an HTTP-date (Retry-After)\n"
 	  "or a Unix time (X-RateLimit-Reset), within\n"
@@ -317,13 +326,13 @@ const struct opt optable[] = {
 	  FLAG(syslog),
 	  "send every event to syslog too" },
 	{ "on-retry", 0, O_ON_RETRY, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXT(on_retry, "empty command"),
+	  TEXTS(on_retry, "empty command"),
 	  "run sh -c CMD before each back-off sleep" },
 	{ "on-giveup", 0, O_ON_GIVEUP, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXT(on_giveup, "empty command"),
+	  TEXTS(on_giveup, "empty command"),
 	  "run sh -c CMD when the run ends in failure" },
 	{ "on-success", 0, O_ON_SUCCESS, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXT(on_success, "empty command"),
+	  TEXTS(on_success, "empty command"),
 	  "run sh -c CMD when the run ends in success" },
 	{ "result-file", 0, O_RESULT_FILE, "FILE", G_REPORT, RETRY, 0, 0,
 	  TEXT(result_file, "empty file name"),
@@ -334,7 +343,8 @@ const struct opt optable[] = {
 	  "report only retry's own errors" },
 	{ "verbose", 0, O_VERBOSE, NULL, G_REPORT, RETRY, 0, 0,
 	  SET(verbosity, VERBOSE),
-	  "also report each start and each success" },
+	  "also report each start and each success (not\n"
+	  "with -q)" },
 	{ "label", 'm', O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
 	  LINE(label, "must be one non-empty line"),
 	  "prefix reports with retry[LABEL]: (also\n"
@@ -458,3 +468,49 @@ optable_find(int key, const char *name)
 			return &optable[i];
 	return NULL;
 }
+
+/* The options that add up when given again, in the order given: status
+ * lists, output rules, hooks.  Any other given again, the last counts. */
+static const enum opt_id adds[] = {
+	O_SUCCESS_ON, O_RETRY_ON, O_STOP_ON,
+	O_UNTIL_OUTPUT, O_FAIL_IF_OUTPUT, O_RETRY_IF_OUTPUT, O_STOP_IF_OUTPUT,
+	O_DELAY_FROM_OUTPUT,
+	O_ON_RETRY, O_ON_GIVEUP, O_ON_SUCCESS,
+};
+
+bool
+optable_adds(enum opt_id id)
+{
+	for (size_t i = 0; i < sizeof(adds) / sizeof(adds[0]); i++)
+		if (adds[i] == id)
+			return true;
+	return false;
+}
+
+/*
+ * The pairs that cannot both hold.  -u and -w are one setting, Debian's
+ * retry's criteria, the last given counting as there.  Where one option
+ * refines another (--stop-on a success status, --retry-if-output within
+ * --retry-on, --max with --forever), both hold and neither is here;
+ * show-backoff-delays keeps Algorithm::Backoff's --min-delay over
+ * --max-delay.
+ */
+const struct opt_conflict optable_conflicts[] = {
+	{ O_UNTIL, O_SUCCESS_ON, C_BOTH, RETRY,
+	  "both say which statuses succeed" },
+	{ O_WHILE, O_SUCCESS_ON, C_BOTH, RETRY,
+	  "both say which statuses succeed" },
+	{ O_STOP_ON, O_RETRY_ON, C_STATUS, RETRY,
+	  "a status is either stopped on or retried" },
+	{ O_RETRY_ON, O_SUCCESS_ON, C_STATUS, RETRY,
+	  "a success is never retried" },
+	{ O_RETRY_ON, O_UNTIL, C_STATUS, RETRY,
+	  "a status that meets --until ends the run" },
+	{ O_MIN_DELAY, O_MAX_DELAY, C_ABOVE, RETRY | SIM,
+	  "no delay can be both" },
+	{ O_VERBOSE, O_QUIET, C_BOTH, RETRY,
+	  "give one" },
+};
+
+_Static_assert(sizeof(optable_conflicts) / sizeof(optable_conflicts[0]) ==
+    OPTABLE_CONFLICTS, "OPTABLE_CONFLICTS is the number of conflicts");

@@ -5,6 +5,7 @@
 #ifndef RETRY_OPTABLE_H
 #define RETRY_OPTABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine.h"
@@ -12,7 +13,7 @@
 /* An option, its aliases' rows too; the values after 256, so that a short
  * option's letter is never one. */
 enum opt_id {
-	O_MAX = 256, O_TIMES, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
+	O_MAX = 256, O_TIMES, O_BUDGET, O_DEADLINE, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
 	O_PRESERVE_STATUS, O_FOREGROUND,
 	O_FIXED, O_LINEAR, O_EXP, O_FIB, O_DELAYS, O_DECORRELATED,
 	O_IMMEDIATE, O_DECORRELATED_V2, O_ALGORITHM, O_MAX_DELAY, O_MIN_DELAY, O_FACTOR,
@@ -67,6 +68,7 @@ enum opt_kind {
 	K_SIGNAL,	/* int: a signal's number */
 	K_TEXT,		/* char *: data complains if it is empty */
 	K_LINE,		/* char *: one line, not empty, else data's complaint */
+	K_TEXTS,	/* struct texts: one more, as K_TEXT takes it */
 	K_STRATEGY,	/* backoff.strategy lo, and DUR into backoff.base */
 	K_PARSED,	/* what lo's reader (enum opt_parser) takes */
 	K_OTHER,	/* the parser's own code for this option; data, if
@@ -118,9 +120,37 @@ struct opt {
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	93
+#define OPTABLE_ROWS	94
 
 extern const struct opt optable[];
+
+/*
+ * Two options that cannot both hold, said once for every face that takes
+ * both: given together, the later check refuses them in one line that
+ * names both, as two strategies are.  How they clash:
+ */
+enum opt_clash {
+	C_BOTH,		/* whatever their values */
+	C_STATUS,	/* when their status sets share a status */
+	C_ABOVE,	/* when a's duration is above b's */
+};
+
+struct opt_conflict {
+	enum opt_id	 a, b;
+	enum opt_clash	 when;
+	unsigned	 modes;		/* the faces that refuse them */
+	const char	*why;		/* said after "conflicts with --b" */
+};
+
+#define OPTABLE_CONFLICTS	7
+
+extern const struct opt_conflict optable_conflicts[];
+
+/* Whether option id, given again, adds up (a list of statuses, an output
+ * rule, a hook), its values in the order given; else the last counts.
+ * --help marks those with OPT_ADDS_MARK. */
+bool		 optable_adds(enum opt_id id);
+#define OPT_ADDS_MARK	" +"
 
 /* The row of the long option name, or, name NULL, of the short option key;
  * NULL if there is none. */

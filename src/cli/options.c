@@ -164,15 +164,22 @@ parsed(enum opt_parser reader, char *arg, void *to)
 {
 	struct verdict_rules *v = to;
 	struct share_rules *r = to;
+	struct codes more = { 0 };
 	const char *why;
 
 	switch (reader) {
 	case P_JITTER:
 		return jitter_parse(arg, to);
 	case P_SUCCESS_ON:
-		if ((why = codes_parse(arg, &v->success_on)) == NULL)
-			v->criteria = false;
-		return why;
+		/* Given again, it adds up; the first replaces the default. */
+		if ((why = codes_parse(arg, &more)) != NULL)
+			return why;
+		if (!v->success_on.set || v->criteria)
+			v->success_on = more;
+		else
+			codes_union(&v->success_on, &more);
+		v->criteria = false;
+		return NULL;
 	case P_UNTIL:
 	case P_WHILE:
 		if ((why = criteria_parse(arg, &v->success_on)) != NULL)
@@ -202,6 +209,46 @@ parsed(enum opt_parser reader, char *arg, void *to)
 	return NULL;
 }
 
+/* The limit of status s among lim[0..n-1]: its N, or 0 for none. */
+static unsigned long
+limit_of(const struct codes_limit *lim, size_t n, int s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (codes_has(&lim[i].codes, s))
+			return lim[i].max;
+	return 0;
+}
+
+/* --retry-on, given again or not: its statuses and limits added to those
+ * given before, a status given again only with the same limit. */
+static int
+retry_on(struct parse *p, const struct opt *o, const char *arg)
+{
+	struct config *c = p->cfg;
+	struct limits *l = &c->limits;
+	struct codes more = { 0 };
+	struct codes_limit lim[CODES_LIMITS];
+	size_t n = 0;
+	const char *why;
+
+	if ((why = codes_parse_limits(arg, &more, lim, &n)) != NULL)
+		return opt_fail(p, o, "'%s': %s", arg, why);
+	for (int s = 0; s <= STATUS_MAX; s++)
+		if (codes_has(&more, s) && codes_has(&c->verdict.retry_on, s) &&
+		    limit_of(lim, n, s) != limit_of(c->retry_limits,
+		    l->nretry_limits, s))
+			return opt_fail(p, o, "'%s': status %d is given again "
+			    "with another limit", arg, s);
+	if (l->nretry_limits + n > CODES_LIMITS)
+		return opt_fail(p, o, "'%s': more than %d items with a limit "
+		    "in all", arg, CODES_LIMITS);
+	memcpy(c->retry_limits + l->nretry_limits, lim, n * sizeof(lim[0]));
+	l->nretry_limits += n;
+	l->retry_limits = c->retry_limits;
+	codes_union(&c->verdict.retry_on, &more);
+	return 0;
+}
+
 /* The options whose value reaches past their own field: other options
  * given, the strategy, -a that may come later. */
 static int
@@ -209,7 +256,6 @@ special(struct parse *p, const struct opt *o, char *arg)
 {
 	struct config *c = p->cfg;
 	struct backoff *b = &c->backoff;
-	const char *why;
 	char *end;
 	long long v = 0;
 
@@ -233,11 +279,7 @@ special(struct parse *p, const struct opt *o, char *arg)
 		p->given[O_MAX - O_MAX] = true;
 		return 0;
 	case O_RETRY_ON:
-		if ((why = codes_parse_limits(arg, &c->verdict.retry_on,
-		    c->retry_limits, &c->limits.nretry_limits)) != NULL)
-			return opt_fail(p, o, "'%s': %s", arg, why);
-		c->limits.retry_limits = c->retry_limits;
-		return 0;
+		return retry_on(p, o, arg);
 	case O_ALGORITHM:
 		if (!algorithm_parse(arg, &b->strategy))
 			return opt_fail(p, o, "unknown algorithm '%s' (use "
@@ -289,7 +331,8 @@ opt_numeric(const struct opt *o)
 static int
 missing(struct parse *p, const struct opt *o, const char *arg)
 {
-	const bool text = o->kind == K_TEXT || o->kind == K_LINE;
+	const bool text = o->kind == K_TEXT || o->kind == K_LINE ||
+	    o->kind == K_TEXTS;
 	const char *m = o->metavar;
 
 	if (arg == NULL || text || (strcmp(arg, "--") != 0 &&
@@ -312,6 +355,7 @@ static int
 apply(struct parse *p, const struct opt *o, char *arg)
 {
 	void *to = (char *)p->cfg + o->off;
+	struct codes more = { 0 };
 	const char *why = NULL;
 	long long v = 0;
 
@@ -359,7 +403,9 @@ apply(struct parse *p, const struct opt *o, char *arg)
 	case K_CHOICE:
 		return choose(p, o, arg, to);
 	case K_CODES:
-		why = codes_parse(arg, to);
+		/* Given again, it adds up. */
+		if ((why = codes_parse(arg, &more)) == NULL)
+			codes_union(to, &more);
 		break;
 	case K_SIGNAL:
 		why = signal_parse(arg, to);
@@ -373,6 +419,14 @@ apply(struct parse *p, const struct opt *o, char *arg)
 		if (*arg == '\0' || strpbrk(arg, "\n\r") != NULL)
 			return opt_fail(p, o, "%s", (const char *)o->data);
 		*(char **)to = arg;
+		return 0;
+	case K_TEXTS:
+		if (*arg == '\0' && o->data != NULL)
+			return opt_fail(p, o, "%s", (const char *)o->data);
+		if (((struct texts *)to)->n == TEXTS_MAX)
+			return opt_fail(p, o, "given more than %d times",
+			    TEXTS_MAX);
+		((struct texts *)to)->v[((struct texts *)to)->n++] = arg;
 		return 0;
 	case K_STRATEGY:
 		return opt_strategy(p, o, (enum strategy)o->lo) ||
@@ -453,6 +507,7 @@ defaults(struct config *c, enum mode mode)
 	c->backoff.max_attempts = 5;
 	c->limits.budget = -1;
 	c->limits.timeout = -1;
+	c->limits.deadline = -1;
 	c->kill_after = 5 * NS_PER_SEC;
 	c->signal = 15;			/* SIGTERM */
 	codes_add(&c->verdict.success_on, 0);

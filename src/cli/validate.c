@@ -204,10 +204,10 @@ static const struct opt *
 rule_option(int k)
 {
 	const size_t off = offsetof(struct config, patterns) +
-	    (size_t)k * sizeof(char *);
+	    (size_t)k * sizeof(struct texts);
 
 	for (size_t i = 0; i < OPTABLE_ROWS; i++)
-		if (optable[i].kind == K_TEXT && optable[i].off == off)
+		if (optable[i].kind == K_TEXTS && optable[i].off == off)
 			return &optable[i];
 	return NULL;
 }
@@ -237,7 +237,7 @@ validate_probe(struct parse *p)
 		return opt_fail(p, NULL, "probe '%s' takes no arguments (a "
 		    "command named so runs as ./%s)", c->args[0], c->args[0]);
 	for (int k = 0; k < RULE_COUNT; k++)
-		if (c->patterns[k] != NULL)
+		if (c->patterns[k].n > 0)
 			return opt_fail(p, rule_option(k), "a probe (%s) has "
 			    "no output", c->args[0]);
 	if (c->stdin_mode == STDIN_REPLAY)
@@ -256,28 +256,30 @@ validate_retry(struct parse *p)
 {
 	struct config *c = p->cfg;
 	char why[256];
+	size_t bad;
 	int rc;
 
 	for (int k = 0; k < RULE_COUNT; k++) {
-		const char *re = c->patterns[k];
+		const struct texts *re = &c->patterns[k];
 
-		if (re == NULL)
-			continue;
-		if (*re == '\0')
-			return opt_fail(p, rule_option(k), "empty pattern");
-		if ((rc = rule_compile(&c->verdict.output, (enum rule_kind)k,
-		    re, c->fixed_strings, c->ignore_case, why,
-		    sizeof(why))) != 0) {
-			(void)opt_fail(p, rule_option(k), "'%s': %s", re,
-			    why);
+		for (size_t i = 0; i < re->n; i++)
+			if (*re->v[i] == '\0')
+				return opt_fail(p, rule_option(k),
+				    "empty pattern");
+		if (re->n > 0 && (rc = rule_compile_all(&c->verdict.output,
+		    (enum rule_kind)k, (const char *const *)re->v, re->n,
+		    c->fixed_strings, c->ignore_case, why, sizeof(why),
+		    &bad)) != 0) {
+			(void)opt_fail(p, rule_option(k), "'%s': %s",
+			    re->v[bad], why);
 			/* A library that cannot load is no usage error. */
 			return rc == -2 ? OPTIONS_NO_LIBRARY : -1;
 		}
 	}
-	if (c->verdict.exit_on_match && c->patterns[RULE_UNTIL] == NULL)
+	if (c->verdict.exit_on_match && c->patterns[RULE_UNTIL].n == 0)
 		return opt_fail(p, optable_find(0, "exit-on-match"),
 		    "goes with --until-output, whose match it waits for");
-	if (c->limits.output_replaces && c->patterns[RULE_CAPTURE] == NULL)
+	if (c->limits.output_replaces && c->patterns[RULE_CAPTURE].n == 0)
 		return opt_fail(p,
 		    optable_find(0, "delay-from-output-replaces"),
 		    "goes with --delay-from-output, whose delay it takes");
@@ -383,6 +385,80 @@ floor_above_cap(struct parse *p)
 	    sizeof(base)));
 }
 
+/* The statuses that option id gave. */
+static const struct codes *
+status_set(const struct config *c, enum opt_id id)
+{
+	return id == O_STOP_ON ? &c->verdict.stop_on :
+	    id == O_RETRY_ON ? &c->verdict.retry_on : &c->verdict.success_on;
+}
+
+/* The first status in both, or -1. */
+static int
+shared_status(const struct codes *a, const struct codes *b)
+{
+	for (int s = 0; s <= STATUS_MAX; s++)
+		if (codes_has(a, s) && codes_has(b, s))
+			return s;
+	return -1;
+}
+
+/* The duration option id gave, in ns. */
+static int64_t
+span_given(const struct config *c, enum opt_id id)
+{
+	return id == O_MIN_DELAY ? c->backoff.min_delay.ns :
+	    c->backoff.max_delay.ns;
+}
+
+/* The listed row of option id (not an alias's). */
+static const struct opt *
+row_of(enum opt_id id)
+{
+	for (size_t i = 0; i < OPTABLE_ROWS; i++)
+		if (optable[i].id == id && optable[i].help != NULL)
+			return &optable[i];
+	return &optable[0];
+}
+
+/* The pairs of the option table's conflicts given together, in one line
+ * that names both. */
+static int
+conflicts(struct parse *p)
+{
+	const struct config *c = p->cfg;
+	char a[32], b[32];
+	int s;
+
+	for (size_t i = 0; i < OPTABLE_CONFLICTS; i++) {
+		const struct opt_conflict *k = &optable_conflicts[i];
+		const struct opt *oa = row_of(k->a), *ob = row_of(k->b);
+
+		if (!(k->modes & (1u << c->mode)) || !p->given[k->a - O_MAX] ||
+		    !p->given[k->b - O_MAX])
+			continue;
+		switch (k->when) {
+		case C_BOTH:
+			return opt_fail(p, oa, "conflicts with --%s (%s)",
+			    ob->name, k->why);
+		case C_STATUS:
+			if ((s = shared_status(status_set(c, k->a),
+			    status_set(c, k->b))) < 0)
+				break;
+			return opt_fail(p, oa, "conflicts with --%s on "
+			    "status %d (%s)", ob->name, s, k->why);
+		case C_ABOVE:
+			if (span_given(c, k->a) <= span_given(c, k->b))
+				break;
+			return opt_fail(p, oa, "conflicts with --%s (%s is "
+			    "above %s: %s)", ob->name, duration_format(
+			    span_given(c, k->a), a, sizeof(a)), duration_format(
+			    span_given(c, k->b), b, sizeof(b)), k->why);
+		}
+	}
+	return 0;
+}
+
 /* Checks that need every option: conflicts, requirements, ranges. */
 int
 opt_validate(struct parse *p)
@@ -410,11 +486,14 @@ opt_validate(struct parse *p)
 	}
 	if (p->delay != NULL && resolve_delay(p, algo) != 0)
 		return -1;
+	if (conflicts(p) != 0)
+		return -1;
 	/* No limit on attempts: --forever's default; a time limit alone
-	 * (--budget, --max-actual-duration), as tenacity's stop_after_delay;
+	 * (--budget, --deadline, --max-actual-duration), as tenacity's
+	 * stop_after_delay and joshdk/retry's total time;
 	 * and show-backoff-delays -a, Algorithm::Backoff's own default. */
 	if (!p->given[O_MAX - O_MAX] && (c->limits.forever ||
-	    p->given[O_BUDGET - O_MAX] ||
+	    p->given[O_BUDGET - O_MAX] || p->given[O_DEADLINE - O_MAX] ||
 	    p->given[O_MAX_ACTUAL_DURATION - O_MAX] ||
 	    (algo && c->mode == MODE_SHOW)))
 		b->max_attempts = 0;

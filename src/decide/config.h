@@ -26,6 +26,13 @@ enum unit { UNIT_S, UNIT_MS };
 /* --ci: which CI's log format retry's own lines take (cifmt.h). */
 enum ci_mode { CI_AUTO, CI_GITHUB, CI_GITLAB, CI_NONE };
 
+/* The values of an option that adds up: each given, in order. */
+#define TEXTS_MAX	16
+struct texts {
+	char		*v[TEXTS_MAX];
+	size_t		 n;
+};
+
 struct config {
 	enum mode	 mode;
 	struct backoff	 backoff;
@@ -41,7 +48,7 @@ struct config {
 					 * group (timeout --foreground) */
 	struct verdict_rules verdict;
 	struct codes_limit retry_limits[CODES_LIMITS];	/* limits.retry_limits */
-	char		*patterns[RULE_COUNT];	/* the output rules given,
+	struct texts	 patterns[RULE_COUNT];	/* the output rules given,
 						 * --delay-from-output's too */
 	enum match_stream match;
 	bool		 fixed_strings, ignore_case;
@@ -52,8 +59,8 @@ struct config {
 	enum ci_mode	 ci;
 	char		*log_file;
 	bool		 syslog;
-	char		*on_retry, *on_giveup;	/* sh -c's argument */
-	char		*on_success;	/* sh -c's argument */
+	struct texts	 on_retry, on_giveup;	/* sh -c's arguments */
+	struct texts	 on_success;	/* sh -c's arguments */
 	char		*result_file;	/* --result-file, or NULL */
 	enum verbosity	 verbosity;
 	char		*label;

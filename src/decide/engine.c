@@ -191,6 +191,22 @@ jitter(const struct jitter *j, struct rng *rng, int64_t d)
 	return d;
 }
 
+/* The least and the most jitter j may make of d. */
+static int64_t
+jitter_lo(const struct jitter *j, int64_t d)
+{
+	return j->mode == J_FULL ? 0 : j->mode == J_EQUAL ? d / 2 :
+	    j->mode == J_SCATTERED || j->mode == J_DOWN ?
+	    scale(d, 1 - j->ratio) : d;
+}
+
+static int64_t
+jitter_hi(const struct jitter *j, int64_t d)
+{
+	return j->mode == J_SCATTERED ? scale(d, 1 + j->ratio) :
+	    j->mode == J_ADD ? sat_add(d, j->add) : d;
+}
+
 static int64_t
 fibonacci(unsigned long n)
 {
@@ -213,19 +229,33 @@ fibonacci(unsigned long n)
  * more than 0 and less than DUR x 2^(n+1).  Past t = 1024, g is no longer
  * a double: the delay is then the longest there is, for --max-delay to cap.
  */
+/* The delay from the previous g to g. */
+static int64_t
+v2_delay(const struct engine *e, double g)
+{
+	const double d = (g - e->v2_prev) / 1.4 * (double)e->b->base;
+
+	return isfinite(d) ? sat_from_ldouble((long double)d) : INT64_MAX;
+}
+
 static int64_t
 decorrelated_v2(struct engine *e, unsigned long n)
 {
 	const double t = (double)(n - 1) + rng_unit(e->rng);
 	const double g = math_pow(2, t) * math_tanh(math_sqrt(4 * t));
+	const double t0 = (double)(n - 1), t1 = (double)n;
 	double d;
 
 	if (n == 1)
 		e->v2_prev = 0;
 	if (!isfinite(g) || !isfinite(e->v2_prev)) {
 		e->v2_prev = HUGE_VAL;
+		e->lo = e->hi = INT64_MAX;
 		return INT64_MAX;
 	}
+	/* The range of the draw: t from n - 1 to n. */
+	e->lo = v2_delay(e, math_pow(2, t0) * math_tanh(math_sqrt(4 * t0)));
+	e->hi = v2_delay(e, math_pow(2, t1) * math_tanh(math_sqrt(4 * t1)));
 	d = (g - e->v2_prev) / 1.4 * (double)e->b->base;
 	e->v2_prev = g;
 	return sat_from_ldouble((long double)d);
@@ -255,6 +285,8 @@ concise(struct engine *e, unsigned long n)
 		 * every delay, the first too, is drawn from [base, 3 x it]. */
 		if (n == 1)
 			e->decorrelated = b->base;
+		e->lo = b->base;
+		e->hi = sat_mul(e->decorrelated, 3);
 		e->decorrelated = rng_range(e->rng, b->base,
 		    sat_mul(e->decorrelated, 3));
 		if (b->max_delay.ns >= 0 && e->decorrelated > b->max_delay.ns)
@@ -336,7 +368,7 @@ static struct delay
 compute(struct engine *e, bool success, double now)
 {
 	const struct backoff *b = e->b;
-	struct delay r = { 0, 0, GIVE_UP_NONE };
+	struct delay r = { 0, 0, GIVE_UP_NONE, 0, 0 };
 	double d, lo, hi;
 
 	if (!e->seen) {
@@ -349,6 +381,11 @@ compute(struct engine *e, bool success, double now)
 			    (long double)b->delay_on_success * 1e9L));
 		else
 			r.ns = clamp(b, concise(e, e->k));
+		if (success || (b->strategy != S_DECORRELATED &&
+		    b->strategy != S_DECORRELATED_V2))
+			e->lo = e->hi = r.ns;
+		r.lo = clamp(b, jitter_lo(&b->jitter, clamp(b, e->lo)));
+		r.hi = clamp(b, jitter_hi(&b->jitter, clamp(b, e->hi)));
 		r.ns = clamp(b, jitter(&b->jitter, e->rng, r.ns));
 		r.s = (double)r.ns / 1e9;
 		e->last_time = now;
@@ -359,6 +396,7 @@ compute(struct engine *e, bool success, double now)
 	d = algorithm(e, success);
 	if (b->consider_actual_delay)
 		d = d + previous(e) - (now - e->last_time);
+	lo = hi = d;
 	if (b->jitter_factor > 0 && d != 0) {
 		lo = d * (1 - b->jitter_factor);
 		hi = d * (1 + b->jitter_factor);
@@ -367,7 +405,11 @@ compute(struct engine *e, bool success, double now)
 	d = clamp_s(b, d);
 	r.s = d;
 	r.ns = sat_from_ldouble((long double)d * 1e9L);
+	r.lo = sat_from_ldouble((long double)clamp_s(b, lo) * 1e9L);
+	r.hi = sat_from_ldouble((long double)clamp_s(b, hi) * 1e9L);
 	if (b->jitter.mode != J_NONE) {
+		r.lo = clamp(b, jitter_lo(&b->jitter, clamp(b, r.lo)));
+		r.hi = clamp(b, jitter_hi(&b->jitter, clamp(b, r.hi)));
 		r.ns = clamp(b, jitter(&b->jitter, e->rng, clamp(b, r.ns)));
 		r.s = (double)r.ns / 1e9;
 	}
@@ -384,10 +426,10 @@ engine_failure(struct engine *e, double now)
 
 	if (b->max_actual_duration > 0 &&
 	    now - e->start >= b->max_actual_duration)
-		return (struct delay){ -1, -1, GIVE_UP_DURATION };
+		return (struct delay){ -1, -1, GIVE_UP_DURATION, -1, -1 };
 	e->k++;
 	if (b->max_attempts > 0 && e->k >= b->max_attempts)
-		return (struct delay){ -1, -1, GIVE_UP_MAX };
+		return (struct delay){ -1, -1, GIVE_UP_MAX, -1, -1 };
 	return compute(e, false, now);
 }
 

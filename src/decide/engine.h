@@ -56,6 +56,7 @@ struct engine {
 	double		 fib_prev, fib_cur;
 	int64_t		 decorrelated;	/* its previous (capped) delay */
 	double		 v2_prev;	/* --decorrelated-v2: the previous g(t) */
+	int64_t		 lo, hi;	/* what a random strategy drew from */
 };
 
 /* Why a run gives up: the back-off ended. */
@@ -63,15 +64,18 @@ enum give_up { GIVE_UP_NONE, GIVE_UP_MAX, GIVE_UP_BUDGET, GIVE_UP_DURATION,
 	GIVE_UP_SHARED,		/* the shared retry budget is spent */
 	GIVE_UP_STORE,		/* --share-required: the store is down */
 	GIVE_UP_LIMIT,		/* a --retry-on STATUS:N is reached */
-	GIVE_UP_SUCCESSES };	/* --max leaves too few attempts for
+	GIVE_UP_SUCCESSES,	/* --max leaves too few attempts for
 				 * --successes in a row */
+	GIVE_UP_DEADLINE };	/* --deadline: the run's time is up */
 
 /* A delay: ns < 0 means give up, for why; s is what show-backoff-delays
- * prints. */
+ * prints; lo and hi, the range it was drawn from, jitter and limits
+ * applied (lo == hi == ns where nothing was drawn). */
 struct delay {
 	int64_t		 ns;
 	double		 s;
 	enum give_up	 why;
+	int64_t		 lo, hi;
 };
 
 void		 engine_init(struct engine *, const struct backoff *,

@@ -207,6 +207,66 @@ rule_compile(struct output_rules *r, enum rule_kind k, const char *pattern,
 	return 0;
 }
 
+/* Appends s to the pattern at *buf (length *len) as an alternative: as
+ * is, or, fixed, as a plain string, \Q...\E, a \E in it written \E\\E\Q.
+ * Room is left for the ")" that closes the whole. */
+static int
+join(char **buf, size_t *len, const char *s, bool fixed)
+{
+	const size_t need = *len + strlen(s) * 4 + 16;
+	char *b;
+	size_t o;
+
+	if ((b = realloc(*buf, need)) == NULL)
+		return -1;
+	*buf = b;
+	o = *len;
+	o += (size_t)snprintf(b + o, need - o, "%s(?:%s", o > 0 ? "|" : "(?|",
+	    fixed ? "\\Q" : "");
+	for (; *s != '\0'; s++)
+		if (fixed && s[0] == '\\' && s[1] == 'E') {
+			o += (size_t)snprintf(b + o, need - o, "\\E\\\\E\\Q");
+			s++;
+		} else
+			b[o++] = *s;
+	o += (size_t)snprintf(b + o, need - o, "%s)", fixed ? "\\E" : "");
+	*len = o;
+	return 0;
+}
+
+int
+rule_compile_all(struct output_rules *r, enum rule_kind k,
+    const char *const *patterns, size_t n, bool fixed, bool icase, char *err,
+    size_t errsz, size_t *bad)
+{
+	char *all = NULL;
+	size_t len = 0;
+	int rc;
+
+	/* Each alone first, so that a refusal names its pattern. */
+	for (*bad = 0; *bad < n; (*bad)++)
+		if ((rc = rule_compile(r, k, patterns[*bad], fixed, icase, err,
+		    errsz)) != 0)
+			return rc;
+	if (n < 2)
+		return 0;
+	*bad = 0;
+	/* --delay-from-output's patterns are regular expressions even
+	 * with -F, as rule_compile takes them. */
+	for (size_t i = 0; i < n; i++)
+		if (join(&all, &len, patterns[i], fixed && k != RULE_CAPTURE)
+		    == -1) {
+			free(all);
+			snprintf(err, errsz, "out of memory");
+			return -1;
+		}
+	all[len] = ')';
+	all[len + 1] = '\0';
+	rc = rule_compile(r, k, all, false, icase, err, errsz);
+	free(all);
+	return rc;
+}
+
 void
 rules_free(struct output_rules *r)
 {

@@ -50,6 +50,12 @@ struct scanner {
  * cannot be loaded). */
 int	 rule_compile(struct output_rules *, enum rule_kind, const char *pattern,
 	    bool fixed, bool icase, char *err, size_t errsz);
+/* The same for n patterns of rule k, any of which matches (one regular
+ * expression, each pattern an alternative with its groups numbered from
+ * 1); a pattern refused is *bad. */
+int	 rule_compile_all(struct output_rules *, enum rule_kind,
+	    const char *const *patterns, size_t n, bool fixed, bool icase,
+	    char *err, size_t errsz, size_t *bad);
 void	 rules_free(struct output_rules *);
 bool	 rules_any(const struct output_rules *);
 bool	 rule_given(const struct output_rules *, enum rule_kind);

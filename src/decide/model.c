@@ -239,7 +239,7 @@ simulate_contention_ticked(const struct backoff *b, unsigned long clients,
     contention_tick *tick, void *arg)
 {
 	struct sim s = { .b = b, .limits = { .budget = -1, .timeout = -1,
-	    .reset_after = -1 }, .nclients = clients };
+	    .deadline = -1, .reset_after = -1 }, .nclients = clients };
 	double time = 0, calls = 0, gave_up = 0;
 
 	if (clients == 0 || clients > CLIENTS_MAX || runs == 0)

@@ -39,10 +39,14 @@ policy_init(struct policy *p, const struct backoff *b,
 int64_t
 policy_timeout(const struct policy *p, int64_t elapsed)
 {
-	const int64_t budget = p->l->budget, timeout = p->l->timeout;
+	const int64_t budget = p->l->budget, deadline = p->l->deadline;
+	int64_t timeout = p->l->timeout;
 
 	if (timeout >= 0 && budget >= 0 && budget - elapsed < timeout)
-		return budget > elapsed ? budget - elapsed : 0;
+		timeout = budget > elapsed ? budget - elapsed : 0;
+	/* The deadline holds whether or not --timeout is given. */
+	if (deadline >= 0 && (timeout < 0 || deadline - elapsed < timeout))
+		timeout = deadline > elapsed ? deadline - elapsed : 0;
 	return timeout;
 }
 
@@ -168,7 +172,7 @@ end_with(struct next *x, const struct verdict_rules *rules,
 	x->give_up = why;
 	x->gave_up = !won;
 	x->succeeded = won;
-	x->delay = (struct delay){ -1, -1, why };
+	x->delay = (struct delay){ -1, -1, why, -1, -1 };
 	x->at = -1;
 	x->status = won && !rules->criteria ? 0 :
 	    unsuccessful(rules, o->status);
@@ -284,9 +288,24 @@ judge(struct policy *p, const struct observed *o, struct next *x)
 		end_with(x, p->rules, o, GIVE_UP_BUDGET);
 		return;
 	}
+	/* No sleep nor attempt reaches past the deadline. */
+	if (l->deadline >= 0 && x->at >= l->deadline) {
+		end_with(x, p->rules, o, GIVE_UP_DEADLINE);
+		return;
+	}
 	x->what = NEXT_SLEEP;
 	x->end = END_NONE;
 	p->n++;
+}
+
+struct next
+policy_late(const struct policy *p, struct next x, const struct observed *o,
+    int64_t now)
+{
+	if (x.what == NEXT_SLEEP && p->l->deadline >= 0 &&
+	    now >= p->l->deadline)
+		end_with(&x, p->rules, o, GIVE_UP_DEADLINE);
+	return x;
 }
 
 struct next
@@ -339,10 +358,12 @@ policy_gate(const struct policy *p, const struct gate_answer *g, bool down,
 	/* At least a millisecond, whatever a store says. */
 	wait = g->until > NS_PER_MS ? g->until : NS_PER_MS;
 	x.at = sat_add(now, wait);
-	if (p->l->budget >= 0 && x.at > p->l->budget)
+	if ((p->l->budget >= 0 && x.at > p->l->budget) ||
+	    (p->l->deadline >= 0 && x.at >= p->l->deadline))
 		return end_shared(x, END_SHARE_PAST_BUDGET);
 	x.what = NEXT_SLEEP;
-	x.delay = (struct delay){ wait, (double)wait / 1e9, GIVE_UP_NONE };
+	x.delay = (struct delay){ wait, (double)wait / 1e9, GIVE_UP_NONE, wait,
+	    wait };
 	return x;
 }
 
@@ -369,5 +390,8 @@ policy_shared(const struct policy *p, struct next x, const struct observed *o,
 	else if (x.what == NEXT_SLEEP && p->l->budget >= 0 &&
 	    (now > x.at ? now : x.at) > p->l->budget)
 		end_with(&x, p->rules, o, GIVE_UP_BUDGET);
+	else if (x.what == NEXT_SLEEP && p->l->deadline >= 0 &&
+	    (now > x.at ? now : x.at) >= p->l->deadline)
+		end_with(&x, p->rules, o, GIVE_UP_DEADLINE);
 	return x;
 }

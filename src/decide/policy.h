@@ -28,6 +28,9 @@ struct limits {
 	bool		 forever;	/* a success does not end the run */
 	int64_t		 budget;	/* ns: no attempt starts past it; -1 */
 	int64_t		 timeout;	/* ns: an attempt's time; -1 */
+	int64_t		 deadline;	/* ns: the run's time, the running
+					 * attempt stopped as by --timeout,
+					 * no attempt nor sleep past it; -1 */
 	int64_t		 reset_after;	/* ns: an attempt this long starts the
 					 * back-off over; -1 */
 	bool		 output_replaces; /* the delay the output asks for
@@ -96,6 +99,7 @@ enum end {
 				 * probes it), and --share-open giveup:
 				 * EXIT_SHARED */
 	END_SHARE_PAST_BUDGET,	/* waiting for shared state would pass
+				 * --deadline, or
 				 * --budget: EXIT_SHARED */
 	END_SHARE_DOWN,		/* the store does not answer before an
 				 * attempt, and --share-required:
@@ -169,7 +173,8 @@ void		 policy_init(struct policy *, const struct backoff *,
 		    const struct limits *, const struct verdict_rules *,
 		    struct rng *);
 /* The time the next attempt has, when elapsed ns of the run are gone: its
- * --timeout, cut to what is left of the --budget; -1 for no limit. */
+ * --timeout, cut to what is left of the --budget and of the --deadline;
+ * -1 for no limit. */
 int64_t		 policy_timeout(const struct policy *, int64_t elapsed);
 /* Judges attempt p->n and says what happens next.  A command that could
  * not be run, a signal that came to retry, retry's own error and its
@@ -196,6 +201,11 @@ struct next	 policy_gate(const struct policy *, const struct gate_answer *g,
 struct next	 policy_shared(const struct policy *, struct next x,
 		    const struct observed *, const struct record_answer *a,
 		    bool down, int64_t now);
+/* x, a sleep after attempt o, when now (ns since the run started) has
+ * reached the --deadline before it began (a hook ran until then): the end
+ * of the run instead, as if the deadline fell within the sleep; or x. */
+struct next	 policy_late(const struct policy *, struct next x,
+		    const struct observed *o, int64_t now);
 /* x, when o came before it was carried out (a signal to retry, its own
  * error, its reader gone): the end of the run instead, or x. */
 struct next	 policy_halt(struct next x, const struct observed *o);

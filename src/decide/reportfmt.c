@@ -202,6 +202,9 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			line_add(l, "; ending: the next attempt would start "
 			    "past the %s budget", duration_format(c->budget, d,
 			    sizeof(d)));
+		else if (e->give_up == GIVE_UP_DEADLINE)
+			line_add(l, "; ending: the %s deadline is reached",
+			    duration_format(c->deadline, d, sizeof(d)));
 		return;
 	case EV_FAILED:
 		add_attempt(l, c, e->attempt);
@@ -230,6 +233,9 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			    sizeof(d)));
 		else if (e->give_up == GIVE_UP_DURATION)
 			line_add(l, "; --max-actual-duration reached");
+		else if (e->give_up == GIVE_UP_DEADLINE)
+			line_add(l, "; the %s deadline is reached",
+			    duration_format(c->deadline, d, sizeof(d)));
 		else if (e->give_up == GIVE_UP_SHARED) {
 			line_add(l, "; the retry budget of ");
 			line_add_visible(l, c->share, strlen(c->share));
@@ -384,6 +390,7 @@ run_reason(const struct report *e)
 		[GIVE_UP_STORE] = "share_store",
 		[GIVE_UP_LIMIT] = "retry_on_limit",
 		[GIVE_UP_SUCCESSES] = "successes",
+		[GIVE_UP_DEADLINE] = "deadline",
 	};
 
 	if (!ends_run(e))
@@ -400,7 +407,8 @@ run_reason(const struct report *e)
 		    e->shared == SE_PAST_BUDGET ? "budget" : "share_store";
 	default:
 		/* A --forever run ends on a success too. */
-		return e->give_up == GIVE_UP_BUDGET ? "budget" : NULL;
+		return e->give_up == GIVE_UP_BUDGET ? "budget" :
+		    e->give_up == GIVE_UP_DEADLINE ? "deadline" : NULL;
 	}
 }
 

@@ -92,6 +92,7 @@ struct reporter {
 	bool		 forever;	/* successes are shown */
 	unsigned long	 max_attempts;	/* "attempt n/max", or 0 */
 	int64_t		 budget;
+	int64_t		 deadline;	/* --deadline, ns, or -1 */
 	bool		 retry_on, retry_if_output;	/* given */
 	unsigned long	 successes;	/* --successes: "1 of 3 in a row" */
 	const char	*share;		/* --share NAME, or NULL */

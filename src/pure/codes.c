@@ -23,6 +23,14 @@ codes_invert(struct codes *c)
 		c->bits[i] = ~c->bits[i];
 }
 
+void
+codes_union(struct codes *c, const struct codes *more)
+{
+	for (size_t i = 0; i < sizeof(c->bits) / sizeof(c->bits[0]); i++)
+		c->bits[i] |= more->bits[i];
+	c->set = c->set || more->set;
+}
+
 bool
 codes_has(const struct codes *c, int status)
 {

@@ -49,6 +49,8 @@ void		 codes_add(struct codes *, int);
 /* Every status from 0 to STATUS_MAX that was not in it, and none that was. */
 void		 codes_invert(struct codes *);
 bool		 codes_has(const struct codes *, int);
+/* Every status of more added to c (a list given again). */
+void		 codes_union(struct codes *c, const struct codes *more);
 /* A signal by name ("TERM", "SIGTERM", case-insensitive) or number. */
 const char	*signal_parse(const char *, int *);
 /* "SIGTERM" for 15, or NULL. */

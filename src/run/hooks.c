@@ -4,17 +4,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "duration.h"
 #include "env.h"
 #include "hooks.h"
 
 void
-hooks_init(struct hooks *h, int sig, int64_t timeout, int64_t kill_after,
-    const struct reporter *rep, const bool closed[3])
+hooks_init(struct hooks *h, int sig, const struct limits *l, int64_t t0,
+    int64_t kill_after, const struct reporter *rep, const bool closed[3])
 {
 	h->rep = rep;
 	h->signal = sig;
-	h->timeout = timeout;
+	h->timeout = l->timeout;
+	h->deadline = l->deadline >= 0 ? t0 + l->deadline : -1;
 	h->kill_after = kill_after;
 	h->no_stderr = closed[2];
 }
@@ -33,9 +35,11 @@ open_stdio(const struct hooks *h, int stdio[3])
 	return -1;
 }
 
-int
-hook_run(const struct hooks *h, const char *option, char *cmd,
-    const struct attempt_result *last, int64_t delay)
+/* One hook, cmd: 0 when it ran and exited 0, else -1; *sig, a signal
+ * that ends the run and came while it ran. */
+static int
+hook_one(const struct hooks *h, const char *option, char *cmd,
+    const struct attempt_result *last, int64_t delay, int *sig)
 {
 	static char sh[] = "/bin/sh", dash_c[] = "-c";
 	char *argv[] = { sh, dash_c, cmd, NULL };
@@ -43,13 +47,21 @@ hook_run(const struct hooks *h, const char *option, char *cmd,
 	    .timeout = h->timeout, .signal = h->signal,
 	    .kill_after = h->kill_after };
 	struct attempt_result r;
+	bool cut = false;
+	int rc = -1;
 
-	if (cmd == NULL)
-		return 0;
+	/* Inside the run: no longer than what is left of it. */
+	if (delay >= 0 && h->deadline >= 0) {
+		const int64_t left = h->deadline - mono_ns();
+
+		cut = ao.timeout < 0 || left < ao.timeout;
+		if (cut)
+			ao.timeout = left > 0 ? left : 0;
+	}
 	if (open_stdio(h, ao.stdio) == -1) {
 		report_error(h->rep, "%s: not run: %s", option,
 		    strerror(errno));
-		return 0;
+		return -1;
 	}
 	/* None before the first attempt: the shared breaker held it. */
 	if (last != NULL)
@@ -61,13 +73,35 @@ hook_run(const struct hooks *h, const char *option, char *cmd,
 		report_error(h->rep, "%s: not run: %s", option,
 		    strerror(errno));
 	else if (r.interrupted == 0 && r.timed_out)
-		report_error(h->rep, "%s: timed out", option);
+		report_error(h->rep, "%s: %s", option, cut ?
+		    "stopped at the --deadline" : "timed out");
 	else if (r.interrupted == 0 && r.signal != 0)
 		report_error(h->rep, "%s: killed by signal %d", option,
 		    r.signal);
 	else if (r.interrupted == 0 && r.status != 0)
 		report_error(h->rep, "%s: exit %d", option, r.status);
+	else if (r.interrupted == 0)
+		rc = 0;
 	env_unset(ENV_STATUS);
 	env_unset(ENV_DELAY_MS);
-	return r.interrupted;
+	*sig = r.interrupted;
+	return rc;
+}
+
+int
+hook_run(const struct hooks *h, const char *option, const struct texts *cmds,
+    const struct attempt_result *last, int64_t delay)
+{
+	int sig = 0;
+
+	/* In order, as sh's &&: the first that fails ends the rest. */
+	for (size_t i = 0; i < cmds->n && sig == 0; i++)
+		if (hook_one(h, option, cmds->v[i], last, delay, &sig) != 0 &&
+		    sig == 0) {
+			if (i + 1 < cmds->n)
+				report_error(h->rep, "%s: the %zu given after "
+				    "it not run", option, cmds->n - i - 1);
+			break;
+		}
+	return sig;
 }

@@ -324,7 +324,8 @@ prepare_retry(struct run *run, struct next x)
 			    "(--stdin replay gives every attempt all of it)",
 			    x.attempt);
 		x = check_signal(run, x, hook_run(&run->hooks, "--on-retry",
-		    run->c->on_retry, run->last, x.delay.ns));
+		    &run->c->on_retry, run->last, x.delay.ns));
+		x = policy_late(&run->pol, x, &run->seen, mono_ns() - run->t0);
 		if (x.what != NEXT_SLEEP)
 			return x;
 	}
@@ -546,7 +547,7 @@ end_run(struct run *run, struct next x)
 	    x.succeeded)))
 		x = check_signal(run, x, hook_run(&run->hooks, x.gave_up ?
 		    "--on-giveup" : "--on-success", x.gave_up ?
-		    run->c->on_giveup : run->c->on_success, run->last, -1));
+		    &run->c->on_giveup : &run->c->on_success, run->last, -1));
 	if (x.what == NEXT_EXIT) {
 		settle_output(run, x.end == END_VERDICT && x.succeeded, true,
 		    &o);
@@ -607,7 +608,7 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	run->ao.foreground = c->foreground;
 	run->command = join_words(c->words, c->nwords);
 	policy_init(&run->pol, &c->backoff, &c->limits, &c->verdict, rng);
-	hooks_init(&run->hooks, c->signal, c->limits.timeout, c->kill_after,
+	hooks_init(&run->hooks, c->signal, &c->limits, run->t0, c->kill_after,
 	    rep, closed);
 	if (c->result_file != NULL && resultfile_open(&run->res,
 	    c->result_file, why, sizeof(why)) == -1) {
@@ -661,8 +662,7 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	if (strategy_uses_pow(c->backoff.strategy) &&
 	    (c->backoff.max_attempts != 1 || c->limits.forever) &&
 	    math_load(why, sizeof(why)) == -1) {
-		report_error(run->rep, "exponential delays need libm: %s",
-		    why);
+		report_error(run->rep, "exponential delays need libm: %s", why);
 		return policy_halt(x, &broken);
 	}
 	env_set(ENV_MAX_ATTEMPTS, c->backoff.max_attempts, false);

@@ -166,7 +166,7 @@ reporter_init(struct reporter *r, const struct reporter_opts *o)
 		    getenv("GITLAB_CI"), isatty(STDOUT_FILENO) == 1),
 		.forever = o->forever || o->successes > 1,
 		.max_attempts = o->forever ? 0 : o->max_attempts,
-		.budget = o->budget,
+		.budget = o->budget, .deadline = o->deadline,
 		.retry_on = o->retry_on,
 		.successes = o->successes,
 		.retry_if_output = rule_given(o->rules, RULE_RETRY),

@@ -28,6 +28,7 @@ struct reporter_opts {
 	unsigned long	 max_attempts;	/* --max */
 	unsigned long	 successes;	/* --successes */
 	int64_t		 budget;	/* --budget, ns, or -1 */
+	int64_t		 deadline;	/* --deadline, ns, or -1 */
 	bool		 retry_on;	/* --retry-on given */
 	const struct output_rules *rules;	/* the output rules */
 	const char	*share;		/* --share NAME, or NULL */

@@ -332,10 +332,13 @@ rows_within(void)
 			while (why[0] == '\0' && run_step(&r, &d)) {
 				n++;
 				if (d.ns < 0 || d.s < w->lo - slack ||
-				    d.s > w->hi + slack)
+				    d.s > w->hi + slack || d.ns < d.lo ||
+				    d.ns > d.hi)
 					snprintf(why, sizeof(why), "step %lu: "
-					    "%.9g not in [%g, %g]", n, d.s,
-					    w->lo, w->hi);
+					    "%.9g not in [%g, %g] or its "
+					    "range [%lld, %lld] ns", n, d.s,
+					    w->lo, w->hi, (long long)d.lo,
+					    (long long)d.hi);
 				reached = reached || d.s == w->reach;
 			}
 			if (why[0] == '\0' && n != c.count)
@@ -617,9 +620,66 @@ rows_bounds(void)
 	}
 }
 
+/* The range each delay is drawn from (--dry-run shows it): jitter and
+ * limits applied, LO-HI a step. */
+static const struct ranges {
+	const char	*name;
+	const char	*options;
+	const char	*want;
+} ranges[] = {
+	{ "nothing drawn: one value", "--exp 1s -n 3", "1s-1s 2s-2s" },
+	{ "full jitter", "--exp 100ms -j full -n 4",
+	  "0s-100ms 0s-200ms 0s-400ms" },
+	{ "equal jitter of the capped delay", "--exp 1s -j equal -M 3s -n 4",
+	  "500ms-1s 1s-2s 1.5s-3s" },
+	{ "scattered:0.25", "--fixed 1s -j scattered:0.25 -n 2",
+	  "750ms-1.25s" },
+	{ "down", "--fixed 1s -j down -n 2", "800ms-1s" },
+	{ "add, within --max-delay", "--fixed 1s -j add:500ms -M 1.2s -n 2",
+	  "1s-1.2s" },
+	{ "--min-delay raises the floor", "--fixed 1s -j full --min-delay 300ms "
+	  "-n 2", "300ms-1s" },
+	{ "--decorrelated: from DUR to 3 x DUR first", "--decorrelated 1s "
+	  "--seed 9 -n 2", "1s-3s" },
+	{ "-a Constant --jitter-factor", "-a Constant --delay 2 "
+	  "--jitter-factor 0.5 -n 2", "1s-3s" },
+	{ "--decorrelated-v2: g(0) to g(1) first", "--decorrelated-v2 1s "
+	  "--seed 1 -n 2", "0s-1.377s" },
+};
+
+static void
+rows_ranges(void)
+{
+	struct config c;
+	struct delay d;
+	struct rng rng;
+	struct replay r;
+	char err[256], got[256], lo[DURATION_BUFSZ], hi[DURATION_BUFSZ];
+
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+		got[0] = '\0';
+		if (parse(ranges[i].options, &c, &rng, err, sizeof(err)) != 0)
+			snprintf(got, sizeof(got), "%s", err);
+		else {
+			replay_start(&r, &c, &rng);
+			while (run_step(&r, &d) && d.ns >= 0)
+				snprintf(got + strlen(got), sizeof(got) -
+				    strlen(got), "%s%s-%s", got[0] != '\0' ?
+				    " " : "", duration_format(d.lo, lo,
+				    sizeof(lo)), duration_format(d.hi, hi,
+				    sizeof(hi)));
+		}
+		unit_row(strcmp(got, ranges[i].want) == 0, "ranges",
+		    ranges[i].name, "%s: want %s, got %s", ranges[i].options,
+		    ranges[i].want, got);
+		options_free(&c);
+	}
+}
+
 void
 unit_engine(void)
 {
+	rows_ranges();
 	rows_delays();
 	rows_pairs();
 	rows_within();

@@ -6,11 +6,15 @@
  * split around the match.  Then the limits: a search that gives up, the
  * lines given up after it, and the patterns refused.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "match.h"
 #include "unit.h"
+
+/* Between the patterns of a rule given more than once. */
+#define ALSO	"\037"
 
 /* A row in the order it reads: what, the rule, the output, what it finds. */
 #define ROW(name, kind, pattern, fixed, icase, output, matched, capture) \
@@ -27,6 +31,25 @@ static const struct row {
 } rows[] = {
 	ROW("a plain string on its own line", RULE_UNTIL, "ready", false, false,
 	  "booting\nready\n", true, NULL),
+	/* Patterns given again (ALSO between them): any of them matches. */
+	ROW("two patterns: the second matches", RULE_UNTIL, "ready" ALSO
+	  "^up$", false, false, "booting\nup\n", true, NULL),
+	ROW("two patterns: neither matches", RULE_UNTIL, "ready" ALSO "^up$",
+	  false, false, "booting\nup now\n", false, NULL),
+	ROW("two patterns: ^ and $ hold in each", RULE_STOP, "^a$" ALSO "^b$",
+	  false, false, "ab\na b\n", false, NULL),
+	ROW("two fixed strings: dots are dots, \\E is \\E", RULE_STOP,
+	  "a.b" ALSO "x\\E(y", true, false, "axb\nx\\E(y\n", true, NULL),
+	ROW("two fixed strings, neither found", RULE_STOP, "a.b" ALSO "x\\E(y",
+	  true, false, "axb\nx\\Ey\n", false, NULL),
+	ROW("two captures: each one's group is the first", RULE_CAPTURE,
+	  "Retry-After: (\\d+)" ALSO "reset=(\\d+)s", false, false,
+	  "Retry-After: 5\nreset=7s\n", true, "7"),
+	ROW("two captures under -F: regular expressions still",
+	  RULE_CAPTURE, "R: (\\d+)" ALSO "S=(\\d+)", true, false,
+	  "S=4\n", true, "4"),
+	ROW("two patterns, one case-blind", RULE_FAIL, "(?i)ERROR" ALSO "panic",
+	  false, false, "an error\n", true, NULL),
 	ROW("a plain string inside a line", RULE_UNTIL, "ready", false, false,
 	  "all ready now\n", true, NULL),
 	ROW("a plain string is not found across lines", RULE_UNTIL, "ready",
@@ -134,6 +157,21 @@ output_len(const struct row *w)
 	    strlen(w->output);
 }
 
+/* The row's patterns, ALSO between them, compiled as one rule. */
+static int
+compile_row(struct output_rules *r, const struct row *w, char *err,
+    size_t errsz)
+{
+	char buf[256], *v[8], *s = buf;
+	size_t n = 0, bad;
+
+	snprintf(buf, sizeof(buf), "%s", w->pattern);
+	while (n < 8 && (v[n] = strsep(&s, ALSO)) != NULL)
+		n++;
+	return rule_compile_all(r, w->kind, (const char *const *)v, n,
+	    w->fixed, w->icase, err, errsz, &bad);
+}
+
 static void
 rows_chunks(void)
 {
@@ -147,8 +185,7 @@ rows_chunks(void)
 		struct scan_result res;
 		long bad = -2;	/* -1: byte by byte; else the split */
 
-		if (rule_compile(&r, w->kind, w->pattern, w->fixed, w->icase,
-		    err, sizeof(err)) != 0) {
+		if (compile_row(&r, w, err, sizeof(err)) != 0) {
 			unit_row(false, "match", w->name, "refused: %s", err);
 			continue;
 		}

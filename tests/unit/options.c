@@ -8,6 +8,7 @@
 
 #include "duration.h"
 #include "model.h"
+#include "optable.h"
 #include "options.h"
 #include "unit.h"
 
@@ -332,14 +333,10 @@ static const struct accepted {
 	{ M_RETRY, { "-u", "success,true,fail,false,0,1-3", NULL },
 	  "criteria=1 success_on=0-255" },
 	{ M_RETRY, { "-w", "0-255", NULL }, "criteria=1 success_on=none" },
-	/* Of -u, -w and --success-on, the last given counts. */
+	/* Of -u and -w, one setting, the last given counts (Debian's). */
 	{ M_RETRY, { "-u", "3", "-w", "0", NULL },
 	  "criteria=1 success_on=1-255" },
 	{ M_RETRY, { "-w", "0", "-u", "3", NULL }, "criteria=1 success_on=3" },
-	{ M_RETRY, { "-u", "3", "--success-on", "0,3", NULL },
-	  "criteria=0 success_on=0,3" },
-	{ M_RETRY, { "--success-on", "1", "-u", "fail", NULL },
-	  "criteria=1 success_on=1-255" },
 	{ M_RETRY, { "-n", "0", "--fib", "1s", NULL }, "fib max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--linear", "1s", NULL }, "max_delay=5m" },
 	{ M_RETRY, { "-n", "0", "--decorrelated", "1s", NULL },
@@ -398,8 +395,27 @@ static const struct accepted {
 	  "successes=9 max=0" },
 	{ M_SHOW, { "--successes", "2", NULL }, "successes=2" },
 	{ M_RETRY, { "--retry-on", "1:2,75,76-78:9", NULL }, "limits=2" },
+	/* Lists, output rules and hooks given again add up, in order. */
 	{ M_RETRY, { "--retry-on", "1:2", "--retry-on", "3", NULL },
-	  "limits=0" },
+	  "limits=1 retry_on=1,3" },
+	{ M_RETRY, { "--retry-on", "1:2,5", "--retry-on", "1:2,75:3", NULL },
+	  "limits=3 retry_on=1,5,75" },
+	{ M_RETRY, { "--retry-on", "1", "--retry-on", "75", NULL },
+	  "retry_on=1,75" },
+	{ M_RETRY, { "--stop-on", "3", "--stop-on", "2", NULL },
+	  "stop_on=2-3" },
+	{ M_RETRY, { "--success-on", "3", "--success-on", "0", NULL },
+	  "success_on=0,3" },
+	{ M_RETRY, { "--success-on", "3", NULL }, "success_on=3" },
+	{ M_RETRY, { "--until-output", "a", "--until-output", "b", NULL },
+	  "until_output=a,b" },
+	{ M_RETRY, { "--on-giveup", "x", "--on-retry", "r", "--on-giveup",
+	  "y", NULL }, "on_giveup=x,y on_retry=r" },
+	/* Single values: the last counts. */
+	{ M_RETRY, { "--timeout", "1s", "--timeout", "2s", NULL },
+	  "timeout=2s" },
+	{ M_RETRY, { "--log-file", "a", "--log-file", "b", NULL },
+	  "log_file=b" },
 	{ M_RETRY, { "-a", "Constant", "--delay", "1", NULL }, "max=5" },
 	{ M_RETRY, { "-a", "Constant", "--delay", "1", "--dry-run", NULL },
 	  "max=5" },
@@ -426,6 +442,19 @@ static const struct accepted {
 	{ M_RETRY, { "--immediate", NULL }, "immediate" },
 	{ M_RETRY, { "--min-delay", "1s", "--max-delay", "2s", NULL },
 	  "min_delay=1s max_delay=2s" },
+	{ M_RETRY, { "--min-delay", "2s", "--max-delay", "2s", NULL },
+	  "min_delay=2s max_delay=2s" },
+	/* Algorithm::Backoff's rule: min_delay wins over max_delay. */
+	{ M_SHOW, { "--fixed", "1s", "--min-delay", "3s", "--max-delay", "2s",
+	  NULL }, "min_delay=3s max_delay=2s" },
+	/* Refinements, not conflicts: a stop on a success status, other
+	 * statuses retried and stopped on. */
+	{ M_RETRY, { "--success-on", "0,3", "--stop-on", "3", NULL },
+	  "criteria=0 success_on=0,3" },
+	{ M_RETRY, { "--retry-on", "1,75", "--stop-on", "2", NULL },
+	  "criteria=0" },
+	{ M_RETRY, { "--until", "3", "--stop-on", "3", NULL },
+	  "criteria=1 success_on=3" },
 	{ M_RETRY, { "--fixed", "365d", NULL }, "base=365d" },
 	{ M_SHOW, { "0", "1:5", "0:+2.5", NULL }, "nargs=3" },
 	{ M_SHOW, { "-n", "0", NULL }, "max=0" },
@@ -540,6 +569,49 @@ static const struct worded {
 	{ M_RETRY, "--factor without --exp",
 	  { "--fixed", "1s", "--factor", "2", NULL },
 	  "--factor: goes with --exp" },
+
+	/* The option table's conflicts: pairs that cannot both hold. */
+	{ M_RETRY, "--success-on with --until",
+	  { "--success-on", "3", "--until", "success", NULL },
+	  "--until: conflicts with --success-on (both say which statuses "
+	  "succeed)" },
+	{ M_RETRY, "--while with --success-on",
+	  { "-w", "1", "--success-on", "0", NULL },
+	  "--while: conflicts with --success-on (both say which statuses "
+	  "succeed)" },
+	{ M_RETRY, "--retry-on and --stop-on on one status",
+	  { "--retry-on", "1,75", "--stop-on", "2,75", NULL },
+	  "--stop-on: conflicts with --retry-on on status 75 (a status is "
+	  "either stopped on or retried)" },
+	{ M_RETRY, "--retry-on a success",
+	  { "--success-on", "0,3", "--retry-on", "3:2", NULL },
+	  "--retry-on: conflicts with --success-on on status 3 (a success is "
+	  "never retried)" },
+	{ M_RETRY, "--retry-on a status that meets --until",
+	  { "--until", "fail", "--retry-on", "1", NULL },
+	  "--retry-on: conflicts with --until on status 1 (a status that "
+	  "meets --until ends the run)" },
+	{ M_RETRY, "--min-delay above --max-delay",
+	  { "--min-delay", "5s", "--max-delay", "1s", NULL },
+	  "--min-delay: conflicts with --max-delay (5s is above 1s: no delay "
+	  "can be both)" },
+	{ M_SIM, "--min-delay above --max-delay, in simulate",
+	  { "--max-delay", "1s", "--min-delay", "1500ms", NULL },
+	  "--min-delay: conflicts with --max-delay (1.5s is above 1s: no "
+	  "delay can be both)" },
+	{ M_RETRY, "-q with --verbose", { "-q", "--verbose", NULL },
+	  "--verbose: conflicts with --quiet (give one)" },
+
+	/* A list given again: a status only with the limit it had. */
+	{ M_RETRY, "a status given again with another limit",
+	  { "--retry-on", "1:2", "--retry-on", "1:3", NULL },
+	  "--retry-on: '1:3': status 1 is given again with another limit" },
+	{ M_RETRY, "a status given again without its limit",
+	  { "--retry-on", "75-78:10", "--retry-on", "1,76", NULL },
+	  "--retry-on: '1,76': status 76 is given again with another limit" },
+	{ M_RETRY, "an empty pattern given again",
+	  { "--until-output", "a", "--until-output", "", NULL },
+	  "--until-output: empty pattern" },
 
 	/* Lists of codes, and signals. */
 	{ M_RETRY, "a reversed range 5-3", { "--success-on", "5-3", NULL },
@@ -795,6 +867,35 @@ dur(int64_t ns, char *buf, size_t sz)
 	return ns < 0 ? "none" : duration_format(ns, buf, sz);
 }
 
+/* The statuses, output rules and hooks given, as "name=a,b ". */
+static void
+texts_describe(const struct config *c, char *s, size_t sz)
+{
+	const struct { const char *name; const struct texts *t; } t[] = {
+		{ "until_output", &c->patterns[RULE_UNTIL] },
+		{ "on_retry", &c->on_retry }, { "on_giveup", &c->on_giveup },
+		{ "on_success", &c->on_success },
+	};
+	char codes[2][1024];
+
+	codes_text(&c->verdict.retry_on, codes[0], sizeof(codes[0]));
+	codes_text(&c->verdict.stop_on, codes[1], sizeof(codes[1]));
+	snprintf(s, sz, "retry_on=");
+	strlcat(s, codes[0], sz);
+	strlcat(s, " stop_on=", sz);
+	strlcat(s, codes[1], sz);
+	strlcat(s, " log_file=", sz);
+	strlcat(s, c->log_file != NULL ? c->log_file : "none", sz);
+	strlcat(s, " ", sz);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(s + strlen(s), sz - strlen(s), "%s=", t[i].name);
+		for (size_t j = 0; j < t[i].t->n; j++)
+			snprintf(s + strlen(s), sz - strlen(s), "%s%s",
+			    j > 0 ? "," : "", t[i].t->v[j]);
+		snprintf(s + strlen(s), sz - strlen(s), " ");
+	}
+}
+
 /* The configuration in words: "name=value", or a strategy's name. */
 static void
 describe(const struct config *c, char *s, size_t sz)
@@ -803,6 +904,9 @@ describe(const struct config *c, char *s, size_t sz)
 	char d[10][DURATION_BUFSZ], success[1024];
 
 	codes_text(&c->verdict.success_on, success, sizeof(success));
+	texts_describe(c, s, sz);
+	sz -= strlen(s);
+	s += strlen(s);
 
 	snprintf(s, sz, "%s base=%s factor=%g max=%lu max_delay=%s "
 	    "min_delay=%s budget=%s timeout=%s kill_after=%s signal=%d "
@@ -937,6 +1041,34 @@ unit_options(void)
 		    r->name, "status %d, want %d\n# want '%s'\n# got  '%s'",
 		    rc, want, r->line, err);
 		options_free(&c);
+	}
+	/* The options that add up: the lists, the output rules, the hooks,
+	 * and no other. */
+	for (size_t j = 0; j < OPTABLE_ROWS; j++) {
+		const struct opt *o = &optable[j];
+		const bool list = o->kind == K_TEXTS || o->kind == K_CODES ||
+		    o->id == O_RETRY_ON || o->id == O_SUCCESS_ON;
+
+		unit_row(optable_adds(o->id) == list, "adds", o->name,
+		    "adds %d, a list %d", optable_adds(o->id), list);
+	}
+	/* Each conflict: two options of the table, which every face it is
+	 * refused in takes. */
+	for (size_t i = 0; i < OPTABLE_CONFLICTS; i++) {
+		const struct opt_conflict *k = &optable_conflicts[i];
+		unsigned ma = 0, mb = 0;
+
+		for (size_t j = 0; j < OPTABLE_ROWS; j++) {
+			if (optable[j].id == k->a && optable[j].help != NULL)
+				ma = optable[j].modes;
+			if (optable[j].id == k->b && optable[j].help != NULL)
+				mb = optable[j].modes;
+		}
+		unit_row(k->a != k->b && k->modes != 0 &&
+		    (ma & k->modes) == k->modes && (mb & k->modes) == k->modes,
+		    "conflicts", k->why, "row %zu: options %d and %d, faces "
+		    "%#x, %#x and %#x", i, (int)k->a, (int)k->b, k->modes, ma,
+		    mb);
 	}
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		unit_row(has_words(words[i].got, words[i].want) == words[i].has,

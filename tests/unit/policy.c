@@ -81,8 +81,6 @@ static const struct row {
 	  "sleep 1s; sleep 3s; sleep 9s; exit 1 max" },
 	{ "--max-delay", "--exp 1s --max-delay 3s -n 5", "1 1 1 1 1",
 	  "sleep 1s; sleep 2s; sleep 3s; sleep 3s; exit 1 max" },
-	{ "--min-delay wins", "-d 1s --min-delay 2s --max-delay 1s -n 2",
-	  "1 1", "sleep 2s; exit 1 max" },
 	{ "--max 0: no limit", "-n 0 -d 1s", "1 1 1 1 1 1 1 1 0",
 	  "sleep 1s; sleep 1s; sleep 1s; sleep 1s; sleep 1s; sleep 1s; "
 	  "sleep 1s; sleep 1s; exit 0" },
@@ -153,12 +151,6 @@ static const struct row {
 	  "1 1 3", "sleep 0s; sleep 0s; exit 3" },
 	{ "--while then --until: the last counts", "-t 3 -d 0 -w 1 -u 3",
 	  "1 1 3", "sleep 0s; sleep 0s; exit 3" },
-	{ "--while then --success-on: the last counts, with its rules",
-	  "-t 3 -d 0 -w 1 --success-on 1", "0 1", "sleep 0s; exit 0" },
-	{ "--until then --success-on: a failed run never exits 0",
-	  "-t 2 -d 0 -u 0 --success-on 1", "0 0", "sleep 0s; exit 1 max" },
-	{ "--until then --success-on: a signal is a failure again",
-	  "-t 2 -d 0 -u 3 --success-on 0", "TERM 0", "sleep 0s; exit 0" },
 	{ "--times -1: no limit", "-t -1 -d 1,2", "1 1 1 1 1 1 0",
 	  "sleep 1s; sleep 2s; sleep 2s; sleep 2s; sleep 2s; sleep 2s; "
 	  "exit 0" },
@@ -253,6 +245,20 @@ static const struct row {
 	  "1+2s 1", "sleep 1s; exit 1 budget" },
 	{ "--budget before --max", "--budget 2s -d 1s -n 2", "1+1500ms",
 	  "exit 1 budget" },
+	/* --deadline: no sleep nor attempt past it; a sleep that would
+	 * reach it ends the run, the attempt's status its own. */
+	{ "--deadline", "--deadline 10s -x 1s", "1 1 1 1",
+	  "sleep 1s; sleep 2s; sleep 4s; exit 1 deadline" },
+	{ "--deadline alone: no limit on attempts", "--deadline 10s -d 1s",
+	  "1 1 1 1 1 1 1 1 1 1", "sleep 1s; sleep 1s; sleep 1s; sleep 1s; "
+	  "sleep 1s; sleep 1s; sleep 1s; sleep 1s; sleep 1s; "
+	  "exit 1 deadline" },
+	{ "--deadline: an attempt it stopped ends the run with 124",
+	  "--deadline 3s -d 1s", "1 124+2s", "sleep 1s; exit 124 deadline" },
+	{ "--deadline: no attempt starts at it", "--deadline 3s -d 1s",
+	  "1+1s 1", "sleep 1s; exit 1 deadline" },
+	{ "--deadline before --max", "--deadline 2s -d 1s -n 2", "1+1500ms",
+	  "exit 1 deadline" },
 	{ "--forever: a success past the budget exits 0",
 	  "--forever --budget 3s -d 1s --delay-on-success 2s", "0+2s",
 	  "exit 0 budget" },
@@ -734,6 +740,7 @@ ending(const struct next *x)
 		[GIVE_UP_SHARED] = " share_budget",
 		[GIVE_UP_STORE] = " share_store",
 		[GIVE_UP_LIMIT] = " limit", [GIVE_UP_SUCCESSES] = " successes",
+		[GIVE_UP_DEADLINE] = " deadline",
 	};
 	static char item[64];
 	static const char *const end[] = {
@@ -1012,16 +1019,22 @@ rows_policy(void)
 	}
 }
 
-/* --timeout, cut to what is left of --budget. */
+/* --timeout, cut to what is left of --budget and of --deadline. */
 static void
 rows_timeout(void)
 {
 	static const struct {
-		int64_t	 timeout, budget, elapsed, want;
+		int64_t	 timeout, budget, elapsed, want, deadline;
 	} t[] = {
-		{ 10, -1, 5, 10 }, { -1, 10, 5, -1 }, { 10, 12, 5, 7 },
-		{ 10, 12, 15, 0 }, { 3, 12, 5, 3 }, { 10, 12, 12, 0 },
-		{ -1, -1, 0, -1 },
+		{ 10, -1, 5, 10, -1 }, { -1, 10, 5, -1, -1 },
+		{ 10, 12, 5, 7, -1 }, { 10, 12, 15, 0, -1 },
+		{ 3, 12, 5, 3, -1 }, { 10, 12, 12, 0, -1 },
+		{ -1, -1, 0, -1, -1 },
+		/* The deadline, with or without --timeout and --budget. */
+		{ -1, -1, 5, 7, 12 }, { 10, -1, 5, 7, 12 },
+		{ 3, -1, 5, 3, 12 }, { -1, -1, 12, 0, 12 },
+		{ -1, -1, 20, 0, 12 }, { 10, 8, 5, 3, 12 },
+		{ 10, 20, 5, 7, 12 },
 	};
 	const struct verdict_rules rules = { 0 };
 	struct policy p;
@@ -1031,15 +1044,53 @@ rows_timeout(void)
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		l = (struct limits){ .budget = t[i].budget,
-		    .timeout = t[i].timeout, .reset_after = -1 };
+		    .timeout = t[i].timeout, .reset_after = -1,
+		    .deadline = t[i].deadline };
 		policy_init(&p, &b, &l, &rules, NULL);
-		snprintf(name, sizeof(name), "timeout %lld, budget %lld, at %lld",
-		    (long long)t[i].timeout, (long long)t[i].budget,
+		snprintf(name, sizeof(name), "timeout %lld, budget %lld, "
+		    "deadline %lld, at %lld", (long long)t[i].timeout,
+		    (long long)t[i].budget, (long long)t[i].deadline,
 		    (long long)t[i].elapsed);
 		unit_row(policy_timeout(&p, t[i].elapsed) == t[i].want,
 		    "policy_timeout", name, "want %lld, got %lld",
 		    (long long)t[i].want,
 		    (long long)policy_timeout(&p, t[i].elapsed));
+	}
+}
+
+/* A sleep that a hook delayed until --deadline: the end of the run. */
+static void
+rows_late(void)
+{
+	static const struct {
+		int64_t	 deadline, now;
+		bool	 ends;
+	} t[] = {
+		{ 10, 9, false }, { 10, 10, true }, { 10, 20, true },
+		{ -1, 20, false },
+	};
+	const struct verdict_rules rules = { 0 };
+	const struct observed o = { .status = 3 };
+	struct policy p;
+	struct backoff b = { 0 };
+	struct limits l;
+	struct next x;
+	char name[64];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		l = (struct limits){ .budget = -1, .timeout = -1,
+		    .reset_after = -1, .deadline = t[i].deadline };
+		policy_init(&p, &b, &l, &rules, NULL);
+		x = (struct next){ .what = NEXT_SLEEP, .at = 5,
+		    .outcome.verdict = V_RETRY };
+		x = policy_late(&p, x, &o, t[i].now);
+		snprintf(name, sizeof(name), "deadline %lld, now %lld",
+		    (long long)t[i].deadline, (long long)t[i].now);
+		unit_row(t[i].ends ? x.what == NEXT_EXIT && x.gave_up &&
+		    x.give_up == GIVE_UP_DEADLINE && x.status == 3 :
+		    x.what == NEXT_SLEEP, "policy_late", name,
+		    "what %d, give_up %d, status %d", (int)x.what,
+		    (int)x.give_up, x.status);
 	}
 }
 
@@ -1064,5 +1115,6 @@ unit_policy(void)
 {
 	rows_policy();
 	rows_timeout();
+	rows_late();
 	rows_cannot_run();
 }

@@ -35,7 +35,7 @@ fmt_cases(struct fmt_case *c, size_t max)
 			if (n < max)
 				c[n++] = (struct fmt_case){ events[i],
 				    (enum reason)w, GIVE_UP_NONE, SE_OPENED, 0 };
-	for (int g = GIVE_UP_NONE; g <= GIVE_UP_SUCCESSES; g++)
+	for (int g = GIVE_UP_NONE; g <= GIVE_UP_DEADLINE; g++)
 		if (n < max)
 			c[n++] = (struct fmt_case){ EV_GIVE_UP, WHY_NONE,
 			    (enum give_up)g, SE_OPENED, 0 };
@@ -65,7 +65,8 @@ static void
 fmt_reporter(struct reporter *r)
 {
 	*r = (struct reporter){ .args = args, .nargs = 3, .max_attempts = 5,
-		.budget = NS(60), .retry_on = true, .retry_if_output = true,
+		.budget = NS(60), .deadline = NS(90),
+		.retry_on = true, .retry_if_output = true,
 		.successes = 2, .share = "api", .share_rules = &rules };
 	report_name_command(args, 3, r->name, sizeof(r->name));
 }

@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# --deadline: the run's whole time, held hard: the running attempt is
+# stopped as --timeout stops one, no attempt starts and no sleep or
+# --on-retry hook runs past it.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/core
+
+@test "--deadline stops the running attempt as --timeout does: 124, well before it would end" {
+	local t0 t1
+	t0=$(now_ms)
+	run -124 --separate-stderr retry --deadline 1s -- sleep 30
+	t1=$(now_ms)
+	# Not before the deadline; long before the 30s, on a busy host too.
+	((t1 - t0 >= 950 && t1 - t0 < 20000))
+	assert_regex "$stderr" \
+	    "^retry: sleep 30: giving up after 1 attempt in $DUR: timed out; the 1s deadline is reached\$"
+}
+
+@test "--deadline with --preserve-status: the attempt's own status" {
+	run -143 --separate-stderr retry --deadline 1s --preserve-status \
+	    -- sleep 30
+	assert_regex "$stderr" "timed out \\(status 143\\); the 1s deadline is reached\$"
+}
+
+@test "--deadline: no attempt starts after it, and no limit on attempts without --max" {
+	local d=$BATS_TEST_TMPDIR
+	# Attempts 400ms apart: at 0, 0.4s and 0.8s at the most; the next
+	# would start at 1.2s, past the deadline, so the run ends.
+	run -1 --separate-stderr retry --deadline 1s --fixed 400ms \
+	    -- sh -c 'echo x >>"$0/runs"; exit 1' "$d"
+	assert_regex "$stderr" "the 1s deadline is reached\$"
+	local n
+	n=$(wc -l <"$d/runs")
+	((n >= 1 && n <= 3))
+	# Without --max, the deadline alone limits the run, as --budget.
+	run -0 retry --dry-run --deadline 10s --fixed 1s
+	assert_line --index 10 --regexp "^10 +1s +9s\$"
+	assert_line --index 11 "then gives up: the next attempt would start past the 10s deadline"
+}
+
+@test "--deadline cuts a sleep short: the run ends when the deadline falls within the wait" {
+	local t0 t1
+	t0=$(now_ms)
+	run -1 --separate-stderr retry --deadline 2s --fixed 30s -- false
+	t1=$(now_ms)
+	((t1 - t0 < 20000))
+	assert_regex "$stderr" \
+	    "^retry: false: giving up after 1 attempt in $DUR: exit 1; the 2s deadline is reached\$"
+	run -0 retry --dry-run --deadline 3s --fixed 1s
+	assert_line "then gives up: the next attempt would start past the 3s deadline"
+}
+
+@test "--deadline stops an --on-retry hook too, and no attempt starts after it" {
+	local d=$BATS_TEST_TMPDIR t0 t1
+	t0=$(now_ms)
+	run -1 --separate-stderr retry --deadline 1s --fixed 100ms \
+	    --on-retry 'sleep 30' \
+	    -- sh -c 'echo x >>"$0/runs"; exit 1' "$d"
+	t1=$(now_ms)
+	((t1 - t0 < 20000))
+	assert_equal "$(wc -l <"$d/runs")" 1
+	assert_regex "$stderr" "retry: --on-retry: stopped at the --deadline"
+}
+
+@test "--deadline: 0 is none, as --timeout's" {
+	run -0 retry --deadline 0 -- true
+}

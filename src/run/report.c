@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "duration.h"
+#include "hedgefmt.h"
 #include "line.h"
 #include "logfile.h"
 #include "output.h"
@@ -252,6 +253,29 @@ report_error(const struct reporter *c, const char *fmt, ...)
 	clock_gettime(CLOCK_REALTIME, &now);
 	body = report_format_error(&l, c, msg, &now);
 	emit(c, &l, body, true, LOG_ERR, &now);
+}
+
+void
+report_hedge(const struct reporter *c, const struct hedge_event *e)
+{
+	struct line l = { 0 };
+	struct timespec now;
+	size_t body;
+	const bool shown = c->verbosity != QUIET;
+
+	if (!shown && c->log == NULL && !c->syslog)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	body = hedge_format(&l, c, e, &now);
+	emit(c, &l, body, shown, e->what == HE_FAILED ? LOG_WARNING :
+	    LOG_INFO, &now);
+}
+
+void
+report_output(const struct reporter *c, const char *buf, size_t n)
+{
+	if (c->log != NULL && logfile_write(c->log, buf, n) == -1)
+		logfile_queue(c->log, buf, n);
 }
 
 /* The columns of the countdown on the terminal, 0 when none is. */

@@ -52,6 +52,13 @@ void	report(const struct reporter *, const struct report *);
 /* retry's own errors: always shown, with the label. */
 void	report_error(const struct reporter *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* --hedge's events (hedgefmt.h), said as the others are: on stderr
+ * unless -q, in the log and to syslog. */
+struct hedge_event;
+void	report_hedge(const struct reporter *, const struct hedge_event *);
+/* Output that no reader gets (a cancelled attempt's) to the log file, if
+ * there is one, as it came. */
+void	report_output(const struct reporter *, const char *, size_t);
 /* The countdown of a sleep on a terminal: whether there is one, the time
  * left, and the line cleared at the end. */
 bool	countdown_start(const struct reporter *);

@@ -170,25 +170,6 @@ check_signal(const struct run *run, struct next x, int sig)
 	return x;
 }
 
-/* A rule that gave up on a line says so, once a run. */
-static void
-say_limited(const struct run *run)
-{
-	static const char *const names[RULE_COUNT] = {
-		"--until-output", "--fail-if-output", "--retry-if-output",
-		"--stop-if-output", "--delay-from-output",
-	};
-	static bool said[RULE_COUNT];
-
-	for (int k = 0; k < RULE_COUNT; k++)
-		if (run->st.result.limited[k] && !said[k]) {
-			said[k] = true;
-			report_error(run->rep, "%s: matching took too long on a "
-			    "line of output, which counts as not matching",
-			    names[k]);
-		}
-}
-
 /* An attempt that could not be started fails as any other, with
  * EXIT_CANCELED. */
 static void
@@ -249,7 +230,7 @@ observe_attempt(struct run *run)
 	    .own_error = run->st.err[0] != '\0' };
 	if (o->exec_errno != 0 || o->received != 0 || o->own_error)
 		return;
-	say_limited(run);
+	report_limited(run->rep, run->st.result.limited);
 	env_set(ENV_LAST_STATUS, (uint64_t)r->status, false);
 	o->end_s = (double)o->end / 1e9;
 	memcpy(o->matched, run->st.result.matched, sizeof(o->matched));

@@ -256,6 +256,24 @@ report_error(const struct reporter *c, const char *fmt, ...)
 }
 
 void
+report_limited(const struct reporter *c, const bool limited[RULE_COUNT])
+{
+	static const char *const names[RULE_COUNT] = {
+		"--until-output", "--fail-if-output", "--retry-if-output",
+		"--stop-if-output", "--delay-from-output",
+	};
+	static bool said[RULE_COUNT];
+
+	for (int k = 0; k < RULE_COUNT; k++)
+		if (limited[k] && !said[k]) {
+			said[k] = true;
+			report_error(c, "%s: matching took too long on a "
+			    "line of output, which counts as not matching",
+			    names[k]);
+		}
+}
+
+void
 report_hedge(const struct reporter *c, const struct hedge_event *e)
 {
 	struct line l = { 0 };

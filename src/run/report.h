@@ -52,6 +52,8 @@ void	report(const struct reporter *, const struct report *);
 /* retry's own errors: always shown, with the label. */
 void	report_error(const struct reporter *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* A rule that gave up on a line (limited[k]) says so, once a run. */
+void	report_limited(const struct reporter *, const bool limited[RULE_COUNT]);
 /* --hedge's events (hedgefmt.h), said as the others are: on stderr
  * unless -q, in the log and to syslog. */
 struct hedge_event;

@@ -19,6 +19,7 @@
 #include "duration.h"
 #include "env.h"
 #include "exits.h"
+#include "hedge.h"
 #include "hooks.h"
 #include "loop.h"
 #include "mathlib.h"
@@ -69,6 +70,8 @@ struct run {
 	unsigned long	 judged;	/* the last attempt the policy judged */
 	unsigned long	 made;		/* attempts made, never started over */
 	unsigned long	 failures;	/* of them, those judged failures */
+	unsigned long	 hedged;	/* --hedge: the attempt that decided
+					 * the round, or 0 */
 	double		 tokens;	/* the shared budget's, when it ended
 					 * the run */
 	bool		 probing;	/* this attempt probes the breaker */
@@ -197,7 +200,9 @@ static void
 observe_attempt(struct run *run)
 {
 	const struct config *c = run->c;
-	const int64_t start = mono_ns() - run->t0;
+	int64_t start = mono_ns() - run->t0;
+	struct hedge_run h = { c, run->rep, &run->pol, run->sh, &run->st,
+	    &run->ao, run->t0, &run->made, &run->failures, 0, 0, "" };
 	struct attempt_result *r = &run->result;
 	struct observed *o = &run->seen;
 	struct report ev = { .event = EV_START, .attempt = run->pol.n,
@@ -215,7 +220,12 @@ observe_attempt(struct run *run)
 	title(run, run->pol.n, "running", -1);
 	if (c->probe.kind != PROBE_NONE)
 		probe_attempt(c, run->rep, run->ao.timeout, start, r);
-	else if (streams_attempt(&run->st, &run->ao) == -1)
+	else if (c->hedge.delay > 0) {
+		if (hedge_attempt(&h, r) == -1)
+			fail_start(run, r, h.err);
+		run->hedged = h.n;
+		start = h.start;
+	} else if (streams_attempt(&run->st, &run->ao) == -1)
 		fail_start(run, r, run->st.err);
 	else if (attempt_run(&run->ao, r) == -1) {
 		snprintf(why, sizeof(why), "%s", strerror(errno));
@@ -389,6 +399,8 @@ run_attempt(struct run *run)
 	observe_attempt(run);
 	run->last = &run->result;
 	x = policy_next(&run->pol, o);
+	if (run->hedged != 0)
+		x.attempt = run->hedged;
 	if (x.end != END_NONE && x.end != END_VERDICT &&
 	    x.end != END_READER_GONE) {
 		say_halt(run, &x, o, run->last);

@@ -11,7 +11,6 @@
 static const char *const names[] = {
 	[HE_STARTED] = "hedge", [HE_FAILED] = "hedge_failed",
 	[HE_WON] = "hedge_won", [HE_CANCELLED] = "cancelled",
-	[HE_DRY_RUN] = "hedge_planned",
 };
 
 /* "exit 1", "killed by SIGSEGV", "timed out". */
@@ -33,7 +32,7 @@ add_status(struct line *l, const struct attempt_result *r)
 static void
 text(struct line *l, const struct hedge_event *e)
 {
-	char d[32], t[32];
+	char d[32];
 
 	switch (e->what) {
 	case HE_STARTED:
@@ -59,13 +58,6 @@ text(struct line *l, const struct hedge_event *e)
 		    "won)", e->attempt, duration_format(
 		    duration_round(e->duration), d, sizeof(d)), e->beside);
 		return;
-	case HE_DRY_RUN:
-		line_add(l, "each attempt still running after %s: the next "
-		    "starts beside it, up to %u at once (%s after it "
-		    "started, the next but one)", duration_format(e->after,
-		    d, sizeof(d)), e->others, duration_format(2 * e->after,
-		    t, sizeof(t)));
-		return;
 	}
 }
 
@@ -86,9 +78,6 @@ json(struct line *l, const struct reporter *c, const struct hedge_event *e,
 		line_add(l, ",\"winner\":%lu", e->beside);
 	if (e->what == HE_WON || e->what == HE_FAILED)
 		line_add(l, ",\"others\":%u", e->others);
-	if (e->what == HE_DRY_RUN)
-		line_add(l, ",\"hedge_ms\":%lld,\"in_flight\":%u",
-		    (long long)(e->after / NS_PER_MS), e->others);
 	if (r != NULL) {
 		line_add(l, ",\"status\":%d,\"signal\":", r->status);
 		if (r->signal != 0 && (sig = signal_name(r->signal)) != NULL)
@@ -98,7 +87,7 @@ json(struct line *l, const struct reporter *c, const struct hedge_event *e,
 		line_add(l, ",\"timed_out\":%s", r->timed_out ? "true" :
 		    "false");
 	}
-	if (e->what != HE_STARTED && e->what != HE_DRY_RUN)
+	if (e->what != HE_STARTED)
 		line_add(l, ",\"duration_ms\":%lld",
 		    (long long)(e->duration / NS_PER_MS));
 	line_add(l, ",\"elapsed_ms\":%lld}",

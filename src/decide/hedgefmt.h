@@ -20,7 +20,6 @@ enum hedge_what {
 	HE_FAILED,	/* attempt failed while others ran */
 	HE_WON,		/* attempt succeeded first: others are cancelled */
 	HE_CANCELLED,	/* attempt was stopped: another won */
-	HE_DRY_RUN,	/* --dry-run: when a hedge would start */
 };
 
 struct hedge_event {
@@ -29,10 +28,9 @@ struct hedge_event {
 	unsigned long	 beside;	/* HE_STARTED: the youngest before it;
 					 * HE_CANCELLED: the winner */
 	unsigned	 others;	/* HE_WON: cancelled; HE_FAILED: still
-					 * running; HE_DRY_RUN: in flight */
+					 * running */
 	const struct attempt_result *result;	/* HE_FAILED, or NULL */
-	int64_t		 after;		/* HE_STARTED, HE_DRY_RUN: the hedge
-					 * delay, ns */
+	int64_t		 after;		/* HE_STARTED: the hedge delay, ns */
 	int64_t		 duration;	/* of the attempt, ns */
 	int64_t		 elapsed;	/* since retry started, ns */
 };

@@ -38,20 +38,20 @@ hedge_parse(const char *arg, struct hedge *h)
 }
 
 int64_t
-hedge_due(const struct hedge *h, unsigned inflight, int64_t youngest)
+hedge_due(const struct hedge *h, unsigned inflight, int64_t since)
 {
 	if (h->delay <= 0 || inflight == 0 || inflight >= h->n)
 		return -1;
-	return youngest > INT64_MAX - h->delay ? INT64_MAX :
-	    youngest + h->delay;
+	return since > INT64_MAX - h->delay ? INT64_MAX :
+	    since + h->delay;
 }
 
 enum hedge_bar
-hedge_next(const struct hedge *h, unsigned inflight, int64_t youngest,
+hedge_next(const struct hedge *h, unsigned inflight, int64_t since,
     unsigned long made, unsigned long max_attempts, int64_t budget,
     int64_t now)
 {
-	const int64_t due = hedge_due(h, inflight, youngest);
+	const int64_t due = hedge_due(h, inflight, since);
 
 	if (due < 0)
 		return HEDGE_FULL;

@@ -49,8 +49,11 @@ struct round {
 	unsigned	 live;		/* in flight */
 	int		 decided;	/* the slot that decides it, or -1 */
 	bool		 no_more;	/* --max or --budget: no hedge */
-	int64_t		 refused;	/* shared state refused a hedge beside
-					 * the attempt started then, or -1 */
+	int64_t		 since;		/* the youngest's start, or the end of
+					 * a failure beside others since: the
+					 * next hedge is DUR after it */
+	int64_t		 refused;	/* shared state refused the hedge due
+					 * DUR after since then, or -1 */
 };
 
 static int64_t
@@ -150,6 +153,7 @@ launch(struct round *rd, struct flight *f, unsigned long n, bool first)
 		f->end = mono_ns() - h->t0;
 	} else
 		rd->live++;
+	rd->since = f->start;
 	f->deadline = timeout >= 0 ? sat_add(mono_ns(), timeout) : -1;
 	return 0;
 fail:
@@ -311,6 +315,7 @@ ended(struct round *rd, int i)
 		return;
 	}
 	(*h->failures)++;
+	rd->since = f->end;
 	say(rd, HE_FAILED, f, 0, rd->live);
 	shared_failed(h);
 drop:
@@ -404,14 +409,14 @@ hedge_more(struct round *rd)
 	int slot = -1;
 
 	if (rd->decided >= 0 || rd->no_more || y < 0 || signal_stop != 0 ||
-	    rd->refused == rd->f[y].start)
+	    rd->refused == rd->since)
 		return -1;
-	switch (hedge_next(&c->hedge, rd->live, rd->f[y].start, *h->made,
+	switch (hedge_next(&c->hedge, rd->live, rd->since, *h->made,
 	    c->backoff.max_attempts, c->limits.budget, now)) {
 	case HEDGE_FULL:
 		return -1;
 	case HEDGE_NOT_YET:
-		due = hedge_due(&c->hedge, rd->live, rd->f[y].start);
+		due = hedge_due(&c->hedge, rd->live, rd->since);
 		return sat_add(h->t0, due);
 	case HEDGE_MAX:
 	case HEDGE_BUDGET:
@@ -424,7 +429,7 @@ hedge_more(struct round *rd)
 		if (rd->f[i].pid <= 0 && i != rd->decided)
 			slot = i;
 	if (slot < 0 || !shared_allows(h)) {
-		rd->refused = rd->f[y].start;
+		rd->refused = rd->since;
 		return -1;
 	}
 	(*h->made)++;

@@ -1,0 +1,224 @@
+#!/usr/bin/env bats
+# --hedge: an attempt still running after DUR gets the next beside it; the
+# first to succeed wins, the others are stopped, reaped and said cancelled.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/procs
+load test_helper/share
+
+setup() {
+	own_tmpdir
+	cd "$BATS_TEST_TMPDIR" || return 1
+	# Attempt 1 never ends on its own: it and a child of its own say
+	# their pids, then wait; every later attempt succeeds at once.
+	cat >slow-first <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	echo "out of $RETRY_ATTEMPT, hedged=${RETRY_HEDGED:-no}"
+	echo "err of $RETRY_ATTEMPT" >&2
+	if [ "$RETRY_ATTEMPT" = 1 ]; then
+		sleep 30 &
+		echo $! >child.1
+		echo $$ >pid.1
+		wait
+	fi
+	exit 0
+	EOF2
+	chmod +x slow-first
+}
+
+@test "--hedge: the winner's output alone is passed on; the hedge sees RETRY_HEDGED=1" {
+	run -0 --separate-stderr retry --hedge 50ms --stdin null -- ./slow-first
+	assert_output "out of 2, hedged=1"
+	assert_equal "${stderr_lines[0]}" "retry: attempt 1 still running after 50ms: started attempt 2 beside it"
+	[[ ${stderr_lines[1]} == "retry: attempt 2 succeeded first, after "*": cancelling 1 other" ]]
+	[[ ${stderr_lines[2]} == "retry: attempt 1 cancelled after "*" (attempt 2 won)" ]]
+	assert_equal "${stderr_lines[3]}" "err of 2"
+	assert_equal "${#stderr_lines[@]}" 4
+}
+
+@test "--hedge: a cancelled attempt leaves no process, its children neither" {
+	run -0 retry -q --hedge 50ms --stdin null -- ./slow-first
+	[ -s pid.1 ] && [ -s child.1 ]
+	assert_gone "$(cat pid.1)" "$(cat child.1)"
+}
+
+@test "--hedge: a cancelled attempt is stopped by --signal, then KILL after --kill-after" {
+	cat >stubborn <<-'EOF2'
+	#!/bin/sh
+	if [ "$RETRY_ATTEMPT" = 1 ]; then
+		trap 'echo got-int >>trapped' INT
+		echo $$ >pid.1
+		while :; do sleep 0.05; done
+	fi
+	EOF2
+	chmod +x stubborn
+	run -0 retry -q --hedge 50ms --signal INT --kill-after 200ms \
+	    --stdin null -- ./stubborn
+	assert_gone "$(cat pid.1)"
+	wait_lines trapped
+}
+
+@test "--hedge: a loser's output goes to --log-file, not to stdout" {
+	run -0 --separate-stderr retry -q --hedge 50ms --stdin null \
+	    --log-file log -- ./slow-first
+	assert_output "out of 2, hedged=1"
+	assert_equal "$stderr" "err of 2"
+	grep -qx "out of 1, hedged=no" log
+	grep -qx "err of 1" log
+}
+
+@test "--hedge: a hedge that fails counts toward --max, and the run gives up when the last ends" {
+	cat >hedges-fail <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	[ "$RETRY_ATTEMPT" = 1 ] || exit 4
+	while [ "$(wc -l <calls)" -lt 3 ]; do sleep 0.02; done
+	exit 3
+	EOF2
+	chmod +x hedges-fail
+	run -3 --separate-stderr retry --hedge 20ms:2 --max 3 --stdin null \
+	    -- ./hedges-fail
+	assert_equal "$(wc -l <calls)" 3
+	assert_equal "$(grep -c 'failed: exit 4 after .*; 1 other still running$' <<<"$stderr")" 2
+	[[ ${stderr_lines[-1]} == *"giving up after 3 attempts in "*": exit 3" ]]
+}
+
+@test "--hedge: once every attempt of the round has failed, the back-off applies and the next round starts" {
+	cat >second-round <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	case $RETRY_ATTEMPT in
+	1) while [ ! -e calls ] || [ "$(wc -l <calls)" -lt 2 ]; do sleep 0.02; done; exit 1;;
+	2) exit 1;;
+	*) echo "won by $RETRY_ATTEMPT";;
+	esac
+	EOF2
+	chmod +x second-round
+	run -0 --separate-stderr retry --hedge 30ms --fixed 10ms --stdin null \
+	    -- ./second-round
+	assert_output "won by 3"
+	[[ $stderr == *"attempt 3/5"* || $stderr == *"succeeded on attempt 3 of 5"* ]]
+}
+
+@test "--hedge: no hedge starts past --budget" {
+	cat >slow <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	sleep 1
+	EOF2
+	chmod +x slow
+	run -0 --separate-stderr retry --hedge 300ms --budget 100ms \
+	    --stdin null -- ./slow
+	assert_equal "$(wc -l <calls)" 1
+	refute_output --partial "beside"
+	[[ $stderr != *beside* ]]
+}
+
+@test "--hedge: each attempt reads the replayed stdin from its start" {
+	cat >reader <<-'EOF2'
+	#!/bin/sh
+	read -r x
+	echo "$RETRY_ATTEMPT:$x"
+	[ "$RETRY_ATTEMPT" -ge 2 ] || exec sleep 30
+	EOF2
+	chmod +x reader
+	run -0 --separate-stderr bash -c 'printf "abc\n" |
+	    timeout 60 "$RETRY" -q --hedge 50ms --stdin replay -- ./reader'
+	assert_output "2:abc"
+}
+
+@test "--hedge: refused without --stdin replay or null, with --foreground, and beside an output rule" {
+	run -125 retry --hedge 1s -- true
+	assert_output "retry: --hedge: needs --stdin replay or --stdin null (attempts side by side cannot share one stdin)
+Try 'retry --help'."
+	run -125 retry --hedge 1s --stdin null --foreground -- true
+	assert_line --index 0 "retry: --hedge: cannot be used with --foreground"
+	run -125 retry --hedge 1s --stdin null --until-output ok -- true
+	assert_line --index 0 --partial "retry: --hedge: cannot be used with --until-output"
+	run -125 retry --hedge 1s:1 --stdin null -- true
+	assert_line --index 0 "retry: --hedge: '1s:1': N must be a whole number from 2 to 16"
+	run -125 retry --hedge 1s:17 --stdin null -- true
+	assert_line --index 0 "retry: --hedge: '1s:17': N must be a whole number from 2 to 16"
+	run -125 retry --hedge x --stdin null -- true
+	assert_line --index 0 --partial "retry: --hedge: 'x': "
+}
+
+@test "--hedge: attempts never get the terminal: no controlling terminal in a hedged attempt" {
+	command -v script >/dev/null || skip "no script(1)"
+	run -0 timeout 60 script -qec "$RETRY -q --hedge 50ms --stdin null -- sh -c 'if [ \$RETRY_ATTEMPT = 1 ]; then exec sleep 30; fi; tty || true'" /dev/null
+	assert_output --partial "not a tty"
+}
+
+@test "--hedge: SIGTERM to retry during a hedge reaches every attempt, all are reaped, retry dies of it" {
+	cat >both-wait <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	exec sleep 30
+	EOF2
+	chmod +x both-wait
+	timeout 60 "$RETRY" -q --hedge 50ms --stdin null -- ./both-wait 3>&- &
+	local rpid=$! st=0
+	for _ in $(seq 200); do
+		[ -s pid.1 ] && [ -s pid.2 ] && break
+		sleep 0.05
+	done
+	[ -s pid.1 ] && [ -s pid.2 ]
+	kill -TERM "$rpid"
+	wait "$rpid" || st=$?
+	assert_equal "$st" 143
+	assert_gone "$(cat pid.1)" "$(cat pid.2)"
+}
+
+@test "--hedge: JSON events for the hedge, the winner and the cancelled" {
+	run -0 --separate-stderr retry --log-format json --hedge 50ms \
+	    --stdin null -- ./slow-first
+	assert_equal "$(jq -r .event <<<"$stderr" 2>/dev/null | grep -v null | tr '\n' ' ')" "hedge hedge_won cancelled "
+	assert_equal "$(head -1 <<<"$stderr" | jq -c '[.attempt, .beside, .hedge_ms]')" "[2,1,50]"
+	assert_equal "$(sed -n 3p <<<"$stderr" | jq -c '[.attempt, .winner]')" "[1,2]"
+}
+
+@test "--hedge --share: a hedge takes a token of the budget; with none left, no hedge starts" {
+	STORE=$BATS_TEST_TMPDIR/store
+	mkdir -m 700 "$STORE"
+	export RETRY_SHARE_STORE=file:$STORE
+	run -0 --separate-stderr retry -q --share h --share-budget 1 \
+	    --share-window 1d \
+	    --hedge 50ms --stdin null -- ./slow-first
+	assert_output "out of 2, hedged=1"
+	# The hedge took the one token; the success gave back R (0.2).
+	assert_equal "$(field h tokens)" 0.2
+	cat >slow <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls.slow
+	sleep 1
+	EOF2
+	chmod +x slow
+	run -0 --separate-stderr retry --share h --share-budget 1 \
+	    --share-window 1d --hedge 50ms --stdin null -- ./slow
+	assert_equal "$(wc -l <calls.slow)" 1
+	[[ $stderr != *beside* ]]
+}
+
+@test "--hedge --share: an open breaker starts no hedge" {
+	STORE=$BATS_TEST_TMPDIR/store
+	mkdir -m 700 "$STORE"
+	export RETRY_SHARE_STORE=file:$STORE
+	cat >opens <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls.open
+	"$RETRY" -q --share b --share-breaker 1:1h -n 1 -- false
+	sleep 3
+	EOF2
+	chmod +x opens
+	run -0 --separate-stderr retry --share b --share-breaker 1:1h \
+	    --hedge 1s --stdin null -- ./opens
+	assert_equal "$(wc -l <calls.open)" 1
+	[[ $stderr != *beside* ]]
+	assert_equal "$(field b breaker)" open
+}
+
+@test "--hedge --dry-run: says when hedges would start" {
+	run -0 retry --dry-run --hedge 2s:3 --stdin null --max 3 --fixed 1s -- true
+	assert_output --partial "each attempt still running after 2s: the next starts beside it, up to 3 at once (the third 4s after the first"
+}

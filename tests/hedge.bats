@@ -126,6 +126,11 @@ setup() {
 	run -0 --separate-stderr bash -c 'printf "abc\n" |
 	    timeout 60 "$RETRY" -q --hedge 50ms --stdin replay -- ./reader'
 	assert_output "2:abc"
+	# A file: each from where retry found it, none moving the other.
+	printf 'skipped\nfrom here\n' >in
+	run -0 --separate-stderr bash -c '{ read -r _; timeout 60 "$RETRY" -q \
+	    --hedge 50ms --stdin replay -- ./reader; } <in'
+	assert_output "2:from here"
 }
 
 @test "--hedge: refused without --stdin replay or null, with --foreground, and beside an output rule" {

@@ -77,6 +77,46 @@ held_file(const struct streams *s)
 	return fd;
 }
 
+/*
+ * A file of its own with what fd holds from at: where there is no /proc
+ * to open fd anew, so that attempts side by side never share an offset.
+ */
+static int
+copy_of(const struct streams *s, int fd, off_t at)
+{
+	char buf[16384];
+	ssize_t n;
+	int to;
+
+	if ((to = held_file(s)) == -1)
+		return -1;
+	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
+		if (write(to, buf, (size_t)n) != n)
+			break;
+		at += n;
+	}
+	if (n != 0 || lseek(to, 0, SEEK_SET) == -1) {
+		close(to);
+		return -1;
+	}
+	return to;
+}
+
+/* fd opened anew (its own offset) at at; -1 (errno set). */
+static int
+reopen_at(const struct streams *s, int fd, off_t at)
+{
+	int r;
+
+	if ((r = compat_reopen(fd, O_RDONLY | O_CLOEXEC)) == -1)
+		return copy_of(s, fd, at);
+	if (lseek(r, at, SEEK_SET) == -1) {
+		close(r);
+		return -1;
+	}
+	return r;
+}
+
 /* The attempt's own stdin, read from its start: -1 (errno set). */
 static int
 stdin_of(const struct streams *s, int *fd)
@@ -87,13 +127,9 @@ stdin_of(const struct streams *s, int *fd)
 	else if (s->closed[0])
 		return 0;
 	else if (s->replay != -1)
-		*fd = compat_reopen(s->replay, O_RDONLY | O_CLOEXEC);
-	else if (s->replay_at != -1 && (*fd = compat_reopen(STDIN_FILENO,
-	    O_RDONLY | O_CLOEXEC)) != -1 &&
-	    lseek(*fd, s->replay_at, SEEK_SET) == -1) {
-		close(*fd);
-		*fd = -1;
-	}
+		*fd = reopen_at(s, s->replay, 0);
+	else if (s->replay_at != -1)
+		*fd = reopen_at(s, STDIN_FILENO, s->replay_at);
 	return *fd == -1 ? -1 : 0;
 }
 

@@ -46,25 +46,26 @@ rows_next(void)
 	const struct hedge h = { 100 * MS, 3 };
 	static const struct {
 		const char	*name;
-		unsigned	 inflight;
 		int64_t		 since;
 		unsigned long	 made, max;
 		int64_t		 budget, now;
-		enum hedge_bar	 want;
 		int64_t		 due;
+		unsigned	 inflight;
+		enum hedge_bar	 want;
 	} rows[] = {
-		{ "not yet", 1, 0, 1, 5, -1, 99 * MS, HEDGE_NOT_YET, 100 * MS },
-		{ "due: go", 1, 0, 1, 5, -1, 100 * MS, HEDGE_GO, 100 * MS },
-		{ "after a failure beside: DUR after it", 2, 150 * MS, 2, 5,
-		  -1, 200 * MS, HEDGE_NOT_YET, 250 * MS },
-		{ "N in flight: none", 3, 0, 3, 5, -1, S, HEDGE_FULL, -1 },
-		{ "none in flight: none", 0, 0, 1, 5, -1, S, HEDGE_FULL, -1 },
-		{ "--max made", 1, 0, 5, 5, -1, S, HEDGE_MAX, 100 * MS },
-		{ "--max 0: no limit", 1, 0, 50, 0, -1, S, HEDGE_GO,
-		  100 * MS },
-		{ "past --budget", 1, 0, 1, 5, 500 * MS, S, HEDGE_BUDGET,
-		  100 * MS },
-		{ "at --budget", 1, 0, 1, 5, S, S, HEDGE_GO, 100 * MS },
+		{ "not yet", 0, 1, 5, -1, 99 * MS, 100 * MS, 1,
+		  HEDGE_NOT_YET },
+		{ "due: go", 0, 1, 5, -1, 100 * MS, 100 * MS, 1, HEDGE_GO },
+		{ "after a failure beside: DUR after it", 150 * MS, 2, 5, -1,
+		  200 * MS, 250 * MS, 2, HEDGE_NOT_YET },
+		{ "N in flight: none", 0, 3, 5, -1, S, -1, 3, HEDGE_FULL },
+		{ "none in flight: none", 0, 1, 5, -1, S, -1, 0, HEDGE_FULL },
+		{ "--max made", 0, 5, 5, -1, S, 100 * MS, 1, HEDGE_MAX },
+		{ "--max 0: no limit", 0, 50, 0, -1, S, 100 * MS, 1,
+		  HEDGE_GO },
+		{ "past --budget", 0, 1, 5, 500 * MS, S, 100 * MS, 1,
+		  HEDGE_BUDGET },
+		{ "at --budget", 0, 1, 5, S, S, 100 * MS, 1, HEDGE_GO },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {

@@ -66,29 +66,19 @@ earliest(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
-/* A file in memory (else in the spools' directory) for held output. */
-static int
-held_file(const struct streams *s)
-{
-	int fd;
-
-	if ((fd = compat_memfd("retry-hedge")) == -1)
-		fd = compat_tmpfile(s->tmpdir);
-	return fd;
-}
 
 /*
  * A file of its own with what fd holds from at: where there is no /proc
  * to open fd anew, so that attempts side by side never share an offset.
  */
 static int
-copy_of(const struct streams *s, int fd, off_t at)
+copy_of(struct streams *s, int fd, off_t at)
 {
 	char buf[16384];
 	ssize_t n;
 	int to;
 
-	if ((to = held_file(s)) == -1)
+	if ((to = streams_tempfile(s)) == -1)
 		return -1;
 	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
 		if (write(to, buf, (size_t)n) != n)
@@ -104,7 +94,7 @@ copy_of(const struct streams *s, int fd, off_t at)
 
 /* fd opened anew (its own offset) at at; -1 (errno set). */
 static int
-reopen_at(const struct streams *s, int fd, off_t at)
+reopen_at(struct streams *s, int fd, off_t at)
 {
 	int r;
 
@@ -119,7 +109,7 @@ reopen_at(const struct streams *s, int fd, off_t at)
 
 /* The attempt's own stdin, read from its start: -1 (errno set). */
 static int
-stdin_of(const struct streams *s, int *fd)
+stdin_of(struct streams *s, int *fd)
 {
 	*fd = STDIO_CLOSED;
 	if (s->null != -1)
@@ -157,8 +147,8 @@ launch(struct round *rd, struct flight *f, unsigned long n, bool first)
 	o.hand_over = o.session = o.foreground = false;
 	o.io = NULL;
 	o.stdio[0] = o.stdio[1] = o.stdio[2] = -1;
-	if ((f->out = held_file(h->st)) == -1 ||
-	    (f->err = held_file(h->st)) == -1 ||
+	if ((f->out = streams_tempfile(h->st)) == -1 ||
+	    (f->err = streams_tempfile(h->st)) == -1 ||
 	    (o.stdio[1] = fcntl(f->out, F_DUPFD_CLOEXEC, 0)) == -1 ||
 	    (o.stdio[2] = fcntl(f->err, F_DUPFD_CLOEXEC, 0)) == -1) {
 		snprintf(h->err, sizeof(h->err), "--hedge: cannot hold an "

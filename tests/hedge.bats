@@ -227,3 +227,23 @@ Try 'retry --help'."
 	run -0 retry --dry-run --hedge 2s:3 --stdin null --max 3 --fixed 1s -- true
 	assert_output --partial "each attempt still running after 2s: the next starts beside it, up to 3 at once (the third 4s after the first"
 }
+
+@test "--hedge: an attempt that opens the terminal finds none, and is not stopped for reading it" {
+	command -v script >/dev/null || skip "no script(1)"
+	run -0 timeout 60 script -qec "$RETRY -q --hedge 50ms --stdin null -- sh -c 'if [ \$RETRY_ATTEMPT = 1 ]; then exec sleep 30; fi; if true </dev/tty 2>/dev/null; then echo has-tty; else echo no-tty; fi'" /dev/null
+	assert_output --partial "no-tty"
+	refute_output --partial "has-tty"
+}
+
+@test "--hedge: --timeout ends each attempt; all reaped, the run gives up with 124" {
+	cat >hang <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	exec sleep 30
+	EOF2
+	chmod +x hang
+	run -124 --separate-stderr retry --hedge 50ms --timeout 500ms --max 2 \
+	    --stdin null -- ./hang
+	assert_gone "$(cat pid.1)" "$(cat pid.2)"
+	[[ ${stderr_lines[-1]} == *"giving up after 2 attempts in "*": timed out" ]]
+}

@@ -145,6 +145,7 @@ launch(struct round *rd, struct flight *f, unsigned long n, bool first)
 	    .out = -1, .err = -1, .start = mono_ns() - h->t0 };
 	o.tty = -1;
 	o.hand_over = o.session = o.foreground = false;
+	o.detached = true;
 	o.io = NULL;
 	o.stdio[0] = o.stdio[1] = o.stdio[2] = -1;
 	if ((f->out = streams_tempfile(h->st)) == -1 ||

@@ -82,7 +82,10 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 	 * With --foreground, retry's group and terminal are its own. */
 	if (o->foreground)
 		;
-	else if (!o->session)
+	else if (o->detached) {
+		if (setsid() == -1)
+			_exit(EXIT_CANCELED);
+	} else if (!o->session)
 		setpgid(0, 0);
 	else if (setsid() == -1 || ioctl(o->ctty, TIOCSCTTY, 0) == -1)
 		_exit(EXIT_CANCELED);

@@ -69,6 +69,9 @@ struct attempt_opts {
 	 */
 	bool		 session;
 	int		 ctty;
+	/* A session of its own with no terminal at all (--hedge): opening
+	 * /dev/tty fails rather than stop it in the background. */
+	bool		 detached;
 	const struct attempt_io *io;	/* or NULL */
 };
 

@@ -5,6 +5,11 @@ bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/procs
 load test_helper/share
+load test_helper/redis
+
+teardown() {
+	redis_stop
+}
 
 setup() {
 	own_tmpdir
@@ -203,6 +208,16 @@ Try 'retry --help'."
 	    --share-window 1d --hedge 50ms --stdin null -- ./slow
 	assert_equal "$(wc -l <calls.slow)" 1
 	[[ $stderr != *beside* ]]
+}
+
+@test "--hedge --share on Redis: a hedge takes a token there too" {
+	noredis && skip "a build without Redis"
+	redis_start
+	export RETRY_SHARE_STORE=$REDIS_URL
+	run -0 --separate-stderr retry -q --share h --share-budget 1 \
+	    --share-window 1d --hedge 50ms --stdin null -- ./slow-first
+	assert_output "out of 2, hedged=1"
+	assert_equal "$(field h tokens)" 0.2
 }
 
 @test "--hedge --share: an open breaker starts no hedge" {

@@ -69,8 +69,12 @@ setup() {
 	    --log-file log -- ./slow-first
 	assert_output "out of 2, hedged=1"
 	assert_equal "$stderr" "err of 2"
-	grep -qx "out of 1, hedged=no" log
-	grep -qx "err of 1" log
+	grep -q " retry: attempt 1 stdout: out of 1, hedged=no$" log
+	grep -q " retry: attempt 1 stderr: err of 1$" log
+	run -0 --separate-stderr retry -q --hedge 50ms --stdin null \
+	    --log-file log.json --log-format json -- ./slow-first
+	assert_equal "$(jq -c 'select(.event == "output") | [.attempt, .stream, .line]' log.json | tr '\n' ' ')" '[1,"stdout","out of 1, hedged=no"] [1,"stderr","err of 1"] '
+
 }
 
 @test "--hedge: a hedge that fails counts toward --max, and the run gives up when the last ends" {

@@ -94,6 +94,25 @@ json(struct line *l, const struct reporter *c, const struct hedge_event *e,
 	    (long long)(e->elapsed / NS_PER_MS));
 }
 
+void
+hedge_format_output(struct line *l, const struct reporter *c,
+    unsigned long attempt, const char *stream, const char *text, size_t len,
+    const struct timespec *now)
+{
+	if (c->json) {
+		report_json_head(l, c, "output", now);
+		line_add(l, ",\"attempt\":%lu,\"stream\":\"%s\",\"line\":",
+		    attempt, stream);
+		line_add_json_n(l, text, len);
+		line_add(l, "}");
+	} else {
+		report_prefix(l, c);
+		line_add(l, "attempt %lu %s: ", attempt, stream);
+		line_add_visible(l, text, len);
+	}
+	line_add(l, "\n");
+}
+
 size_t
 hedge_format(struct line *l, const struct reporter *c,
     const struct hedge_event *e, const struct timespec *now)

@@ -39,5 +39,11 @@ struct hedge_event {
  * the body starts, after "retry: " (0 in JSON). */
 size_t	hedge_format(struct line *l, const struct reporter *,
 	    const struct hedge_event *e, const struct timespec *now);
+/* A line of output that no reader got (a cancelled attempt's, or one that
+ * failed beside others), for the log: "retry: attempt N stdout: LINE",
+ * made visible, or an "output" object with the line as a JSON string. */
+void	hedge_format_output(struct line *l, const struct reporter *,
+	    unsigned long attempt, const char *stream, const char *text,
+	    size_t len, const struct timespec *now);
 
 #endif

@@ -203,20 +203,35 @@ stop(const struct hedge_run *h, struct flight *f, int sig)
 		f->kill_at = sat_add(mono_ns(), h->c->kill_after);
 }
 
-/* What a loser wrote: to the log file, if any, else nowhere. */
+/* What a loser wrote in fd, its stream: to the log file line by line (a
+ * line longer than the buffer in pieces), if there is one, else nowhere. */
 static void
-drop_output(const struct hedge_run *h, int fd)
+drop_output(const struct hedge_run *h, const struct flight *f, int fd,
+    const char *stream)
 {
-	char buf[16384];
+	char buf[8192], *p, *nl;
+	size_t len = 0;
 	off_t off = 0;
 	ssize_t n;
 
 	if (fd == -1 || h->rep->log == NULL)
 		return;
-	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
-		report_output(h->rep, buf, (size_t)n);
+	while ((n = pread(fd, buf + len, sizeof(buf) - len, off)) > 0) {
 		off += n;
+		len += (size_t)n;
+		for (p = buf; (nl = memchr(p, '\n', len - (size_t)(p - buf))) !=
+		    NULL; p = nl + 1)
+			report_output(h->rep, f->n, stream, p,
+			    (size_t)(nl - p));
+		len -= (size_t)(p - buf);
+		memmove(buf, p, len);
+		if (len == sizeof(buf)) {
+			report_output(h->rep, f->n, stream, buf, len);
+			len = 0;
+		}
 	}
+	if (len > 0)
+		report_output(h->rep, f->n, stream, buf, len);
 }
 
 /* The winner's (or the deciding attempt's) held output, to retry's fd. */
@@ -346,8 +361,8 @@ ended(struct round *rd, int i)
 	say(rd, HE_FAILED, f, 0, rd->live);
 	shared_failed(h);
 drop:
-	drop_output(h, f->out);
-	drop_output(h, f->err);
+	drop_output(h, f, f->out, "stdout");
+	drop_output(h, f, f->err, "stderr");
 	close_held(f);
 	f->pid = 0;
 }

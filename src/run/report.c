@@ -290,10 +290,24 @@ report_hedge(const struct reporter *c, const struct hedge_event *e)
 }
 
 void
-report_output(const struct reporter *c, const char *buf, size_t n)
+report_output(const struct reporter *c, unsigned long attempt,
+    const char *stream, const char *buf, size_t n)
 {
-	if (c->log != NULL && logfile_write(c->log, buf, n) == -1)
-		logfile_queue(c->log, buf, n);
+	struct line l = { 0 }, t = { 0 };
+	struct timespec now;
+
+	if (c->log == NULL)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	hedge_format_output(&l, c, attempt, stream, buf, n, &now);
+	if (!l.failed)
+		log_line(c, &l, &t, &now);
+	if (l.failed || t.failed)
+		c->log->dropped++;
+	else
+		log_put(c, t.buf, t.len);
+	free(l.buf);
+	free(t.buf);
 }
 
 /* The columns of the countdown on the terminal, 0 when none is. */

@@ -58,9 +58,11 @@ void	report_limited(const struct reporter *, const bool limited[RULE_COUNT]);
  * unless -q, in the log and to syslog. */
 struct hedge_event;
 void	report_hedge(const struct reporter *, const struct hedge_event *);
-/* Output that no reader gets (a cancelled attempt's) to the log file, if
- * there is one, as it came. */
-void	report_output(const struct reporter *, const char *, size_t);
+/* A line of output that no reader gets (a cancelled attempt's, or one
+ * that failed beside others) to the log file, if there is one: attempt's,
+ * of stream ("stdout", "stderr"). */
+void	report_output(const struct reporter *, unsigned long attempt,
+	    const char *stream, const char *, size_t);
 /* The countdown of a sleep on a terminal: whether there is one, the time
  * left, and the line cleared at the end. */
 bool	countdown_start(const struct reporter *);

@@ -160,6 +160,34 @@ rows_words(void)
 	}
 }
 
+/* A loser's line of output, for the log: made visible, or a JSON string
+ * that keeps even a NUL. */
+static void
+rows_output(void)
+{
+	const struct reporter text = { .max_attempts = 5 };
+	const struct reporter json = { .max_attempts = 5, .json = true };
+	const struct timespec now = { 0, 0 };
+	static const char out[] = "a\033[2J\0b";
+	struct line l = { 0 };
+	const char *j;
+
+	hedge_format_output(&l, &text, 2, "stderr", out, sizeof(out) - 1,
+	    &now);
+	unit_row(l.buf != NULL && strcmp(l.buf,
+	    "retry: attempt 2 stderr: a\\x1b[2J\\x00b\n") == 0, "hedging",
+	    "a loser's line in the text log, made visible", "got '%s'", l.buf);
+	free(l.buf);
+	l = (struct line){ 0 };
+	hedge_format_output(&l, &json, 2, "stdout", out, sizeof(out) - 1,
+	    &now);
+	j = l.buf != NULL ? strstr(l.buf, "\"attempt\"") : NULL;
+	unit_row(j != NULL && strcmp(j, "\"attempt\":2,\"stream\":\"stdout\","
+	    "\"line\":\"a\\u001b[2J\\u0000b\"}\n") == 0, "hedging",
+	    "a loser's line in the JSON log", "got '%s'", l.buf);
+	free(l.buf);
+}
+
 void
 unit_hedging(void)
 {
@@ -167,4 +195,5 @@ unit_hedging(void)
 	rows_next();
 	rows_share();
 	rows_words();
+	rows_output();
 }

@@ -32,8 +32,9 @@ rows_parse(void)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct hedge h = { 0, 0 };
 		const char *why = hedge_parse(rows[i].in, &h);
-		const bool ok = rows[i].delay == 0 ? why != NULL && h.delay == 0 :
-		    why == NULL && h.delay == rows[i].delay && h.n == rows[i].n;
+		const bool ok = rows[i].delay == 0 ?
+		    why != NULL && h.delay == 0 : why == NULL &&
+		    h.delay == rows[i].delay && h.n == rows[i].n;
 
 		unit_row(ok, "hedging", rows[i].in, "why %s, delay %lld, n %u",
 		    why != NULL ? why : "none", (long long)h.delay, h.n);

@@ -94,20 +94,27 @@ setup() {
 }
 
 @test "--hedge: once every attempt of the round has failed, the back-off applies and the next round starts" {
+	# Attempt 1 fails once attempt 2 has started; attempt 2 once retry
+	# has reaped attempt 1, long before the next hedge would be due.
 	cat >second-round <<-'EOF2'
 	#!/bin/sh
 	echo "$RETRY_ATTEMPT" >>calls
 	case $RETRY_ATTEMPT in
-	1) while [ ! -e calls ] || [ "$(wc -l <calls)" -lt 2 ]; do sleep 0.02; done; exit 1;;
-	2) exit 1;;
-	*) echo "won by $RETRY_ATTEMPT";;
+	1)	echo $$ >pid.1
+		while [ "$(wc -l <calls)" -lt 2 ]; do sleep 0.02; done
+		exit 1;;
+	2)	while kill -0 "$(cat pid.1)" 2>/dev/null; do sleep 0.02; done
+		exit 2;;
+	*)	echo "won by $RETRY_ATTEMPT, hedged=${RETRY_HEDGED:-no}";;
 	esac
 	EOF2
 	chmod +x second-round
-	run -0 --separate-stderr retry --hedge 30ms --fixed 10ms --stdin null \
+	run -0 --separate-stderr retry --hedge 1s --fixed 10ms --stdin null \
 	    -- ./second-round
-	assert_output "won by 3"
-	[[ $stderr == *"attempt 3/5"* || $stderr == *"succeeded on attempt 3 of 5"* ]]
+	assert_output "won by 3, hedged=no"
+	[[ ${stderr_lines[1]} == "retry: attempt 1 failed: exit 1 after "*"; 1 other still running" ]]
+	[[ ${stderr_lines[2]} == "retry: attempt 2/5 failed: exit 2 after "*"; next attempt in 10ms" ]]
+	[[ ${stderr_lines[3]} == "retry: "*": succeeded on attempt 3 of 5 after "* ]]
 }
 
 @test "--hedge: no hedge starts past --budget" {
@@ -235,8 +242,9 @@ Try 'retry --help'."
 	sleep 3
 	EOF2
 	chmod +x opens
+	# The breaker opens at once, the hedge would start after 2s.
 	run -0 --separate-stderr retry --share b --share-breaker 1:1h \
-	    --hedge 1s --stdin null -- ./opens
+	    --hedge 2s --stdin null -- ./opens
 	assert_equal "$(wc -l <calls.open)" 1
 	[[ $stderr != *beside* ]]
 	assert_equal "$(field b breaker)" open

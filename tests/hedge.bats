@@ -250,6 +250,26 @@ Try 'retry --help'."
 	assert_equal "$(field b breaker)" open
 }
 
+@test "--hedge --share: an attempt that probes the half-open breaker runs alone, and its success closes it" {
+	STORE=$BATS_TEST_TMPDIR/store
+	mkdir -m 700 "$STORE"
+	export RETRY_SHARE_STORE=file:$STORE
+	run -1 retry -q --share p --share-breaker 1:1s -n 1 -- false
+	assert_equal "$(field p breaker)" open
+	sleep 1.1
+	cat >probe <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls.probe
+	sleep 1
+	EOF2
+	chmod +x probe
+	run -0 --separate-stderr retry --share p --share-breaker 1:1s \
+	    --hedge 50ms --stdin null -- ./probe
+	assert_equal "$(wc -l <calls.probe)" 1
+	[[ $stderr != *beside* ]]
+	assert_equal "$(field p breaker)" closed
+}
+
 @test "--hedge --dry-run: says when hedges would start" {
 	run -0 retry --dry-run --hedge 2s:3 --stdin null --max 3 --fixed 1s -- true
 	assert_output --partial "each attempt still running after 2s: the next starts beside it, up to 3 at once (the third 4s after the first"

@@ -267,7 +267,8 @@ say_news(const struct hedge_run *h)
 }
 
 /* With --share: whether a hedge may start, as a retry may: the breaker
- * not open (nor half-open), and a token of the budget taken. */
+ * not open (nor half-open: the probe, this run's or another's, runs
+ * alone), and a token of the budget taken. */
 static bool
 shared_allows(const struct hedge_run *h)
 {
@@ -278,6 +279,8 @@ shared_allows(const struct hedge_run *h)
 
 	if (h->sh == NULL || !h->sh->on)
 		return true;
+	if (h->probing)
+		return false;
 	got = shared_gate(h->sh, &g);
 	say_news(h);
 	if (got == SHARED_DOWN)

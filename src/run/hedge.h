@@ -33,6 +33,8 @@ struct hedge_run {
 	int64_t		 t0;		/* the run's start */
 	unsigned long	*made;		/* attempts made, the first counted */
 	unsigned long	*failures;	/* those that failed */
+	bool		 probing;	/* the first probes the shared breaker:
+					 * it runs alone */
 	/* The attempt that decided the round: its number and start (ns
 	 * since t0). */
 	unsigned long	 n;

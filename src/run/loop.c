@@ -202,7 +202,8 @@ observe_attempt(struct run *run)
 	const struct config *c = run->c;
 	int64_t start = mono_ns() - run->t0;
 	struct hedge_run h = { c, run->rep, &run->pol, run->sh, &run->st,
-	    &run->ao, run->t0, &run->made, &run->failures, 0, 0, "" };
+	    &run->ao, run->t0, &run->made, &run->failures, run->probing, 0,
+	    0, "" };
 	struct attempt_result *r = &run->result;
 	struct observed *o = &run->seen;
 	struct report ev = { .event = EV_START, .attempt = run->pol.n,

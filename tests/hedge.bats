@@ -191,6 +191,23 @@ Try 'retry --help'."
 	assert_gone "$(cat pid.1)" "$(cat pid.2)"
 }
 
+@test "--hedge: INT to retry's process group (Ctrl-C) during a hedge: sent on to every attempt, all reaped, retry dies of INT" {
+	cat >both-wait <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	exec sleep 30
+	EOF2
+	chmod +x both-wait
+	start_retry --hedge 50ms --stdin null -- ./both-wait
+	wait_lines pid.1
+	wait_lines pid.2
+	kill -INT -- -"$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 130
+	assert_gone "$(cat pid.1)" "$(cat pid.2)"
+	assert_equal "$(grep -c cancelled "$BATS_TEST_TMPDIR/err")" 0
+}
+
 @test "--hedge: JSON events for the hedge, the winner and the cancelled" {
 	run -0 --separate-stderr retry --log-format json --hedge 50ms \
 	    --stdin null -- ./slow-first

@@ -81,8 +81,9 @@ int		 attempt_run(const struct attempt_opts *,
 		    struct attempt_result *);
 
 /*
- * For attempts side by side (hedge.c): o started in a process group of its
- * own, without the terminal; its pid, or -1 (errno set) when it could not
+ * For attempts side by side (hedge.c): o started without the terminal
+ * (detached: a session of its own, whose id names its process group too);
+ * its pid, or -1 (errno set) when it could not
  * be started; *exec_errno: why its command could not be run (it is reaped
  * then), or 0.  Whether pid has ended (not reaped yet, so that its group
  * stays its own); sig to whom kill(2) names, woken if stopped; how the

@@ -117,6 +117,12 @@ setup() {
 	[[ ${stderr_lines[3]} == "retry: "*": succeeded on attempt 3 of 5 after "* ]]
 }
 
+@test "--hedge: a stdout that retry was given closed is closed for every attempt" {
+	run -1 --separate-stderr bash -c 'timeout 60 "$RETRY" -q --max 1 \
+	    --hedge 50ms --stdin null -- sh -c "echo hi" >&-'
+	[[ $stderr == *"I/O error"* || $stderr == *"Bad file descriptor"* ]]
+}
+
 @test "--hedge: no hedge starts past --budget" {
 	cat >slow <<-'EOF2'
 	#!/bin/sh

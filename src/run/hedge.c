@@ -133,6 +133,21 @@ close_held(struct flight *f)
 	f->out = f->err = -1;
 }
 
+/* The attempt's fd (1 or 2): a copy of *file, a spool made for it, or
+ * closed where retry's own is; -1 (errno set). */
+static int
+held(struct streams *s, int fd, int *file, int *to)
+{
+	if (s->closed[fd]) {
+		*to = STDIO_CLOSED;
+		return 0;
+	}
+	if ((*file = streams_tempfile(s)) == -1 ||
+	    (*to = fcntl(*file, F_DUPFD_CLOEXEC, 0)) == -1)
+		return -1;
+	return 0;
+}
+
 /* Starts attempt n in f (a hedge unless first); -1 with why in h->err. */
 static int
 launch(struct round *rd, struct flight *f, unsigned long n, bool first)
@@ -148,10 +163,8 @@ launch(struct round *rd, struct flight *f, unsigned long n, bool first)
 	o.detached = true;
 	o.io = NULL;
 	o.stdio[0] = o.stdio[1] = o.stdio[2] = -1;
-	if ((f->out = streams_tempfile(h->st)) == -1 ||
-	    (f->err = streams_tempfile(h->st)) == -1 ||
-	    (o.stdio[1] = fcntl(f->out, F_DUPFD_CLOEXEC, 0)) == -1 ||
-	    (o.stdio[2] = fcntl(f->err, F_DUPFD_CLOEXEC, 0)) == -1) {
+	if (held(h->st, 1, &f->out, &o.stdio[1]) == -1 ||
+	    held(h->st, 2, &f->err, &o.stdio[2]) == -1) {
 		snprintf(h->err, sizeof(h->err), "--hedge: cannot hold an "
 		    "attempt's output in %s: %s", h->st->where,
 		    strerror(errno));

@@ -123,6 +123,45 @@ setup() {
 	[[ $stderr == *"I/O error"* || $stderr == *"Bad file descriptor"* ]]
 }
 
+@test "--hedge: the output rules judge each attempt by what it held: a hedge without the line fails beside the first, the next wins" {
+	cat >ready <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	case $RETRY_ATTEMPT in
+	1) echo $$ >pid.1; exec sleep 30;;
+	2) echo "not yet";;
+	*) echo "warming up"; echo "state: ready" >&2;;
+	esac
+	EOF2
+	chmod +x ready
+	run -0 --separate-stderr retry --hedge 50ms --until-output 'ready$' \
+	    --stdin null -- ./ready
+	assert_output "warming up"
+	assert_equal "$(wc -l <calls)" 3
+	[[ ${stderr_lines[1]} == "retry: attempt 2 failed: exit 0 after "*"; 1 other still running" ]]
+	[[ $stderr == *"state: ready"* ]]
+	assert_gone "$(cat pid.1)"
+	# --match stdout: stderr's line is not read.
+	rm calls
+	run -124 --separate-stderr retry --hedge 50ms --until-output 'ready$' \
+	    --match stdout --max 3 --timeout 2s --stdin null -- ./ready
+	assert_equal "$(wc -l <calls)" 3
+}
+
+@test "--hedge: --delay-from-output reads the held output of the attempt that ends the round" {
+	cat >asks <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	[ "$RETRY_ATTEMPT" -ge 2 ] && exit 0
+	echo "Retry-After: 0.2"
+	exit 1
+	EOF2
+	chmod +x asks
+	run -0 --separate-stderr retry --hedge 10s --immediate \
+	    --delay-from-output 'Retry-After: ([0-9.]+)' --stdin null -- ./asks
+	[[ ${stderr_lines[0]} == *"attempt 1/5 failed: exit 1 after "*"; next attempt in 200ms"* ]]
+}
+
 @test "--hedge: no hedge starts past --budget" {
 	cat >slow <<-'EOF2'
 	#!/bin/sh
@@ -155,14 +194,15 @@ setup() {
 	assert_output "2:from here"
 }
 
-@test "--hedge: refused without --stdin replay or null, with --foreground, and beside an output rule" {
+@test "--hedge: refused without --stdin replay or null, with --foreground, and with --exit-on-match" {
 	run -125 retry --hedge 1s -- true
 	assert_output "retry: --hedge: needs --stdin replay or --stdin null (attempts side by side cannot share one stdin)
 Try 'retry --help'."
 	run -125 retry --hedge 1s --stdin null --foreground -- true
 	assert_line --index 0 "retry: --hedge: cannot be used with --foreground"
-	run -125 retry --hedge 1s --stdin null --until-output ok -- true
-	assert_line --index 0 --partial "retry: --hedge: cannot be used with --until-output"
+	run -125 retry --hedge 1s --stdin null --until-output ok \
+	    --exit-on-match -- true
+	assert_line --index 0 "retry: --hedge: cannot be used with --exit-on-match"
 	run -125 retry --hedge 1s:1 --stdin null -- true
 	assert_line --index 0 "retry: --hedge: '1s:1': N must be a whole number from 2 to 16"
 	run -125 retry --hedge 1s:17 --stdin null -- true

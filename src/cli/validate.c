@@ -253,8 +253,8 @@ validate_probe(struct parse *p)
 /*
  * --hedge: attempts side by side each read stdin from its start (replay)
  * or nothing, never hold the terminal, and have their output held whole
- * (so neither an output rule, which reads it as it comes, nor another way
- * of holding it); a run that goes on after a success has no winner.
+ * (so no other way of holding it, and no match that ends an attempt as
+ * it comes); a run that goes on after a success has no winner.
  */
 static int
 validate_hedge(struct parse *p)
@@ -279,11 +279,6 @@ validate_hedge(struct parse *p)
 		if (p->given[given[i] - O_MAX])
 			return opt_fail(p, h, "cannot be used with --%s",
 			    refused[i]);
-	for (int k = 0; k < RULE_COUNT; k++)
-		if (c->patterns[k] != NULL)
-			return opt_fail(p, h, "cannot be used with --%s "
-			    "(hedged output is held, not read as it comes)",
-			    rule_option(k)->name);
 	if (c->limits.successes > 1)
 		return opt_fail(p, h, "cannot be used with --successes");
 	if (c->nargs > 0 && probeurl_is(c->args[0]))

@@ -24,6 +24,7 @@
 #include "hedge.h"
 #include "hedgefmt.h"
 #include "hedging.h"
+#include "match.h"
 #include "output.h"
 #include "signals.h"
 #include "verdict.h"
@@ -40,6 +41,8 @@ struct flight {
 	bool		 gone;		/* it has ended, and is reaped */
 	bool		 cancelled;	/* another won: it was stopped */
 	struct attempt_result r;
+	struct scan_result scan;	/* what the output rules read in its
+					 * held output */
 };
 
 /* The state of a round. */
@@ -334,6 +337,38 @@ say(const struct round *rd, enum hedge_what what, const struct flight *f,
 	report_hedge(h->rep, &e);
 }
 
+/*
+ * The output rules over what f held once it has ended, as they read
+ * output as it comes: stdout's lines and stderr's (as --match says), each
+ * stream on its own.  A scanner that cannot be had matches nothing.
+ */
+static void
+scan_held(const struct config *c, struct flight *f)
+{
+	static struct scanner *sc;
+	const int files[2] = { c->match != MATCH_STDERR ? f->out : -1,
+	    c->match != MATCH_STDOUT ? f->err : -1 };
+	char buf[16384];
+	off_t off;
+	ssize_t n;
+
+	memset(&f->scan, 0, sizeof(f->scan));
+	if (!rules_any(&c->verdict.output) ||
+	    (sc == NULL && (sc = malloc(sizeof(*sc))) == NULL))
+		return;
+	for (int i = 0; i < 2; i++) {
+		if (files[i] == -1)
+			continue;
+		sc->len = 0;
+		sc->midline = false;
+		for (off = 0; (n = pread(files[i], buf, sizeof(buf), off)) > 0;
+		    off += n)
+			scan_chunk(&c->verdict.output, sc, buf, (size_t)n,
+			    &f->scan);
+		scan_end(&c->verdict.output, sc, &f->scan);
+	}
+}
+
 /* Every other attempt in flight is stopped: slot i won. */
 static void
 cancel_others(struct round *rd, int i)
@@ -352,7 +387,6 @@ ended(struct round *rd, int i)
 {
 	struct hedge_run *h = rd->h;
 	struct flight *f = &rd->f[i];
-	const bool none[RULE_COUNT] = { false };
 	struct outcome oc;
 
 	if (rd->decided == i)
@@ -363,7 +397,9 @@ ended(struct round *rd, int i)
 	}
 	if (rd->decided >= 0)
 		goto drop;
-	oc = verdict(&h->c->verdict, f->r.status, f->r.signal, none, false);
+	scan_held(h->c, f);
+	oc = verdict(&h->c->verdict, f->r.status, f->r.signal, f->scan.matched,
+	    false);
 	if (f->r.exec_errno != 0 || f->r.interrupted != 0 ||
 	    oc.verdict != V_RETRY || rd->live == 0) {
 		rd->decided = i;
@@ -372,6 +408,7 @@ ended(struct round *rd, int i)
 		cancel_others(rd, i);
 		return;
 	}
+	report_limited(h->rep, f->scan.limited);
 	(*h->failures)++;
 	rd->since = f->end;
 	say(rd, HE_FAILED, f, 0, rd->live);
@@ -531,6 +568,7 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 
 	memset(r, 0, sizeof(*r));
 	memset(&rd, 0, sizeof(rd));
+	memset(&h->st->result, 0, sizeof(h->st->result));
 	rd.h = h;
 	rd.decided = -1;
 	rd.refused = -1;
@@ -581,6 +619,7 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	close_held(f);
 	env_unset(ENV_HEDGED);
 	*r = f->r;
+	h->st->result = f->scan;
 	if (r->interrupted == 0)
 		r->interrupted = signal_stop;
 	h->n = f->n;

@@ -584,7 +584,10 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	    .store_file = c->share_store_file, .timeout = c->share_timeout,
 	    .connect_timeout = c->share_connect_timeout,
 	    .required = c->share_required };
-	const struct streams_opts sto = { .rules = &c->verdict.output,
+	/* --hedge reads its held output itself (hedge.c): no pipes. */
+	static const struct output_rules held;
+	const struct streams_opts sto = { .rules = c->hedge.delay > 0 ?
+	    &held : &c->verdict.output,
 	    .exit_on_match = c->verdict.exit_on_match, .match = c->match,
 	    .hold_stdout = c->hold_stdout, .only_last = c->only_last,
 	    .stdin_mode = c->stdin_mode };

@@ -505,10 +505,9 @@ static const struct worded {
 	{ M_RETRY, "--hedge with --only-last", { "--hedge", "1s", "--stdin",
 	  "replay", "--only-last", NULL },
 	  "--hedge: cannot be used with --only-last" },
-	{ M_RETRY, "--hedge with an output rule", { "--hedge", "1s", "--stdin",
-	  "null", "--retry-if-output", "x", NULL }, "--hedge: cannot be used "
-	  "with --retry-if-output (hedged output is held, not read as it "
-	  "comes)" },
+	{ M_RETRY, "--hedge with --exit-on-match", { "--hedge", "1s", "--stdin",
+	  "null", "--until-output", "x", "--exit-on-match", NULL },
+	  "--hedge: cannot be used with --exit-on-match" },
 	{ M_RETRY, "--hedge with --successes", { "--hedge", "1s", "--stdin",
 	  "null", "--successes", "2", NULL },
 	  "--hedge: cannot be used with --successes" },

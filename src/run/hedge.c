@@ -3,8 +3,9 @@
  * second request once the first has taken longer than it should, and
  * whichever answers first.  Attempts side by side read their stdin anew
  * (the replay's spool, or /dev/null), write to files in memory rather
- * than pipes (nothing to pump while they run; a loser's output is read
- * only for the log file, if any), and never get the terminal.  Their ends come as
+ * than pipes (nothing to pump while they run; what an attempt wrote is
+ * read once it has ended, by the output rules, and a loser's only for the
+ * log file), and never get the terminal.  Their ends come as
  * SIGCHLD to the one wait, with the next hedge's time and each attempt's
  * --timeout and --kill-after as its deadline.
  */

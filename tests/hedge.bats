@@ -162,6 +162,20 @@ setup() {
 	[[ ${stderr_lines[0]} == *"attempt 1/5 failed: exit 1 after "*"; next attempt in 200ms"* ]]
 }
 
+@test "--hedge: a hedge that ends with a --stop-on status stops the run; the others are cancelled" {
+	cat >stops <<-'EOF2'
+	#!/bin/sh
+	[ "$RETRY_ATTEMPT" = 1 ] || exit 9
+	echo $$ >pid.1
+	exec sleep 30
+	EOF2
+	chmod +x stops
+	run -9 --separate-stderr retry --hedge 50ms --stop-on 9 --stdin null \
+	    -- ./stops
+	[[ ${stderr_lines[1]} == "retry: attempt 1 cancelled after "*" (attempt 2 ended the run)" ]]
+	assert_gone "$(cat pid.1)"
+}
+
 @test "--hedge: no hedge starts past --budget" {
 	cat >slow <<-'EOF2'
 	#!/bin/sh

@@ -55,8 +55,9 @@ text(struct line *l, const struct hedge_event *e)
 		return;
 	case HE_CANCELLED:
 		line_add(l, "attempt %lu cancelled after %s (attempt %lu "
-		    "won)", e->attempt, duration_format(
-		    duration_round(e->duration), d, sizeof(d)), e->beside);
+		    "%s)", e->attempt, duration_format(
+		    duration_round(e->duration), d, sizeof(d)), e->beside,
+		    e->won ? "won" : "ended the run");
 		return;
 	}
 }
@@ -74,8 +75,11 @@ json(struct line *l, const struct reporter *c, const struct hedge_event *e,
 	if (e->what == HE_STARTED)
 		line_add(l, ",\"beside\":%lu,\"hedge_ms\":%lld", e->beside,
 		    (long long)(e->after / NS_PER_MS));
-	if (e->what == HE_CANCELLED)
-		line_add(l, ",\"winner\":%lu", e->beside);
+	if (e->what == HE_CANCELLED && e->won)
+		line_add(l, ",\"winner\":%lu,\"by\":%lu", e->beside,
+		    e->beside);
+	else if (e->what == HE_CANCELLED)
+		line_add(l, ",\"winner\":null,\"by\":%lu", e->beside);
 	if (e->what == HE_WON || e->what == HE_FAILED)
 		line_add(l, ",\"others\":%u", e->others);
 	if (r != NULL) {

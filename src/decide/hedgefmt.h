@@ -26,9 +26,12 @@ struct hedge_event {
 	enum hedge_what	 what;
 	unsigned long	 attempt;
 	unsigned long	 beside;	/* HE_STARTED: the youngest before it;
-					 * HE_CANCELLED: the winner */
+					 * HE_CANCELLED: the attempt that
+					 * ended the round */
 	unsigned	 others;	/* HE_WON: cancelled; HE_FAILED: still
 					 * running */
+	bool		 won;		/* HE_CANCELLED: beside succeeded (else
+					 * it ended the run, as a stop) */
 	const struct attempt_result *result;	/* HE_FAILED, or NULL */
 	int64_t		 after;		/* HE_STARTED: the hedge delay, ns */
 	int64_t		 duration;	/* of the attempt, ns */

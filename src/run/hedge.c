@@ -52,6 +52,7 @@ struct round {
 	struct flight	 f[HEDGE_N_MAX];
 	unsigned	 live;		/* in flight */
 	int		 decided;	/* the slot that decides it, or -1 */
+	bool		 won;		/* it succeeded */
 	bool		 no_more;	/* --max or --budget: no hedge */
 	int64_t		 since;		/* the youngest's start, or the end of
 					 * a failure beside others since: the
@@ -332,6 +333,7 @@ say(const struct round *rd, enum hedge_what what, const struct flight *f,
 	const struct hedge_run *h = rd->h;
 	const struct hedge_event e = { .what = what, .attempt = f->n,
 	    .beside = beside, .others = others, .after = h->c->hedge.delay,
+	    .won = rd->won,
 	    .result = what == HE_FAILED ? &f->r : NULL,
 	    .duration = f->end - f->start, .elapsed = mono_ns() - h->t0 };
 
@@ -404,7 +406,8 @@ ended(struct round *rd, int i)
 	if (f->r.exec_errno != 0 || f->r.interrupted != 0 ||
 	    oc.verdict != V_RETRY || rd->live == 0) {
 		rd->decided = i;
-		if (oc.verdict == V_SUCCESS && rd->live > 0)
+		rd->won = oc.verdict == V_SUCCESS;
+		if (rd->won && rd->live > 0)
 			say(rd, HE_WON, f, 0, rd->live);
 		cancel_others(rd, i);
 		return;

@@ -115,30 +115,36 @@ rows_words(void)
 		const char	*text;
 		const char	*json;
 	} rows[] = {
-		{ { HE_STARTED, 2, 1, 0, NULL, 2 * S, 0, 2 * S },
+		{ { HE_STARTED, 2, 1, 0, false, NULL, 2 * S, 0, 2 * S },
 		  "retry: attempt 1 still running after 2s: started attempt 2 "
 		  "beside it\n",
 		  "\"event\":\"hedge\",\"label\":null,\"command\":[],"
 		  "\"attempt\":2,\"max_attempts\":5,\"beside\":1,"
 		  "\"hedge_ms\":2000,\"elapsed_ms\":2000}\n" },
-		{ { HE_FAILED, 2, 0, 1, NULL, 0, 300 * MS, 2300 * MS },
+		{ { HE_FAILED, 2, 0, 1, false, NULL, 0, 300 * MS, 2300 * MS },
 		  "retry: attempt 2 failed: exit 4 after 300ms; 1 other still "
 		  "running\n",
 		  "\"event\":\"hedge_failed\",\"label\":null,\"command\":[],"
 		  "\"attempt\":2,\"max_attempts\":5,\"others\":1,\"status\":4,"
 		  "\"signal\":null,\"timed_out\":false,\"duration_ms\":300,"
 		  "\"elapsed_ms\":2300}\n" },
-		{ { HE_WON, 3, 0, 2, NULL, 0, 50 * MS, 4 * S },
+		{ { HE_WON, 3, 0, 2, false, NULL, 0, 50 * MS, 4 * S },
 		  "retry: attempt 3 succeeded first, after 50ms: cancelling 2 "
 		  "others\n",
 		  "\"event\":\"hedge_won\",\"label\":null,\"command\":[],"
 		  "\"attempt\":3,\"max_attempts\":5,\"others\":2,"
 		  "\"duration_ms\":50,\"elapsed_ms\":4000}\n" },
-		{ { HE_CANCELLED, 1, 3, 0, NULL, 0, 4 * S, 4 * S },
+		{ { HE_CANCELLED, 1, 3, 0, true, NULL, 0, 4 * S, 4 * S },
 		  "retry: attempt 1 cancelled after 4s (attempt 3 won)\n",
 		  "\"event\":\"cancelled\",\"label\":null,\"command\":[],"
-		  "\"attempt\":1,\"max_attempts\":5,\"winner\":3,"
+		  "\"attempt\":1,\"max_attempts\":5,\"winner\":3,\"by\":3,"
 		  "\"duration_ms\":4000,\"elapsed_ms\":4000}\n" },
+		{ { HE_CANCELLED, 1, 2, 0, false, NULL, 0, S, 2 * S },
+		  "retry: attempt 1 cancelled after 1s (attempt 2 ended the "
+		  "run)\n",
+		  "\"event\":\"cancelled\",\"label\":null,\"command\":[],"
+		  "\"attempt\":1,\"max_attempts\":5,\"winner\":null,"
+		  "\"by\":2,\"duration_ms\":1000,\"elapsed_ms\":2000}\n" },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {

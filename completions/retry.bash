@@ -3,7 +3,7 @@
 
 _retry_options='--max --max-attempts --times --tries --budget --deadline --timeout
 --signal --kill-after --max-actual-duration --exp --factor --fixed --constant
---preserve-status --foreground
+--preserve-status --foreground --hedge
 --linear --fib --delays --delay --decorrelated --decorrelated-v2 --immediate
 --max-delay --min-delay --algorithm --delay-on-success --initial-delay --exponent-base
 --initial-delay1 --initial-delay2 --delay-increment-on-failure
@@ -47,7 +47,7 @@ _retry_share_options='--share-store --share-store-file --share-timeout
 _retry_takes_value() {
 	case $1 in
 	-[nbtTkxdMajuwm] | --max | --max-attempts | --times | --tries | \
-	--budget | --deadline | --timeout | --signal | --kill-after | \
+	--budget | --deadline | --timeout | --signal | --kill-after | --hedge | \
 	--max-actual-duration | --exp | --factor | --fixed | --constant | \
 	--linear | --fib | --delays | --delay | --decorrelated | \
 	--decorrelated-v2 | \

@@ -3,7 +3,7 @@
 # Options that take a value in the next word, for finding the command.
 # -n first: __fish_complete_subcommand reads a leading --word as its own.
 set -l __retry_valued -n --max --max-attempts -t --times --tries \
-    -b --budget --deadline -T --timeout --signal -k --kill-after \
+    -b --budget --deadline -T --timeout --signal -k --kill-after --hedge \
     --max-actual-duration -x --exp --factor --fixed --constant --linear \
     --fib --delays -d --delay --decorrelated --decorrelated-v2 \
     -M --max-delay --min-delay \
@@ -222,6 +222,7 @@ complete -c retry -n $opts -s T -l timeout -x -d 'End an attempt that runs longe
 complete -c retry -n $opts -l deadline -x -d 'End the whole run this long after its start'
 complete -c retry -n $opts -l signal -x -a '(__fish_make_completion_signals; string replace -r "^\d+ " "" -- $__kill_signals)' -d 'Signal sent on a timeout'
 complete -c retry -n $opts -s k -l kill-after -x -d 'Then KILL after this much more'
+complete -c retry -n $opts -l hedge -x -d 'Start the next attempt beside one still running after DUR[:N]'
 complete -c retry -n $opts -l preserve-status -d "A timed-out attempt's status is the command's own, not 124"
 complete -c retry -n $opts -l foreground -d "Keep the command in retry's process group and the terminal's foreground"
 complete -c retry -n $opts -l success-on -x -d 'Statuses that count as success'

@@ -503,6 +503,19 @@ drawn_from(const struct delay *dl, char *buf, size_t sz)
 	return buf;
 }
 
+/* --dry-run --hedge: when attempts would start beside one another. */
+static void
+dry_run_hedge(const struct config *c)
+{
+	char d[DURATION_BUFSZ], t[DURATION_BUFSZ];
+
+	printf("each attempt still running after %s: the next starts beside "
+	    "it, up to %u at once (the third %s after the first, if both "
+	    "still run); the first to succeed wins, and each counts toward "
+	    "--max\n", duration_format(c->hedge.delay, d, sizeof(d)),
+	    c->hedge.n, duration_format(2 * c->hedge.delay, t, sizeof(t)));
+}
+
 /* The schedule of an all-failing run: --count attempts at most. */
 int
 dry_run(const struct config *c, struct rng *rng)
@@ -559,6 +572,8 @@ dry_run(const struct config *c, struct rng *rng)
 		dry_run_success(c, rng);
 	if (c->patterns[RULE_CAPTURE].n > 0)
 		dry_run_asked(c);
+	if (c->hedge.delay > 0)
+		dry_run_hedge(c);
 	if (c->share != NULL)
 		dry_run_shared(c);
 	return flushed();

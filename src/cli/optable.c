@@ -99,6 +99,11 @@ const struct opt optable[] = {
 	{ "kill-after", 'k', O_KILL_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  DURATION(kill_after),
 	  "then KILL after DUR more (default 5s)" },
+	{ "hedge", 0, O_HEDGE, "DUR[:N]", G_ATTEMPTS, RETRY, 0, 0,
+	  PARSED(hedge, P_HEDGE),
+	  "an attempt still running after DUR: start the\n"
+	  "next beside it, up to N at once (default 2);\n"
+	  "the first to succeed wins, the rest are stopped" },
 	{ "preserve-status", 0, O_PRESERVE_STATUS, NULL, G_ATTEMPTS, RETRY,
 	  0, 0,
 	  FLAG(preserve_status),

@@ -14,7 +14,7 @@
  * option's letter is never one. */
 enum opt_id {
 	O_MAX = 256, O_TIMES, O_BUDGET, O_DEADLINE, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
-	O_PRESERVE_STATUS, O_FOREGROUND,
+	O_PRESERVE_STATUS, O_FOREGROUND, O_HEDGE,
 	O_FIXED, O_LINEAR, O_EXP, O_FIB, O_DELAYS, O_DECORRELATED,
 	O_IMMEDIATE, O_DECORRELATED_V2, O_ALGORITHM, O_MAX_DELAY, O_MIN_DELAY, O_FACTOR,
 	O_DELAY, O_DELAY_ON_SUCCESS, O_INITIAL_DELAY, O_EXPONENT_BASE,
@@ -88,6 +88,7 @@ enum opt_parser {
 	P_SHARE_BREAKER, /* struct share_rules: trip and cooldown */
 	P_CLIENTS,	/* char *: numbers of clients, as simulate reads them */
 	P_RATES,	/* char *: failure rates, as simulate reads them */
+	P_HEDGE,	/* struct hedge: DUR[:N] */
 };
 
 /* A value among names, as in --format json. */
@@ -120,7 +121,7 @@ struct opt {
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	94
+#define OPTABLE_ROWS	95
 
 extern const struct opt optable[];
 

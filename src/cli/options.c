@@ -205,6 +205,8 @@ parsed(enum opt_parser reader, char *arg, void *to)
 		if ((why = rates_parse(arg, NULL, 0, NULL)) == NULL)
 			*(const char **)to = arg;
 		return why;
+	case P_HEDGE:
+		return hedge_parse(arg, to);
 	}
 	return NULL;
 }

@@ -10,6 +10,7 @@
 
 #include "codes.h"
 #include "engine.h"
+#include "hedging.h"
 #include "match.h"
 #include "policy.h"
 #include "probeurl.h"
@@ -44,6 +45,7 @@ struct config {
 	int		 signal;
 	bool		 preserve_status;	/* a timed-out attempt's status
 						 * is the command's */
+	struct hedge	 hedge;		/* --hedge, or delay 0 */
 	bool		 foreground;	/* attempts stay in retry's process
 					 * group (timeout --foreground) */
 	struct verdict_rules verdict;

@@ -298,6 +298,13 @@ judge(struct policy *p, const struct observed *o, struct next *x)
 	p->n++;
 }
 
+void
+policy_hedged(struct policy *p, unsigned long made)
+{
+	if (made > p->n)
+		p->n = made;
+}
+
 struct next
 policy_late(const struct policy *p, struct next x, const struct observed *o,
     int64_t now)

@@ -206,6 +206,9 @@ struct next	 policy_shared(const struct policy *, struct next x,
  * of the run instead, as if the deadline fell within the sleep; or x. */
 struct next	 policy_late(const struct policy *, struct next x,
 		    const struct observed *o, int64_t now);
+/* --hedge: attempts up to made were started side by side, and the one
+ * judged next ends their round: --max counts them all. */
+void		 policy_hedged(struct policy *, unsigned long made);
 /* x, when o came before it was carried out (a signal to retry, its own
  * error, its reader gone): the end of the run instead, or x. */
 struct next	 policy_halt(struct next x, const struct observed *o);

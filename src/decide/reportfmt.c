@@ -440,8 +440,8 @@ report_stamp(struct line *l, const struct timespec *now)
 	line_add(l, "%s.%03ldZ", buf, now->tv_nsec / 1000000);
 }
 
-static void
-add_head(struct line *l, const struct reporter *c, const char *event,
+void
+report_json_head(struct line *l, const struct reporter *c, const char *event,
     const struct timespec *now)
 {
 	line_add(l, "{\"ts\":\"");
@@ -468,7 +468,7 @@ json(struct line *l, const struct reporter *c, const struct report *e,
 	const char *why = run_reason(e), *judged = attempt_reason(e), *sig;
 	char t[1][NUMBER_BUFSZ];
 
-	add_head(l, c, event_names[e->event], now);
+	report_json_head(l, c, event_names[e->event], now);
 	line_add(l, ",\"attempt\":%lu,\"max_attempts\":%lu", e->attempt,
 	    c->max_attempts);
 	if (r != NULL) {
@@ -551,8 +551,8 @@ json(struct line *l, const struct reporter *c, const struct report *e,
 }
 
 /* l made visible (text) and ended with a newline. */
-static void
-finish(const struct reporter *c, struct line *l)
+void
+report_finish(const struct reporter *c, struct line *l)
 {
 	struct line v = { 0 };
 
@@ -670,7 +670,7 @@ report_format_error(struct line *l, const struct reporter *c,
 	size_t body = 0;
 
 	if (c->json) {
-		add_head(l, c, "error", now);
+		report_json_head(l, c, "error", now);
 		line_add(l, ",\"message\":");
 		line_add_json(l, msg);
 		line_add(l, "}");
@@ -679,7 +679,7 @@ report_format_error(struct line *l, const struct reporter *c,
 		body = l->len;
 		line_add_visible(l, msg, strlen(msg));
 	}
-	finish(c, l);
+	report_finish(c, l);
 	return body;
 }
 
@@ -700,6 +700,6 @@ report_format(struct line *l, const struct reporter *c,
 		body = l->len;
 		text(l, c, e);
 	}
-	finish(c, l);
+	report_finish(c, l);
 	return body;
 }

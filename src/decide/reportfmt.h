@@ -111,6 +111,11 @@ size_t	report_format(struct line *l, const struct reporter *,
 /* retry's own error msg as a finished line, text or JSON ("error"). */
 size_t	report_format_error(struct line *l, const struct reporter *,
 	    const char *msg, const struct timespec *now);
+/* A JSON object's first fields: ts, event, label and command. */
+void	report_json_head(struct line *l, const struct reporter *,
+	    const char *event, const struct timespec *now);
+/* l made visible (text) and ended with a newline. */
+void	report_finish(const struct reporter *, struct line *l);
 /* now, RFC 3339 in UTC with milliseconds: the text log's first column. */
 void	report_stamp(struct line *l, const struct timespec *now);
 /* How an attempt ended, as every report says it: "exit 1", "killed by

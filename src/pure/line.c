@@ -80,11 +80,17 @@ c1(const unsigned char *p, size_t n)
 void
 line_add_json(struct line *l, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	line_add_json_n(l, s, strlen(s));
+}
+
+void
+line_add_json_n(struct line *l, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 	size_t n;
 
 	line_add(l, "\"");
-	while (*p != '\0') {
+	while (p < end) {
 		if (*p == '"' || *p == '\\')
 			line_add(l, "\\%c", *p++);
 		else if (*p < 0x20 || *p == 0x7f)

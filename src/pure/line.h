@@ -28,6 +28,8 @@ void	line_add_visible(struct line *, const char *s, size_t n);
 /* s as a JSON string, in quotes: '"' and '\' escaped, controls (C1 too)
  * as \u00XX, and any byte that is not UTF-8 as U+FFFD. */
 void	line_add_json(struct line *, const char *s);
+/* The same for s[0..n), NUL bytes (as \u0000) too. */
+void	line_add_json_n(struct line *, const char *s, size_t n);
 /*
  * How many bytes of s[0..n), text made visible (printable ASCII, tabs,
  * UTF-8), fit in cols columns of a terminal, never a character cut; their

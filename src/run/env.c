@@ -16,6 +16,7 @@ static const char *const names[ENV_COUNT] = {
 	[ENV_ELAPSED_MS] = "RETRY_ELAPSED_MS",
 	[ENV_STATUS] = "RETRY_STATUS",
 	[ENV_DELAY_MS] = "RETRY_DELAY_MS",
+	[ENV_HEDGED] = "RETRY_HEDGED",
 };
 
 static struct {

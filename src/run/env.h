@@ -22,6 +22,8 @@ enum env_var {
 	ENV_ELAPSED_MS,		/* RETRY_ELAPSED_MS */
 	ENV_STATUS,		/* RETRY_STATUS, for hooks */
 	ENV_DELAY_MS,		/* RETRY_DELAY_MS, for hooks */
+	ENV_HEDGED,		/* RETRY_HEDGED, 1 in an attempt started as a
+				 * hedge */
 	ENV_COUNT
 };
 

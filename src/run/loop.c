@@ -19,6 +19,7 @@
 #include "duration.h"
 #include "env.h"
 #include "exits.h"
+#include "hedge.h"
 #include "hooks.h"
 #include "loop.h"
 #include "mathlib.h"
@@ -69,6 +70,8 @@ struct run {
 	unsigned long	 judged;	/* the last attempt the policy judged */
 	unsigned long	 made;		/* attempts made, never started over */
 	unsigned long	 failures;	/* of them, those judged failures */
+	unsigned long	 hedged;	/* --hedge: the attempt that decided
+					 * the round, or 0 */
 	double		 tokens;	/* the shared budget's, when it ended
 					 * the run */
 	bool		 probing;	/* this attempt probes the breaker */
@@ -168,25 +171,6 @@ check_signal(const struct run *run, struct next x, int sig)
 	return x;
 }
 
-/* A rule that gave up on a line says so, once a run. */
-static void
-say_limited(const struct run *run)
-{
-	static const char *const names[RULE_COUNT] = {
-		"--until-output", "--fail-if-output", "--retry-if-output",
-		"--stop-if-output", "--delay-from-output",
-	};
-	static bool said[RULE_COUNT];
-
-	for (int k = 0; k < RULE_COUNT; k++)
-		if (run->st.result.limited[k] && !said[k]) {
-			said[k] = true;
-			report_error(run->rep, "%s: matching took too long on a "
-			    "line of output, which counts as not matching",
-			    names[k]);
-		}
-}
-
 /* An attempt that could not be started fails as any other, with
  * EXIT_CANCELED. */
 static void
@@ -214,7 +198,10 @@ static void
 observe_attempt(struct run *run)
 {
 	const struct config *c = run->c;
-	const int64_t start = mono_ns() - run->t0;
+	int64_t start = mono_ns() - run->t0;
+	struct hedge_run h = { c, run->rep, &run->pol, run->sh, &run->st,
+	    &run->ao, run->t0, &run->made, &run->failures, run->probing, 0,
+	    0, "" };
 	struct attempt_result *r = &run->result;
 	struct observed *o = &run->seen;
 	struct report ev = { .event = EV_START, .attempt = run->pol.n,
@@ -232,7 +219,12 @@ observe_attempt(struct run *run)
 	title(run, run->pol.n, "running", -1);
 	if (c->probe.kind != PROBE_NONE)
 		probe_attempt(c, run->rep, run->ao.timeout, start, r);
-	else if (streams_attempt(&run->st, &run->ao) == -1)
+	else if (c->hedge.delay > 0) {
+		if (hedge_attempt(&h, r) == -1)
+			fail_start(run, r, h.err);
+		run->hedged = h.n;
+		start = h.start;
+	} else if (streams_attempt(&run->st, &run->ao) == -1)
 		fail_start(run, r, run->st.err);
 	else if (attempt_run(&run->ao, r) == -1) {
 		snprintf(why, sizeof(why), "%s", strerror(errno));
@@ -247,7 +239,7 @@ observe_attempt(struct run *run)
 	    .own_error = run->st.err[0] != '\0' };
 	if (o->exec_errno != 0 || o->received != 0 || o->own_error)
 		return;
-	say_limited(run);
+	report_limited(run->rep, run->st.result.limited);
 	env_set(ENV_LAST_STATUS, (uint64_t)r->status, false);
 	o->end_s = (double)o->end / 1e9;
 	memcpy(o->matched, run->st.result.matched, sizeof(o->matched));
@@ -407,6 +399,8 @@ run_attempt(struct run *run)
 	observe_attempt(run);
 	run->last = &run->result;
 	x = policy_next(&run->pol, o);
+	if (run->hedged != 0)
+		x.attempt = run->hedged;
 	if (x.end != END_NONE && x.end != END_VERDICT &&
 	    x.end != END_READER_GONE) {
 		say_halt(run, &x, o, run->last);
@@ -589,7 +583,10 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	    .store_file = c->share_store_file, .timeout = c->share_timeout,
 	    .connect_timeout = c->share_connect_timeout,
 	    .required = c->share_required };
-	const struct streams_opts sto = { .rules = &c->verdict.output,
+	/* --hedge reads its held output itself (hedge.c): no pipes. */
+	static const struct output_rules held;
+	const struct streams_opts sto = { .rules = c->hedge.delay > 0 ?
+	    &held : &c->verdict.output,
 	    .exit_on_match = c->verdict.exit_on_match, .match = c->match,
 	    .hold_stdout = c->hold_stdout, .only_last = c->only_last,
 	    .stdin_mode = c->stdin_mode };

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "duration.h"
+#include "hedgefmt.h"
 #include "line.h"
 #include "logfile.h"
 #include "output.h"
@@ -259,6 +260,61 @@ report_cannot_run(const struct reporter *c, const char *cmd, const char *why)
 {
 	report_error(c, "%s: %s", cmd, why);
 	ci_cannot_run(c, why);
+}
+
+void
+report_limited(const struct reporter *c, const bool limited[RULE_COUNT])
+{
+	static const char *const names[RULE_COUNT] = {
+		"--until-output", "--fail-if-output", "--retry-if-output",
+		"--stop-if-output", "--delay-from-output",
+	};
+	static bool said[RULE_COUNT];
+
+	for (int k = 0; k < RULE_COUNT; k++)
+		if (limited[k] && !said[k]) {
+			said[k] = true;
+			report_error(c, "%s: matching took too long on a "
+			    "line of output, which counts as not matching",
+			    names[k]);
+		}
+}
+
+void
+report_hedge(const struct reporter *c, const struct hedge_event *e)
+{
+	struct line l = { 0 };
+	struct timespec now;
+	size_t body;
+	const bool shown = c->verbosity != QUIET;
+
+	if (!shown && c->log == NULL && !c->syslog)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	body = hedge_format(&l, c, e, &now);
+	emit(c, &l, body, shown, e->what == HE_FAILED ? LOG_WARNING :
+	    LOG_INFO, &now);
+}
+
+void
+report_output(const struct reporter *c, unsigned long attempt,
+    const char *stream, const char *buf, size_t n)
+{
+	struct line l = { 0 }, t = { 0 };
+	struct timespec now;
+
+	if (c->log == NULL)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	hedge_format_output(&l, c, attempt, stream, buf, n, &now);
+	if (!l.failed)
+		log_line(c, &l, &t, &now);
+	if (l.failed || t.failed)
+		c->log->dropped++;
+	else
+		log_put(c, t.buf, t.len);
+	free(l.buf);
+	free(t.buf);
 }
 
 /* The columns of the countdown on the terminal, 0 when none is. */

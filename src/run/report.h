@@ -58,6 +58,17 @@ void	report_error(const struct reporter *, const char *, ...)
  * its error annotation. */
 void	report_cannot_run(const struct reporter *, const char *cmd,
 	    const char *why);
+/* A rule that gave up on a line (limited[k]) says so, once a run. */
+void	report_limited(const struct reporter *, const bool limited[RULE_COUNT]);
+/* --hedge's events (hedgefmt.h), said as the others are: on stderr
+ * unless -q, in the log and to syslog. */
+struct hedge_event;
+void	report_hedge(const struct reporter *, const struct hedge_event *);
+/* A line of output that no reader gets (a cancelled attempt's, or one
+ * that failed beside others) to the log file, if there is one: attempt's,
+ * of stream ("stdout", "stderr"). */
+void	report_output(const struct reporter *, unsigned long attempt,
+	    const char *stream, const char *, size_t);
 /* The countdown of a sleep on a terminal: whether there is one, the time
  * left, and the line cleared at the end. */
 bool	countdown_start(const struct reporter *);

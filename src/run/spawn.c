@@ -82,7 +82,10 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 	 * With --foreground, retry's group and terminal are its own. */
 	if (o->foreground)
 		;
-	else if (!o->session)
+	else if (o->detached) {
+		if (setsid() == -1)
+			_exit(EXIT_CANCELED);
+	} else if (!o->session)
 		setpgid(0, 0);
 	else if (setsid() == -1 || ioctl(o->ctty, TIOCSCTTY, 0) == -1)
 		_exit(EXIT_CANCELED);
@@ -155,8 +158,8 @@ spawn_helper(void (*fn)(void *), void *arg, const int *keep, int n)
 }
 
 /* True when pid has ended; it stays a zombie, so its group stays ours. */
-static bool
-exited(pid_t pid)
+bool
+attempt_exited(pid_t pid)
 {
 	siginfo_t si;
 
@@ -255,7 +258,7 @@ suspend_session(int tty, pid_t pid, struct termios *saved, bool *raw)
 
 /* Sends sig to whom kill(2) names (-pgid, a whole group; or a pid), and
  * wakes it in case it is stopped. */
-static void
+void
 signal_group(pid_t to, int sig)
 {
 	kill(to, sig);
@@ -263,8 +266,8 @@ signal_group(pid_t to, int sig)
 		kill(to, SIGCONT);
 }
 
-static void
-ended(int st, bool preserve, struct attempt_result *r)
+void
+attempt_ended(int st, bool preserve, struct attempt_result *r)
 {
 	if (r->timed_out) {
 		/* Not a death by signal: --signal INT must not end the run.
@@ -492,7 +495,7 @@ turn(struct wait *w)
 	int64_t now;
 	int sig;
 
-	if (!w->gone && (w->gone = exited(w->pid))) {
+	if (!w->gone && (w->gone = attempt_exited(w->pid))) {
 		if (w->r->timed_out || w->r->forwarded || w->r->terminal ||
 		    w->r->aborted || w->r->matched)
 			/* So that its pipes close too. */
@@ -645,6 +648,28 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		tcsetpgrp(o->tty, getpgrp());
 	r->foreground = w.handed || o->session ||
 	    (o->foreground && foreground(o->tty));
-	ended(st, o->preserve_status, r);
+	attempt_ended(st, o->preserve_status, r);
 	return 0;
+}
+
+pid_t
+attempt_start(const struct attempt_opts *o, int *exec_errno)
+{
+	volatile int err;
+	pid_t pid;
+	int e;
+
+	if (self == 0)
+		self = getpid();
+	pid = start(o, -1, &err);
+	e = errno;
+	stdio_close(o->stdio);
+	if (pid == -1) {
+		errno = e;
+		return -1;
+	}
+	if ((*exec_errno = err) != 0)
+		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+			;
+	return pid;
 }

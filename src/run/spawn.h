@@ -69,6 +69,9 @@ struct attempt_opts {
 	 */
 	bool		 session;
 	int		 ctty;
+	/* A session of its own with no terminal at all (--hedge): opening
+	 * /dev/tty fails rather than stop it in the background. */
+	bool		 detached;
 	const struct attempt_io *io;	/* or NULL */
 };
 
@@ -76,6 +79,20 @@ struct attempt_opts {
  * -1 (errno set) only when it could not be started (vfork failed). */
 int		 attempt_run(const struct attempt_opts *,
 		    struct attempt_result *);
+
+/*
+ * For attempts side by side (hedge.c): o started without the terminal
+ * (detached: a session of its own, whose id names its process group too);
+ * its pid, or -1 (errno set) when it could not
+ * be started; *exec_errno: why its command could not be run (it is reaped
+ * then), or 0.  Whether pid has ended (not reaped yet, so that its group
+ * stays its own); sig to whom kill(2) names, woken if stopped; how the
+ * status st of an attempt's end reads, as attempt_run fills r in.
+ */
+pid_t		 attempt_start(const struct attempt_opts *, int *exec_errno);
+bool		 attempt_exited(pid_t);
+void		 signal_group(pid_t to, int sig);
+void		 attempt_ended(int st, bool preserve, struct attempt_result *);
 
 /* Closes the fds of an attempt's stdio[] (one of them may stand twice,
  * as stdout and stderr). */

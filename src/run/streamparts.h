@@ -23,10 +23,8 @@ int	 streams_failed(struct streams *, const char *, ...)
 bool	 streams_hung_up(int fd);
 bool	 streams_pipe_ended(int fd);
 
-/* spool.c: a spool file, in memory or in s->tmpdir (s->where says
- * which); -1 (errno set). */
-int	 streams_tempfile(struct streams *);
-/* --stdin replay set up; -1 (err says why). */
+/* spool.c (its spool files: streams_tempfile, in streams.h): --stdin
+ * replay set up; -1 (err says why). */
 int	 keep_stdin(struct streams *);
 /* Where the stdin that attempts share stands before the first. */
 void	 stdin_note(struct streams *);

@@ -114,6 +114,9 @@ void	 streams_after(struct streams *);
  * output could not be written (err says why, or gone[] is set). */
 int	 streams_settle(struct streams *, bool out, bool last);
 void	 streams_free(struct streams *);
+/* A spool file, in memory or in s->tmpdir (s->where says which); -1
+ * (errno set). */
+int	 streams_tempfile(struct streams *);
 /* Whether --stdin replay records what is typed at a terminal. */
 bool	 streams_typed(const struct streams *);
 /* Between attempts, in the back-off sleep's wait: stdin goes on being

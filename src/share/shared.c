@@ -171,6 +171,9 @@ apply_decision(struct share_state *s, int64_t now, void *p)
 		d->a.record = share_record(s, r, d->sh->me, d->success,
 		    d->retry, d->asked >= 0 ? now + d->asked : 0, now);
 		d->a.tokens = s->tokens;
+	} else if (d->op == SHARE_HEDGE) {
+		d->a.record = share_hedge(s, r, d->sh->me, now);
+		d->a.tokens = s->tokens;
 	} else
 		share_leave(s, d->sh->me, now);
 }
@@ -488,6 +491,22 @@ shared_record(struct shared *sh, bool success, bool retry, int64_t asked,
 {
 	struct decision d = { .op = SHARE_RECORD, .sh = sh,
 	    .success = success, .retry = retry, .asked = asked };
+	enum shared_said said;
+
+	if (!sh->on)
+		return SHARED_UNSHARED;
+	if ((said = decide(sh, &d)) == SHARED_ANSWERED) {
+		*a = d.a.record;
+		*tokens = d.a.tokens;
+	}
+	return said;
+}
+
+enum shared_said
+shared_hedge(struct shared *sh, struct record_answer *a, double *tokens)
+{
+	struct decision d = { .op = SHARE_HEDGE, .sh = sh, .retry = true,
+	    .asked = -1 };
 	enum shared_said said;
 
 	if (!sh->on)

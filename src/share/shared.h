@@ -106,6 +106,10 @@ enum shared_said shared_gate(struct shared *, struct gate_answer *);
  * wait, or -1.  tokens: what is left after it. */
 enum shared_said shared_record(struct shared *, bool success, bool retry,
 		    int64_t asked, struct record_answer *, double *tokens);
+/* Before an attempt beside one in flight (--hedge): a retry's token
+ * taken (a->retry) if the budget has one, no failure counted. */
+enum shared_said shared_hedge(struct shared *, struct record_answer *,
+		    double *tokens);
 /* A probe this run holds is let go: the run ends without its result. */
 void		 shared_leave(struct shared *);
 

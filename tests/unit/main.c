@@ -47,6 +47,7 @@ main(void)
 	unit_reportfmt();
 	unit_probeurl();
 	unit_figures();
+	unit_hedging();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

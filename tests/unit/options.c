@@ -523,6 +523,23 @@ static const struct worded {
 	const char	*argv[12];
 	const char	*line;
 } worded[] = {
+	/* --hedge: DUR[:N], and what cannot go with it. */
+	{ M_RETRY, "--hedge without --stdin", { "--hedge", "1s", NULL },
+	  "--hedge: needs --stdin replay or --stdin null (attempts side by "
+	  "side cannot share one stdin)" },
+	{ M_RETRY, "--hedge: N of 1", { "--hedge", "1s:1", "--stdin", "null",
+	  NULL }, "--hedge: '1s:1': N must be a whole number from 2 to 16" },
+	{ M_RETRY, "--hedge: DUR of 0", { "--hedge", "0", "--stdin", "null",
+	  NULL }, "--hedge: '0': DUR must be a duration over 0, as 500ms" },
+	{ M_RETRY, "--hedge with --only-last", { "--hedge", "1s", "--stdin",
+	  "replay", "--only-last", NULL },
+	  "--hedge: cannot be used with --only-last" },
+	{ M_RETRY, "--hedge with --exit-on-match", { "--hedge", "1s", "--stdin",
+	  "null", "--until-output", "x", "--exit-on-match", NULL },
+	  "--hedge: cannot be used with --exit-on-match" },
+	{ M_RETRY, "--hedge with --successes", { "--hedge", "1s", "--stdin",
+	  "null", "--successes", "2", NULL },
+	  "--hedge: cannot be used with --successes" },
 	/* Durations. */
 	{ M_RETRY, "an empty duration", { "--fixed", "", NULL },
 	  "--fixed: '': empty duration" },

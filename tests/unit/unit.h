@@ -40,5 +40,6 @@ void	unit_pwmask(void);
 void	unit_reportfmt(void);
 void	unit_probeurl(void);
 void	unit_figures(void);
+void	unit_hedging(void);
 
 #endif

@@ -206,6 +206,23 @@ share_record(struct share_state *s, const struct share_rules *r, uint64_t me,
 	return a;
 }
 
+struct record_answer
+share_hedge(struct share_state *s, const struct share_rules *r, uint64_t me,
+    int64_t now)
+{
+	struct record_answer a = { false, false, false };
+
+	(void)me;
+	(void)share_expire(s, r, now);
+	s->tokens = share_tokens(s, r, now);
+	if (share_whole(s->tokens)) {
+		s->tokens = s->tokens > 1 ? s->tokens - 1 : 0;
+		a.retry = true;
+	}
+	s->changed[PART_TOKENS] = now;
+	return a;
+}
+
 void
 share_leave(struct share_state *s, uint64_t me, int64_t now)
 {

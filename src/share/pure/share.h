@@ -98,7 +98,7 @@ struct record_answer {
 
 /* A decision that a store makes on a name's state, atomically (under its
  * lock, or in its script): share_gate, share_record or share_leave. */
-enum share_op { SHARE_GATE, SHARE_RECORD, SHARE_LEAVE };
+enum share_op { SHARE_GATE, SHARE_RECORD, SHARE_LEAVE, SHARE_HEDGE };
 
 /* What the store's decision answered. */
 struct share_answer {
@@ -122,6 +122,11 @@ struct gate_answer share_gate(struct share_state *,
 struct record_answer share_record(struct share_state *,
 		    const struct share_rules *, uint64_t me, bool success,
 		    bool retry, int64_t not_before, int64_t now);
+/* Member me starts an attempt beside one in flight (--hedge) at now: a
+ * retry's token is taken (retry) if the budget has one; no failure is
+ * counted. */
+struct record_answer share_hedge(struct share_state *,
+		    const struct share_rules *, uint64_t me, int64_t now);
 /* Member me ends its run: a probe it holds is let go. */
 void		 share_leave(struct share_state *, uint64_t me, int64_t now);
 

@@ -6,7 +6,7 @@
 -- both come to the same double; times are in microseconds of the
 -- server's clock.
 --
--- ARGV: op ("gate", "record" or "leave"), the member, the budget's N and
+-- ARGV: op ("gate", "record", "hedge" or "leave"), the member, the budget's N and
 -- R in thousandths, the breaker's trip (0: none), cooldown and lease (us),
 -- give up while open (1) or wait (0), success (1 or 0), the not-before
 -- the attempt's output asked for (us from now, or -1), the time (us;
@@ -14,7 +14,8 @@
 -- the budget's window (us).
 --
 -- Answers: gate {what, why, wait in us, corrupt}; record {retry, opened,
--- closed, tokens in thousandths, corrupt}; leave {corrupt}.  what: 0 go,
+-- closed, tokens in thousandths, corrupt}, and hedge the same (a token
+-- taken, no failure counted); leave {corrupt}.  what: 0 go,
 -- 1 probe, 2 wait, 3 give up; why: 0 none, 1 open, 2 probe, 3
 -- not-before.  corrupt: 1 when the hash was not a state and started
 -- afresh.
@@ -217,6 +218,17 @@ if op == 'gate' then
 	a = gate()
 elseif op == 'record' then
 	a = record()
+elseif op == 'hedge' then
+	-- An attempt beside one in flight: a retry's token, no failure.
+	expire()
+	s.tokens = tokens()
+	local retry = 0
+	if millionths(s.tokens) >= 1e6 then
+		s.tokens = math.max(0, s.tokens - 1)
+		retry = 1
+	end
+	s['tokens-changed'] = now
+	a = { retry, 0, 0, math.floor(millionths(s.tokens) / 1000) }
 elseif op == 'leave' then
 	if s.breaker == 'half-open' and s.probe == me then
 		s.probe, s['probe-until'] = '0', 0

@@ -20,6 +20,7 @@ static const char *const ops[] = {
 	[SHARE_GATE] = "gate",
 	[SHARE_RECORD] = "record",
 	[SHARE_LEAVE] = "leave",
+	[SHARE_HEDGE] = "hedge",
 };
 
 /* The fields of a state's hash, in the order of share_parse's text; a
@@ -75,10 +76,11 @@ parse_answer(const redisReply *rep, enum share_op op,
 		most = SHARE_NOT_BEFORE_MAX;
 	most /= 1000;
 	/* The integers that share.lua answers: gate {what, why, wait,
-	 * corrupt}, record {retry, opened, closed, tokens, corrupt}, leave
-	 * {corrupt}. */
+	 * corrupt}, record and hedge {retry, opened, closed, tokens,
+	 * corrupt}, leave {corrupt}. */
 	long long v[5];
-	const size_t n = op == SHARE_GATE ? 4 : op == SHARE_RECORD ? 5 : 1;
+	const size_t n = op == SHARE_GATE ? 4 : op == SHARE_RECORD ||
+	    op == SHARE_HEDGE ? 5 : 1;
 
 	if (rep->type != REDIS_REPLY_ARRAY || rep->elements != n)
 		return false;
@@ -93,7 +95,7 @@ parse_answer(const redisReply *rep, enum share_op op,
 			return false;
 		a->gate = (struct gate_answer){ (enum gate)v[0],
 		    (enum gate_why)v[1], v[2] * 1000 };
-	} else if (op == SHARE_RECORD) {
+	} else if (op == SHARE_RECORD || op == SHARE_HEDGE) {
 		a->record = (struct record_answer){ v[0] != 0, v[1] != 0,
 		    v[2] != 0 };
 		a->tokens = (double)v[3] / 1000;

@@ -1,0 +1,373 @@
+#!/usr/bin/env bats
+# --hedge: an attempt still running after DUR gets the next beside it; the
+# first to succeed wins, the others are stopped, reaped and said cancelled.
+bats_require_minimum_version 1.5.0
+load test_helper/common
+load test_helper/procs
+load test_helper/share
+load test_helper/redis
+
+teardown() {
+	redis_stop
+}
+
+setup() {
+	own_tmpdir
+	cd "$BATS_TEST_TMPDIR" || return 1
+	# Attempt 1 never ends on its own: it and a child of its own say
+	# their pids, then wait; every later attempt succeeds at once.
+	cat >slow-first <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	echo "out of $RETRY_ATTEMPT, hedged=${RETRY_HEDGED:-no}"
+	echo "err of $RETRY_ATTEMPT" >&2
+	if [ "$RETRY_ATTEMPT" = 1 ]; then
+		sleep 30 &
+		echo $! >child.1
+		echo $$ >pid.1
+		wait
+	fi
+	exit 0
+	EOF2
+	chmod +x slow-first
+}
+
+@test "--hedge: the winner's output alone is passed on; the hedge sees RETRY_HEDGED=1" {
+	run -0 --separate-stderr retry --hedge 50ms --stdin null -- ./slow-first
+	assert_output "out of 2, hedged=1"
+	assert_equal "${stderr_lines[0]}" "retry: attempt 1 still running after 50ms: started attempt 2 beside it"
+	[[ ${stderr_lines[1]} == "retry: attempt 2 succeeded first, after "*": cancelling 1 other" ]]
+	[[ ${stderr_lines[2]} == "retry: attempt 1 cancelled after "*" (attempt 2 won)" ]]
+	assert_equal "${stderr_lines[3]}" "err of 2"
+	assert_equal "${#stderr_lines[@]}" 4
+}
+
+@test "--hedge: a cancelled attempt leaves no process, its children neither" {
+	run -0 retry -q --hedge 50ms --stdin null -- ./slow-first
+	[ -s pid.1 ] && [ -s child.1 ]
+	assert_gone "$(cat pid.1)" "$(cat child.1)"
+}
+
+@test "--hedge: a cancelled attempt is stopped by --signal, then KILL after --kill-after" {
+	cat >stubborn <<-'EOF2'
+	#!/bin/sh
+	if [ "$RETRY_ATTEMPT" = 1 ]; then
+		trap 'echo got-int >>trapped' INT
+		echo $$ >pid.1
+		while :; do sleep 0.05; done
+	fi
+	EOF2
+	chmod +x stubborn
+	run -0 retry -q --hedge 50ms --signal INT --kill-after 200ms \
+	    --stdin null -- ./stubborn
+	assert_gone "$(cat pid.1)"
+	wait_lines trapped
+}
+
+@test "--hedge: a loser's output goes to --log-file, not to stdout" {
+	run -0 --separate-stderr retry -q --hedge 50ms --stdin null \
+	    --log-file log -- ./slow-first
+	assert_output "out of 2, hedged=1"
+	assert_equal "$stderr" "err of 2"
+	grep -q " retry: attempt 1 stdout: out of 1, hedged=no$" log
+	grep -q " retry: attempt 1 stderr: err of 1$" log
+	run -0 --separate-stderr retry -q --hedge 50ms --stdin null \
+	    --log-file log.json --log-format json -- ./slow-first
+	assert_equal "$(jq -c 'select(.event == "output") | [.attempt, .stream, .line]' log.json | tr '\n' ' ')" '[1,"stdout","out of 1, hedged=no"] [1,"stderr","err of 1"] '
+
+}
+
+@test "--hedge: a hedge that fails counts toward --max, and the run gives up when the last ends" {
+	cat >hedges-fail <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	[ "$RETRY_ATTEMPT" = 1 ] || exit 4
+	while [ "$(wc -l <calls)" -lt 3 ]; do sleep 0.02; done
+	exit 3
+	EOF2
+	chmod +x hedges-fail
+	run -3 --separate-stderr retry --hedge 20ms:2 --max 3 --stdin null \
+	    -- ./hedges-fail
+	assert_equal "$(wc -l <calls)" 3
+	assert_equal "$(grep -c 'failed: exit 4 after .*; 1 other still running$' <<<"$stderr")" 2
+	[[ ${stderr_lines[-1]} == *"giving up after 3 attempts in "*": exit 3" ]]
+}
+
+@test "--hedge: once every attempt of the round has failed, the back-off applies and the next round starts" {
+	# Attempt 1 fails once attempt 2 has started; attempt 2 once retry
+	# has reaped attempt 1, long before the next hedge would be due.
+	cat >second-round <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	case $RETRY_ATTEMPT in
+	1)	echo $$ >pid.1
+		while [ "$(wc -l <calls)" -lt 2 ]; do sleep 0.02; done
+		exit 1;;
+	2)	while kill -0 "$(cat pid.1)" 2>/dev/null; do sleep 0.02; done
+		exit 2;;
+	*)	echo "won by $RETRY_ATTEMPT, hedged=${RETRY_HEDGED:-no}";;
+	esac
+	EOF2
+	chmod +x second-round
+	run -0 --separate-stderr retry --hedge 1s --fixed 10ms --stdin null \
+	    -- ./second-round
+	assert_output "won by 3, hedged=no"
+	[[ ${stderr_lines[1]} == "retry: attempt 1 failed: exit 1 after "*"; 1 other still running" ]]
+	[[ ${stderr_lines[2]} == "retry: attempt 2/5 failed: exit 2 after "*"; next attempt in 10ms" ]]
+	[[ ${stderr_lines[3]} == "retry: "*": succeeded on attempt 3 of 5 after "* ]]
+}
+
+@test "--hedge: a stdout that retry was given closed is closed for every attempt" {
+	run -1 --separate-stderr bash -c 'timeout 60 "$RETRY" -q --max 1 \
+	    --hedge 50ms --stdin null -- sh -c "echo hi" >&-'
+	[[ $stderr == *"I/O error"* || $stderr == *"Bad file descriptor"* ]]
+}
+
+@test "--hedge: the output rules judge each attempt by what it held: a hedge without the line fails beside the first, the next wins" {
+	cat >ready <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	case $RETRY_ATTEMPT in
+	1) echo $$ >pid.1; exec sleep 30;;
+	2) echo "not yet";;
+	*) echo "warming up"; echo "state: ready" >&2;;
+	esac
+	EOF2
+	chmod +x ready
+	run -0 --separate-stderr retry --hedge 50ms --until-output 'ready$' \
+	    --stdin null -- ./ready
+	assert_output "warming up"
+	assert_equal "$(wc -l <calls)" 3
+	[[ ${stderr_lines[1]} == "retry: attempt 2 failed: exit 0 after "*"; 1 other still running" ]]
+	[[ $stderr == *"state: ready"* ]]
+	assert_gone "$(cat pid.1)"
+	# --match stdout: stderr's line is not read.
+	rm calls
+	run -124 --separate-stderr retry --hedge 50ms --until-output 'ready$' \
+	    --match stdout --max 3 --timeout 2s --stdin null -- ./ready
+	assert_equal "$(wc -l <calls)" 3
+}
+
+@test "--hedge: --delay-from-output reads the held output of the attempt that ends the round" {
+	cat >asks <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	[ "$RETRY_ATTEMPT" -ge 2 ] && exit 0
+	echo "Retry-After: 0.2"
+	exit 1
+	EOF2
+	chmod +x asks
+	run -0 --separate-stderr retry --hedge 10s --immediate \
+	    --delay-from-output 'Retry-After: ([0-9.]+)' --stdin null -- ./asks
+	[[ ${stderr_lines[0]} == *"attempt 1/5 failed: exit 1 after "*"; next attempt in 200ms"* ]]
+}
+
+@test "--hedge: a hedge that ends with a --stop-on status stops the run; the others are cancelled" {
+	cat >stops <<-'EOF2'
+	#!/bin/sh
+	[ "$RETRY_ATTEMPT" = 1 ] || exit 9
+	echo $$ >pid.1
+	exec sleep 30
+	EOF2
+	chmod +x stops
+	run -9 --separate-stderr retry --hedge 50ms --stop-on 9 --stdin null \
+	    -- ./stops
+	[[ ${stderr_lines[1]} == "retry: attempt 1 cancelled after "*" (attempt 2 ended the run)" ]]
+	assert_gone "$(cat pid.1)"
+}
+
+@test "--hedge: no hedge starts past --budget" {
+	cat >slow <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls
+	sleep 1
+	EOF2
+	chmod +x slow
+	run -0 --separate-stderr retry --hedge 300ms --budget 100ms \
+	    --stdin null -- ./slow
+	assert_equal "$(wc -l <calls)" 1
+	refute_output --partial "beside"
+	[[ $stderr != *beside* ]]
+}
+
+@test "--hedge: each attempt reads the replayed stdin from its start" {
+	cat >reader <<-'EOF2'
+	#!/bin/sh
+	read -r x
+	echo "$RETRY_ATTEMPT:$x"
+	[ "$RETRY_ATTEMPT" -ge 2 ] || exec sleep 30
+	EOF2
+	chmod +x reader
+	run -0 --separate-stderr bash -c 'printf "abc\n" |
+	    timeout 60 "$RETRY" -q --hedge 50ms --stdin replay -- ./reader'
+	assert_output "2:abc"
+	# A file: each from where retry found it, none moving the other.
+	printf 'skipped\nfrom here\n' >in
+	run -0 --separate-stderr bash -c '{ read -r _; timeout 60 "$RETRY" -q \
+	    --hedge 50ms --stdin replay -- ./reader; } <in'
+	assert_output "2:from here"
+}
+
+@test "--hedge: refused without --stdin replay or null, with --foreground, and with --exit-on-match" {
+	run -125 retry --hedge 1s -- true
+	assert_output "retry: --hedge: needs --stdin replay or --stdin null (attempts side by side cannot share one stdin)
+Try 'retry --help'."
+	run -125 retry --hedge 1s --stdin null --foreground -- true
+	assert_line --index 0 "retry: --hedge: cannot be used with --foreground"
+	run -125 retry --hedge 1s --stdin null --until-output ok \
+	    --exit-on-match -- true
+	assert_line --index 0 "retry: --hedge: cannot be used with --exit-on-match"
+	run -125 retry --hedge 1s:1 --stdin null -- true
+	assert_line --index 0 "retry: --hedge: '1s:1': N must be a whole number from 2 to 16"
+	run -125 retry --hedge 1s:17 --stdin null -- true
+	assert_line --index 0 "retry: --hedge: '1s:17': N must be a whole number from 2 to 16"
+	run -125 retry --hedge x --stdin null -- true
+	assert_line --index 0 --partial "retry: --hedge: 'x': "
+}
+
+@test "--hedge: attempts never get the terminal: no controlling terminal in a hedged attempt" {
+	command -v script >/dev/null || skip "no script(1)"
+	run -0 timeout 60 script -qec "$RETRY -q --hedge 50ms --stdin null -- sh -c 'if [ \$RETRY_ATTEMPT = 1 ]; then exec sleep 30; fi; tty || true'" /dev/null
+	assert_output --partial "not a tty"
+}
+
+@test "--hedge: SIGTERM to retry during a hedge reaches every attempt, all are reaped, retry dies of it" {
+	cat >both-wait <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	exec sleep 30
+	EOF2
+	chmod +x both-wait
+	timeout 60 "$RETRY" -q --hedge 50ms --stdin null -- ./both-wait 3>&- &
+	local rpid=$! st=0
+	for _ in $(seq 200); do
+		[ -s pid.1 ] && [ -s pid.2 ] && break
+		sleep 0.05
+	done
+	[ -s pid.1 ] && [ -s pid.2 ]
+	kill -TERM "$rpid"
+	wait "$rpid" || st=$?
+	assert_equal "$st" 143
+	assert_gone "$(cat pid.1)" "$(cat pid.2)"
+}
+
+@test "--hedge: INT to retry's process group (Ctrl-C) during a hedge: sent on to every attempt, all reaped, retry dies of INT" {
+	cat >both-wait <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	exec sleep 30
+	EOF2
+	chmod +x both-wait
+	start_retry --hedge 50ms --stdin null -- ./both-wait
+	wait_lines pid.1
+	wait_lines pid.2
+	kill -INT -- -"$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 130
+	assert_gone "$(cat pid.1)" "$(cat pid.2)"
+	assert_equal "$(grep -c cancelled "$BATS_TEST_TMPDIR/err")" 0
+}
+
+@test "--hedge: JSON events for the hedge, the winner and the cancelled" {
+	run -0 --separate-stderr retry --log-format json --hedge 50ms \
+	    --stdin null -- ./slow-first
+	assert_equal "$(jq -r .event <<<"$stderr" 2>/dev/null | grep -v null | tr '\n' ' ')" "hedge hedge_won cancelled "
+	assert_equal "$(head -1 <<<"$stderr" | jq -c '[.attempt, .beside, .hedge_ms]')" "[2,1,50]"
+	assert_equal "$(sed -n 3p <<<"$stderr" | jq -c '[.attempt, .winner]')" "[1,2]"
+}
+
+@test "--hedge --share: a hedge takes a token of the budget; with none left, no hedge starts" {
+	STORE=$BATS_TEST_TMPDIR/store
+	mkdir -m 700 "$STORE"
+	export RETRY_SHARE_STORE=file:$STORE
+	run -0 --separate-stderr retry -q --share h --share-budget 1 \
+	    --share-window 1d \
+	    --hedge 50ms --stdin null -- ./slow-first
+	assert_output "out of 2, hedged=1"
+	# The hedge took the one token; the success gave back R (0.2).
+	assert_equal "$(field h tokens)" 0.2
+	cat >slow <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls.slow
+	sleep 1
+	EOF2
+	chmod +x slow
+	run -0 --separate-stderr retry --share h --share-budget 1 \
+	    --share-window 1d --hedge 50ms --stdin null -- ./slow
+	assert_equal "$(wc -l <calls.slow)" 1
+	[[ $stderr != *beside* ]]
+}
+
+@test "--hedge --share on Redis: a hedge takes a token there too" {
+	noredis && skip "a build without Redis"
+	redis_start
+	export RETRY_SHARE_STORE=$REDIS_URL
+	run -0 --separate-stderr retry -q --share h --share-budget 1 \
+	    --share-window 1d --hedge 50ms --stdin null -- ./slow-first
+	assert_output "out of 2, hedged=1"
+	assert_equal "$(field h tokens)" 0.2
+}
+
+@test "--hedge --share: an open breaker starts no hedge" {
+	STORE=$BATS_TEST_TMPDIR/store
+	mkdir -m 700 "$STORE"
+	export RETRY_SHARE_STORE=file:$STORE
+	cat >opens <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls.open
+	"$RETRY" -q --share b --share-breaker 1:1h -n 1 -- false
+	sleep 3
+	EOF2
+	chmod +x opens
+	# The breaker opens at once, the hedge would start after 2s.
+	run -0 --separate-stderr retry --share b --share-breaker 1:1h \
+	    --hedge 2s --stdin null -- ./opens
+	assert_equal "$(wc -l <calls.open)" 1
+	[[ $stderr != *beside* ]]
+	assert_equal "$(field b breaker)" open
+}
+
+@test "--hedge --share: an attempt that probes the half-open breaker runs alone, and its success closes it" {
+	STORE=$BATS_TEST_TMPDIR/store
+	mkdir -m 700 "$STORE"
+	export RETRY_SHARE_STORE=file:$STORE
+	run -1 retry -q --share p --share-breaker 1:1s -n 1 -- false
+	assert_equal "$(field p breaker)" open
+	sleep 1.1
+	cat >probe <<-'EOF2'
+	#!/bin/sh
+	echo "$RETRY_ATTEMPT" >>calls.probe
+	sleep 1
+	EOF2
+	chmod +x probe
+	run -0 --separate-stderr retry --share p --share-breaker 1:1s \
+	    --hedge 50ms --stdin null -- ./probe
+	assert_equal "$(wc -l <calls.probe)" 1
+	[[ $stderr != *beside* ]]
+	assert_equal "$(field p breaker)" closed
+}
+
+@test "--hedge --dry-run: says when hedges would start" {
+	run -0 retry --dry-run --hedge 2s:3 --stdin null --max 3 --fixed 1s -- true
+	assert_output --partial "each attempt still running after 2s: the next starts beside it, up to 3 at once (the third 4s after the first"
+}
+
+@test "--hedge: an attempt that opens the terminal finds none, and is not stopped for reading it" {
+	command -v script >/dev/null || skip "no script(1)"
+	run -0 timeout 60 script -qec "$RETRY -q --hedge 50ms --stdin null -- sh -c 'if [ \$RETRY_ATTEMPT = 1 ]; then exec sleep 30; fi; if true </dev/tty 2>/dev/null; then echo has-tty; else echo no-tty; fi'" /dev/null
+	assert_output --partial "no-tty"
+	refute_output --partial "has-tty"
+}
+
+@test "--hedge: --timeout ends each attempt; all reaped, the run gives up with 124" {
+	cat >hang <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	exec sleep 30
+	EOF2
+	chmod +x hang
+	run -124 --separate-stderr retry --hedge 50ms --timeout 500ms --max 2 \
+	    --stdin null -- ./hang
+	assert_gone "$(cat pid.1)" "$(cat pid.2)"
+	[[ ${stderr_lines[-1]} == *"giving up after 2 attempts in "*": timed out" ]]
+}

@@ -437,6 +437,16 @@ const struct opt optable[] = {
 	{ "runs", 0, O_RUNS, "N", G_SIMULATE, SIM, 0, 0,
 	  COUNT(runs, 1, 100000),
 	  "average over N runs (default 100)" },
+	{ "latency", 0, O_LATENCY, "LIST", G_SIMULATE, SIM, 0, 0,
+	  PARSED(latency, P_LATENCY),
+	  "the hedging model instead: an attempt takes each\n"
+	  "DUR of LIST, DUR@P% with chance P, as in\n"
+	  "20ms,2s@5% (the default with --hedge)" },
+	{ "hedge", 0, O_HEDGE, "DUR[:N]", G_SIMULATE, SIM, 0, 0,
+	  PARSED(hedge, P_HEDGE),
+	  "the hedging model: after DUR, another attempt\n"
+	  "beside the first, up to N in flight (default\n"
+	  "the 95th percentile of --latency, N 2)" },
 
 	{ "help", 'h', O_HELP, NULL, G_OTHER, ALL | SHR, 0, 0,
 	  FLAG(help),

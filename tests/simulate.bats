@@ -479,7 +479,7 @@ for r in json.loads(sys.argv[1]):
 		run -125 retry simulate --latency "$bad"
 		assert_usage_error --latency
 	done
-	for bad in 0 1s:1 1s:11 1s: :2 x; do
+	for bad in 0 1s:1 1s:17 1s: :2 x; do
 		run -125 retry simulate --hedge "$bad"
 		assert_usage_error --hedge
 	done

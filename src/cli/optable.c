@@ -93,6 +93,11 @@ const struct opt optable[] = {
 	{ "kill-after", 'k', O_KILL_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  DURATION(kill_after),
 	  "then KILL after DUR more (default 5s)" },
+	{ "hedge", 0, O_HEDGE, "DUR[:N]", G_ATTEMPTS, SIM, 0, 0,
+	  PARSED(hedge, P_HEDGE),
+	  "an attempt still running after DUR: start the\n"
+	  "next beside it, up to N at once (default 2);\n"
+	  "the first to succeed wins, the rest are stopped" },
 	{ "preserve-status", 0, O_PRESERVE_STATUS, NULL, G_ATTEMPTS, RETRY,
 	  0, 0,
 	  FLAG(preserve_status),
@@ -442,11 +447,6 @@ const struct opt optable[] = {
 	  "the hedging model instead: an attempt takes each\n"
 	  "DUR of LIST, DUR@P% with chance P, as in\n"
 	  "20ms,2s@5% (the default with --hedge)" },
-	{ "hedge", 0, O_HEDGE, "DUR[:N]", G_SIMULATE, SIM, 0, 0,
-	  PARSED(hedge, P_HEDGE),
-	  "the hedging model: after DUR, another attempt\n"
-	  "beside the first, up to N in flight (default\n"
-	  "the 95th percentile of --latency, N 2)" },
 
 	{ "help", 'h', O_HELP, NULL, G_OTHER, ALL | SHR, 0, 0,
 	  FLAG(help),

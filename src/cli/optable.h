@@ -13,7 +13,7 @@
  * option's letter is never one. */
 enum opt_id {
 	O_MAX = 256, O_TIMES, O_BUDGET, O_TIMEOUT, O_SIGNAL, O_KILL_AFTER,
-	O_PRESERVE_STATUS, O_FOREGROUND,
+	O_PRESERVE_STATUS, O_FOREGROUND, O_HEDGE,
 	O_FIXED, O_LINEAR, O_EXP, O_FIB, O_DELAYS, O_DECORRELATED,
 	O_IMMEDIATE, O_DECORRELATED_V2, O_ALGORITHM, O_MAX_DELAY, O_MIN_DELAY, O_FACTOR,
 	O_DELAY, O_DELAY_ON_SUCCESS, O_INITIAL_DELAY, O_EXPONENT_BASE,
@@ -34,7 +34,7 @@ enum opt_id {
 	O_SHARE, O_SHARE_BUDGET, O_SHARE_WINDOW, O_SHARE_BREAKER, O_SHARE_OPEN,
 	O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT, O_SHARE_CONNECT_TIMEOUT,
 	O_SHARE_REQUIRED, O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
-	O_CLIENTS, O_RUNS, O_FAILURE_RATE, O_LATENCY, O_HEDGE,
+	O_CLIENTS, O_RUNS, O_FAILURE_RATE, O_LATENCY,
 	O_EXIT_ON_MATCH,
 	O_HELP, O_VERSION,
 };
@@ -86,8 +86,8 @@ enum opt_parser {
 	P_SHARE_BREAKER, /* struct share_rules: trip and cooldown */
 	P_CLIENTS,	/* char *: numbers of clients, as simulate reads them */
 	P_RATES,	/* char *: failure rates, as simulate reads them */
-	P_LATENCY,	/* struct latency: simulate's --latency */
 	P_HEDGE,	/* struct hedge: DUR[:N] */
+	P_LATENCY,	/* struct latency: simulate's --latency */
 };
 
 /* A value among names, as in --format json. */

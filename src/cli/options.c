@@ -198,10 +198,10 @@ parsed(enum opt_parser reader, char *arg, void *to)
 		if ((why = rates_parse(arg, NULL, 0, NULL)) == NULL)
 			*(const char **)to = arg;
 		return why;
-	case P_LATENCY:
-		return latency_parse(arg, to);
 	case P_HEDGE:
 		return hedge_parse(arg, to);
+	case P_LATENCY:
+		return latency_parse(arg, to);
 	}
 	return NULL;
 }

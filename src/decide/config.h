@@ -11,6 +11,7 @@
 #include "codes.h"
 #include "lists.h"
 #include "engine.h"
+#include "hedging.h"
 #include "match.h"
 #include "policy.h"
 #include "probeurl.h"
@@ -38,6 +39,7 @@ struct config {
 	int		 signal;
 	bool		 preserve_status;	/* a timed-out attempt's status
 						 * is the command's */
+	struct hedge	 hedge;		/* --hedge, or delay 0 */
 	bool		 foreground;	/* attempts stay in retry's process
 					 * group (timeout --foreground) */
 	struct verdict_rules verdict;
@@ -81,7 +83,6 @@ struct config {
 	const char	*clients;	/* the --clients LIST, checked */
 	const char	*failure_rates;	/* --failure-rate LIST, checked */
 	struct latency	 latency;	/* --latency LIST; n 0: not given */
-	struct hedge	 hedge;		/* --hedge; delay 0: not given */
 	unsigned long	 runs;
 	bool		 custom;	/* a strategy or --jitter given */
 	bool		 given_strategy, given_max_delay, given_max;	/* the

@@ -70,7 +70,7 @@ hedged_quantile(const struct latency *l, const struct hedge *h,
 static void
 hedged(const struct latency *l, const struct hedge *h, struct tail_result *r)
 {
-	int64_t t[HEDGE_MAX * LATENCY_MAX] = { 0 };
+	int64_t t[HEDGE_N_MAX * LATENCY_MAX] = { 0 };
 	size_t n = 0;
 
 	for (unsigned i = 0; i < h->n; i++)

@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "hedging.h"
 #include "lists.h"
 
 /* The latency where --hedge is given without --latency: 95% of attempts

@@ -1,6 +1,5 @@
 /* The lists of the faces that replay: show-backoff-delays' STATUS
- * entries and simulate's --clients, --failure-rate, --latency and
- * --hedge. */
+ * entries and simulate's --clients, --failure-rate and --latency. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -264,35 +263,5 @@ latency_parse(const char *s, struct latency *out)
 		}
 	if (out != NULL)
 		*out = l;
-	return NULL;
-}
-
-const char *
-hedge_parse(const char *s, struct hedge *out)
-{
-	char d[64], *end;
-	const char *colon = strchr(s, ':'), *why;
-	const size_t len = colon != NULL ? (size_t)(colon - s) : strlen(s);
-	struct hedge h = { 0, HEDGE_N };
-	unsigned long n;
-
-	if (len == 0 || len >= sizeof(d))
-		return "give DUR or DUR:N, as in 100ms or 100ms:3";
-	memcpy(d, s, len);
-	d[len] = '\0';
-	if ((why = duration_parse(d, &h.delay)) != NULL)
-		return why;
-	if (h.delay <= 0)
-		return "the delay is more than 0";
-	if (colon != NULL) {
-		if (!isdigit((unsigned char)colon[1]))
-			return "N is a number of attempts in flight, 2 to 10";
-		errno = 0;
-		n = strtoul(colon + 1, &end, 10);
-		if (*end != '\0' || errno != 0 || n < 2 || n > HEDGE_MAX)
-			return "N is a number of attempts in flight, 2 to 10";
-		h.n = (unsigned)n;
-	}
-	*out = h;
 	return NULL;
 }

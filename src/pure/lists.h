@@ -1,6 +1,6 @@
 /* The lists of the faces that replay: show-backoff-delays' STATUS
- * entries, and simulate's --clients, --failure-rate, --latency and
- * --hedge.  Pure. */
+ * entries, and simulate's --clients, --failure-rate and --latency.
+ * Pure. */
 #ifndef RETRY_LISTS_H
 #define RETRY_LISTS_H
 
@@ -51,15 +51,5 @@ struct latency {
 /* Parses a --latency LIST into *out, which may be NULL to check it only:
  * NULL or why it is wrong. */
 const char	*latency_parse(const char *, struct latency *out);
-
-/* A --hedge DUR[:N]: after DUR, another attempt beside the first, up to N
- * in flight (HEDGE_N, 2, when N is not given; from 2 to HEDGE_MAX). */
-#define HEDGE_N		2
-#define HEDGE_MAX	10
-struct hedge {
-	int64_t		 delay;		/* ns, more than 0; 0: none given */
-	unsigned	 n;
-};
-const char	*hedge_parse(const char *, struct hedge *out);
 
 #endif

@@ -95,8 +95,8 @@ validate_show(struct parse *p)
 }
 
 /* simulate's hedging model: exact, one latency LIST, no clients and no
- * back-off; the issue's example and a hedge at its 95th percentile where
- * neither is given. */
+ * back-off; LATENCY_DEFAULT where no --latency is given, and a hedge at
+ * its 95th percentile where no --hedge is. */
 static int
 validate_hedging(struct parse *p)
 {

@@ -212,6 +212,8 @@ for c in retry show-backoff-delays
     complete -c $c -n $simulate -l clients -x -d 'Numbers of clients: 10,50,100 or 10-190:20'
     complete -c $c -n $simulate -l failure-rate -x -d 'The load model: calls fail with each probability'
     complete -c $c -n $simulate -l runs -x -d 'Runs to average over'
+    complete -c $c -n $simulate -l latency -x -d 'The hedging model: latencies and their chances, as 20ms,2s@5%'
+    complete -c $c -n $simulate -l hedge -x -d 'The hedging model: another attempt after DUR, up to N in flight'
     complete -c $c -n $simulate -l share-budget -x -d 'The load model: the shared budget, N[:R]'
     complete -c $c -n $simulate -l share-window -x -d 'The load model: N tokens come back every DUR'
     complete -c $c -n $simulate -l share-breaker -x -d 'The load model: the shared breaker, N:DUR'

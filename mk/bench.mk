@@ -1,7 +1,8 @@
 # Benchmarks (bench/README.md); not part of CI.  Included by the
 # Makefile, whose variables it uses.
 
-BENCH_PROGS =	bench/pairtime bench/peakrss bench/spawnloop bench/redisping
+BENCH_PROGS =	bench/pairtime bench/peakrss bench/spawnloop bench/redisping \
+		bench/slowtail
 CLEANFILES +=	$(BENCH_PROGS)
 
 bench: all $(BENCH_PROGS)
@@ -16,10 +17,17 @@ bench-deps:
 fleet: all
 	RETRY='$(or $(RETRY),$(CURDIR)/retry)' ./bench/fleet
 
+# Hedged attempts on real processes: a command with a heavy tail (95% of
+# calls 20ms, 5% 2s), RUNS runs (default 1000) alone, with --timeout and
+# with --hedge, beside retry simulate's hedging model.
+hedge: all bench/slowtail
+	RETRY='$(or $(RETRY),$(CURDIR)/retry)' HEDGE_RUNS='$(or $(RUNS),1000)' \
+	    ./bench/hedge
+
 $(BENCH_PROGS): bench/%: bench/%.c mk/bench.mk
 	$(CC) -D_GNU_SOURCE $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) $(LDFLAGS) \
 	    $(if $(filter bench/redisping,$@),$(SSL_CFLAGS)) -o $@ $< \
 	    $(if $(filter bench/redisping,$@),$(HIREDIS_LIBS) $(SSL_LIBS)) \
 	    $(LDLIBS)
 
-.PHONY: bench bench-deps fleet
+.PHONY: bench bench-deps fleet hedge

@@ -21,6 +21,7 @@
 #include "model.h"
 #include "number.h"
 #include "simulate.h"
+#include "tail.h"
 
 /* The contention model: which strategies, their rows and their chart. */
 
@@ -548,6 +549,95 @@ load_main(const struct config *c, struct rng *rng)
 	return why;
 }
 
+/* The hedging model: its three rows. */
+
+/* A percentile as the table writes it: a duration, or "never". */
+static const char *
+tail_text(int64_t ns, char *buf, size_t sz)
+{
+	if (ns < 0)
+		snprintf(buf, sz, "never");
+	else
+		duration_format(ns, buf, sz);
+	return buf;
+}
+
+/* In milliseconds for CSV ("" when never) and JSON (null). */
+static const char *
+tail_ms(int64_t ns, bool json, char *buf)
+{
+	if (ns < 0)
+		return json ? "null" : "";
+	return number_text((double)ns / 1e6, buf);
+}
+
+static void
+tail_print(const struct config *c, const struct tail_result *r)
+{
+	static const char *const names[TAIL_COUNT] = {
+		[TAIL_NONE] = "none", [TAIL_TIMEOUT] = "timeout",
+		[TAIL_HEDGE] = "hedge",
+	};
+	const bool json = c->format == FORMAT_JSON;
+	char d[DURATION_BUFSZ], a[NUMBER_BUFSZ], b[NUMBER_BUFSZ],
+	    e[NUMBER_BUFSZ], f[NUMBER_BUFSZ], g[NUMBER_BUFSZ],
+	    p[3][DURATION_BUFSZ], way[DURATION_BUFSZ + 16];
+
+	duration_format(c->hedge.delay, d, sizeof(d));
+	if (c->format == FORMAT_CSV)
+		puts("strategy,delay_ms,in_flight,p50_ms,p99_ms,p99_9_ms,"
+		    "calls");
+	else if (json)
+		puts("[");
+	else
+		printf("%-16s %9s %9s %9s %8s\n", "strategy", "p50", "p99",
+		    "p99.9", "calls");
+	for (int k = 0; k < TAIL_COUNT; k++) {
+		const struct tail_result *x = &r[k];
+		const unsigned n = k == TAIL_HEDGE ? c->hedge.n : 1;
+		const char *calls = isfinite(x->calls) ?
+		    number_text(x->calls, g) : json ? "null" : "";
+
+		switch (c->format) {
+		case FORMAT_PLAIN:
+		case FORMAT_TABLE:
+			if (k == TAIL_NONE)
+				snprintf(way, sizeof(way), "none");
+			else
+				snprintf(way, sizeof(way), "%s %s%s%.0u",
+				    names[k], d, k == TAIL_HEDGE ? ":" : "",
+				    k == TAIL_HEDGE ? n : 0);
+			printf("%-16s %9s %9s %9s", way,
+			    tail_text(x->p50, p[0], sizeof(p[0])),
+			    tail_text(x->p99, p[1], sizeof(p[1])),
+			    tail_text(x->p999, p[2], sizeof(p[2])));
+			if (isfinite(x->calls))
+				printf(" %8.3f\n", x->calls);
+			else
+				printf(" %8s\n", "Inf");
+			break;
+		case FORMAT_CSV:
+			printf("%s,%s,%u,%s,%s,%s,%s\n", names[k],
+			    k == TAIL_NONE ? "" : tail_ms(c->hedge.delay, false,
+			    a), n, tail_ms(x->p50, false, b),
+			    tail_ms(x->p99, false, e), tail_ms(x->p999, false,
+			    f), calls);
+			break;
+		case FORMAT_JSON:
+			printf("%s  {\"strategy\": \"%s\", \"delay_ms\": %s, "
+			    "\"in_flight\": %u, \"p50_ms\": %s, \"p99_ms\": %s, "
+			    "\"p99_9_ms\": %s, \"calls\": %s}", k == 0 ? "" :
+			    ",\n", names[k], k == TAIL_NONE ? "null" :
+			    tail_ms(c->hedge.delay, true, a), n,
+			    tail_ms(x->p50, true, b), tail_ms(x->p99, true, e),
+			    tail_ms(x->p999, true, f), calls);
+			break;
+		}
+	}
+	if (json)
+		puts("\n]");
+}
+
 int
 simulate_main(const struct config *given, struct rng *rng)
 {
@@ -558,7 +648,13 @@ simulate_main(const struct config *given, struct rng *rng)
 
 	sim_defaults(&sim.backoff, given->given_strategy,
 	    given->given_max_delay, given->given_max);
-	if (c->failure_rates != NULL)
+	if (c->hedge.delay > 0) {
+		struct tail_result r[TAIL_COUNT];
+
+		tail_model(&c->latency, &c->hedge, r);
+		tail_print(c, r);
+		why = NULL;
+	} else if (c->failure_rates != NULL)
 		why = load_main(c, rng);
 	else {
 		if ((why = plan_init(&p, c, rng)) == NULL)

@@ -81,8 +81,11 @@ setup() {
 	cat >hedges-fail <<-'EOF2'
 	#!/bin/sh
 	echo "$RETRY_ATTEMPT" >>calls
-	[ "$RETRY_ATTEMPT" = 1 ] || exit 4
-	while [ "$(wc -l <calls)" -lt 3 ]; do sleep 0.02; done
+	if [ "$RETRY_ATTEMPT" != 1 ]; then echo $$ >pid.$RETRY_ATTEMPT; exit 4; fi
+	# Attempt 1 ends last: once retry has reaped attempt 3.
+	while ! [ -s pid.3 ] || kill -0 "$(cat pid.3)" 2>/dev/null; do
+		sleep 0.02
+	done
 	exit 3
 	EOF2
 	chmod +x hedges-fail

@@ -442,6 +442,55 @@ for r in json.loads(sys.argv[1]):
 	assert_output --partial "one number of --clients"
 }
 
+@test "--hedge: the hedging model's table, worked out by hand" {
+	run -0 retry simulate --hedge 100ms
+	assert_equal "${#lines[@]}" 4
+	assert_line --index 0 --regexp '^strategy +p50 +p99 +p99\.9 +calls$'
+	# 95% of 20ms, 5% of 2s: the timeout ends in round k at k x 100ms +
+	# 20ms; the hedge is slow in 0.05^2 of runs, more than 0.001.
+	assert_line --index 1 --regexp '^none +20ms +2s +2s +1\.000$'
+	assert_line --index 2 --regexp '^timeout 100ms +20ms +120ms +220ms +1\.053$'
+	assert_line --index 3 --regexp '^hedge 100ms:2 +20ms +120ms +2s +1\.050$'
+	run -0 retry simulate --hedge 100ms:3 --format csv
+	assert_line --index 0 "strategy,delay_ms,in_flight,p50_ms,p99_ms,p99_9_ms,calls"
+	assert_line --index 3 "hedge,100,3,20,120,220,1.0525"
+}
+
+@test "--latency: any list, hedged at its 95th percentile; json, and never" {
+	run -0 retry simulate --latency 10ms,30ms --hedge 20ms --format json
+	jq -e 'length == 3 and .[0].strategy == "none" and .[0].delay_ms == null
+	    and (.[1] | .strategy == "timeout" and .p99_ms == 130 and .calls == 2)
+	    and (.[2] | .p50_ms == 10 and .p99_ms == 30 and .calls == 1.5)' \
+	    <<<"$output" >/dev/null || fail "not the model's numbers"
+	run -0 retry simulate --latency 2s@5%,20ms
+	assert_line --index 3 --regexp '^hedge 20ms:2 +20ms +40ms +2s +1\.050$'
+	# A timeout below every latency: a run never ends.
+	run -0 retry simulate --latency 1s --hedge 500ms --format json
+	jq -e '.[1] | .p50_ms == null and .calls == null' <<<"$output" >/dev/null ||
+	    fail "a run that never ends"
+	run -0 retry simulate --latency 1s --hedge 500ms
+	assert_line --index 2 --regexp '^timeout 500ms +never +never +never +Inf$'
+}
+
+@test "--latency and --hedge: bad values, and options of other models, exit 125" {
+	local bad
+	for bad in "" 20ms,2s@5 2s@0% 1s@50%,2s@40% 1s,1000ms 1s,,2s 0s x \
+	    1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17; do
+		run -125 retry simulate --latency "$bad"
+		assert_usage_error --latency
+	done
+	for bad in 0 1s:1 1s:17 1s: :2 x; do
+		run -125 retry simulate --hedge "$bad"
+		assert_usage_error --hedge
+	done
+	for bad in "--clients 10" "--runs 10" "--failure-rate 0.5" "--chart" \
+	    "--exp 1s" "--jitter full"; do
+		# shellcheck disable=SC2086
+		run -125 retry simulate --hedge 1s $bad
+		assert_usage_error "${bad%% *}: has no part"
+	done
+}
+
 # Progress: at a terminal only.
 
 # A tmux pane running an interactive bash, all it shows logged to

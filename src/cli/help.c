@@ -29,6 +29,10 @@ help_of(const struct opt *o, enum mode mode)
 	if (mode == MODE_SIMULATE && o->id == O_MAX)
 		return "at most N attempts a client (default 0: no\n"
 		    "limit, as the blog's clients)";
+	if (mode == MODE_SIMULATE && o->id == O_HEDGE)
+		return "the hedging model: after DUR, another attempt\n"
+		    "beside the first, up to N in flight (default\n"
+		    "the 95th percentile of --latency, N 2)";
 	return o->help;
 }
 

@@ -99,7 +99,7 @@ const struct opt optable[] = {
 	{ "kill-after", 'k', O_KILL_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  DURATION(kill_after),
 	  "then KILL after DUR more (default 5s)" },
-	{ "hedge", 0, O_HEDGE, "DUR[:N]", G_ATTEMPTS, RETRY, 0, 0,
+	{ "hedge", 0, O_HEDGE, "DUR[:N]", G_ATTEMPTS, RETRY | SIM, 0, 0,
 	  PARSED(hedge, P_HEDGE),
 	  "an attempt still running after DUR: start the\n"
 	  "next beside it, up to N at once (default 2);\n"
@@ -452,6 +452,11 @@ const struct opt optable[] = {
 	{ "runs", 0, O_RUNS, "N", G_SIMULATE, SIM, 0, 0,
 	  COUNT(runs, 1, 100000),
 	  "average over N runs (default 100)" },
+	{ "latency", 0, O_LATENCY, "LIST", G_SIMULATE, SIM, 0, 0,
+	  PARSED(latency, P_LATENCY),
+	  "the hedging model instead: an attempt takes each\n"
+	  "DUR of LIST, DUR@P% with chance P, as in\n"
+	  "20ms,2s@5% (the default with --hedge)" },
 
 	{ "help", 'h', O_HELP, NULL, G_OTHER, ALL | SHR, 0, 0,
 	  FLAG(help),

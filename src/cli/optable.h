@@ -35,7 +35,7 @@ enum opt_id {
 	O_SHARE, O_SHARE_BUDGET, O_SHARE_WINDOW, O_SHARE_BREAKER, O_SHARE_OPEN,
 	O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT, O_SHARE_CONNECT_TIMEOUT,
 	O_SHARE_REQUIRED, O_COUNT, O_FORMAT, O_UNIT, O_CHART, O_ASCII, O_SAMPLES,
-	O_CLIENTS, O_RUNS, O_FAILURE_RATE,
+	O_CLIENTS, O_RUNS, O_FAILURE_RATE, O_LATENCY,
 	O_EXIT_ON_MATCH,
 	O_HELP, O_VERSION,
 };
@@ -89,6 +89,7 @@ enum opt_parser {
 	P_CLIENTS,	/* char *: numbers of clients, as simulate reads them */
 	P_RATES,	/* char *: failure rates, as simulate reads them */
 	P_HEDGE,	/* struct hedge: DUR[:N] */
+	P_LATENCY,	/* struct latency: simulate's --latency */
 };
 
 /* A value among names, as in --format json. */
@@ -121,7 +122,7 @@ struct opt {
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	95
+#define OPTABLE_ROWS	96
 
 extern const struct opt optable[];
 

@@ -207,6 +207,8 @@ parsed(enum opt_parser reader, char *arg, void *to)
 		return why;
 	case P_HEDGE:
 		return hedge_parse(arg, to);
+	case P_LATENCY:
+		return latency_parse(arg, to);
 	}
 	return NULL;
 }

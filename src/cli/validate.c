@@ -17,6 +17,7 @@
 #include "optparse.h"
 #include "probeurl.h"
 #include "share.h"
+#include "tail.h"
 
 /* The default --max-delay of --exp, --linear, --fib, --decorrelated and
  * --decorrelated-v2 in a run without a limit on attempts, as Kubernetes
@@ -93,6 +94,35 @@ validate_show(struct parse *p)
 	return 0;
 }
 
+/* simulate's hedging model: exact, one latency LIST, no clients and no
+ * back-off; LATENCY_DEFAULT where no --latency is given, and a hedge at
+ * its 95th percentile where no --hedge is. */
+static int
+validate_hedging(struct parse *p)
+{
+	static const enum opt_id other[] = { O_FAILURE_RATE, O_CLIENTS,
+	    O_RUNS, O_CHART };
+	struct config *c = p->cfg;
+
+	for (size_t i = 0; i < OPTABLE_ROWS; i++)
+		for (size_t j = 0; j < sizeof(other) / sizeof(other[0]); j++)
+			if (optable[i].id == other[j] &&
+			    p->given[other[j] - O_MAX])
+				return opt_fail(p, &optable[i], "has no part "
+				    "in the hedging model (--latency, "
+				    "--hedge)");
+	if (c->custom)
+		return opt_fail(p, p->strategy != NULL ? p->strategy :
+		    optable_find(0, "jitter"), "has no part in the hedging "
+		    "model: its timeout retries at once");
+	if (c->latency.n == 0)
+		(void)latency_parse(LATENCY_DEFAULT, &c->latency);
+	if (c->hedge.delay == 0)
+		c->hedge = (struct hedge){ latency_quantile(&c->latency,
+		    0.95), HEDGE_N };
+	return 0;
+}
+
 /* simulate: what was given, for the blog's model to fill in the rest
  * (sim_defaults, model.h). */
 static int
@@ -107,6 +137,9 @@ validate_simulate(struct parse *p)
 	c->given_strategy = p->strategy != NULL;
 	c->given_max_delay = p->given[O_MAX_DELAY - O_MAX];
 	c->given_max = p->given[O_MAX - O_MAX];
+	if ((c->latency.n > 0 || c->hedge.delay > 0) &&
+	    validate_hedging(p) != 0)
+		return -1;
 	if (c->runs == 0)
 		c->runs = 100;
 	if (c->clients == NULL)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "codes.h"
+#include "lists.h"
 #include "engine.h"
 #include "hedging.h"
 #include "match.h"
@@ -88,6 +89,7 @@ struct config {
 	/* simulate */
 	const char	*clients;	/* the --clients LIST, checked */
 	const char	*failure_rates;	/* --failure-rate LIST, checked */
+	struct latency	 latency;	/* --latency LIST; n 0: not given */
 	unsigned long	 runs;
 	bool		 custom;	/* a strategy or --jitter given */
 	bool		 given_strategy, given_max_delay, given_max;	/* the

@@ -1,11 +1,12 @@
 /* The lists of the faces that replay: show-backoff-delays' STATUS
- * entries and simulate's --clients. */
+ * entries and simulate's --clients, --failure-rate and --latency. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "duration.h"
 #include "lists.h"
 #include "number.h"
 
@@ -178,5 +179,89 @@ rates_parse(const char *s, double *out, size_t cap, size_t *n)
 	}
 	if (n != NULL)
 		*n = count;
+	return NULL;
+}
+
+/* One item of a --latency LIST, s[0..len): its duration into *at, its
+ * chance into *p (-1: none given). */
+static const char *
+latency_item(const char *s, size_t len, int64_t *at, double *p)
+{
+	char item[64];
+	const char *why;
+	char *mark;
+	size_t plen;
+
+	if (len == 0)
+		return "an empty item";
+	if (len >= sizeof(item))
+		return "an item is too long";
+	memcpy(item, s, len);
+	item[len] = '\0';
+	*p = -1;
+	if ((mark = strchr(item, '@')) != NULL) {
+		*mark++ = '\0';
+		plen = strlen(mark);
+		if (plen < 2 || mark[plen - 1] != '%' ||
+		    !number_parse(mark, plen - 1, p))
+			return "a chance is a percentage, as in 2s@5%";
+		if (*p <= 0 || *p > 100)
+			return "a chance is over 0% and at most 100%";
+		*p /= 100;
+	}
+	if ((why = duration_parse(item, at)) != NULL)
+		return why;
+	if (*at <= 0)
+		return "a latency is more than 0";
+	return NULL;
+}
+
+const char *
+latency_parse(const char *s, struct latency *out)
+{
+	struct latency l = { 0 };
+	const char *comma, *why;
+	double given = 0, p[LATENCY_MAX];
+	int64_t at;
+	size_t len, open = 0, k;
+
+	for (;; s = comma + 1) {
+		comma = strchr(s, ',');
+		len = comma != NULL ? (size_t)(comma - s) : strlen(s);
+		if (l.n >= LATENCY_MAX)
+			return "more than 16 items";
+		if ((why = latency_item(s, len, &at, &p[l.n])) != NULL)
+			return why;
+		for (k = 0; k < l.n; k++)
+			if (l.at[k] == at)
+				return "a latency is given twice";
+		l.at[l.n] = at;
+		if (p[l.n] < 0)
+			open++;
+		else
+			given += p[l.n];
+		l.n++;
+		if (comma == NULL)
+			break;
+	}
+	if (given > 1 + 1e-9 || (open == 0 && given < 1 - 1e-9))
+		return "the chances add up to 100%";
+	if (open > 0 && given > 1 - 1e-9)
+		return "the chances leave nothing for an item without one";
+	for (k = 0; k < l.n; k++)
+		l.p[k] = p[k] < 0 ? (1 - given) / (double)open : p[k];
+	/* Ascending: an insertion sort of at most 16. */
+	for (size_t i = 1; i < l.n; i++)
+		for (k = i; k > 0 && l.at[k - 1] > l.at[k]; k--) {
+			const int64_t t = l.at[k];
+			const double q = l.p[k];
+
+			l.at[k] = l.at[k - 1];
+			l.p[k] = l.p[k - 1];
+			l.at[k - 1] = t;
+			l.p[k - 1] = q;
+		}
+	if (out != NULL)
+		*out = l;
 	return NULL;
 }

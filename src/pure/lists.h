@@ -1,10 +1,12 @@
 /* The lists of the faces that replay: show-backoff-delays' STATUS
- * entries, and simulate's --clients and --failure-rate.  Pure. */
+ * entries, and simulate's --clients, --failure-rate and --latency.
+ * Pure. */
 #ifndef RETRY_LISTS_H
 #define RETRY_LISTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* simulate's --clients: how many clients at a time. */
 #define CLIENTS_MAX	10000		/* one --clients value */
@@ -33,5 +35,21 @@ const char	*clients_parse(const char *, unsigned long *out, size_t cap,
  */
 #define RATES_MAX	100
 const char	*rates_parse(const char *, double *out, size_t cap, size_t *n);
+
+/*
+ * A --latency LIST: durations an attempt takes, each with its chance, as
+ * in "20ms,2s@5%" (2s one time in 20, 20ms the rest): items DUR@P% share
+ * what the items without a chance leave, equally; the chances add up to
+ * 100%.  In at, ascending, each once; p their chances, adding up to 1.
+ */
+#define LATENCY_MAX	16
+struct latency {
+	size_t		 n;
+	int64_t		 at[LATENCY_MAX];	/* ns, more than 0 */
+	double		 p[LATENCY_MAX];
+};
+/* Parses a --latency LIST into *out, which may be NULL to check it only:
+ * NULL or why it is wrong. */
+const char	*latency_parse(const char *, struct latency *out);
 
 #endif

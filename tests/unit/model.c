@@ -11,6 +11,7 @@
 #include "lists.h"
 #include "model.h"
 #include "options.h"
+#include "tail.h"
 #include "unit.h"
 
 #define MS	1e6		/* ns */
@@ -279,9 +280,126 @@ rows_load(void)
 	}
 }
 
+/*
+ * The hedging model, each row worked out by hand.  95% of 20ms and 5% of
+ * 2s, hedged at 100ms: a run is slow only when both attempts are (0.05^2 =
+ * 0.0025 of runs, more than 0.001: p99.9 stays 2s), the hedge ends at
+ * 120ms otherwise, and a second attempt starts in 5% of runs.  The
+ * timeout retries at once: round k ends at k x 100ms + 20ms, reached with
+ * 0.05^k, 1/0.95 attempts a run.
+ */
+static const struct tail_row {
+	const char	*name;
+	const char	*options;
+	enum tail_kind	 kind;
+	double		 p50, p99, p999;	/* ms; -1: never */
+	double		 calls;
+} tail[] = {
+	{ "none: one attempt's own percentiles", "--hedge 100ms",
+	  TAIL_NONE, 20, 2000, 2000, 1 },
+	{ "timeout 100ms: k rounds of 100ms, then 20ms", "--hedge 100ms",
+	  TAIL_TIMEOUT, 20, 120, 220, 1 / 0.95 },
+	{ "hedge 100ms: 0.0025 of runs wait 2s; 1.05 calls", "--hedge 100ms",
+	  TAIL_HEDGE, 20, 120, 2000, 1.05 },
+	{ "hedge 100ms:3: 0.05^3 < 0.001; 1 + 0.05 + 0.0025 calls",
+	  "--hedge 100ms:3", TAIL_HEDGE, 20, 120, 220, 1.0525 },
+	{ "--latency alone: hedged at its 95th percentile, 20ms",
+	  "--latency 20ms,2s@5%", TAIL_HEDGE, 20, 40, 2000, 1.05 },
+	{ "items without a chance share the rest; any order",
+	  "--latency 2s@5%,20ms --hedge 100ms", TAIL_HEDGE, 20, 120, 2000,
+	  1.05 },
+	{ "half 10ms, half 30ms, hedged at 20ms: the hedge never wins",
+	  "--latency 10ms,30ms --hedge 20ms", TAIL_HEDGE, 10, 30, 30, 1.5 },
+	{ "the same, timeout 20ms: 1/2^(k+1) end in round k",
+	  "--latency 10ms,30ms --hedge 20ms", TAIL_TIMEOUT, 10, 130, 190, 2 },
+	{ "every attempt over the timeout: never", "--latency 1s --hedge "
+	  "500ms", TAIL_TIMEOUT, -1, -1, -1, INFINITY },
+	{ "every attempt 1s, hedged at 500ms: 2 calls, no gain",
+	  "--latency 1s --hedge 500ms", TAIL_HEDGE, 1000, 1000, 1000, 2 },
+};
+
+static bool
+same_ms(int64_t ns, double ms)
+{
+	return ms < 0 ? ns == -1 : fabs((double)ns / MS - ms) < 1e-9;
+}
+
+static void
+rows_tail(void)
+{
+	struct tail_result r[TAIL_COUNT];
+	struct config c;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
+		const struct tail_row *t = &tail[i];
+		const struct tail_result *k = &r[t->kind];
+
+		if (simulate_options(t->options, &c, err, sizeof(err)) != 0) {
+			unit_row(false, "tail", t->name, "options: %s", err);
+			options_free(&c);
+			continue;
+		}
+		tail_model(&c.latency, &c.hedge, r);
+		unit_row(same_ms(k->p50, t->p50) && same_ms(k->p99, t->p99) &&
+		    same_ms(k->p999, t->p999) && (isinf(t->calls) ?
+		    isinf(k->calls) : fabs(k->calls - t->calls) < 1e-9),
+		    "tail", t->name, "p50 %lld, p99 %lld, p99.9 %lld ns, "
+		    "calls %.12g", (long long)k->p50, (long long)k->p99,
+		    (long long)k->p999, k->calls);
+		options_free(&c);
+	}
+}
+
+/* --latency and --hedge refused, each with its reason. */
+static void
+rows_tail_refused(void)
+{
+	static const struct {
+		const char	*options;
+		const char	*want;
+	} t[] = {
+		{ "--latency 20ms,2s@5", "a percentage" },
+		{ "--latency 20ms,2s@0%", "over 0%" },
+		{ "--latency 1s@50%,2s@40%", "add up to 100%" },
+		{ "--latency 1s@50%,2s@50%,3s", "leave nothing" },
+		{ "--latency 1s,1000ms", "given twice" },
+		{ "--latency 1s,,2s", "empty" },
+		{ "--latency 0s", "more than 0" },
+		{ "--latency 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+		  "more than 16" },
+		/* hedging.c's own words, retry's as simulate's. */
+		{ "--hedge 0", "--hedge: '0': " },
+		{ "--hedge 1s:1", "--hedge: '1s:1': " },
+		{ "--hedge 1s:17", "--hedge: '1s:17': " },
+		{ "--hedge 1s:", "--hedge: '1s:': " },
+		{ "--hedge :2", "--hedge: ':2': " },
+		{ "--hedge 1s --clients 10", "--clients: has no part" },
+		{ "--hedge 1s --runs 10", "--runs: has no part" },
+		{ "--hedge 1s --failure-rate 0.5", "--failure-rate: has no" },
+		{ "--latency 1s --chart", "--chart: has no part" },
+		{ "--hedge 1s --exp 1s", "--exp: has no part" },
+		{ "--hedge 1s --jitter full", "--jitter: has no part" },
+	};
+	struct config c;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const int rc = simulate_options(t[i].options, &c, err,
+		    sizeof(err));
+
+		unit_row(rc != 0 && strstr(err, t[i].want) != NULL,
+		    "tail refused", t[i].options, "got %s", rc != 0 ? err :
+		    "no refusal");
+		options_free(&c);
+	}
+}
+
 void
 unit_model(void)
 {
+	rows_tail();
+	rows_tail_refused();
 	rows_exp_base();
 	rows_contention();
 	rows_contention_edges();

@@ -69,7 +69,7 @@ _retry_takes_value() {
 	--share-connect-timeout | \
 	--format | \
 	--unit | --samples | --clients | --failure-rate | --runs | \
-	--latency | --hedge)
+	--latency)
 		return 0 ;;
 	esac
 	return 1

@@ -216,10 +216,10 @@ setup() {
 	assert_output "retry: --hedge: needs --stdin replay or --stdin null (attempts side by side cannot share one stdin)
 Try 'retry --help'."
 	run -125 retry --hedge 1s --stdin null --foreground -- true
-	assert_line --index 0 "retry: --hedge: cannot be used with --foreground"
+	assert_line --index 0 "retry: --hedge: conflicts with --foreground (attempts side by side never hold the terminal)"
 	run -125 retry --hedge 1s --stdin null --until-output ok \
 	    --exit-on-match -- true
-	assert_line --index 0 "retry: --hedge: cannot be used with --exit-on-match"
+	assert_line --index 0 "retry: --hedge: conflicts with --exit-on-match (a hedged attempt's output is matched once it ends)"
 	run -125 retry --hedge 1s:1 --stdin null -- true
 	assert_line --index 0 "retry: --hedge: '1s:1': N must be a whole number from 2 to 16"
 	run -125 retry --hedge 1s:17 --stdin null -- true

@@ -520,6 +520,16 @@ const struct opt_conflict optable_conflicts[] = {
 	  "no delay can be both" },
 	{ O_VERBOSE, O_QUIET, C_BOTH, RETRY,
 	  "give one" },
+	{ O_HEDGE, O_FOREGROUND, C_BOTH, RETRY,
+	  "attempts side by side never hold the terminal" },
+	{ O_HEDGE, O_HOLD_STDOUT, C_BOTH, RETRY,
+	  "a hedged attempt's output is held whole already" },
+	{ O_HEDGE, O_ONLY_LAST, C_BOTH, RETRY,
+	  "a hedged run passes on one attempt's output already" },
+	{ O_HEDGE, O_FOREVER, C_BOTH, RETRY,
+	  "a run that goes on after a success has no winner" },
+	{ O_HEDGE, O_EXIT_ON_MATCH, C_BOTH, RETRY,
+	  "a hedged attempt's output is matched once it ends" },
 };
 
 _Static_assert(sizeof(optable_conflicts) / sizeof(optable_conflicts[0]) ==

@@ -144,7 +144,7 @@ struct opt_conflict {
 	const char	*why;		/* said after "conflicts with --b" */
 };
 
-#define OPTABLE_CONFLICTS	7
+#define OPTABLE_CONFLICTS	12
 
 extern const struct opt_conflict optable_conflicts[];
 

@@ -285,21 +285,12 @@ validate_probe(struct parse *p)
 
 /*
  * --hedge: attempts side by side each read stdin from its start (replay)
- * or nothing, never hold the terminal, and have their output held whole
- * (so no other way of holding it, and no match that ends an attempt as
- * it comes); a run that goes on after a success has no winner.
+ * or nothing; the options it cannot be given with are the table's
+ * conflicts.
  */
 static int
 validate_hedge(struct parse *p)
 {
-	static const char *const refused[] = {
-		"foreground", "hold-stdout", "only-last", "forever",
-		"exit-on-match",
-	};
-	static const int given[] = {
-		O_FOREGROUND, O_HOLD_STDOUT, O_ONLY_LAST, O_FOREVER,
-		O_EXIT_ON_MATCH,
-	};
 	const struct opt *h = optable_find(0, "hedge");
 	struct config *c = p->cfg;
 
@@ -308,10 +299,6 @@ validate_hedge(struct parse *p)
 	if (c->stdin_mode == STDIN_INHERIT)
 		return opt_fail(p, h, "needs --stdin replay or --stdin null "
 		    "(attempts side by side cannot share one stdin)");
-	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++)
-		if (p->given[given[i] - O_MAX])
-			return opt_fail(p, h, "cannot be used with --%s",
-			    refused[i]);
 	if (c->limits.successes > 1)
 		return opt_fail(p, h, "cannot be used with --successes");
 	if (c->nargs > 0 && probeurl_is(c->args[0]))

@@ -533,10 +533,12 @@ static const struct worded {
 	  NULL }, "--hedge: '0': DUR must be a duration over 0, as 500ms" },
 	{ M_RETRY, "--hedge with --only-last", { "--hedge", "1s", "--stdin",
 	  "replay", "--only-last", NULL },
-	  "--hedge: cannot be used with --only-last" },
+	  "--hedge: conflicts with --only-last (a hedged run passes on one "
+	  "attempt's output already)" },
 	{ M_RETRY, "--hedge with --exit-on-match", { "--hedge", "1s", "--stdin",
 	  "null", "--until-output", "x", "--exit-on-match", NULL },
-	  "--hedge: cannot be used with --exit-on-match" },
+	  "--hedge: conflicts with --exit-on-match (a hedged attempt's output "
+	  "is matched once it ends)" },
 	{ M_RETRY, "--hedge with --successes", { "--hedge", "1s", "--stdin",
 	  "null", "--successes", "2", NULL },
 	  "--hedge: cannot be used with --successes" },

@@ -558,3 +558,15 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	REDIS_AUTH=$pw run -0 redis_cli -n 1 HGET retry:auth:state failures
 	assert_output 2
 }
+
+@test "redis: --deadline bounds the wait for the store before an attempt, as --budget does" {
+	local t0
+	silent_start
+	t0=$(now_ms)
+	run -75 env RETRY_SHARE_STORE=redis://127.0.0.1:$SILENT_PORT \
+	    timeout 60 "$RETRY" --share d --share-timeout 5s --deadline 1s \
+	    --share-required -- true
+	assert_output --regexp "no answer within ([0-9]{1,3}(\.[0-9]+)?ms) \(half of what was left of --deadline\)"
+	# Not the 5s of --share-timeout.
+	[ $(($(now_ms) - t0)) -lt 4500 ]
+}

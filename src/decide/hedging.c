@@ -49,7 +49,7 @@ hedge_due(const struct hedge *h, unsigned inflight, int64_t since)
 enum hedge_bar
 hedge_next(const struct hedge *h, unsigned inflight, int64_t since,
     unsigned long made, unsigned long max_attempts, int64_t budget,
-    int64_t now)
+    int64_t deadline, int64_t now)
 {
 	const int64_t due = hedge_due(h, inflight, since);
 
@@ -59,7 +59,7 @@ hedge_next(const struct hedge *h, unsigned inflight, int64_t since,
 		return HEDGE_NOT_YET;
 	if (max_attempts > 0 && made >= max_attempts)
 		return HEDGE_MAX;
-	if (budget >= 0 && now > budget)
+	if ((budget >= 0 && now > budget) || (deadline >= 0 && now >= deadline))
 		return HEDGE_BUDGET;
 	return HEDGE_GO;
 }

@@ -24,7 +24,7 @@ enum hedge_bar {
 	HEDGE_FULL,	/* N are in flight */
 	HEDGE_NOT_YET,	/* DUR has not passed since */
 	HEDGE_MAX,	/* --max attempts are made */
-	HEDGE_BUDGET,	/* it would start past --budget */
+	HEDGE_BUDGET,	/* it would start past --budget, or at --deadline */
 };
 
 /* DUR or DUR:N into h: NULL, or why arg is wrong. */
@@ -33,12 +33,13 @@ const char	*hedge_parse(const char *arg, struct hedge *h);
  * Whether the next attempt starts as a hedge at now (ns since the run
  * started): inflight attempts run; since: the youngest's start, or the
  * end of an attempt that failed beside it since, if later; made
- * attempts were made, max_attempts the most (0: no limit); budget, ns or
- * -1.
+ * attempts were made, max_attempts the most (0: no limit); budget and
+ * deadline, ns or -1 (none starts past the one, nor at the other).
  */
 enum hedge_bar	 hedge_next(const struct hedge *h, unsigned inflight,
 		    int64_t since, unsigned long made,
-		    unsigned long max_attempts, int64_t budget, int64_t now);
+		    unsigned long max_attempts, int64_t budget,
+		    int64_t deadline, int64_t now);
 /* When the next hedge is due (ns since the run started), DUR after since,
  * or -1 for none while inflight attempts run. */
 int64_t		 hedge_due(const struct hedge *h, unsigned inflight,

@@ -511,7 +511,8 @@ hedge_more(struct round *rd)
 	    rd->refused == rd->since)
 		return -1;
 	switch (hedge_next(&c->hedge, rd->live, rd->since, *h->made,
-	    c->backoff.max_attempts, c->limits.budget, now)) {
+	    c->backoff.max_attempts, c->limits.budget, c->limits.deadline,
+	    now)) {
 	case HEDGE_FULL:
 		return -1;
 	case HEDGE_NOT_YET:

@@ -645,8 +645,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 			    "--share-required: giving up" :
 			    "going on without the shared state");
 		}
-		if (c->limits.budget >= 0)
-			run->sh->end = run->t0 + c->limits.budget;
+		shared_end(run->sh, run->t0, c->limits.budget,
+		    c->limits.deadline);
 	}
 	/*
 	 * Every library the run needs is loaded before its first attempt,

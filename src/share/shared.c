@@ -182,9 +182,10 @@ apply_decision(struct share_state *s, int64_t now, void *p)
  * A store answers within --share-timeout, and a new connection to Redis
  * is made within --share-connect-timeout (span: the longer of the two);
  * before an attempt (the gate, and the decision that grants a retry)
- * both end within half of what is left of --budget when that is less
- * than span (then: when, in CLOCK_MONOTONIC ns; else -1), so that the
- * attempt keeps the other half whatever the store does.  A run's last
+ * both end within half of what is left of --budget (or of --deadline, if
+ * earlier) when that is less than span (then: when, in CLOCK_MONOTONIC
+ * ns; else -1), so that the attempt keeps the other half whatever the
+ * store does.  A run's last
  * words (the decision after its last attempt, a probe let go) may end it
  * up to span past --budget, and after a signal a second at most.
  */
@@ -545,6 +546,17 @@ int
 shared_reset(struct shared *sh, const char *name, char *err, size_t errsz)
 {
 	return sh->ops->reset(sh, name, err, errsz);
+}
+
+void
+shared_end(struct shared *sh, int64_t t0, int64_t budget, int64_t deadline)
+{
+	const bool hard = deadline >= 0 && (budget < 0 || deadline < budget);
+
+	if (budget < 0 && deadline < 0)
+		return;
+	sh->end = t0 + (hard ? deadline : budget);
+	sh->redis.by_what = hard ? "half of what was left of --deadline" : NULL;
 }
 
 void

@@ -71,8 +71,9 @@ struct shared {
 	bool		 faulty;	/* the last decision failed: said */
 	bool		 unusable;	/* it could not be made: not asked */
 	bool		 said_corrupt;
-	int64_t		 end;		/* the run's --budget ends then
-					 * (CLOCK_MONOTONIC ns), or -1 */
+	int64_t		 end;		/* the run's --budget or --deadline
+					 * ends then (CLOCK_MONOTONIC ns),
+					 * or -1 */
 	int64_t		 until;		/* `retry share` ends its waits then
 					 * (CLOCK_MONOTONIC ns), or -1 */
 	const char	*until_what;	/* and how that is said */
@@ -124,6 +125,11 @@ int		 shared_read(struct shared *, const char *name,
 		    struct share_state *, char *err, size_t);
 int		 shared_reset(struct shared *, const char *name, char *err,
 		    size_t);
+/* A run's: no attempt starts past --budget (budget, ns after t0, or -1)
+ * nor at --deadline (deadline, likewise), and the store's answers before
+ * an attempt end within half of what is left of the earlier. */
+void		 shared_end(struct shared *, int64_t t0, int64_t budget,
+		    int64_t deadline);
 /* For `retry share`: every wait for the store ends by then too
  * (CLOCK_MONOTONIC ns), which a failure names as what (a string that
  * outlives the store's use). */

@@ -49,30 +49,37 @@ rows_next(void)
 		const char	*name;
 		int64_t		 since;
 		unsigned long	 made, max;
-		int64_t		 budget, now;
+		int64_t		 budget, deadline, now;
 		int64_t		 due;
 		unsigned	 inflight;
 		enum hedge_bar	 want;
 	} rows[] = {
-		{ "not yet", 0, 1, 5, -1, 99 * MS, 100 * MS, 1,
+		{ "not yet", 0, 1, 5, -1, -1, 99 * MS, 100 * MS, 1,
 		  HEDGE_NOT_YET },
-		{ "due: go", 0, 1, 5, -1, 100 * MS, 100 * MS, 1, HEDGE_GO },
-		{ "after a failure beside: DUR after it", 150 * MS, 2, 5, -1,
+		{ "due: go", 0, 1, 5, -1, -1, 100 * MS, 100 * MS, 1, HEDGE_GO },
+		{ "after a failure beside: DUR after it", 150 * MS, 2, 5, -1, -1,
 		  200 * MS, 250 * MS, 2, HEDGE_NOT_YET },
-		{ "N in flight: none", 0, 3, 5, -1, S, -1, 3, HEDGE_FULL },
-		{ "none in flight: none", 0, 1, 5, -1, S, -1, 0, HEDGE_FULL },
-		{ "--max made", 0, 5, 5, -1, S, 100 * MS, 1, HEDGE_MAX },
-		{ "--max 0: no limit", 0, 50, 0, -1, S, 100 * MS, 1,
+		{ "N in flight: none", 0, 3, 5, -1, -1, S, -1, 3, HEDGE_FULL },
+		{ "none in flight: none", 0, 1, 5, -1, -1, S, -1, 0,
+		  HEDGE_FULL },
+		{ "--max made", 0, 5, 5, -1, -1, S, 100 * MS, 1, HEDGE_MAX },
+		{ "--max 0: no limit", 0, 50, 0, -1, -1, S, 100 * MS, 1,
 		  HEDGE_GO },
-		{ "past --budget", 0, 1, 5, 500 * MS, S, 100 * MS, 1,
+		{ "past --budget", 0, 1, 5, 500 * MS, -1, S, 100 * MS, 1,
 		  HEDGE_BUDGET },
-		{ "at --budget", 0, 1, 5, S, S, 100 * MS, 1, HEDGE_GO },
+		{ "at --budget", 0, 1, 5, S, -1, S, 100 * MS, 1, HEDGE_GO },
+		{ "before --deadline", 0, 1, 5, -1, S + 1, S, 100 * MS, 1,
+		  HEDGE_GO },
+		{ "at --deadline: none", 0, 1, 5, -1, S, S, 100 * MS, 1,
+		  HEDGE_BUDGET },
+		{ "past --deadline", 0, 1, 5, -1, 500 * MS, S, 100 * MS, 1,
+		  HEDGE_BUDGET },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const enum hedge_bar got = hedge_next(&h, rows[i].inflight,
 		    rows[i].since, rows[i].made, rows[i].max, rows[i].budget,
-		    rows[i].now);
+		    rows[i].deadline, rows[i].now);
 		const int64_t due = hedge_due(&h, rows[i].inflight,
 		    rows[i].since);
 

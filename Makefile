@@ -158,7 +158,7 @@ build/unit: $(UNIT_SRCS) $(UNIT_HDRS) $(call unit_objs,$(OBJ_DIR))
 
 # The rows of the shared state's unit test, replayed through Redis's
 # script by a real server (tests/redis.bats runs it).
-REPLAY_OBJS =	$(patsubst src/%.c,$(OBJ_DIR)/%.o,$(WING) \
+REPLAY_OBJS =	$(patsubst src/%.c,$(OBJ_DIR)/%.o,$(WING) src/share/redisopen.c \
 		$(wildcard src/base/*.c src/pure/*.c src/share/pure/*.c))
 
 build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \

@@ -21,7 +21,7 @@ static struct next
 undecided(unsigned long n)
 {
 	return (struct next){ .what = NEXT_EXIT, .attempt = n,
-	    .delay = { -1, -1, GIVE_UP_NONE }, .at = -1, .others = -1 };
+	    .delay = { -1, -1, GIVE_UP_NONE, -1, -1 }, .at = -1, .others = -1 };
 }
 
 void

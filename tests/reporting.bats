@@ -26,11 +26,13 @@ load test_helper/core
 @test "report: --dry-run's delays are the least a run waits with --delay-from-output" {
 	run -0 retry --dry-run -n 3 --fixed 20ms --jitter full --seed 9 \
 	    --delay-from-output 'wait (.+)'
-	assert_line --index 4 \
+	assert_line --index 0 \
+	    "delays drawn at random with --seed 9: the same each time"
+	assert_line --index 5 \
 	    "the command's output can lengthen any of these delays, to 1h at most"
 	local d1 d2
-	d1=$(awk 'NR == 3 { print $2 }' <<<"$output")
-	d2=$(awk 'NR == 4 { print $2 }' <<<"$output")
+	d1=$(awk 'NR == 4 { print $2 }' <<<"$output")
+	d2=$(awk 'NR == 5 { print $2 }' <<<"$output")
 	run -1 --separate-stderr retry -n 3 --fixed 20ms --jitter full \
 	    --seed 9 --delay-from-output 'wait (.+)' -- \
 	    sh -c 'echo wait 0; exit 1'
@@ -50,9 +52,10 @@ load test_helper/core
 @test "report: retry sleeps what --dry-run and show-backoff-delays print" {
 	run -0 retry --dry-run -n 4 --fixed 20ms --jitter full --seed 9
 	local d1 d2 d3
-	d1=$(awk 'NR == 3 { print $2 }' <<<"$output")
-	d2=$(awk 'NR == 4 { print $2 }' <<<"$output")
-	d3=$(awk 'NR == 5 { print $2 }' <<<"$output")
+	# A header, the columns, attempt 1, then the delays.
+	d1=$(awk 'NR == 4 { print $2 }' <<<"$output")
+	d2=$(awk 'NR == 5 { print $2 }' <<<"$output")
+	d3=$(awk 'NR == 6 { print $2 }' <<<"$output")
 	run -1 --separate-stderr retry -n 4 --fixed 20ms --jitter full \
 	    --seed 9 flaky 9
 	assert_stderr_lines \

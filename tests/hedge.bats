@@ -120,6 +120,42 @@ setup() {
 	[[ ${stderr_lines[3]} == "retry: "*": succeeded on attempt 3 of 5 after "* ]]
 }
 
+# Attempt 1 wins after attempt 2 failed beside it and attempt 3 started:
+# it ends once attempt 3 has started, and attempt 3 would run on.
+early_wins() {
+	cat >early <<-'EOF2'
+	#!/bin/sh
+	case $RETRY_ATTEMPT in
+	1)	echo won
+		i=0
+		while [ ! -e started.3 ] && [ $i -lt 1000 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		exit 0 ;;
+	2)	exit 12 ;;
+	*)	touch started.$RETRY_ATTEMPT
+		exec sleep 30 ;;
+	esac
+	EOF2
+	chmod +x early
+}
+
+@test "--hedge: when an earlier attempt wins, the closing line and --on-success name it, not the last started" {
+	early_wins
+	hook='echo "attempt=$RETRY_ATTEMPT status=$RETRY_STATUS last=$RETRY_LAST_STATUS" >>hook'
+	run -0 --separate-stderr retry --hedge 100ms --stdin null \
+	    --on-success "$hook" -- ./early
+	assert_output "won"
+	[[ ${stderr_lines[-1]} == "retry: ./early: succeeded on attempt 1 of 5 after "* ]]
+	assert_equal "$(cat hook)" "attempt=1 status=0 last=0"
+	rm -f started.3 hook
+	run -0 --separate-stderr retry --hedge 100ms --stdin null \
+	    --until-output '^won$' --on-success "$hook" -- ./early
+	[[ ${stderr_lines[-1]} == "retry: ./early: succeeded on attempt 1 of 5 after "* ]]
+	assert_equal "$(cat hook)" "attempt=1 status=0 last=0"
+}
+
 @test "--hedge: a stdout that retry was given closed is closed for every attempt" {
 	run -1 --separate-stderr bash -c 'timeout 60 "$RETRY" -q --max 1 \
 	    --hedge 50ms --stdin null -- sh -c "echo hi" >&-'

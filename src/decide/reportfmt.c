@@ -257,7 +257,8 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		share_text(l, c, e);
 		return;
 	case EV_DONE:
-		line_add(l, "succeeded on attempt %lu", made(e));
+		line_add(l, "succeeded on attempt %lu", e->hedged ?
+		    e->attempt : made(e));
 		if (c->max_attempts > 0)
 			line_add(l, " of %lu", c->max_attempts);
 		line_add(l, " after %s", duration_format(

@@ -43,6 +43,8 @@ struct report {
 	unsigned long	 made;		/* the attempts the run made, a
 					 * --forever --reset-after's before
 					 * its count started over too */
+	bool		 hedged;	/* EV_DONE: attempt won a round of
+					 * --hedge, and is named, not made */
 	unsigned long	 failures;	/* EV_GIVE_UP, EV_DONE: the attempts
 					 * of the run that failed */
 	const struct attempt_result *result;

@@ -414,6 +414,7 @@ ended(struct round *rd, int i)
 	}
 	report_limited(h->rep, f->scan.limited);
 	(*h->failures)++;
+	env_set(ENV_LAST_STATUS, (uint64_t)f->r.status, false);
 	rd->since = f->end;
 	say(rd, HE_FAILED, f, 0, rd->live);
 	shared_failed(h);
@@ -622,7 +623,10 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	pass_on(h, f->out, STDOUT_FILENO);
 	pass_on(h, f->err, STDERR_FILENO);
 	close_held(f);
+	/* The hooks see the deciding attempt, as after a single one. */
 	env_unset(ENV_HEDGED);
+	env_set(ENV_ATTEMPT, f->n, false);
+	env_set(ENV_ELAPSED_MS, (uint64_t)f->start / 1000000, false);
 	*r = f->r;
 	h->st->result = f->scan;
 	if (r->interrupted == 0)

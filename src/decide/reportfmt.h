@@ -96,6 +96,8 @@ struct reporter {
 	int64_t		 budget;
 	int64_t		 deadline;	/* --deadline, ns, or -1 */
 	bool		 retry_on, retry_if_output;	/* given */
+	bool		 hedge;		/* --hedge: an attempt's output comes
+					 * once its round is decided */
 	unsigned long	 successes;	/* --successes: "1 of 3 in a row" */
 	const char	*share;		/* --share NAME, or NULL */
 	const struct share_rules *share_rules;

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ci.h"
 #include "clock.h"
 #include "compat.h"
 #include "duration.h"
@@ -620,6 +621,7 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		(void)wait_until(NULL, 0, at);
 	}
 	f = &rd.f[rd.decided];
+	ci_output(h->rep, f->n);
 	pass_on(h, f->out, STDOUT_FILENO);
 	pass_on(h, f->err, STDERR_FILENO);
 	close_held(f);

@@ -3,6 +3,7 @@
 # first to succeed wins, the others are stopped, reaped and said cancelled.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/core
 load test_helper/procs
 load test_helper/share
 load test_helper/redis
@@ -389,6 +390,16 @@ Try 'retry --help'."
 @test "--hedge --dry-run: says when hedges would start" {
 	run -0 retry --dry-run --hedge 2s:3 --stdin null --max 3 --fixed 1s -- true
 	assert_output --partial "each attempt still running after 2s: the next starts beside it, up to 3 at once (the third 4s after the first"
+}
+
+@test "--hedge --dry-run: says only what can happen: no third with two at once, no hedge under --max 1" {
+	run -0 retry --dry-run --hedge 2s --stdin null -- true
+	assert_line --index 6 "each attempt still running after 2s: the next starts beside it, up to 2 at once; the first to succeed wins, and each counts toward --max"
+	run -0 retry --dry-run --hedge 2s:3 --max 2 --stdin null -- true
+	assert_line --index 3 "each attempt still running after 2s: the next starts beside it, up to 2 at once; the first to succeed wins, and each counts toward --max"
+	run -0 retry --dry-run --hedge 2s:3 --max 1 --stdin null -- true
+	assert_lines "attempt  delay      starts at" "1        -          0s" \
+	    "no hedge: --max 1 allows one attempt"
 }
 
 @test "--hedge: an attempt that opens the terminal finds none, and is not stopped for reading it" {

@@ -116,7 +116,8 @@ setup() {
 	run -0 --separate-stderr retry --hedge 1s --fixed 10ms --stdin null \
 	    -- ./second-round
 	assert_output "won by 3, hedged=no"
-	[[ ${stderr_lines[1]} == "retry: attempt 1 failed: exit 1 after "*"; 1 other still running" ]]
+	# The first failure's line names the command, as a single attempt's.
+	[[ ${stderr_lines[1]} == "retry: ./second-round: attempt 1/5 failed: exit 1 after "*"; 1 other still running" ]]
 	[[ ${stderr_lines[2]} == "retry: attempt 2/5 failed: exit 2 after "*"; next attempt in 10ms" ]]
 	[[ ${stderr_lines[3]} == "retry: "*": succeeded on attempt 3 of 5 after "* ]]
 }
@@ -178,7 +179,10 @@ early_wins() {
 	    --stdin null -- ./ready
 	assert_output "warming up"
 	assert_equal "$(wc -l <calls)" 3
-	[[ ${stderr_lines[1]} == "retry: attempt 2 failed: exit 0 after "*"; 1 other still running" ]]
+	[[ ${stderr_lines[1]} == "retry: ./ready: attempt 2/5 failed: exit 0 after "*" (no line matched --until-output); 1 other still running" ]]
+	# The next hedge is due DUR after that failure, not after attempt 1
+	# started.
+	assert_equal "${stderr_lines[2]}" "retry: 50ms after attempt 2 failed: started attempt 3 beside attempt 1"
 	[[ $stderr == *"state: ready"* ]]
 	assert_gone "$(cat pid.1)"
 	# --match stdout: stderr's line is not read.

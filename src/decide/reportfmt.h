@@ -128,6 +128,12 @@ void	report_stamp(struct line *l, const struct timespec *now);
  * is read only when it is). */
 void	report_status(struct line *l, const struct attempt_result *r,
 	    const char *cause);
+/* "attempt 3/5", or "attempt 3" where there is no limit. */
+void	report_attempt(struct line *l, const struct reporter *,
+	    unsigned long n);
+/* Why an attempt whose status was a success still failed, as its failure
+ * line says it: " (no line matched --until-output)", or "". */
+const char *report_failure_why(enum reason why);
 /* "retry: ", or "retry[LABEL]: ". */
 void	report_prefix(struct line *l, const struct reporter *);
 /* The command's words into buf, quoted as a shell would need them, made

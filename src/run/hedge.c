@@ -42,6 +42,7 @@ struct flight {
 	int		 out, err;	/* its held stdout and stderr */
 	bool		 gone;		/* it has ended, and is reaped */
 	bool		 cancelled;	/* another won: it was stopped */
+	enum reason	 why;		/* why it failed */
 	struct attempt_result r;
 	struct scan_result scan;	/* what the output rules read in its
 					 * held output */
@@ -60,6 +61,8 @@ struct round {
 					 * next hedge is DUR after it */
 	int64_t		 refused;	/* shared state refused the hedge due
 					 * DUR after since then, or -1 */
+	unsigned long	 failed;	/* since is the end of its failure, or
+					 * 0 */
 };
 
 static int64_t
@@ -336,7 +339,8 @@ say(const struct round *rd, enum hedge_what what, const struct flight *f,
 	    .beside = beside, .others = others, .after = h->c->hedge.delay,
 	    .won = rd->won,
 	    .result = what == HE_FAILED ? &f->r : NULL,
-	    .duration = f->end - f->start, .elapsed = mono_ns() - h->t0 };
+	    .duration = f->end - f->start, .elapsed = mono_ns() - h->t0,
+	    .failed = rd->failed, .failures = *h->failures, .why = f->why };
 
 	report_hedge(h->rep, &e);
 }
@@ -417,6 +421,8 @@ ended(struct round *rd, int i)
 	(*h->failures)++;
 	env_set(ENV_LAST_STATUS, (uint64_t)f->r.status, false);
 	rd->since = f->end;
+	rd->failed = f->n;
+	f->why = oc.reason;
 	say(rd, HE_FAILED, f, 0, rd->live);
 	shared_failed(h);
 drop:
@@ -542,6 +548,7 @@ hedge_more(struct round *rd)
 		return -1;
 	}
 	say(rd, HE_STARTED, &rd->f[slot], rd->f[y].n, 0);
+	rd->failed = 0;
 	if (rd->f[slot].gone) {
 		/* Its command could not be run: that decides the round. */
 		rd->decided = slot;

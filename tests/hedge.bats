@@ -43,6 +43,18 @@ setup() {
 	assert_equal "${#stderr_lines[@]}" 4
 }
 
+@test "--hedge: --verbose and the log say each hedge's start as any attempt's" {
+	run -0 --separate-stderr retry --verbose --hedge 50ms --stdin null \
+	    -- ./slow-first
+	assert_equal "${stderr_lines[0]}" "retry: attempt 1/5 starting"
+	assert_equal "${stderr_lines[1]}" "retry: attempt 2/5 starting"
+	assert_equal "${stderr_lines[2]}" "retry: attempt 1 still running after 50ms: started attempt 2 beside it"
+	rm calls
+	run -0 --separate-stderr retry -q --hedge 50ms --stdin null \
+	    --log-file log.json --log-format json -- ./slow-first
+	assert_equal "$(jq -c 'select(.event == "start") | .attempt' log.json | tr '\n' ' ')" "1 2 "
+}
+
 @test "--hedge: a cancelled attempt leaves no process, its children neither" {
 	run -0 retry -q --hedge 50ms --stdin null -- ./slow-first
 	[ -s pid.1 ] && [ -s child.1 ]

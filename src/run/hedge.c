@@ -504,6 +504,16 @@ youngest(const struct round *rd)
 	return y;
 }
 
+/* A hedge's start, said as any attempt's (--verbose, the logs). */
+static void
+say_start(const struct hedge_run *h, unsigned long n)
+{
+	const struct report ev = { .event = EV_START, .attempt = n,
+	    .elapsed = mono_ns() - h->t0, .delay = -1 };
+
+	report(h->rep, &ev);
+}
+
 /* The next hedge, if it is due and may start; when the next is due
  * (CLOCK_MONOTONIC ns), or -1. */
 static int64_t
@@ -541,6 +551,7 @@ hedge_more(struct round *rd)
 		return -1;
 	}
 	(*h->made)++;
+	say_start(h, *h->made);
 	if (launch(rd, &rd->f[slot], *h->made, false) == -1) {
 		report_error(h->rep, "%s", h->err);
 		(*h->made)--;

@@ -55,6 +55,22 @@ setup() {
 	assert_equal "$(jq -c 'select(.event == "start") | .attempt' log.json | tr '\n' ' ')" "1 2 "
 }
 
+@test "--hedge: ps shows every attempt in flight" {
+	skip_under_valgrind "ps shows valgrind"
+	"$RETRY" -q --hedge 50ms:3 --stdin null -- \
+	    sh -c 'echo "$RETRY_ATTEMPT" >>calls; exec sleep 30' \
+	    >/dev/null 2>&1 3>&- &
+	local pid=$! i title=
+	for ((i = 0; i < 200; i++)); do
+		title=$(ps -o args= -p "$pid")
+		[[ $title == *"attempts 1-3/5"* ]] && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	wait "$pid" || true
+	assert_equal "${title##*exec sleep 30 }" "[attempts 1-3/5 running]"
+}
+
 @test "--hedge: a cancelled attempt leaves no process, its children neither" {
 	run -0 retry -q --hedge 50ms --stdin null -- ./slow-first
 	[ -s pid.1 ] && [ -s child.1 ]

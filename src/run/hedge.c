@@ -29,6 +29,7 @@
 #include "match.h"
 #include "output.h"
 #include "signals.h"
+#include "title.h"
 #include "verdict.h"
 #include "wait.h"
 
@@ -432,6 +433,27 @@ drop:
 	f->pid = 0;
 }
 
+/* The title ps shows: the attempts of the round in flight. */
+static void
+retitle(const struct round *rd)
+{
+	unsigned long first = 0, last = 0;
+
+	if (rd->live == 0 || rd->decided >= 0)
+		return;
+	for (int i = 0; i < HEDGE_N_MAX; i++) {
+		const struct flight *f = &rd->f[i];
+
+		if (f->pid <= 0 || f->gone)
+			continue;
+		if (first == 0 || f->n < first)
+			first = f->n;
+		if (f->n > last)
+			last = f->n;
+	}
+	title_hedged(first, last, rd->live);
+}
+
 /* The attempts that have ended, reaped; after a timeout or a signal,
  * nothing in their groups outlives them. */
 static void
@@ -454,6 +476,7 @@ reap(struct round *rd)
 		attempt_ended(st, c->preserve_status, &f->r);
 		rd->live--;
 		ended(rd, i);
+		retitle(rd);
 	}
 }
 
@@ -560,6 +583,7 @@ hedge_more(struct round *rd)
 	}
 	say(rd, HE_STARTED, &rd->f[slot], rd->f[y].n, 0);
 	rd->failed = 0;
+	retitle(rd);
 	if (rd->f[slot].gone) {
 		/* Its command could not be run: that decides the round. */
 		rd->decided = slot;

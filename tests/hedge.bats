@@ -211,6 +211,10 @@ early_wins() {
 	# The next hedge is due DUR after that failure, not after attempt 1
 	# started.
 	assert_equal "${stderr_lines[2]}" "retry: 50ms after attempt 2 failed: started attempt 3 beside attempt 1"
+	rm calls
+	run -0 --separate-stderr retry --log-format json --hedge 50ms \
+	    --until-output 'ready$' --stdin null -- ./ready
+	assert_equal "$(grep '^{' <<<"$stderr" | jq -c 'select(.event == "hedge") | .after_failure_of' | tr '\n' ' ')" "null 2 "
 	[[ $stderr == *"state: ready"* ]]
 	assert_gone "$(cat pid.1)"
 	# --match stdout: stderr's line is not read.
@@ -344,7 +348,7 @@ Try 'retry --help'."
 	run -0 --separate-stderr retry --log-format json --hedge 50ms \
 	    --stdin null -- ./slow-first
 	assert_equal "$(jq -r .event <<<"$stderr" 2>/dev/null | grep -v null | tr '\n' ' ')" "hedge hedge_won cancelled "
-	assert_equal "$(head -1 <<<"$stderr" | jq -c '[.attempt, .beside, .hedge_ms]')" "[2,1,50]"
+	assert_equal "$(head -1 <<<"$stderr" | jq -c '[.attempt, .beside, .hedge_ms, .after_failure_of]')" "[2,1,50,null]"
 	assert_equal "$(sed -n 3p <<<"$stderr" | jq -c '[.attempt, .winner]')" "[1,2]"
 }
 

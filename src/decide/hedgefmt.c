@@ -66,8 +66,13 @@ json(struct line *l, const struct reporter *c, const struct hedge_event *e,
 	report_json_head(l, c, names[e->what], now);
 	line_add(l, ",\"attempt\":%lu,\"max_attempts\":%lu", e->attempt,
 	    c->max_attempts);
-	if (e->what == HE_STARTED)
-		line_add(l, ",\"beside\":%lu,\"hedge_ms\":%lld", e->beside,
+	if (e->what == HE_STARTED && e->failed != 0)
+		line_add(l, ",\"beside\":%lu,\"hedge_ms\":%lld,"
+		    "\"after_failure_of\":%lu", e->beside,
+		    (long long)(e->after / NS_PER_MS), e->failed);
+	else if (e->what == HE_STARTED)
+		line_add(l, ",\"beside\":%lu,\"hedge_ms\":%lld,"
+		    "\"after_failure_of\":null", e->beside,
 		    (long long)(e->after / NS_PER_MS));
 	if (e->what == HE_CANCELLED && e->won)
 		line_add(l, ",\"winner\":%lu,\"by\":%lu", e->beside,

@@ -128,7 +128,8 @@ rows_words(void)
 		  "beside it\n",
 		  "\"event\":\"hedge\",\"label\":null,\"command\":[],"
 		  "\"attempt\":2,\"max_attempts\":5,\"beside\":1,"
-		  "\"hedge_ms\":2000,\"elapsed_ms\":2000}\n" },
+		  "\"hedge_ms\":2000,\"after_failure_of\":null,"
+		  "\"elapsed_ms\":2000}\n" },
 		/* DUR after a failure, not after attempt 1 started. */
 		{ { HE_STARTED, 3, 1, 0, false, NULL, 2 * S, 0, 4300 * MS, 2,
 		    0, WHY_NONE },
@@ -136,7 +137,8 @@ rows_words(void)
 		  "attempt 1\n",
 		  "\"event\":\"hedge\",\"label\":null,\"command\":[],"
 		  "\"attempt\":3,\"max_attempts\":5,\"beside\":1,"
-		  "\"hedge_ms\":2000,\"elapsed_ms\":4300}\n" },
+		  "\"hedge_ms\":2000,\"after_failure_of\":2,"
+		  "\"elapsed_ms\":4300}\n" },
 		/* The first failure names the command, as a single
 		 * attempt's line does, and says why output failed it. */
 		{ { HE_FAILED, 2, 0, 1, false, NULL, 0, 300 * MS, 2300 * MS, 0,

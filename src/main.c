@@ -141,6 +141,7 @@ main(int argc, char *argv[])
 	    .successes = cfg.limits.successes, .budget = cfg.limits.budget,
 	    .deadline = cfg.limits.deadline,
 	    .retry_on = cfg.verdict.retry_on.set, .rules = &cfg.verdict.output,
+	    .hedge = cfg.hedge.delay > 0,
 	    .share = cfg.share, .share_rules = &cfg.share_rules };
 	reporter_init(&rep, &ro);
 	if (mode == MODE_SHOW)

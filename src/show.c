@@ -503,17 +503,28 @@ drawn_from(const struct delay *dl, char *buf, size_t sz)
 	return buf;
 }
 
-/* --dry-run --hedge: when attempts would start beside one another. */
+/* --dry-run --hedge: when attempts would start beside one another, as
+ * many as --max leaves room for. */
 static void
 dry_run_hedge(const struct config *c)
 {
+	const unsigned long max = c->backoff.max_attempts;
 	char d[DURATION_BUFSZ], t[DURATION_BUFSZ];
+	unsigned long n = c->hedge.n;
 
+	if (max > 0 && max < n)
+		n = max;
+	if (n < 2) {
+		printf("no hedge: --max %lu allows one attempt\n", max);
+		return;
+	}
 	printf("each attempt still running after %s: the next starts beside "
-	    "it, up to %u at once (the third %s after the first, if both "
-	    "still run); the first to succeed wins, and each counts toward "
-	    "--max\n", duration_format(c->hedge.delay, d, sizeof(d)),
-	    c->hedge.n, duration_format(2 * c->hedge.delay, t, sizeof(t)));
+	    "it, up to %lu at once", duration_format(c->hedge.delay, d,
+	    sizeof(d)), n);
+	if (n > 2)
+		printf(" (the third %s after the first, if both still run)",
+		    duration_format(2 * c->hedge.delay, t, sizeof(t)));
+	printf("; the first to succeed wins, and each counts toward --max\n");
 }
 
 /* The schedule of an all-failing run: --count attempts at most. */

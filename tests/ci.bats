@@ -170,3 +170,53 @@ load test_helper/core
 	assert_line --index 0 \
 	    "retry: --ci: unknown CI 'jenkins' (use auto, github, gitlab or none)"
 }
+
+# --hedge 50ms: attempt 1 fails (11) once attempt 2 runs; attempt 3 starts
+# beside attempt 2 once that failure is counted; attempt 2 then ends with
+# $1 (0: it wins, attempt 3 is cancelled); else attempt 3 fails (13) once
+# attempt 2 is reaped.
+hedged_three() {
+	cat >three <<-'EOF2'
+	#!/bin/sh
+	waitfor() {
+		i=0
+		while ! eval "$1" && [ $i -lt 1000 ]; do
+			sleep 0.02
+			i=$((i + 1))
+		done
+	}
+	echo "run $RETRY_ATTEMPT"
+	case $RETRY_ATTEMPT in
+	1)	waitfor '[ -e pid.2 ]'
+		exit 11 ;;
+	2)	echo $$ >p && mv p pid.2
+		waitfor '[ -e pid.3 ]'
+		exit "$1" ;;
+	3)	echo $$ >pid.3
+		[ "$1" = 0 ] && exec sleep 30
+		waitfor '! kill -0 "$(cat pid.2)" 2>/dev/null'
+		exit 13 ;;
+	esac
+	EOF2
+	chmod +x three
+}
+
+@test "ci: --hedge: the group holds and names the attempt whose output it is; failures beside others are named" {
+	cd "$BATS_TEST_TMPDIR"
+	hedged_three
+	GITHUB_ACTIONS=true run -0 --separate-stderr retry --hedge 50ms \
+	    --stdin null ./three 0
+	assert_lines \
+	    "::group::retry: attempt 2/5: ./three 0" "run 2" "::endgroup::" \
+	    "::warning title=retry%3A succeeded after failures::./three 0: succeeded on attempt 2 after 1 failure: exit 11"
+}
+
+@test "ci: --hedge: a run that gives up names every status that failed, those beside others too" {
+	cd "$BATS_TEST_TMPDIR"
+	hedged_three
+	GITHUB_ACTIONS=true run -13 --separate-stderr retry --max 3 \
+	    --hedge 50ms --stdin null ./three 12
+	assert_lines \
+	    "::group::retry: attempt 3/3: ./three 12" "run 3" "::endgroup::" \
+	    "::error title=retry%3A gave up::./three 12: gave up after 3 attempts: exit 11, exit 12, exit 13"
+}

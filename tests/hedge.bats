@@ -3,6 +3,7 @@
 # first to succeed wins, the others are stopped, reaped and said cancelled.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/core
 load test_helper/procs
 load test_helper/share
 load test_helper/redis
@@ -40,6 +41,34 @@ setup() {
 	[[ ${stderr_lines[2]} == "retry: attempt 1 cancelled after "*" (attempt 2 won)" ]]
 	assert_equal "${stderr_lines[3]}" "err of 2"
 	assert_equal "${#stderr_lines[@]}" 4
+}
+
+@test "--hedge: --verbose and the log say each hedge's start as any attempt's" {
+	run -0 --separate-stderr retry --verbose --hedge 50ms --stdin null \
+	    -- ./slow-first
+	assert_equal "${stderr_lines[0]}" "retry: attempt 1/5 starting"
+	assert_equal "${stderr_lines[1]}" "retry: attempt 2/5 starting"
+	assert_equal "${stderr_lines[2]}" "retry: attempt 1 still running after 50ms: started attempt 2 beside it"
+	rm calls
+	run -0 --separate-stderr retry -q --hedge 50ms --stdin null \
+	    --log-file log.json --log-format json -- ./slow-first
+	assert_equal "$(jq -c 'select(.event == "start") | .attempt' log.json | tr '\n' ' ')" "1 2 "
+}
+
+@test "--hedge: ps shows every attempt in flight" {
+	skip_under_valgrind "ps shows valgrind"
+	"$RETRY" -q --hedge 50ms:3 --stdin null -- \
+	    sh -c 'echo "$RETRY_ATTEMPT" >>calls; exec sleep 30' \
+	    >/dev/null 2>&1 3>&- &
+	local pid=$! i title=
+	for ((i = 0; i < 200; i++)); do
+		title=$(ps -o args= -p "$pid")
+		[[ $title == *"attempts 1-3/5"* ]] && break
+		sleep 0.05
+	done
+	kill -TERM "$pid"
+	wait "$pid" || true
+	assert_equal "${title##*exec sleep 30 }" "[attempts 1-3/5 running]"
 }
 
 @test "--hedge: a cancelled attempt leaves no process, its children neither" {
@@ -115,9 +144,46 @@ setup() {
 	run -0 --separate-stderr retry --hedge 1s --fixed 10ms --stdin null \
 	    -- ./second-round
 	assert_output "won by 3, hedged=no"
-	[[ ${stderr_lines[1]} == "retry: attempt 1 failed: exit 1 after "*"; 1 other still running" ]]
+	# The first failure's line names the command, as a single attempt's.
+	[[ ${stderr_lines[1]} == "retry: ./second-round: attempt 1/5 failed: exit 1 after "*"; 1 other still running" ]]
 	[[ ${stderr_lines[2]} == "retry: attempt 2/5 failed: exit 2 after "*"; next attempt in 10ms" ]]
 	[[ ${stderr_lines[3]} == "retry: "*": succeeded on attempt 3 of 5 after "* ]]
+}
+
+# Attempt 1 wins after attempt 2 failed beside it and attempt 3 started:
+# it ends once attempt 3 has started, and attempt 3 would run on.
+early_wins() {
+	cat >early <<-'EOF2'
+	#!/bin/sh
+	case $RETRY_ATTEMPT in
+	1)	echo won
+		i=0
+		while [ ! -e started.3 ] && [ $i -lt 1000 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		exit 0 ;;
+	2)	exit 12 ;;
+	*)	touch started.$RETRY_ATTEMPT
+		exec sleep 30 ;;
+	esac
+	EOF2
+	chmod +x early
+}
+
+@test "--hedge: when an earlier attempt wins, the closing line and --on-success name it, not the last started" {
+	early_wins
+	hook='echo "attempt=$RETRY_ATTEMPT status=$RETRY_STATUS last=$RETRY_LAST_STATUS" >>hook'
+	run -0 --separate-stderr retry --hedge 100ms --stdin null \
+	    --on-success "$hook" -- ./early
+	assert_output "won"
+	[[ ${stderr_lines[-1]} == "retry: ./early: succeeded on attempt 1 of 5 after "* ]]
+	assert_equal "$(cat hook)" "attempt=1 status=0 last=0"
+	rm -f started.3 hook
+	run -0 --separate-stderr retry --hedge 100ms --stdin null \
+	    --until-output '^won$' --on-success "$hook" -- ./early
+	[[ ${stderr_lines[-1]} == "retry: ./early: succeeded on attempt 1 of 5 after "* ]]
+	assert_equal "$(cat hook)" "attempt=1 status=0 last=0"
 }
 
 @test "--hedge: a stdout that retry was given closed is closed for every attempt" {
@@ -141,7 +207,14 @@ setup() {
 	    --stdin null -- ./ready
 	assert_output "warming up"
 	assert_equal "$(wc -l <calls)" 3
-	[[ ${stderr_lines[1]} == "retry: attempt 2 failed: exit 0 after "*"; 1 other still running" ]]
+	[[ ${stderr_lines[1]} == "retry: ./ready: attempt 2/5 failed: exit 0 after "*" (no line matched --until-output); 1 other still running" ]]
+	# The next hedge is due DUR after that failure, not after attempt 1
+	# started.
+	assert_equal "${stderr_lines[2]}" "retry: 50ms after attempt 2 failed: started attempt 3 beside attempt 1"
+	rm calls
+	run -0 --separate-stderr retry --log-format json --hedge 50ms \
+	    --until-output 'ready$' --stdin null -- ./ready
+	assert_equal "$(grep '^{' <<<"$stderr" | jq -c 'select(.event == "hedge") | .after_failure_of' | tr '\n' ' ')" "null 2 "
 	[[ $stderr == *"state: ready"* ]]
 	assert_gone "$(cat pid.1)"
 	# --match stdout: stderr's line is not read.
@@ -275,7 +348,7 @@ Try 'retry --help'."
 	run -0 --separate-stderr retry --log-format json --hedge 50ms \
 	    --stdin null -- ./slow-first
 	assert_equal "$(jq -r .event <<<"$stderr" 2>/dev/null | grep -v null | tr '\n' ' ')" "hedge hedge_won cancelled "
-	assert_equal "$(head -1 <<<"$stderr" | jq -c '[.attempt, .beside, .hedge_ms]')" "[2,1,50]"
+	assert_equal "$(head -1 <<<"$stderr" | jq -c '[.attempt, .beside, .hedge_ms, .after_failure_of]')" "[2,1,50,null]"
 	assert_equal "$(sed -n 3p <<<"$stderr" | jq -c '[.attempt, .winner]')" "[1,2]"
 }
 
@@ -353,6 +426,16 @@ Try 'retry --help'."
 @test "--hedge --dry-run: says when hedges would start" {
 	run -0 retry --dry-run --hedge 2s:3 --stdin null --max 3 --fixed 1s -- true
 	assert_output --partial "each attempt still running after 2s: the next starts beside it, up to 3 at once (the third 4s after the first"
+}
+
+@test "--hedge --dry-run: says only what can happen: no third with two at once, no hedge under --max 1" {
+	run -0 retry --dry-run --hedge 2s --stdin null -- true
+	assert_line --index 6 "each attempt still running after 2s: the next starts beside it, up to 2 at once; the first to succeed wins, and each counts toward --max"
+	run -0 retry --dry-run --hedge 2s:3 --max 2 --stdin null -- true
+	assert_line --index 3 "each attempt still running after 2s: the next starts beside it, up to 2 at once; the first to succeed wins, and each counts toward --max"
+	run -0 retry --dry-run --hedge 2s:3 --max 1 --stdin null -- true
+	assert_lines "attempt  delay      starts at" "1        -          0s" \
+	    "no hedge: --max 1 allows one attempt"
 }
 
 @test "--hedge: an attempt that opens the terminal finds none, and is not stopped for reading it" {

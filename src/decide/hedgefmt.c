@@ -13,39 +13,33 @@ static const char *const names[] = {
 	[HE_WON] = "hedge_won", [HE_CANCELLED] = "cancelled",
 };
 
-/* "exit 1", "killed by SIGSEGV", "timed out". */
 static void
-add_status(struct line *l, const struct attempt_result *r)
-{
-	const char *sig;
-
-	if (r->timed_out)
-		line_add(l, "timed out");
-	else if (r->signal != 0 && (sig = signal_name(r->signal)) != NULL)
-		line_add(l, "killed by %s", sig);
-	else if (r->signal != 0)
-		line_add(l, "killed by signal %d", r->signal);
-	else
-		line_add(l, "exit %d", r->status);
-}
-
-static void
-text(struct line *l, const struct hedge_event *e)
+text(struct line *l, const struct reporter *c, const struct hedge_event *e)
 {
 	char d[32];
 
 	switch (e->what) {
 	case HE_STARTED:
-		line_add(l, "attempt %lu still running after %s: started "
-		    "attempt %lu beside it", e->beside,
-		    duration_format(e->after, d, sizeof(d)), e->attempt);
+		if (e->failed != 0)
+			line_add(l, "%s after attempt %lu failed: started "
+			    "attempt %lu beside attempt %lu", duration_format(
+			    e->after, d, sizeof(d)), e->failed, e->attempt,
+			    e->beside);
+		else
+			line_add(l, "attempt %lu still running after %s: "
+			    "started attempt %lu beside it", e->beside,
+			    duration_format(e->after, d, sizeof(d)),
+			    e->attempt);
 		return;
 	case HE_FAILED:
-		line_add(l, "attempt %lu failed: ", e->attempt);
-		add_status(l, e->result);
-		line_add(l, " after %s; %u other%s still running",
+		/* As a single attempt's failure line says it. */
+		report_attempt(l, c, e->attempt);
+		line_add(l, " failed: ");
+		report_status(l, e->result, NULL);
+		line_add(l, " after %s%s; %u other%s still running",
 		    duration_format(duration_round(e->duration), d,
-		    sizeof(d)), e->others, e->others == 1 ? "" : "s");
+		    sizeof(d)), report_failure_why(e->why), e->others,
+		    e->others == 1 ? "" : "s");
 		return;
 	case HE_WON:
 		line_add(l, "attempt %lu succeeded first, after %s: "
@@ -72,8 +66,13 @@ json(struct line *l, const struct reporter *c, const struct hedge_event *e,
 	report_json_head(l, c, names[e->what], now);
 	line_add(l, ",\"attempt\":%lu,\"max_attempts\":%lu", e->attempt,
 	    c->max_attempts);
-	if (e->what == HE_STARTED)
-		line_add(l, ",\"beside\":%lu,\"hedge_ms\":%lld", e->beside,
+	if (e->what == HE_STARTED && e->failed != 0)
+		line_add(l, ",\"beside\":%lu,\"hedge_ms\":%lld,"
+		    "\"after_failure_of\":%lu", e->beside,
+		    (long long)(e->after / NS_PER_MS), e->failed);
+	else if (e->what == HE_STARTED)
+		line_add(l, ",\"beside\":%lu,\"hedge_ms\":%lld,"
+		    "\"after_failure_of\":null", e->beside,
 		    (long long)(e->after / NS_PER_MS));
 	if (e->what == HE_CANCELLED && e->won)
 		line_add(l, ",\"winner\":%lu,\"by\":%lu", e->beside,
@@ -127,8 +126,13 @@ hedge_format(struct line *l, const struct reporter *c,
 		json(l, c, e, now);
 	else {
 		report_prefix(l, c);
+		/* The first failure's line names the command, as a single
+		 * attempt's does. */
+		if (c->label == NULL && e->what == HE_FAILED &&
+		    e->failures == 1)
+			line_add(l, "%s: ", c->name);
 		body = l->len;
-		text(l, e);
+		text(l, c, e);
 	}
 	report_finish(c, l);
 	return body;

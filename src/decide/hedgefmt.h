@@ -36,6 +36,13 @@ struct hedge_event {
 	int64_t		 after;		/* HE_STARTED: the hedge delay, ns */
 	int64_t		 duration;	/* of the attempt, ns */
 	int64_t		 elapsed;	/* since retry started, ns */
+	unsigned long	 failed;	/* HE_STARTED: the attempt after whose
+					 * failure after is counted, or 0:
+					 * after beside's start */
+	unsigned long	 failures;	/* HE_FAILED: of the run, this one
+					 * counted: the first names the
+					 * command */
+	enum reason	 why;		/* HE_FAILED: why it failed */
 };
 
 /* The line of e in l, finished as report_format finishes its own; where

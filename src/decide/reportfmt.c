@@ -48,9 +48,8 @@ report_status(struct line *l, const struct attempt_result *r,
 		line_add(l, "exit %d", r->status);
 }
 
-/* Why an attempt whose status was a success still failed. */
-static const char *
-output_failure(enum reason why)
+const char *
+report_failure_why(enum reason why)
 {
 	if (why == WHY_FAIL_OUTPUT)
 		return " (a line matched --fail-if-output)";
@@ -67,8 +66,8 @@ made(const struct report *e)
 	return e->made > e->attempt ? e->made : e->attempt;
 }
 
-static void
-add_attempt(struct line *l, const struct reporter *c, unsigned long n)
+void
+report_attempt(struct line *l, const struct reporter *c, unsigned long n)
 {
 	if (c->max_attempts > 0)
 		line_add(l, "attempt %lu/%lu", n, c->max_attempts);
@@ -122,7 +121,7 @@ share_text(struct line *l, const struct reporter *c, const struct report *e)
 		return;
 	case SE_PROBE:
 		line_add(l, "the circuit of %s is half-open: ", c->share);
-		add_attempt(l, c, e->attempt);
+		report_attempt(l, c, e->attempt);
 		line_add(l, " probes it");
 		return;
 	case SE_CLOSED:
@@ -132,7 +131,7 @@ share_text(struct line *l, const struct reporter *c, const struct report *e)
 	case SE_WAIT_OPEN:
 	case SE_WAIT_PROBE:
 	case SE_WAIT_NOT_BEFORE:
-		add_attempt(l, c, e->attempt);
+		report_attempt(l, c, e->attempt);
 		if (e->shared == SE_WAIT_OPEN)
 			line_add(l, " waits %s: the circuit of %s is open",
 			    duration_format(duration_round(e->wait), d,
@@ -176,11 +175,11 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 
 	switch (e->event) {
 	case EV_START:
-		add_attempt(l, c, e->attempt);
+		report_attempt(l, c, e->attempt);
 		line_add(l, " starting");
 		return;
 	case EV_SUCCEEDED:
-		add_attempt(l, c, e->attempt);
+		report_attempt(l, c, e->attempt);
 		line_add(l, " succeeded");
 		/* A success by --success-on or --until says which. */
 		if (e->result != NULL && e->result->status != 0) {
@@ -207,13 +206,13 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			    duration_format(c->deadline, d, sizeof(d)));
 		return;
 	case EV_FAILED:
-		add_attempt(l, c, e->attempt);
+		report_attempt(l, c, e->attempt);
 		line_add(l, " failed: ");
 		report_status(l, e->result, e->cause);
 		if (e->cause == NULL)
 			line_add(l, " after %s%s", duration_format(
 			    duration_round(e->duration), d, sizeof(d)),
-			    output_failure(e->reason));
+			    report_failure_why(e->reason));
 		add_next(l, e);
 		return;
 	case EV_GIVE_UP:
@@ -222,7 +221,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		    n == 1 ? "" : "s", duration_format(
 		    duration_round(e->elapsed), d, sizeof(d)));
 		report_status(l, e->result, e->cause);
-		line_add(l, "%s", output_failure(e->reason));
+		line_add(l, "%s", report_failure_why(e->reason));
 		/* A success short of --successes in a row. */
 		if (c->successes > 1 && e->streak > 0)
 			line_add(l, ", %lu of %lu in a row", e->streak,
@@ -257,7 +256,8 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		share_text(l, c, e);
 		return;
 	case EV_DONE:
-		line_add(l, "succeeded on attempt %lu", made(e));
+		line_add(l, "succeeded on attempt %lu", e->hedged ?
+		    e->attempt : made(e));
 		if (c->max_attempts > 0)
 			line_add(l, " of %lu", c->max_attempts);
 		line_add(l, " after %s", duration_format(
@@ -274,12 +274,12 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			line_add(l, " before the first attempt");
 		else if (e->result == NULL) {
 			line_add(l, " while waiting after ");
-			add_attempt(l, c, e->attempt);
+			report_attempt(l, c, e->attempt);
 		} else {
 			line_add(l, e->result->terminal ?
 			    " from the terminal during " :
 			    e->result->forwarded ? " sent on to " : " during ");
-			add_attempt(l, c, e->attempt);
+			report_attempt(l, c, e->attempt);
 			line_add(l, ", which ended: ");
 			report_status(l, e->result, e->cause);
 			line_add(l, " after %s", duration_format(

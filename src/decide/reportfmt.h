@@ -43,6 +43,8 @@ struct report {
 	unsigned long	 made;		/* the attempts the run made, a
 					 * --forever --reset-after's before
 					 * its count started over too */
+	bool		 hedged;	/* EV_DONE: attempt won a round of
+					 * --hedge, and is named, not made */
 	unsigned long	 failures;	/* EV_GIVE_UP, EV_DONE: the attempts
 					 * of the run that failed */
 	const struct attempt_result *result;
@@ -94,6 +96,8 @@ struct reporter {
 	int64_t		 budget;
 	int64_t		 deadline;	/* --deadline, ns, or -1 */
 	bool		 retry_on, retry_if_output;	/* given */
+	bool		 hedge;		/* --hedge: an attempt's output comes
+					 * once its round is decided */
 	unsigned long	 successes;	/* --successes: "1 of 3 in a row" */
 	const char	*share;		/* --share NAME, or NULL */
 	const struct share_rules *share_rules;
@@ -124,6 +128,12 @@ void	report_stamp(struct line *l, const struct timespec *now);
  * is read only when it is). */
 void	report_status(struct line *l, const struct attempt_result *r,
 	    const char *cause);
+/* "attempt 3/5", or "attempt 3" where there is no limit. */
+void	report_attempt(struct line *l, const struct reporter *,
+	    unsigned long n);
+/* Why an attempt whose status was a success still failed, as its failure
+ * line says it: " (no line matched --until-output)", or "". */
+const char *report_failure_why(enum reason why);
 /* "retry: ", or "retry[LABEL]: ". */
 void	report_prefix(struct line *l, const struct reporter *);
 /* The command's words into buf, quoted as a shell would need them, made

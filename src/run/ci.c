@@ -59,21 +59,21 @@ close_group(const struct reporter *c)
 }
 
 static void
-open_group(const struct reporter *c, const struct report *e)
+open_group(const struct reporter *c, unsigned long attempt)
 {
 	struct line t = { 0 }, n = { 0 };
 
 	close_group(c);
 	report_prefix(&t, c);
 	if (c->max_attempts > 0)
-		line_add(&t, "attempt %lu/%lu: %s", e->attempt,
+		line_add(&t, "attempt %lu/%lu: %s", attempt,
 		    c->max_attempts, c->name);
 	else
-		line_add(&t, "attempt %lu: %s", e->attempt, c->name);
+		line_add(&t, "attempt %lu: %s", attempt, c->name);
 	if (c->label != NULL)
-		line_add(&n, "retry_%s_attempt_%lu", c->label, e->attempt);
+		line_add(&n, "retry_%s_attempt_%lu", c->label, attempt);
 	else
-		line_add(&n, "retry_attempt_%lu", e->attempt);
+		line_add(&n, "retry_attempt_%lu", attempt);
 	if (!t.failed && !n.failed) {
 		struct line l = { 0 };
 
@@ -82,18 +82,19 @@ open_group(const struct reporter *c, const struct report *e)
 		put(&l);
 		ci.open = true;
 	}
-	ci.attempt = e->attempt;
+	ci.attempt = attempt;
 	free(t.buf);
 	free(n.buf);
 }
 
-/* The status of e's attempt, kept once. */
+/* The status of an attempt that failed (r, or could not start: cause),
+ * kept once. */
 static void
-keep_status(const struct report *e)
+keep_status(const struct attempt_result *r, const char *cause)
 {
 	struct line l = { 0 };
 
-	report_status(&l, e->result, e->cause);
+	report_status(&l, r, cause);
 	if (l.failed || l.buf == NULL) {
 		free(l.buf);
 		return;
@@ -153,16 +154,22 @@ ci_report(const struct reporter *c, const struct report *e)
 		return;
 	switch (e->event) {
 	case EV_START:
-		open_group(c, e);
+		/* --hedge: the group opens when the output of the attempt
+		 * that decides the round comes (ci_output). */
+		if (c->hedge) {
+			close_group(c);
+			ci.attempt = e->attempt;
+		} else
+			open_group(c, e->attempt);
 		break;
 	case EV_FAILED:
-		keep_status(e);
+		keep_status(e->result, e->cause);
 		close_group(c);
 		break;
 	case EV_GIVE_UP:
 	case EV_STOP:
 		if (e->result != NULL || e->cause != NULL)
-			keep_status(e);
+			keep_status(e->result, e->cause);
 		close_group(c);
 		if (e->event == EV_GIVE_UP)
 			annotate(c, e, true, "gave up");
@@ -181,6 +188,20 @@ ci_report(const struct reporter *c, const struct report *e)
 	case EV_SHARE:
 		break;
 	}
+}
+
+void
+ci_output(const struct reporter *c, unsigned long attempt)
+{
+	if (c->ci != CI_NONE)
+		open_group(c, attempt);
+}
+
+void
+ci_hedge(const struct reporter *c, const struct hedge_event *e)
+{
+	if (c->ci != CI_NONE && e->what == HE_FAILED)
+		keep_status(e->result, NULL);
 }
 
 void

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ci.h"
 #include "clock.h"
 #include "compat.h"
 #include "duration.h"
@@ -28,6 +29,7 @@
 #include "match.h"
 #include "output.h"
 #include "signals.h"
+#include "title.h"
 #include "verdict.h"
 #include "wait.h"
 
@@ -41,6 +43,7 @@ struct flight {
 	int		 out, err;	/* its held stdout and stderr */
 	bool		 gone;		/* it has ended, and is reaped */
 	bool		 cancelled;	/* another won: it was stopped */
+	enum reason	 why;		/* why it failed */
 	struct attempt_result r;
 	struct scan_result scan;	/* what the output rules read in its
 					 * held output */
@@ -59,6 +62,8 @@ struct round {
 					 * next hedge is DUR after it */
 	int64_t		 refused;	/* shared state refused the hedge due
 					 * DUR after since then, or -1 */
+	unsigned long	 failed;	/* since is the end of its failure, or
+					 * 0 */
 };
 
 static int64_t
@@ -335,7 +340,8 @@ say(const struct round *rd, enum hedge_what what, const struct flight *f,
 	    .beside = beside, .others = others, .after = h->c->hedge.delay,
 	    .won = rd->won,
 	    .result = what == HE_FAILED ? &f->r : NULL,
-	    .duration = f->end - f->start, .elapsed = mono_ns() - h->t0 };
+	    .duration = f->end - f->start, .elapsed = mono_ns() - h->t0,
+	    .failed = rd->failed, .failures = *h->failures, .why = f->why };
 
 	report_hedge(h->rep, &e);
 }
@@ -414,7 +420,10 @@ ended(struct round *rd, int i)
 	}
 	report_limited(h->rep, f->scan.limited);
 	(*h->failures)++;
+	env_set(ENV_LAST_STATUS, (uint64_t)f->r.status, false);
 	rd->since = f->end;
+	rd->failed = f->n;
+	f->why = oc.reason;
 	say(rd, HE_FAILED, f, 0, rd->live);
 	shared_failed(h);
 drop:
@@ -422,6 +431,27 @@ drop:
 	drop_output(h, f, f->err, "stderr");
 	close_held(f);
 	f->pid = 0;
+}
+
+/* The title ps shows: the attempts of the round in flight. */
+static void
+retitle(const struct round *rd)
+{
+	unsigned long first = 0, last = 0;
+
+	if (rd->live == 0 || rd->decided >= 0)
+		return;
+	for (int i = 0; i < HEDGE_N_MAX; i++) {
+		const struct flight *f = &rd->f[i];
+
+		if (f->pid <= 0 || f->gone)
+			continue;
+		if (first == 0 || f->n < first)
+			first = f->n;
+		if (f->n > last)
+			last = f->n;
+	}
+	title_hedged(first, last, rd->live);
 }
 
 /* The attempts that have ended, reaped; after a timeout or a signal,
@@ -446,6 +476,7 @@ reap(struct round *rd)
 		attempt_ended(st, c->preserve_status, &f->r);
 		rd->live--;
 		ended(rd, i);
+		retitle(rd);
 	}
 }
 
@@ -496,6 +527,16 @@ youngest(const struct round *rd)
 	return y;
 }
 
+/* A hedge's start, said as any attempt's (--verbose, the logs). */
+static void
+say_start(const struct hedge_run *h, unsigned long n)
+{
+	const struct report ev = { .event = EV_START, .attempt = n,
+	    .elapsed = mono_ns() - h->t0, .delay = -1 };
+
+	report(h->rep, &ev);
+}
+
 /* The next hedge, if it is due and may start; when the next is due
  * (CLOCK_MONOTONIC ns), or -1. */
 static int64_t
@@ -533,6 +574,7 @@ hedge_more(struct round *rd)
 		return -1;
 	}
 	(*h->made)++;
+	say_start(h, *h->made);
 	if (launch(rd, &rd->f[slot], *h->made, false) == -1) {
 		report_error(h->rep, "%s", h->err);
 		(*h->made)--;
@@ -540,6 +582,8 @@ hedge_more(struct round *rd)
 		return -1;
 	}
 	say(rd, HE_STARTED, &rd->f[slot], rd->f[y].n, 0);
+	rd->failed = 0;
+	retitle(rd);
 	if (rd->f[slot].gone) {
 		/* Its command could not be run: that decides the round. */
 		rd->decided = slot;
@@ -619,10 +663,14 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		(void)wait_until(NULL, 0, at);
 	}
 	f = &rd.f[rd.decided];
+	ci_output(h->rep, f->n);
 	pass_on(h, f->out, STDOUT_FILENO);
 	pass_on(h, f->err, STDERR_FILENO);
 	close_held(f);
+	/* The hooks see the deciding attempt, as after a single one. */
 	env_unset(ENV_HEDGED);
+	env_set(ENV_ATTEMPT, f->n, false);
+	env_set(ENV_ELAPSED_MS, (uint64_t)f->start / 1000000, false);
 	*r = f->r;
 	h->st->result = f->scan;
 	if (r->interrupted == 0)

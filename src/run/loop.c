@@ -513,7 +513,8 @@ say_recovered(const struct run *run, const struct next *x)
 {
 	const struct observed *o = &run->seen;
 	struct report ev = { .event = EV_DONE, .attempt = x->attempt,
-	    .made = run->made, .failures = run->failures,
+	    .made = run->made, .hedged = run->hedged != 0,
+	    .failures = run->failures,
 	    .result = run->last, .duration = o->end - o->start,
 	    .elapsed = o->end, .delay = -1, .reason = x->outcome.reason,
 	    .verdict_why = x->outcome.reason, .give_up = x->give_up };

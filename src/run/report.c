@@ -168,7 +168,7 @@ reporter_init(struct reporter *r, const struct reporter_opts *o)
 		.forever = o->forever || o->successes > 1,
 		.max_attempts = o->forever ? 0 : o->max_attempts,
 		.budget = o->budget, .deadline = o->deadline,
-		.retry_on = o->retry_on,
+		.retry_on = o->retry_on, .hedge = o->hedge,
 		.successes = o->successes,
 		.retry_if_output = rule_given(o->rules, RULE_RETRY),
 		.share = o->share, .share_rules = o->share_rules,
@@ -288,6 +288,7 @@ report_hedge(const struct reporter *c, const struct hedge_event *e)
 	size_t body;
 	const bool shown = c->verbosity != QUIET;
 
+	ci_hedge(c, e);
 	if (!shown && c->log == NULL && !c->syslog)
 		return;
 	clock_gettime(CLOCK_REALTIME, &now);

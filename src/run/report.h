@@ -30,6 +30,7 @@ struct reporter_opts {
 	int64_t		 budget;	/* --budget, ns, or -1 */
 	int64_t		 deadline;	/* --deadline, ns, or -1 */
 	bool		 retry_on;	/* --retry-on given */
+	bool		 hedge;		/* --hedge given */
 	const struct output_rules *rules;	/* the output rules */
 	const char	*share;		/* --share NAME, or NULL */
 	const struct share_rules *share_rules;

@@ -15,5 +15,10 @@ char	*join_words(char *const *words, int nwords);
  * command's name. */
 void	 set_title(const char *cmd, unsigned long attempt,
 	    unsigned long max, const char *what, int64_t delay);
+/* --hedge: running attempts in flight, the oldest first and the youngest
+ * last, after the last title's command: "[attempts 1-3/5 running]", or
+ * "[attempts 1-3/5: 2 running]" when some between have ended. */
+void	 title_hedged(unsigned long first, unsigned long last,
+	    unsigned running);
 
 #endif

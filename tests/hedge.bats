@@ -6,9 +6,11 @@ load test_helper/common
 load test_helper/procs
 load test_helper/share
 load test_helper/redis
+load test_helper/tmux
 
 teardown() {
 	redis_stop
+	tmux_end
 }
 
 setup() {
@@ -269,6 +271,90 @@ Try 'retry --help'."
 	assert_equal "$status" 130
 	assert_gone "$(cat pid.1)" "$(cat pid.2)"
 	assert_equal "$(grep -c cancelled "$BATS_TEST_TMPDIR/err")" 0
+}
+
+# The state letter of process $1 (/proc/PID/stat's third field).
+state_of() {
+	local f
+	read -ra f <"/proc/$1/stat" 2>/dev/null || return 1
+	printf '%s\n' "${f[2]}"
+}
+
+# Waits, up to about 10 s, until every process given is in state $1 (T:
+# stopped) or, with !T, none is.
+wait_state() {
+	local want=$1 i p ok
+	shift
+	for ((i = 0; i < 200; i++)); do
+		ok=1
+		for p in "$@"; do
+			case $want in
+			!*) [ "$(state_of "$p")" != "${want#!}" ] || ok= ;;
+			*) [ "$(state_of "$p")" = "$want" ] || ok= ;;
+			esac
+		done
+		[ -n "$ok" ] && return 0
+		sleep 0.05
+	done
+	for p in "$@"; do
+		echo "$p: $(state_of "$p")" >&2
+	done
+	fail "not all in state $want: $*"
+}
+
+@test "--hedge: SIGTSTP to retry (Ctrl-Z) stops every attempt with it; SIGCONT continues them, and the run ends as usual" {
+	cat >both-wait <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	while [ ! -e go ]; do sleep 0.05; done
+	echo "done $RETRY_ATTEMPT"
+	EOF2
+	chmod +x both-wait
+	# A process group of its own in the test's session, not orphaned: the
+	# kernel stops it by SIGTSTP, as a shell's job.
+	set -m
+	"$RETRY" -q --hedge 50ms --stdin null -- ./both-wait \
+	    </dev/null >out 2>err 3>&- &
+	local rpid=$! st=0
+	set +m
+	wait_lines pid.1
+	wait_lines pid.2
+	kill -TSTP "$rpid"
+	wait_state T "$rpid" "$(cat pid.1)" "$(cat pid.2)"
+	kill -CONT "$rpid"
+	wait_state '!T' "$(cat pid.1)" "$(cat pid.2)"
+	touch go
+	wait_status "$rpid"
+	assert_equal "$status" 0
+	run cat out
+	assert_output --regexp '^done [12]$'
+	assert_gone "$(cat pid.1)" "$(cat pid.2)"
+}
+
+@test "--hedge: Ctrl-Z at a terminal stops retry (the shell says 148) and every attempt; fg continues them all" {
+	cat >both-wait <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	while [ ! -e go ]; do sleep 0.05; done
+	EOF2
+	chmod +x both-wait
+	tmux_shell 200 50
+	type_line "cd '$BATS_TEST_TMPDIR' && '$RETRY' -q --hedge 50ms --stdin null -- ./both-wait"
+	wait_lines pid.1
+	wait_lines pid.2
+	local rpid
+	rpid=$(ps -o ppid= -p "$(cat pid.1)" | tr -d ' ')
+	keys C-z
+	wait_state T "$rpid" "$(cat pid.1)" "$(cat pid.2)"
+	type_line 'echo "stopped $?" >stopped'
+	wait_lines stopped
+	assert_equal "$(cat stopped)" "stopped 148"
+	type_line fg
+	wait_state '!T' "$rpid" "$(cat pid.1)" "$(cat pid.2)"
+	touch go
+	type_line 'echo "status $?" >status'
+	wait_lines status
+	assert_equal "$(cat status)" "status 0"
 }
 
 @test "--hedge: JSON events for the hedge, the winner and the cancelled" {

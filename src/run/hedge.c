@@ -449,6 +449,26 @@ reap(struct round *rd)
 	}
 }
 
+/*
+ * Ctrl-Z, or SIGTSTP sent to retry: the attempts, in sessions of their
+ * own, hear no terminal's key, and the kernel would drop a SIGTSTP in
+ * their orphaned groups.  Each group is stopped by SIGSTOP, retry stops
+ * as a command would, and once continued (fg, bg, SIGCONT) it continues
+ * them.  Their deadlines keep counting meanwhile, as a single attempt's
+ * do.
+ */
+static void
+suspend_all(struct round *rd)
+{
+	for (int i = 0; i < HEDGE_N_MAX; i++)
+		if (rd->f[i].pid > 0 && !rd->f[i].gone)
+			kill(-rd->f[i].pid, SIGSTOP);
+	signals_suspend();
+	for (int i = 0; i < HEDGE_N_MAX; i++)
+		if (rd->f[i].pid > 0 && !rd->f[i].gone)
+			kill(-rd->f[i].pid, SIGCONT);
+}
+
 /* The signals retry received, sent on to every attempt in flight, as to
  * a single one; those that end the run stop them all. */
 static void
@@ -468,7 +488,11 @@ forward(struct round *rd)
 			else
 				kill(-f->pid, q.signo);
 		}
-	while ((sig = signals_take()) != 0)
+	while ((sig = signals_take()) != 0) {
+		if (sig == SIGTSTP) {
+			suspend_all(rd);
+			continue;
+		}
 		for (int i = 0; i < HEDGE_N_MAX; i++) {
 			struct flight *f = &rd->f[i];
 
@@ -481,6 +505,7 @@ forward(struct round *rd)
 			f->r.forwarded = true;
 			stop(rd->h, f, sig);
 		}
+	}
 }
 
 /* The youngest attempt in flight: its start, and its slot (or -1). */
@@ -588,8 +613,11 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		snprintf(h->err, sizeof(h->err), "%s", h->st->err);
 		return -1;
 	}
-	if (launch(&rd, &rd.f[0], h->pol->n, true) == -1)
+	(void)signals_catch_stop(true);
+	if (launch(&rd, &rd.f[0], h->pol->n, true) == -1) {
+		(void)signals_catch_stop(false);
 		return -1;
+	}
 	if (rd.f[0].gone)
 		rd.decided = 0;
 	for (;;) {
@@ -618,6 +646,9 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		}
 		(void)wait_until(NULL, 0, at);
 	}
+	/* A Ctrl-Z as the last attempt ended: retry stops, alone now. */
+	if (signals_catch_stop(false))
+		signals_suspend();
 	f = &rd.f[rd.decided];
 	pass_on(h, f->out, STDOUT_FILENO);
 	pass_on(h, f->err, STDERR_FILENO);

@@ -7,6 +7,7 @@
  * counted; the one that decides the round (the winner, a stop, or the
  * last to fail) is handed back for the loop to judge, its output passed
  * on first.
+ * While a round runs, Ctrl-Z stops them all with retry.
  */
 #ifndef RETRY_HEDGE_H
 #define RETRY_HEDGE_H

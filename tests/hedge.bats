@@ -213,6 +213,21 @@ setup() {
 	assert_output "2:from here"
 }
 
+@test "--hedge: --deadline and --budget bound the read of a replayed stdin: no attempt starts, the run ends as at the deadline" {
+	mkfifo in
+	# The writer never ends stdin.
+	sleep 60 >in 3>&- &
+	local w=$!
+	run -124 --separate-stderr timeout -s KILL 30 "$RETRY" --hedge 1s \
+	    --stdin replay --deadline 1s -- sh -c 'echo ran >>calls' <in
+	[[ ${stderr_lines[0]} == "retry: sh -c 'echo ran >>calls': giving up after 1 attempt in "*"s: timed out; the 1s deadline is reached" ]]
+	run -124 --separate-stderr timeout -s KILL 30 "$RETRY" --hedge 1s \
+	    --stdin replay --budget 1s -- sh -c 'echo ran >>calls' <in
+	[[ ${stderr_lines[0]} == "retry: sh -c 'echo ran >>calls': giving up after 1 attempt in "*"s: timed out; the next attempt would start past the 1s budget" ]]
+	kill "$w"
+	[ ! -e calls ]
+}
+
 @test "--hedge: refused without --stdin replay or null, with --foreground, and with --exit-on-match" {
 	run -125 retry --hedge 1s -- true
 	assert_output "retry: --hedge: needs --stdin replay or --stdin null (attempts side by side cannot share one stdin)

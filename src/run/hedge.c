@@ -573,20 +573,33 @@ hedge_more(struct round *rd)
 	return 0;
 }
 
-/* --stdin replay of a pipe or a terminal: read to its end before the
- * round, in the one wait, so that every attempt reads all of it. */
-static void
-read_stdin(struct streams *s)
+/*
+ * --stdin replay of a pipe or a terminal: read to its end before the
+ * round, in the one wait, so that every attempt reads all of it; at most
+ * until the --deadline or the --budget, which no attempt starts past.
+ * Whether that came first.
+ */
+static bool
+read_stdin(const struct hedge_run *h)
 {
+	struct streams *s = h->st;
+	const struct limits *l = &h->c->limits;
+	const int64_t until = earliest(
+	    l->deadline >= 0 ? sat_add(h->t0, l->deadline) : -1,
+	    l->budget >= 0 ? sat_add(h->t0, l->budget) : -1);
 	struct pollfd pfd[ATTEMPT_IO_MAX];
 	nfds_t n;
+	int w;
 
 	while (s->recording && !feed_ended(&s->in) && signal_stop == 0) {
 		n = streams_wait_watch(s, pfd);
-		if (wait_until(pfd, n, -1) > 0 &&
-		    streams_wait_serve(s, pfd) == -1)
-			return;
+		if ((w = wait_until(pfd, n, until)) == 0 && until >= 0 &&
+		    mono_ns() >= until)
+			return true;
+		if (w > 0 && streams_wait_serve(s, pfd) == -1)
+			return false;
 	}
+	return false;
 }
 
 int
@@ -595,6 +608,7 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	static struct round rd;
 	int64_t at, now;
 	struct flight *f;
+	bool timed_out;
 
 	memset(r, 0, sizeof(*r));
 	memset(&rd, 0, sizeof(rd));
@@ -604,11 +618,19 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	rd.refused = -1;
 	h->n = h->pol->n;
 	h->start = mono_ns() - h->t0;
-	read_stdin(h->st);
+	timed_out = read_stdin(h);
 	/* What came to retry between attempts is not the attempt's. */
 	signals_drain();
 	if ((r->interrupted = signal_stop) != 0)
 		return 0;
+	if (timed_out) {
+		/* Its time ran out before its stdin did: it is not started,
+		 * and ends as it would have, timed out. */
+		r->timed_out = true;
+		r->status = EXIT_TIMEDOUT;
+		policy_hedged(h->pol, *h->made);
+		return 0;
+	}
 	if (h->st->err[0] != '\0') {
 		snprintf(h->err, sizeof(h->err), "%s", h->st->err);
 		return -1;

@@ -122,6 +122,12 @@ setup() {
 	[[ ${stderr_lines[3]} == "retry: "*": succeeded on attempt 3 of 5 after "* ]]
 }
 
+@test "--hedge: the deciding attempt's output that cannot be written is said, and the run ends with 125, as --hold-stdout's" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -125 --separate-stderr bash -c "'$RETRY' --hedge 1s --stdin null -- echo hi >/dev/full"
+	assert_equal "${stderr_lines[0]}" "retry: stdout: cannot write the held output: No space left on device"
+}
+
 @test "--hedge: a stdout that retry was given closed is closed for every attempt" {
 	run -1 --separate-stderr bash -c 'timeout 60 "$RETRY" -q --max 1 \
 	    --hedge 50ms --stdin null -- sh -c "echo hi" >&-'

@@ -252,29 +252,6 @@ drop_output(const struct hedge_run *h, const struct flight *f, int fd,
 		report_output(h->rep, f->n, stream, buf, len);
 }
 
-/* The winner's (or the deciding attempt's) held output, to retry's fd. */
-static void
-pass_on(struct hedge_run *h, int file, int fd)
-{
-	char *buf;
-	off_t off = 0;
-	ssize_t n;
-
-	if (file == -1 || h->st->closed[fd] || h->st->gone[fd - 1] ||
-	    (buf = malloc(65536)) == NULL)
-		return;
-	while ((n = pread(file, buf, 65536, off)) > 0) {
-		if (out_all(out_std(fd), buf, (size_t)n) == -1) {
-			if (errno == EPIPE)
-				h->st->gone[fd - 1] = true;
-			break;
-		}
-		out_passed(fd, buf, (size_t)n);
-		off += n;
-	}
-	free(buf);
-}
-
 /* What shared state had to say, said. */
 static void
 say_news(const struct hedge_run *h)
@@ -672,8 +649,10 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	if (signals_catch_stop(false))
 		signals_suspend();
 	f = &rd.f[rd.decided];
-	pass_on(h, f->out, STDOUT_FILENO);
-	pass_on(h, f->err, STDERR_FILENO);
+	/* Its output, as --hold-stdout's is passed on: an error said, a
+	 * reader gone noted. */
+	(void)streams_pass_held(h->st, f->out, STDOUT_FILENO);
+	(void)streams_pass_held(h->st, f->err, STDERR_FILENO);
 	close_held(f);
 	env_unset(ENV_HEDGED);
 	*r = f->r;

@@ -39,8 +39,10 @@ setup() {
 	assert_output "out of 2, hedged=1"
 	assert_equal "${stderr_lines[0]}" "retry: attempt 1 still running after 50ms: started attempt 2 beside it"
 	[[ ${stderr_lines[1]} == "retry: attempt 2 succeeded first, after "*": cancelling 1 other" ]]
-	[[ ${stderr_lines[2]} == "retry: attempt 1 cancelled after "*" (attempt 2 won)" ]]
-	assert_equal "${stderr_lines[3]}" "err of 2"
+	# The winner's output as soon as it has ended, before the others are
+	# reaped.
+	assert_equal "${stderr_lines[2]}" "err of 2"
+	[[ ${stderr_lines[3]} == "retry: attempt 1 cancelled after "*" (attempt 2 won)" ]]
 	assert_equal "${#stderr_lines[@]}" 4
 }
 
@@ -64,6 +66,30 @@ setup() {
 	    --stdin null -- ./stubborn
 	assert_gone "$(cat pid.1)"
 	wait_lines trapped
+}
+
+@test "--hedge: the winner's output is passed on at once, while a loser that ignores the signal is still being stopped; retry ends once it is reaped" {
+	cat >stubborn <<-'EOF2'
+	#!/bin/sh
+	if [ "$RETRY_ATTEMPT" = 1 ]; then
+		trap 'echo term >>got-term' TERM
+		echo $$ >pid.1
+		while [ ! -e release ]; do sleep 0.05; done
+		exit 1
+	fi
+	echo "won by $RETRY_ATTEMPT"
+	EOF2
+	chmod +x stubborn
+	start_retry -q --hedge 50ms --kill-after 60s --stdin null -- ./stubborn
+	wait_lines got-term
+	wait_lines out
+	assert_equal "$(cat out)" "won by 2"
+	alive "$(cat pid.1)"
+	alive "$RETRY_PID"
+	touch release
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 0
+	assert_gone "$(cat pid.1)"
 }
 
 @test "--hedge: a loser's output goes to --log-file, not to stdout" {
@@ -381,6 +407,7 @@ wait_state() {
 @test "--hedge: JSON events for the hedge, the winner and the cancelled" {
 	run -0 --separate-stderr retry --log-format json --hedge 50ms \
 	    --stdin null -- ./slow-first
+	stderr=$(grep '^{' <<<"$stderr")
 	assert_equal "$(jq -r .event <<<"$stderr" 2>/dev/null | grep -v null | tr '\n' ' ')" "hedge hedge_won cancelled "
 	assert_equal "$(head -1 <<<"$stderr" | jq -c '[.attempt, .beside, .hedge_ms]')" "[2,1,50]"
 	assert_equal "$(sed -n 3p <<<"$stderr" | jq -c '[.attempt, .winner]')" "[1,2]"

@@ -252,6 +252,15 @@ drop_output(const struct hedge_run *h, const struct flight *f, int fd,
 		report_output(h->rep, f->n, stream, buf, len);
 }
 
+/* The deciding attempt's held output passed on, as --hold-stdout's is:
+ * an error said, a reader gone noted. */
+static void
+pass_on(const struct hedge_run *h, const struct flight *f)
+{
+	(void)streams_pass_held(h->st, f->out, STDOUT_FILENO);
+	(void)streams_pass_held(h->st, f->err, STDERR_FILENO);
+}
+
 /* What shared state had to say, said. */
 static void
 say_news(const struct hedge_run *h)
@@ -585,7 +594,7 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	static struct round rd;
 	int64_t at, now;
 	struct flight *f;
-	bool timed_out;
+	bool timed_out, passed = false;
 
 	memset(r, 0, sizeof(*r));
 	memset(&rd, 0, sizeof(rd));
@@ -621,6 +630,14 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		rd.decided = 0;
 	for (;;) {
 		reap(&rd);
+		/* The deciding attempt's output goes out as soon as it has
+		 * ended, while the others are still being stopped and
+		 * reaped: a loser that ignores the signal holds up neither
+		 * it nor the next command of a script. */
+		if (!passed && rd.decided >= 0 && rd.f[rd.decided].gone) {
+			pass_on(h, &rd.f[rd.decided]);
+			passed = true;
+		}
 		if (rd.decided >= 0 && rd.live == 0)
 			break;
 		forward(&rd);
@@ -649,10 +666,8 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	if (signals_catch_stop(false))
 		signals_suspend();
 	f = &rd.f[rd.decided];
-	/* Its output, as --hold-stdout's is passed on: an error said, a
-	 * reader gone noted. */
-	(void)streams_pass_held(h->st, f->out, STDOUT_FILENO);
-	(void)streams_pass_held(h->st, f->err, STDERR_FILENO);
+	if (!passed)
+		pass_on(h, f);
 	close_held(f);
 	env_unset(ENV_HEDGED);
 	*r = f->r;

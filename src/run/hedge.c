@@ -26,7 +26,6 @@
 #include "hedgefmt.h"
 #include "hedging.h"
 #include "match.h"
-#include "output.h"
 #include "signals.h"
 #include "verdict.h"
 #include "wait.h"
@@ -61,17 +60,6 @@ struct round {
 					 * DUR after since then, or -1 */
 };
 
-static int64_t
-earliest(int64_t a, int64_t b)
-{
-	if (a < 0)
-		return b;
-	if (b < 0)
-		return a;
-	return a < b ? a : b;
-}
-
-
 /*
  * A file of its own with what fd holds from at: where there is no /proc
  * to open fd anew, so that attempts side by side never share an offset.
@@ -80,18 +68,25 @@ static int
 copy_of(struct streams *s, int fd, off_t at)
 {
 	char buf[16384];
-	ssize_t n;
-	int to;
+	ssize_t n, w;
+	int to, e;
 
 	if ((to = streams_tempfile(s)) == -1)
 		return -1;
 	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
-		if (write(to, buf, (size_t)n) != n)
+		if ((w = write(to, buf, (size_t)n)) != n) {
+			/* A short write: the spool can take no more. */
+			if (w >= 0)
+				errno = ENOSPC;
+			n = -1;
 			break;
+		}
 		at += n;
 	}
 	if (n != 0 || lseek(to, 0, SEEK_SET) == -1) {
+		e = errno;
 		close(to);
+		errno = e;
 		return -1;
 	}
 	return to;
@@ -416,6 +411,7 @@ static void
 reap(struct round *rd)
 {
 	const struct config *c = rd->h->c;
+	pid_t w;
 	int st;
 
 	for (int i = 0; i < HEDGE_N_MAX; i++) {
@@ -425,8 +421,12 @@ reap(struct round *rd)
 			continue;
 		if (f->cancelled || f->r.timed_out || f->r.forwarded)
 			signal_group(-f->pid, SIGKILL);
-		while (waitpid(f->pid, &st, 0) == -1 && errno == EINTR)
+		while ((w = waitpid(f->pid, &st, 0)) == -1 && errno == EINTR)
 			;
+		/* Reaped behind retry's back (it cannot be, as SIGCHLD is
+		 * never ignored): an end retry cannot tell, not a success. */
+		if (w == -1)
+			st = W_EXITCODE(EXIT_CANCELED, 0);
 		f->gone = true;
 		f->end = mono_ns() - rd->h->t0;
 		attempt_ended(st, c->preserve_status, &f->r);

@@ -303,6 +303,23 @@ Try 'retry --help'."
 	assert_gone "$(cat pid.1)" "$(cat pid.2)"
 }
 
+@test "--hedge: a signal sent on to several attempts in flight is said so in the end line" {
+	cat >both-wait <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	exec sleep 30
+	EOF2
+	chmod +x both-wait
+	start_retry --hedge 50ms:3 --stdin null -- ./both-wait
+	wait_lines pid.3
+	kill -TERM "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 143
+	assert_gone "$(cat pid.1)" "$(cat pid.2)" "$(cat pid.3)"
+	run -0 tail -1 err
+	assert_output --regexp '^retry: \./both-wait: SIGTERM sent on to the 3 attempts in flight; attempt [123]/5 ended: killed by SIGTERM after .*; stopping$'
+}
+
 @test "--hedge: INT to retry's process group (Ctrl-C) during a hedge: sent on to every attempt, all reaped, retry dies of INT" {
 	cat >both-wait <<-'EOF2'
 	#!/bin/sh

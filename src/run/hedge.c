@@ -671,6 +671,10 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	close_held(f);
 	env_unset(ENV_HEDGED);
 	*r = f->r;
+	/* A signal that ends the run went to every attempt in flight. */
+	for (int i = 0; i < HEDGE_N_MAX; i++)
+		if (r->forwarded && rd.f[i].r.forwarded)
+			r->in_flight++;
 	h->st->result = f->scan;
 	if (r->interrupted == 0)
 		r->interrupted = signal_stop;

@@ -92,6 +92,17 @@ setup() {
 	assert_gone "$(cat pid.1)"
 }
 
+@test "--hedge: what a process the winner left running writes after it ended is not passed on" {
+	mkfifo later
+	run -0 timeout 30 "$RETRY" -q --hedge 1s --stdin null -- \
+	    sh -c 'echo before; (read -r x <later; echo after; echo done >late) 3>&- & exit 0'
+	assert_output "before"
+	# The process it left runs on, and writes only now.
+	echo go >later
+	wait_lines late
+	assert_output "before"
+}
+
 @test "--hedge: a loser's output goes to --log-file, not to stdout" {
 	run -0 --separate-stderr retry -q --hedge 50ms --stdin null \
 	    --log-file log -- ./slow-first

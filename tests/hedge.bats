@@ -7,9 +7,11 @@ load test_helper/core
 load test_helper/procs
 load test_helper/share
 load test_helper/redis
+load test_helper/tmux
 
 teardown() {
 	redis_stop
+	tmux_end
 }
 
 setup() {
@@ -38,8 +40,10 @@ setup() {
 	assert_output "out of 2, hedged=1"
 	assert_equal "${stderr_lines[0]}" "retry: attempt 1 still running after 50ms: started attempt 2 beside it"
 	[[ ${stderr_lines[1]} == "retry: attempt 2 succeeded first, after "*": cancelling 1 other" ]]
-	[[ ${stderr_lines[2]} == "retry: attempt 1 cancelled after "*" (attempt 2 won)" ]]
-	assert_equal "${stderr_lines[3]}" "err of 2"
+	# The winner's output as soon as it has ended, before the others are
+	# reaped.
+	assert_equal "${stderr_lines[2]}" "err of 2"
+	[[ ${stderr_lines[3]} == "retry: attempt 1 cancelled after "*" (attempt 2 won)" ]]
 	assert_equal "${#stderr_lines[@]}" 4
 }
 
@@ -91,6 +95,41 @@ setup() {
 	    --stdin null -- ./stubborn
 	assert_gone "$(cat pid.1)"
 	wait_lines trapped
+}
+
+@test "--hedge: the winner's output is passed on at once, while a loser that ignores the signal is still being stopped; retry ends once it is reaped" {
+	cat >stubborn <<-'EOF2'
+	#!/bin/sh
+	if [ "$RETRY_ATTEMPT" = 1 ]; then
+		trap 'echo term >>got-term' TERM
+		echo $$ >pid.1
+		while [ ! -e release ]; do sleep 0.05; done
+		exit 1
+	fi
+	echo "won by $RETRY_ATTEMPT"
+	EOF2
+	chmod +x stubborn
+	start_retry -q --hedge 50ms --kill-after 60s --stdin null -- ./stubborn
+	wait_lines got-term
+	wait_lines out
+	assert_equal "$(cat out)" "won by 2"
+	alive "$(cat pid.1)"
+	alive "$RETRY_PID"
+	touch release
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 0
+	assert_gone "$(cat pid.1)"
+}
+
+@test "--hedge: what a process the winner left running writes after it ended is not passed on" {
+	mkfifo later
+	run -0 timeout 30 "$RETRY" -q --hedge 1s --stdin null -- \
+	    sh -c 'echo before; (read -r x <later; echo after; echo done >late) 3>&- & exit 0'
+	assert_output "before"
+	# The process it left runs on, and writes only now.
+	echo go >later
+	wait_lines late
+	assert_output "before"
 }
 
 @test "--hedge: a loser's output goes to --log-file, not to stdout" {
@@ -184,6 +223,12 @@ early_wins() {
 	    --until-output '^won$' --on-success "$hook" -- ./early
 	[[ ${stderr_lines[-1]} == "retry: ./early: succeeded on attempt 1 of 5 after "* ]]
 	assert_equal "$(cat hook)" "attempt=1 status=0 last=0"
+}
+
+@test "--hedge: the deciding attempt's output that cannot be written is said, and the run ends with 125, as --hold-stdout's" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -125 --separate-stderr bash -c "'$RETRY' --hedge 1s --stdin null -- echo hi >/dev/full"
+	assert_equal "${stderr_lines[0]}" "retry: stdout: cannot write the held output: No space left on device"
 }
 
 @test "--hedge: a stdout that retry was given closed is closed for every attempt" {
@@ -284,6 +329,21 @@ early_wins() {
 	assert_output "2:from here"
 }
 
+@test "--hedge: --deadline and --budget bound the read of a replayed stdin: no attempt starts, the run ends as at the deadline" {
+	mkfifo in
+	# The writer never ends stdin.
+	sleep 60 >in 3>&- &
+	local w=$!
+	run -124 --separate-stderr timeout -s KILL 30 "$RETRY" --hedge 1s \
+	    --stdin replay --deadline 1s -- sh -c 'echo ran >>calls' <in
+	[[ ${stderr_lines[0]} == "retry: sh -c 'echo ran >>calls': giving up after 1 attempt in "*"s: timed out; the 1s deadline is reached" ]]
+	run -124 --separate-stderr timeout -s KILL 30 "$RETRY" --hedge 1s \
+	    --stdin replay --budget 1s -- sh -c 'echo ran >>calls' <in
+	[[ ${stderr_lines[0]} == "retry: sh -c 'echo ran >>calls': giving up after 1 attempt in "*"s: timed out; the next attempt would start past the 1s budget" ]]
+	kill "$w"
+	[ ! -e calls ]
+}
+
 @test "--hedge: refused without --stdin replay or null, with --foreground, and with --exit-on-match" {
 	run -125 retry --hedge 1s -- true
 	assert_output "retry: --hedge: needs --stdin replay or --stdin null (attempts side by side cannot share one stdin)
@@ -327,6 +387,23 @@ Try 'retry --help'."
 	assert_gone "$(cat pid.1)" "$(cat pid.2)"
 }
 
+@test "--hedge: a signal sent on to several attempts in flight is said so in the end line" {
+	cat >both-wait <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	exec sleep 30
+	EOF2
+	chmod +x both-wait
+	start_retry --hedge 50ms:3 --stdin null -- ./both-wait
+	wait_lines pid.3
+	kill -TERM "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 143
+	assert_gone "$(cat pid.1)" "$(cat pid.2)" "$(cat pid.3)"
+	run -0 tail -1 err
+	assert_output --regexp '^retry: \./both-wait: SIGTERM sent on to the 3 attempts in flight; attempt [123]/5 ended: killed by SIGTERM after .*; stopping$'
+}
+
 @test "--hedge: INT to retry's process group (Ctrl-C) during a hedge: sent on to every attempt, all reaped, retry dies of INT" {
 	cat >both-wait <<-'EOF2'
 	#!/bin/sh
@@ -344,9 +421,94 @@ Try 'retry --help'."
 	assert_equal "$(grep -c cancelled "$BATS_TEST_TMPDIR/err")" 0
 }
 
+# The state letter of process $1 (/proc/PID/stat's third field).
+state_of() {
+	local f
+	read -ra f <"/proc/$1/stat" 2>/dev/null || return 1
+	printf '%s\n' "${f[2]}"
+}
+
+# Waits, up to about 10 s, until every process given is in state $1 (T:
+# stopped) or, with !T, none is.
+wait_state() {
+	local want=$1 i p ok
+	shift
+	for ((i = 0; i < 200; i++)); do
+		ok=1
+		for p in "$@"; do
+			case $want in
+			!*) [ "$(state_of "$p")" != "${want#!}" ] || ok= ;;
+			*) [ "$(state_of "$p")" = "$want" ] || ok= ;;
+			esac
+		done
+		[ -n "$ok" ] && return 0
+		sleep 0.05
+	done
+	for p in "$@"; do
+		echo "$p: $(state_of "$p")" >&2
+	done
+	fail "not all in state $want: $*"
+}
+
+@test "--hedge: SIGTSTP to retry (Ctrl-Z) stops every attempt with it; SIGCONT continues them, and the run ends as usual" {
+	cat >both-wait <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	while [ ! -e go ]; do sleep 0.05; done
+	echo "done $RETRY_ATTEMPT"
+	EOF2
+	chmod +x both-wait
+	# A process group of its own in the test's session, not orphaned: the
+	# kernel stops it by SIGTSTP, as a shell's job.
+	set -m
+	"$RETRY" -q --hedge 50ms --stdin null -- ./both-wait \
+	    </dev/null >out 2>err 3>&- &
+	local rpid=$! st=0
+	set +m
+	wait_lines pid.1
+	wait_lines pid.2
+	kill -TSTP "$rpid"
+	wait_state T "$rpid" "$(cat pid.1)" "$(cat pid.2)"
+	kill -CONT "$rpid"
+	wait_state '!T' "$(cat pid.1)" "$(cat pid.2)"
+	touch go
+	wait_status "$rpid"
+	assert_equal "$status" 0
+	run cat out
+	assert_output --regexp '^done [12]$'
+	assert_gone "$(cat pid.1)" "$(cat pid.2)"
+}
+
+@test "--hedge: Ctrl-Z at a terminal stops retry (the shell says 148) and every attempt; fg continues them all" {
+	cat >both-wait <<-'EOF2'
+	#!/bin/sh
+	echo $$ >pid.$RETRY_ATTEMPT
+	while [ ! -e go ]; do sleep 0.05; done
+	EOF2
+	chmod +x both-wait
+	tmux_shell 200 50
+	type_line "cd '$BATS_TEST_TMPDIR' && '$RETRY' -q --hedge 50ms --stdin null -- ./both-wait"
+	wait_lines pid.1
+	wait_lines pid.2
+	local rpid
+	rpid=$(ps -o ppid= -p "$(cat pid.1)" | tr -d ' ')
+	keys C-z
+	wait_state T "$rpid" "$(cat pid.1)" "$(cat pid.2)"
+	type_line 'echo "stopped $?" >stopped'
+	wait_lines stopped
+	assert_equal "$(cat stopped)" "stopped 148"
+	type_line fg
+	wait_state '!T' "$rpid" "$(cat pid.1)" "$(cat pid.2)"
+	touch go
+	type_line 'echo "status $?" >status'
+	wait_lines status
+	assert_equal "$(cat status)" "status 0"
+}
+
 @test "--hedge: JSON events for the hedge, the winner and the cancelled" {
 	run -0 --separate-stderr retry --log-format json --hedge 50ms \
 	    --stdin null -- ./slow-first
+	stderr=$(grep '^{' <<<"$stderr")
 	assert_equal "$(jq -r .event <<<"$stderr" 2>/dev/null | grep -v null | tr '\n' ' ')" "hedge hedge_won cancelled "
 	assert_equal "$(head -1 <<<"$stderr" | jq -c '[.attempt, .beside, .hedge_ms, .after_failure_of]')" "[2,1,50,null]"
 	assert_equal "$(sed -n 3p <<<"$stderr" | jq -c '[.attempt, .winner]')" "[1,2]"

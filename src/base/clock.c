@@ -23,3 +23,13 @@ wall_ns(void)
 {
 	return ns(CLOCK_REALTIME);
 }
+
+int64_t
+earliest(int64_t a, int64_t b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}

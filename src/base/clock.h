@@ -12,5 +12,7 @@
 
 int64_t		 mono_ns(void);
 int64_t		 wall_ns(void);
+/* The earlier of two times of a clock, -1 meaning none. */
+int64_t		 earliest(int64_t, int64_t);
 
 #endif

@@ -19,6 +19,8 @@ struct attempt_result {
 					 * said it was done: status 0 */
 	int		 interrupted;	/* a signal that ends the run, or 0 */
 	bool		 forwarded;	/* retry sent it on to the attempt */
+	unsigned	 in_flight;	/* --hedge: the attempts it was sent
+					 * on to, this one included (0: one) */
 	bool		 terminal;	/* it came from the terminal (Ctrl-C) */
 	bool		 foreground;	/* the attempt had the terminal's
 					 * foreground when it ended */

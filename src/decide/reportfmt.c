@@ -275,12 +275,19 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		else if (e->result == NULL) {
 			line_add(l, " while waiting after ");
 			report_attempt(l, c, e->attempt);
+		} else if (e->result->forwarded && e->result->in_flight > 1) {
+			line_add(l, " sent on to the %u attempts in flight; ",
+			    e->result->in_flight);
+			report_attempt(l, c, e->attempt);
+			line_add(l, " ended: ");
 		} else {
 			line_add(l, e->result->terminal ?
 			    " from the terminal during " :
 			    e->result->forwarded ? " sent on to " : " during ");
 			report_attempt(l, c, e->attempt);
 			line_add(l, ", which ended: ");
+		}
+		if (e->result != NULL) {
 			report_status(l, e->result, e->cause);
 			line_add(l, " after %s", duration_format(
 			    duration_round(e->duration), d, sizeof(d)));

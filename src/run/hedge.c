@@ -27,7 +27,6 @@
 #include "hedgefmt.h"
 #include "hedging.h"
 #include "match.h"
-#include "output.h"
 #include "signals.h"
 #include "title.h"
 #include "verdict.h"
@@ -66,17 +65,6 @@ struct round {
 					 * 0 */
 };
 
-static int64_t
-earliest(int64_t a, int64_t b)
-{
-	if (a < 0)
-		return b;
-	if (b < 0)
-		return a;
-	return a < b ? a : b;
-}
-
-
 /*
  * A file of its own with what fd holds from at: where there is no /proc
  * to open fd anew, so that attempts side by side never share an offset.
@@ -85,18 +73,25 @@ static int
 copy_of(struct streams *s, int fd, off_t at)
 {
 	char buf[16384];
-	ssize_t n;
-	int to;
+	ssize_t n, w;
+	int to, e;
 
 	if ((to = streams_tempfile(s)) == -1)
 		return -1;
 	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
-		if (write(to, buf, (size_t)n) != n)
+		if ((w = write(to, buf, (size_t)n)) != n) {
+			/* A short write: the spool can take no more. */
+			if (w >= 0)
+				errno = ENOSPC;
+			n = -1;
 			break;
+		}
 		at += n;
 	}
 	if (n != 0 || lseek(to, 0, SEEK_SET) == -1) {
+		e = errno;
 		close(to);
+		errno = e;
 		return -1;
 	}
 	return to;
@@ -257,27 +252,14 @@ drop_output(const struct hedge_run *h, const struct flight *f, int fd,
 		report_output(h->rep, f->n, stream, buf, len);
 }
 
-/* The winner's (or the deciding attempt's) held output, to retry's fd. */
+/* The deciding attempt's held output passed on, as --hold-stdout's is,
+ * in a CI log's group of its own: an error said, a reader gone noted. */
 static void
-pass_on(struct hedge_run *h, int file, int fd)
+pass_on(const struct hedge_run *h, const struct flight *f)
 {
-	char *buf;
-	off_t off = 0;
-	ssize_t n;
-
-	if (file == -1 || h->st->closed[fd] || h->st->gone[fd - 1] ||
-	    (buf = malloc(65536)) == NULL)
-		return;
-	while ((n = pread(file, buf, 65536, off)) > 0) {
-		if (out_all(out_std(fd), buf, (size_t)n) == -1) {
-			if (errno == EPIPE)
-				h->st->gone[fd - 1] = true;
-			break;
-		}
-		out_passed(fd, buf, (size_t)n);
-		off += n;
-	}
-	free(buf);
+	ci_output(h->rep, f->n);
+	(void)streams_pass_held(h->st, f->out, STDOUT_FILENO);
+	(void)streams_pass_held(h->st, f->err, STDERR_FILENO);
 }
 
 /* What shared state had to say, said. */
@@ -460,6 +442,7 @@ static void
 reap(struct round *rd)
 {
 	const struct config *c = rd->h->c;
+	pid_t w;
 	int st;
 
 	for (int i = 0; i < HEDGE_N_MAX; i++) {
@@ -469,8 +452,12 @@ reap(struct round *rd)
 			continue;
 		if (f->cancelled || f->r.timed_out || f->r.forwarded)
 			signal_group(-f->pid, SIGKILL);
-		while (waitpid(f->pid, &st, 0) == -1 && errno == EINTR)
+		while ((w = waitpid(f->pid, &st, 0)) == -1 && errno == EINTR)
 			;
+		/* Reaped behind retry's back (it cannot be, as SIGCHLD is
+		 * never ignored): an end retry cannot tell, not a success. */
+		if (w == -1)
+			st = W_EXITCODE(EXIT_CANCELED, 0);
 		f->gone = true;
 		f->end = mono_ns() - rd->h->t0;
 		attempt_ended(st, c->preserve_status, &f->r);
@@ -478,6 +465,26 @@ reap(struct round *rd)
 		ended(rd, i);
 		retitle(rd);
 	}
+}
+
+/*
+ * Ctrl-Z, or SIGTSTP sent to retry: the attempts, in sessions of their
+ * own, hear no terminal's key, and the kernel would drop a SIGTSTP in
+ * their orphaned groups.  Each group is stopped by SIGSTOP, retry stops
+ * as a command would, and once continued (fg, bg, SIGCONT) it continues
+ * them.  Their deadlines keep counting meanwhile, as a single attempt's
+ * do.
+ */
+static void
+suspend_all(struct round *rd)
+{
+	for (int i = 0; i < HEDGE_N_MAX; i++)
+		if (rd->f[i].pid > 0 && !rd->f[i].gone)
+			kill(-rd->f[i].pid, SIGSTOP);
+	signals_suspend();
+	for (int i = 0; i < HEDGE_N_MAX; i++)
+		if (rd->f[i].pid > 0 && !rd->f[i].gone)
+			kill(-rd->f[i].pid, SIGCONT);
 }
 
 /* The signals retry received, sent on to every attempt in flight, as to
@@ -499,7 +506,11 @@ forward(struct round *rd)
 			else
 				kill(-f->pid, q.signo);
 		}
-	while ((sig = signals_take()) != 0)
+	while ((sig = signals_take()) != 0) {
+		if (sig == SIGTSTP) {
+			suspend_all(rd);
+			continue;
+		}
 		for (int i = 0; i < HEDGE_N_MAX; i++) {
 			struct flight *f = &rd->f[i];
 
@@ -512,6 +523,7 @@ forward(struct round *rd)
 			f->r.forwarded = true;
 			stop(rd->h, f, sig);
 		}
+	}
 }
 
 /* The youngest attempt in flight: its start, and its slot (or -1). */
@@ -592,20 +604,33 @@ hedge_more(struct round *rd)
 	return 0;
 }
 
-/* --stdin replay of a pipe or a terminal: read to its end before the
- * round, in the one wait, so that every attempt reads all of it. */
-static void
-read_stdin(struct streams *s)
+/*
+ * --stdin replay of a pipe or a terminal: read to its end before the
+ * round, in the one wait, so that every attempt reads all of it; at most
+ * until the --deadline or the --budget, which no attempt starts past.
+ * Whether that came first.
+ */
+static bool
+read_stdin(const struct hedge_run *h)
 {
+	struct streams *s = h->st;
+	const struct limits *l = &h->c->limits;
+	const int64_t until = earliest(
+	    l->deadline >= 0 ? sat_add(h->t0, l->deadline) : -1,
+	    l->budget >= 0 ? sat_add(h->t0, l->budget) : -1);
 	struct pollfd pfd[ATTEMPT_IO_MAX];
 	nfds_t n;
+	int w;
 
 	while (s->recording && !feed_ended(&s->in) && signal_stop == 0) {
 		n = streams_wait_watch(s, pfd);
-		if (wait_until(pfd, n, -1) > 0 &&
-		    streams_wait_serve(s, pfd) == -1)
-			return;
+		if ((w = wait_until(pfd, n, until)) == 0 && until >= 0 &&
+		    mono_ns() >= until)
+			return true;
+		if (w > 0 && streams_wait_serve(s, pfd) == -1)
+			return false;
 	}
+	return false;
 }
 
 int
@@ -614,6 +639,7 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	static struct round rd;
 	int64_t at, now;
 	struct flight *f;
+	bool timed_out, passed = false;
 
 	memset(r, 0, sizeof(*r));
 	memset(&rd, 0, sizeof(rd));
@@ -623,21 +649,40 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	rd.refused = -1;
 	h->n = h->pol->n;
 	h->start = mono_ns() - h->t0;
-	read_stdin(h->st);
+	timed_out = read_stdin(h);
 	/* What came to retry between attempts is not the attempt's. */
 	signals_drain();
 	if ((r->interrupted = signal_stop) != 0)
 		return 0;
+	if (timed_out) {
+		/* Its time ran out before its stdin did: it is not started,
+		 * and ends as it would have, timed out. */
+		r->timed_out = true;
+		r->status = EXIT_TIMEDOUT;
+		policy_hedged(h->pol, *h->made);
+		return 0;
+	}
 	if (h->st->err[0] != '\0') {
 		snprintf(h->err, sizeof(h->err), "%s", h->st->err);
 		return -1;
 	}
-	if (launch(&rd, &rd.f[0], h->pol->n, true) == -1)
+	(void)signals_catch_stop(true);
+	if (launch(&rd, &rd.f[0], h->pol->n, true) == -1) {
+		(void)signals_catch_stop(false);
 		return -1;
+	}
 	if (rd.f[0].gone)
 		rd.decided = 0;
 	for (;;) {
 		reap(&rd);
+		/* The deciding attempt's output goes out as soon as it has
+		 * ended, while the others are still being stopped and
+		 * reaped: a loser that ignores the signal holds up neither
+		 * it nor the next command of a script. */
+		if (!passed && rd.decided >= 0 && rd.f[rd.decided].gone) {
+			pass_on(h, &rd.f[rd.decided]);
+			passed = true;
+		}
 		if (rd.decided >= 0 && rd.live == 0)
 			break;
 		forward(&rd);
@@ -662,16 +707,22 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		}
 		(void)wait_until(NULL, 0, at);
 	}
+	/* A Ctrl-Z as the last attempt ended: retry stops, alone now. */
+	if (signals_catch_stop(false))
+		signals_suspend();
 	f = &rd.f[rd.decided];
-	ci_output(h->rep, f->n);
-	pass_on(h, f->out, STDOUT_FILENO);
-	pass_on(h, f->err, STDERR_FILENO);
+	if (!passed)
+		pass_on(h, f);
 	close_held(f);
 	/* The hooks see the deciding attempt, as after a single one. */
 	env_unset(ENV_HEDGED);
 	env_set(ENV_ATTEMPT, f->n, false);
 	env_set(ENV_ELAPSED_MS, (uint64_t)f->start / 1000000, false);
 	*r = f->r;
+	/* A signal that ends the run went to every attempt in flight. */
+	for (int i = 0; i < HEDGE_N_MAX; i++)
+		if (r->forwarded && rd.f[i].r.forwarded)
+			r->in_flight++;
 	h->st->result = f->scan;
 	if (r->interrupted == 0)
 		r->interrupted = signal_stop;

@@ -6,7 +6,8 @@
  * and said to be cancelled; one that fails while others run is said and
  * counted; the one that decides the round (the winner, a stop, or the
  * last to fail) is handed back for the loop to judge, its output passed
- * on first.
+ * on as soon as it has ended, while the others are still being stopped.
+ * While a round runs, Ctrl-Z stops them all with retry.
  */
 #ifndef RETRY_HEDGE_H
 #define RETRY_HEDGE_H

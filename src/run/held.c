@@ -131,3 +131,11 @@ held_out(struct streams *s, bool out, bool last)
 		rc = -1;
 	return rc;
 }
+
+int
+streams_pass_held(struct streams *s, int file, int fd)
+{
+	if (s->closed[fd] || s->gone[fd - 1])
+		return 0;
+	return held_to(s, file, fd);
+}

@@ -199,9 +199,10 @@ observe_attempt(struct run *run)
 {
 	const struct config *c = run->c;
 	int64_t start = mono_ns() - run->t0;
-	struct hedge_run h = { c, run->rep, &run->pol, run->sh, &run->st,
-	    &run->ao, run->t0, &run->made, &run->failures, run->probing, 0,
-	    0, "" };
+	struct hedge_run h = { .c = c, .rep = run->rep, .pol = &run->pol,
+	    .sh = run->sh, .st = &run->st, .ao = &run->ao, .t0 = run->t0,
+	    .made = &run->made, .failures = &run->failures,
+	    .probing = run->probing };
 	struct attempt_result *r = &run->result;
 	struct observed *o = &run->seen;
 	struct report ev = { .event = EV_START, .attempt = run->pol.n,

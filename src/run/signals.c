@@ -499,3 +499,46 @@ signals_die(int sig)
 	_exit(128 + sig);
 }
 
+
+bool
+signals_catch_stop(bool on)
+{
+	struct sigaction sa, was;
+	bool came;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	if (on) {
+		sa.sa_flags = SA_RESTART | SA_SIGINFO;
+		sa.sa_sigaction = on_signal;
+		if (changed[SIGTSTP] || sigaction(SIGTSTP, &sa, &was) == -1)
+			return false;
+		/* Found ignored (or caught, by whoever started retry): left
+		 * so. */
+		if (was.sa_handler != SIG_DFL) {
+			sigaction(SIGTSTP, &was, NULL);
+			return false;
+		}
+		changed[SIGTSTP] = true;
+		return false;
+	}
+	if (!changed[SIGTSTP])
+		return false;
+	restore(SIGTSTP);
+	changed[SIGTSTP] = false;
+	came = received[SIGTSTP] != 0;
+	received[SIGTSTP] = 0;
+	return came;
+}
+
+void
+signals_suspend(void)
+{
+	const bool caught = changed[SIGTSTP];
+
+	if (caught)
+		(void)signals_catch_stop(false);
+	raise(SIGTSTP);
+	if (caught)
+		(void)signals_catch_stop(true);
+}

@@ -63,6 +63,16 @@ void		 signals_reset(void);
  * attempt's group does not end it. */
 void		 signals_sentry(void (*)(int, siginfo_t *, void *));
 #define SIGNALS_FLUSH	SIGURG	/* never sent on; above INT and QUIT */
+/* While attempts run in sessions of their own, where the terminal's
+ * Ctrl-Z does not reach them (--hedge): SIGTSTP caught when on, so that
+ * signals_take gives it and retry stops them with itself; when off, as
+ * retry found it again, and whether one came that was not taken (it is
+ * then dropped).  One retry found ignored is left so. */
+bool		 signals_catch_stop(bool on);
+/* Stops retry by SIGTSTP at its default, as Ctrl-Z stops a command (the
+ * shell says "Stopped", $? is 148); returns once it is continued, or at
+ * once in an orphaned process group, where the kernel drops it. */
+void		 signals_suspend(void);
 /* Dies of sig, as if retry had never caught it. */
 noreturn void	 signals_die(int);
 

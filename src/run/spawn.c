@@ -301,16 +301,6 @@ stdio_close(const int stdio[3])
 			close(stdio[i]);
 }
 
-static int64_t
-earliest(int64_t a, int64_t b)
-{
-	if (a < 0)
-		return b;
-	if (b < 0)
-		return a;
-	return a < b ? a : b;
-}
-
 /* The state of an attempt being waited for. */
 struct wait {
 	const struct attempt_opts *o;

@@ -113,6 +113,10 @@ void	 streams_after(struct streams *);
  * of retry's that lives as long as they hold the pipes; -1 when the held
  * output could not be written (err says why, or gone[] is set). */
 int	 streams_settle(struct streams *, bool out, bool last);
+/* A held file of --hedge's (an attempt's stdout or stderr) passed on to
+ * retry's fd (1 or 2), as streams_settle passes on --hold-stdout's: -1
+ * when it could not be written (err says why, or gone[] is set). */
+int	 streams_pass_held(struct streams *, int file, int fd);
 void	 streams_free(struct streams *);
 /* A spool file, in memory or in s->tmpdir (s->where says which); -1
  * (errno set). */

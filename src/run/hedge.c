@@ -10,7 +10,6 @@
  * --timeout and --kill-after as its deadline.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +21,9 @@
 #include "compat.h"
 #include "duration.h"
 #include "env.h"
-#include "feed.h"
 #include "hedge.h"
 #include "hedgefmt.h"
+#include "hedgeio.h"
 #include "hedging.h"
 #include "match.h"
 #include "signals.h"
@@ -65,69 +64,6 @@ struct round {
 					 * 0 */
 };
 
-/*
- * A file of its own with what fd holds from at: where there is no /proc
- * to open fd anew, so that attempts side by side never share an offset.
- */
-static int
-copy_of(struct streams *s, int fd, off_t at)
-{
-	char buf[16384];
-	ssize_t n, w;
-	int to, e;
-
-	if ((to = streams_tempfile(s)) == -1)
-		return -1;
-	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
-		if ((w = write(to, buf, (size_t)n)) != n) {
-			/* A short write: the spool can take no more. */
-			if (w >= 0)
-				errno = ENOSPC;
-			n = -1;
-			break;
-		}
-		at += n;
-	}
-	if (n != 0 || lseek(to, 0, SEEK_SET) == -1) {
-		e = errno;
-		close(to);
-		errno = e;
-		return -1;
-	}
-	return to;
-}
-
-/* fd opened anew (its own offset) at at; -1 (errno set). */
-static int
-reopen_at(struct streams *s, int fd, off_t at)
-{
-	int r;
-
-	if ((r = compat_reopen(fd, O_RDONLY | O_CLOEXEC)) == -1)
-		return copy_of(s, fd, at);
-	if (lseek(r, at, SEEK_SET) == -1) {
-		close(r);
-		return -1;
-	}
-	return r;
-}
-
-/* The attempt's own stdin, read from its start: -1 (errno set). */
-static int
-stdin_of(struct streams *s, int *fd)
-{
-	*fd = STDIO_CLOSED;
-	if (s->null != -1)
-		*fd = fcntl(s->null, F_DUPFD_CLOEXEC, 0);
-	else if (s->closed[0])
-		return 0;
-	else if (s->replay != -1)
-		*fd = reopen_at(s, s->replay, 0);
-	else if (s->replay_at != -1)
-		*fd = reopen_at(s, STDIN_FILENO, s->replay_at);
-	return *fd == -1 ? -1 : 0;
-}
-
 static void
 close_held(struct flight *f)
 {
@@ -136,21 +72,6 @@ close_held(struct flight *f)
 	if (f->err != -1)
 		close(f->err);
 	f->out = f->err = -1;
-}
-
-/* The attempt's fd (1 or 2): a copy of *file, a spool made for it, or
- * closed where retry's own is; -1 (errno set). */
-static int
-held(struct streams *s, int fd, int *file, int *to)
-{
-	if (s->closed[fd]) {
-		*to = STDIO_CLOSED;
-		return 0;
-	}
-	if ((*file = streams_tempfile(s)) == -1 ||
-	    (*to = fcntl(*file, F_DUPFD_CLOEXEC, 0)) == -1)
-		return -1;
-	return 0;
 }
 
 /* Starts attempt n in f (a hedge unless first); -1 with why in h->err. */
@@ -168,14 +89,14 @@ launch(struct round *rd, struct flight *f, unsigned long n, bool first)
 	o.detached = true;
 	o.io = NULL;
 	o.stdio[0] = o.stdio[1] = o.stdio[2] = -1;
-	if (held(h->st, 1, &f->out, &o.stdio[1]) == -1 ||
-	    held(h->st, 2, &f->err, &o.stdio[2]) == -1) {
+	if (hedge_spool(h->st, 1, &f->out, &o.stdio[1]) == -1 ||
+	    hedge_spool(h->st, 2, &f->err, &o.stdio[2]) == -1) {
 		snprintf(h->err, sizeof(h->err), "--hedge: cannot hold an "
 		    "attempt's output in %s: %s", h->st->where,
 		    strerror(errno));
 		goto fail;
 	}
-	if (stdin_of(h->st, &o.stdio[0]) == -1) {
+	if (hedge_stdin(h->st, &o.stdio[0]) == -1) {
 		snprintf(h->err, sizeof(h->err), "--hedge: cannot open stdin "
 		    "anew for attempt %lu: %s", n, strerror(errno));
 		goto fail;
@@ -604,33 +525,17 @@ hedge_more(struct round *rd)
 	return 0;
 }
 
-/*
- * --stdin replay of a pipe or a terminal: read to its end before the
- * round, in the one wait, so that every attempt reads all of it; at most
- * until the --deadline or the --budget, which no attempt starts past.
- * Whether that came first.
- */
+/* --stdin replay of a pipe or a terminal read to its end before the
+ * round, at most until the --deadline or the --budget, which no attempt
+ * starts past: whether that came first. */
 static bool
 read_stdin(const struct hedge_run *h)
 {
-	struct streams *s = h->st;
 	const struct limits *l = &h->c->limits;
-	const int64_t until = earliest(
-	    l->deadline >= 0 ? sat_add(h->t0, l->deadline) : -1,
-	    l->budget >= 0 ? sat_add(h->t0, l->budget) : -1);
-	struct pollfd pfd[ATTEMPT_IO_MAX];
-	nfds_t n;
-	int w;
 
-	while (s->recording && !feed_ended(&s->in) && signal_stop == 0) {
-		n = streams_wait_watch(s, pfd);
-		if ((w = wait_until(pfd, n, until)) == 0 && until >= 0 &&
-		    mono_ns() >= until)
-			return true;
-		if (w > 0 && streams_wait_serve(s, pfd) == -1)
-			return false;
-	}
-	return false;
+	return hedge_read_stdin(h->st, earliest(
+	    l->deadline >= 0 ? sat_add(h->t0, l->deadline) : -1,
+	    l->budget >= 0 ? sat_add(h->t0, l->budget) : -1));
 }
 
 int

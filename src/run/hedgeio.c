@@ -1,0 +1,107 @@
+/*
+ * The files of hedged attempts (hedgeio.h): each attempt's own stdin, read
+ * from its start, and the spools its stdout and stderr are written to.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "compat.h"
+#include "feed.h"
+#include "hedgeio.h"
+#include "signals.h"
+#include "wait.h"
+
+/*
+ * A file of its own with what fd holds from at: where there is no /proc
+ * to open fd anew, so that attempts side by side never share an offset.
+ */
+static int
+copy_of(struct streams *s, int fd, off_t at)
+{
+	char buf[16384];
+	ssize_t n, w;
+	int to, e;
+
+	if ((to = streams_tempfile(s)) == -1)
+		return -1;
+	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
+		if ((w = write(to, buf, (size_t)n)) != n) {
+			/* A short write: the spool can take no more. */
+			if (w >= 0)
+				errno = ENOSPC;
+			n = -1;
+			break;
+		}
+		at += n;
+	}
+	if (n != 0 || lseek(to, 0, SEEK_SET) == -1) {
+		e = errno;
+		close(to);
+		errno = e;
+		return -1;
+	}
+	return to;
+}
+
+/* fd opened anew (its own offset) at at; -1 (errno set). */
+static int
+reopen_at(struct streams *s, int fd, off_t at)
+{
+	int r;
+
+	if ((r = compat_reopen(fd, O_RDONLY | O_CLOEXEC)) == -1)
+		return copy_of(s, fd, at);
+	if (lseek(r, at, SEEK_SET) == -1) {
+		close(r);
+		return -1;
+	}
+	return r;
+}
+
+int
+hedge_stdin(struct streams *s, int *fd)
+{
+	*fd = STDIO_CLOSED;
+	if (s->null != -1)
+		*fd = fcntl(s->null, F_DUPFD_CLOEXEC, 0);
+	else if (s->closed[0])
+		return 0;
+	else if (s->replay != -1)
+		*fd = reopen_at(s, s->replay, 0);
+	else if (s->replay_at != -1)
+		*fd = reopen_at(s, STDIN_FILENO, s->replay_at);
+	return *fd == -1 ? -1 : 0;
+}
+
+int
+hedge_spool(struct streams *s, int fd, int *file, int *to)
+{
+	if (s->closed[fd]) {
+		*to = STDIO_CLOSED;
+		return 0;
+	}
+	if ((*file = streams_tempfile(s)) == -1 ||
+	    (*to = fcntl(*file, F_DUPFD_CLOEXEC, 0)) == -1)
+		return -1;
+	return 0;
+}
+
+bool
+hedge_read_stdin(struct streams *s, int64_t until)
+{
+	struct pollfd pfd[ATTEMPT_IO_MAX];
+	nfds_t n;
+	int w;
+
+	while (s->recording && !feed_ended(&s->in) && signal_stop == 0) {
+		n = streams_wait_watch(s, pfd);
+		if ((w = wait_until(pfd, n, until)) == 0 && until >= 0 &&
+		    mono_ns() >= until)
+			return true;
+		if (w > 0 && streams_wait_serve(s, pfd) == -1)
+			return false;
+	}
+	return false;
+}

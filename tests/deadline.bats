@@ -63,6 +63,29 @@ load test_helper/core
 	assert_regex "$stderr" "retry: --on-retry: stopped at the --deadline"
 }
 
-@test "--deadline: 0 is none, as --timeout's" {
+@test "--deadline: 0 is none, as --timeout's: the default --max 5 holds" {
 	run -0 retry --deadline 0 -- true
+	# As if not given: five attempts, not a run without end.
+	run -1 --separate-stderr retry --deadline 0 --immediate \
+	    -- false
+	assert_regex "$stderr" "giving up after 5 attempts in $DUR: exit 1\$"
+	run -0 retry --dry-run --deadline 0 -- false
+	local with=$output
+	run -0 retry --dry-run -- false
+	assert_equal "$with" "$output"
+}
+
+@test "--budget and --max-actual-duration: 0 is none too, and --max 5 holds" {
+	run -1 --separate-stderr retry --budget 0 --immediate \
+	    -- false
+	assert_regex "$stderr" "giving up after 5 attempts in $DUR: exit 1\$"
+	run -1 --separate-stderr retry --max-actual-duration 0 \
+	    --immediate -- false
+	assert_regex "$stderr" "giving up after 5 attempts in $DUR: exit 1\$"
+	# A 0 budget cuts no --timeout to nothing.
+	run -0 retry --budget 0 --timeout 20s -- sleep 0.1
+	run -0 retry --dry-run --budget 0 -- false
+	local with=$output
+	run -0 retry --dry-run -- false
+	assert_equal "$with" "$output"
 }

@@ -550,10 +550,12 @@ opt_validate(struct parse *p)
 	/* No limit on attempts: --forever's default; a time limit alone
 	 * (--budget, --deadline, --max-actual-duration), as tenacity's
 	 * stop_after_delay and joshdk/retry's total time;
-	 * and show-backoff-delays -a, Algorithm::Backoff's own default. */
+	 * and show-backoff-delays -a, Algorithm::Backoff's own default.
+	 * A --budget, --deadline or --max-actual-duration of 0 is none,
+	 * as if not given: the default --max holds. */
 	if (!p->given[O_MAX - O_MAX] && (c->limits.forever ||
-	    p->given[O_BUDGET - O_MAX] || p->given[O_DEADLINE - O_MAX] ||
-	    p->given[O_MAX_ACTUAL_DURATION - O_MAX] ||
+	    c->limits.budget >= 0 || c->limits.deadline >= 0 ||
+	    b->max_actual_duration > 0 ||
 	    (algo && c->mode == MODE_SHOW)))
 		b->max_attempts = 0;
 	/* A strategy that grows, in a run without a limit, waits at most

@@ -167,6 +167,24 @@ share_text(struct line *l, const struct reporter *c, const struct report *e)
 	}
 }
 
+/*
+ * Why --deadline ended the run: reached, when the event came at it (an
+ * attempt or an --on-retry hook stopped there); else, as --budget says,
+ * that the next attempt would start past it, the run ending before.
+ */
+static void
+add_deadline(struct line *l, const struct reporter *c, const struct report *e)
+{
+	char d[DURATION_BUFSZ];
+
+	duration_format(c->deadline, d, sizeof(d));
+	if (e->elapsed >= c->deadline)
+		line_add(l, "the %s deadline is reached", d);
+	else
+		line_add(l, "the next attempt would start past the %s "
+		    "deadline", d);
+}
+
 /* The text of an event, after the prefix. */
 static void
 text(struct line *l, const struct reporter *c, const struct report *e)
@@ -202,9 +220,10 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			line_add(l, "; ending: the next attempt would start "
 			    "past the %s budget", duration_format(c->budget, d,
 			    sizeof(d)));
-		else if (e->give_up == GIVE_UP_DEADLINE)
-			line_add(l, "; ending: the %s deadline is reached",
-			    duration_format(c->deadline, d, sizeof(d)));
+		else if (e->give_up == GIVE_UP_DEADLINE) {
+			line_add(l, "; ending: ");
+			add_deadline(l, c, e);
+		}
 		return;
 	case EV_FAILED:
 		add_attempt(l, c, e->attempt);
@@ -233,10 +252,10 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			    sizeof(d)));
 		else if (e->give_up == GIVE_UP_DURATION)
 			line_add(l, "; --max-actual-duration reached");
-		else if (e->give_up == GIVE_UP_DEADLINE)
-			line_add(l, "; the %s deadline is reached",
-			    duration_format(c->deadline, d, sizeof(d)));
-		else if (e->give_up == GIVE_UP_SHARED) {
+		else if (e->give_up == GIVE_UP_DEADLINE) {
+			line_add(l, "; ");
+			add_deadline(l, c, e);
+		} else if (e->give_up == GIVE_UP_SHARED) {
 			line_add(l, "; the retry budget of ");
 			line_add_visible(l, c->share, strlen(c->share));
 			line_add(l, " is spent (%s of %s tokens left)",

@@ -73,6 +73,18 @@ load test_helper/core
 	((t1 - t0 < 20000))
 	assert_equal "$(wc -l <"$d/runs")" 1
 	assert_regex "$stderr" "retry: --on-retry: stopped at the --deadline"
+	# The run's closing line follows, as a deadline's always does.
+	assert_regex "$stderr" \
+	    "retry: sh -c .*: giving up after 1 attempt in $DUR: exit 1; the 1s deadline is reached\$"
+}
+
+@test "--deadline reached in an --on-retry hook: JSON ends with the giveup event, reason deadline" {
+	run -1 --separate-stderr retry --deadline 1s --fixed 100ms \
+	    --on-retry 'sleep 30' --log-format json -- false
+	assert_equal "$(printf '%s\n' "$stderr" | jq -sc 'map(.event)')" \
+	    '["failure","error","giveup"]'
+	assert_equal "$(printf '%s\n' "$stderr" | jq -r 'select(.event == "giveup") | "\(.reason) \(.attempt) \(.status) \(.delay_ms)"')" \
+	    "deadline 1 1 null"
 }
 
 @test "--deadline: 0 is none, as --timeout's: the default --max 5 holds" {

@@ -518,6 +518,31 @@ conflicts(struct parse *p)
 	return 0;
 }
 
+/*
+ * --retry-on that names a status of the default success (0): that status
+ * never reaches it, so the option would quietly mean "stop on every
+ * failure".  Refused as the table refuses it beside --success-on, unless
+ * --success-on or --until says what succeeds (the table's), --while does
+ * (its own rule), or an output rule can make an exit 0 a failure, which
+ * --retry-on 0 then retries.
+ */
+static int
+success_retried(struct parse *p)
+{
+	const struct config *c = p->cfg;
+	int s;
+
+	if (c->mode != MODE_RETRY || !p->given[O_RETRY_ON - O_MAX] ||
+	    p->given[O_SUCCESS_ON - O_MAX] || p->given[O_UNTIL - O_MAX] ||
+	    p->given[O_WHILE - O_MAX] || p->given[O_FAIL_IF_OUTPUT - O_MAX] ||
+	    p->given[O_UNTIL_OUTPUT - O_MAX] ||
+	    (s = shared_status(&c->verdict.retry_on,
+	    &c->verdict.success_on)) < 0)
+		return 0;
+	return opt_fail(p, row_of(O_RETRY_ON), "status %d is a success, never "
+	    "retried; --success-on can say which statuses succeed", s);
+}
+
 /* Checks that need every option: conflicts, requirements, ranges. */
 int
 opt_validate(struct parse *p)
@@ -545,7 +570,7 @@ opt_validate(struct parse *p)
 	}
 	if (p->delay != NULL && resolve_delay(p, algo) != 0)
 		return -1;
-	if (conflicts(p) != 0)
+	if (conflicts(p) != 0 || success_retried(p) != 0)
 		return -1;
 	/* No limit on attempts: --forever's default; a time limit alone
 	 * (--budget, --deadline, --max-actual-duration), as tenacity's

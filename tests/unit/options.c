@@ -430,6 +430,15 @@ static const struct accepted {
 	{ M_RETRY, { "--max-attempts", "7", NULL }, "max=7" },
 	{ M_RETRY, { "--budget", "1m30s", "--timeout", "10", NULL },
 	  "budget=1m30s timeout=10s" },
+	/* --retry-on 0: where 0 is no success, or an output rule can make
+	 * an exit 0 a failure. */
+	{ M_RETRY, { "--retry-on", "0", "--success-on", "1", NULL },
+	  "retry_on=0 success_on=1" },
+	{ M_RETRY, { "--retry-on", "0:1", "--fail-if-output", "x", NULL },
+	  "retry_on=0 limits=1" },
+	{ M_RETRY, { "--retry-on", "0,1", "--until-output", "x", NULL },
+	  "retry_on=0-1 until_output=x" },
+	{ M_RETRY, { "--retry-on", "0", "-w", "0", NULL }, "retry_on=0" },
 	/* A time limit of 0 is none, as if not given: --max 5 holds. */
 	{ M_RETRY, { "--budget", "0", NULL }, "max=5 budget=none" },
 	{ M_RETRY, { "--deadline", "0", NULL }, "max=5 deadline=none" },
@@ -613,6 +622,14 @@ static const struct worded {
 	  { "--success-on", "0,3", "--retry-on", "3:2", NULL },
 	  "--retry-on: conflicts with --success-on on status 3 (a success is "
 	  "never retried)" },
+	{ M_RETRY, "--retry-on 0, a success by default",
+	  { "--retry-on", "0", NULL },
+	  "--retry-on: status 0 is a success, never retried; --success-on "
+	  "can say which statuses succeed" },
+	{ M_RETRY, "--retry-on a range over 0, a success by default",
+	  { "--retry-on", "75", "--retry-on", "0-2:3", NULL },
+	  "--retry-on: status 0 is a success, never retried; --success-on "
+	  "can say which statuses succeed" },
 	{ M_RETRY, "--retry-on a status that meets --until",
 	  { "--until", "fail", "--retry-on", "1", NULL },
 	  "--retry-on: conflicts with --until on status 1 (a status that "

@@ -40,6 +40,8 @@ which statuses succeed)" --success-on 3 --until success
 above 1s: no delay can be both)" --min-delay 5s --max-delay 1s
 	usage_error --verbose "--verbose: conflicts with --quiet (give one)" \
 	    -q --verbose
+	usage_error --hedge "--hedge: conflicts with --successes (a hedged \
+run ends on its first success)" --hedge 1s --stdin null --successes 2
 	# show-backoff-delays keeps Algorithm::Backoff's rule.
 	run -0 "$SHOW" --fixed 1 --min-delay 3s --max-delay 2s -n 3
 	assert_output "$(printf '3\n3\n-1')"

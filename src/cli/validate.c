@@ -299,8 +299,11 @@ validate_hedge(struct parse *p)
 	if (c->stdin_mode == STDIN_INHERIT)
 		return opt_fail(p, h, "needs --stdin replay or --stdin null "
 		    "(attempts side by side cannot share one stdin)");
+	/* Not a row of the table of conflicts: --successes 1 is the
+	 * default, and holds. */
 	if (c->limits.successes > 1)
-		return opt_fail(p, h, "cannot be used with --successes");
+		return opt_fail(p, h, "conflicts with --successes (a hedged "
+		    "run ends on its first success)");
 	if (c->nargs > 0 && probeurl_is(c->args[0]))
 		return opt_fail(p, h, "a probe (%s) cannot be hedged",
 		    c->args[0]);

@@ -430,6 +430,9 @@ static const struct accepted {
 	{ M_RETRY, { "--max-attempts", "7", NULL }, "max=7" },
 	{ M_RETRY, { "--budget", "1m30s", "--timeout", "10", NULL },
 	  "budget=1m30s timeout=10s" },
+	/* --hedge refuses --successes over 1, not the default 1. */
+	{ M_RETRY, { "--hedge", "1s", "--stdin", "null", "--successes", "1",
+	  NULL }, "successes=1" },
 	/* --retry-on 0: where 0 is no success, or an output rule can make
 	 * an exit 0 a failure. */
 	{ M_RETRY, { "--retry-on", "0", "--success-on", "1", NULL },
@@ -557,7 +560,8 @@ static const struct worded {
 	  "is matched once it ends)" },
 	{ M_RETRY, "--hedge with --successes", { "--hedge", "1s", "--stdin",
 	  "null", "--successes", "2", NULL },
-	  "--hedge: cannot be used with --successes" },
+	  "--hedge: conflicts with --successes (a hedged run ends on its "
+	  "first success)" },
 	/* Durations. */
 	{ M_RETRY, "an empty duration", { "--fixed", "", NULL },
 	  "--fixed: '': empty duration" },

@@ -19,7 +19,8 @@ struct fmt_case {
 	enum give_up	 give_up;
 	enum share_event shared;
 	int		 extra;		/* 1: could not start; 2: between
-					 * attempts; 3: at the --deadline */
+					 * attempts; 3: at the --deadline;
+					 * 4: no --budget */
 };
 
 /* The cases, in the order of the rows: n of them into c, at most max. */
@@ -60,6 +61,10 @@ fmt_cases(struct fmt_case *c, size_t max)
 		c[n++] = (struct fmt_case){ EV_GIVE_UP, WHY_NONE,
 		    GIVE_UP_DEADLINE, SE_OPENED, 3 };
 	}
+	/* A wait for the shared state past --deadline, without --budget. */
+	if (n < max)
+		c[n++] = (struct fmt_case){ EV_SHARE, WHY_NONE, GIVE_UP_NONE,
+		    SE_PAST_BUDGET, 4 };
 	return n;
 }
 
@@ -123,6 +128,8 @@ fmt_line(const struct fmt_case *k, bool json, struct line *l)
 		e.result = NULL;
 	else if (k->extra == 3)
 		e.elapsed = r.deadline;
+	else if (k->extra == 4)
+		r.budget = -1;
 	if (k->event != EV_SHARE)
 		e.wait = -1;
 	(void)report_format(l, &r, &e, &now);

@@ -444,9 +444,12 @@ dry_run_shared(const struct config *c)
 		    g.why == WAIT_OPEN ? "the circuit is open" :
 		    g.why == WAIT_PROBE ? "another run probes the circuit" :
 		    "another run was asked to wait");
+		/* The earlier of the two limits is the one passed. */
 		if (x.what == NEXT_EXIT)
-			printf("; past --budget, the run would give up (%d)",
-			    x.status);
+			printf("; past --%s, the run would give up (%d)",
+			    c->limits.deadline >= 0 && (c->limits.budget < 0 ||
+			    c->limits.deadline <= c->limits.budget) ?
+			    "deadline" : "budget", x.status);
 		putchar('\n');
 	}
 }

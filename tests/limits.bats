@@ -58,7 +58,7 @@ runs() {
 
 @test "--retry-on STATUS:N in JSON: the reason and the limit" {
 	run -1 --separate-stderr retry --fixed 1ms --log-format json \
-	    --retry-on 0,1:1 sh -c 'exit 1'
+	    --retry-on 2,1:1 sh -c 'exit 1'
 	assert_regex "${stderr_lines[1]}" '"event":"giveup".*"attempt":2,.*"reason":"retry_on_limit",.*"limit":"1:1"'
 }
 

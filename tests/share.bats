@@ -517,6 +517,17 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	    --budget 10s -- true
 	run -0 jq -c '[.event, .what, .attempt_reason, .reason]' <<<"$output"
 	assert_output '["share","past_budget",null,"budget"]'
+	# Past --deadline, without --budget or before it: the deadline's.
+	run -75 retry --log-format json --share j --share-breaker 1:1h \
+	    --deadline 10s -- true
+	run -0 jq -c '[.event, .what, .attempt_reason, .reason]' <<<"$output"
+	assert_output '["share","past_budget",null,"deadline"]'
+	run -75 --separate-stderr retry --share j --share-breaker 1:1h \
+	    --deadline 10s --budget 20s -- true
+	assert_equal "$stderr" "retry: true: giving up: waiting for the circuit of j would pass the 10s deadline"
+	run -0 retry --dry-run --share j --share-breaker 1:1h --deadline 10m \
+	    --count 2
+	assert_line "an attempt would wait 1h: the circuit is open; past --deadline, the run would give up (75)"
 }
 
 @test "share: a breaker that the last attempt opens is said before the closing line, in text and JSON" {

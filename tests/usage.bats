@@ -40,9 +40,24 @@ which statuses succeed)" --success-on 3 --until success
 above 1s: no delay can be both)" --min-delay 5s --max-delay 1s
 	usage_error --verbose "--verbose: conflicts with --quiet (give one)" \
 	    -q --verbose
+	usage_error --hedge "--hedge: conflicts with --successes (a hedged \
+run ends on its first success)" --hedge 1s --stdin null --successes 2
 	# show-backoff-delays keeps Algorithm::Backoff's rule.
 	run -0 "$SHOW" --fixed 1 --min-delay 3s --max-delay 2s -n 3
 	assert_output "$(printf '3\n3\n-1')"
+}
+
+@test "usage: --retry-on 0, a success that is never retried: 125, one line, unless 0 can fail" {
+	usage_error --retry-on "--retry-on: status 0 is a success, never \
+retried; --success-on can say which statuses succeed" --retry-on 0
+	usage_error --retry-on "--retry-on: status 0 is a success, never \
+retried; --success-on can say which statuses succeed" --retry-on 1,0:2
+	# Where 0 is no success, or an output rule can fail it, it is meant.
+	run -1 retry --max 2 --fixed 1ms --retry-on 0 --success-on 7 -- true
+	assert_line --index 0 --regexp "attempt 1/2 failed: exit 0 after"
+	run -1 --separate-stderr retry --max 2 --fixed 1ms --retry-on 0 \
+	    --fail-if-output x -- echo x
+	assert_regex "${stderr_lines[0]}" "attempt 1/2 failed: exit 0 after"
 }
 
 @test "usage: an unknown option: 125, one line, nothing runs" {

@@ -83,7 +83,7 @@ const struct opt optable[] = {
 	{ "tries", 0, O_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
 	  OTHER, NULL },
 	{ "budget", 'b', O_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
-	  DURATION(limits.budget),
+	  NONE_AT_0(limits.budget),
 	  "start no attempt that would begin after DUR" },
 	{ "deadline", 0, O_DEADLINE, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  NONE_AT_0(limits.deadline),

@@ -299,8 +299,11 @@ validate_hedge(struct parse *p)
 	if (c->stdin_mode == STDIN_INHERIT)
 		return opt_fail(p, h, "needs --stdin replay or --stdin null "
 		    "(attempts side by side cannot share one stdin)");
+	/* Not a row of the table of conflicts: --successes 1 is the
+	 * default, and holds. */
 	if (c->limits.successes > 1)
-		return opt_fail(p, h, "cannot be used with --successes");
+		return opt_fail(p, h, "conflicts with --successes (a hedged "
+		    "run ends on its first success)");
 	if (c->nargs > 0 && probeurl_is(c->args[0]))
 		return opt_fail(p, h, "a probe (%s) cannot be hedged",
 		    c->args[0]);
@@ -518,6 +521,31 @@ conflicts(struct parse *p)
 	return 0;
 }
 
+/*
+ * --retry-on that names a status of the default success (0): that status
+ * never reaches it, so the option would quietly mean "stop on every
+ * failure".  Refused as the table refuses it beside --success-on, unless
+ * --success-on or --until says what succeeds (the table's), --while does
+ * (its own rule), or an output rule can make an exit 0 a failure, which
+ * --retry-on 0 then retries.
+ */
+static int
+success_retried(struct parse *p)
+{
+	const struct config *c = p->cfg;
+	int s;
+
+	if (c->mode != MODE_RETRY || !p->given[O_RETRY_ON - O_MAX] ||
+	    p->given[O_SUCCESS_ON - O_MAX] || p->given[O_UNTIL - O_MAX] ||
+	    p->given[O_WHILE - O_MAX] || p->given[O_FAIL_IF_OUTPUT - O_MAX] ||
+	    p->given[O_UNTIL_OUTPUT - O_MAX] ||
+	    (s = shared_status(&c->verdict.retry_on,
+	    &c->verdict.success_on)) < 0)
+		return 0;
+	return opt_fail(p, row_of(O_RETRY_ON), "status %d is a success, never "
+	    "retried; --success-on can say which statuses succeed", s);
+}
+
 /* Checks that need every option: conflicts, requirements, ranges. */
 int
 opt_validate(struct parse *p)
@@ -545,15 +573,17 @@ opt_validate(struct parse *p)
 	}
 	if (p->delay != NULL && resolve_delay(p, algo) != 0)
 		return -1;
-	if (conflicts(p) != 0)
+	if (conflicts(p) != 0 || success_retried(p) != 0)
 		return -1;
 	/* No limit on attempts: --forever's default; a time limit alone
 	 * (--budget, --deadline, --max-actual-duration), as tenacity's
 	 * stop_after_delay and joshdk/retry's total time;
-	 * and show-backoff-delays -a, Algorithm::Backoff's own default. */
+	 * and show-backoff-delays -a, Algorithm::Backoff's own default.
+	 * A --budget, --deadline or --max-actual-duration of 0 is none,
+	 * as if not given: the default --max holds. */
 	if (!p->given[O_MAX - O_MAX] && (c->limits.forever ||
-	    p->given[O_BUDGET - O_MAX] || p->given[O_DEADLINE - O_MAX] ||
-	    p->given[O_MAX_ACTUAL_DURATION - O_MAX] ||
+	    c->limits.budget >= 0 || c->limits.deadline >= 0 ||
+	    b->max_actual_duration > 0 ||
 	    (algo && c->mode == MODE_SHOW)))
 		b->max_attempts = 0;
 	/* A strategy that grows, in a run without a limit, waits at most

@@ -100,6 +100,17 @@ add_next(struct line *l, const struct report *e)
 	    duration_format(e->wanted, d, sizeof(d)));
 }
 
+/*
+ * Whether a wait for the shared state that would pass a limit passes
+ * --deadline rather than --budget: the earlier of the two that are given
+ * (at the same time, the deadline, which holds from its instant on).
+ */
+static bool
+wait_limit(const struct reporter *c)
+{
+	return c->deadline >= 0 && (c->budget < 0 || c->deadline <= c->budget);
+}
+
 /* EV_SHARE's text. */
 static void
 share_text(struct line *l, const struct reporter *c, const struct report *e)
@@ -153,17 +164,36 @@ share_text(struct line *l, const struct reporter *c, const struct report *e)
 			    "(--share-open giveup)", c->share);
 		return;
 	case SE_PAST_BUDGET:
-		line_add(l, "giving up: %s %s would pass the %s budget",
+		line_add(l, "giving up: %s %s would pass the %s %s",
 		    e->waited == WAIT_OPEN ? "waiting for the circuit of" :
 		    e->waited == WAIT_PROBE ? "waiting for the probe of" :
 		    "waiting for the not-before of", c->share,
-		    duration_format(c->budget, d, sizeof(d)));
+		    duration_format(wait_limit(c) ? c->deadline : c->budget, d,
+		    sizeof(d)), wait_limit(c) ? "deadline" : "budget");
 		return;
 	case SE_STORE_DOWN:
 		line_add(l, "giving up: the store of %s does not answer "
 		    "(--share-required)", c->share);
 		return;
 	}
+}
+
+/*
+ * Why --deadline ended the run: reached, when the event came at it (an
+ * attempt or an --on-retry hook stopped there); else, as --budget says,
+ * that the next attempt would start past it, the run ending before.
+ */
+static void
+add_deadline(struct line *l, const struct reporter *c, const struct report *e)
+{
+	char d[DURATION_BUFSZ];
+
+	duration_format(c->deadline, d, sizeof(d));
+	if (e->elapsed >= c->deadline)
+		line_add(l, "the %s deadline is reached", d);
+	else
+		line_add(l, "the next attempt would start past the %s "
+		    "deadline", d);
 }
 
 /* The text of an event, after the prefix. */
@@ -201,9 +231,10 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			line_add(l, "; ending: the next attempt would start "
 			    "past the %s budget", duration_format(c->budget, d,
 			    sizeof(d)));
-		else if (e->give_up == GIVE_UP_DEADLINE)
-			line_add(l, "; ending: the %s deadline is reached",
-			    duration_format(c->deadline, d, sizeof(d)));
+		else if (e->give_up == GIVE_UP_DEADLINE) {
+			line_add(l, "; ending: ");
+			add_deadline(l, c, e);
+		}
 		return;
 	case EV_FAILED:
 		report_attempt(l, c, e->attempt);
@@ -232,10 +263,10 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			    sizeof(d)));
 		else if (e->give_up == GIVE_UP_DURATION)
 			line_add(l, "; --max-actual-duration reached");
-		else if (e->give_up == GIVE_UP_DEADLINE)
-			line_add(l, "; the %s deadline is reached",
-			    duration_format(c->deadline, d, sizeof(d)));
-		else if (e->give_up == GIVE_UP_SHARED) {
+		else if (e->give_up == GIVE_UP_DEADLINE) {
+			line_add(l, "; ");
+			add_deadline(l, c, e);
+		} else if (e->give_up == GIVE_UP_SHARED) {
 			line_add(l, "; the retry budget of ");
 			line_add_visible(l, c->share, strlen(c->share));
 			line_add(l, " is spent (%s of %s tokens left)",
@@ -387,7 +418,7 @@ ends_run(const struct report *e)
  * every other event, and where a run ends as its command's success asks.
  */
 static const char *
-run_reason(const struct report *e)
+run_reason(const struct reporter *c, const struct report *e)
 {
 	static const char *const give_ups[] = {
 		[GIVE_UP_NONE] = "max_attempts", [GIVE_UP_MAX] = "max_attempts",
@@ -411,7 +442,8 @@ run_reason(const struct report *e)
 		return give_ups[e->give_up];
 	case EV_SHARE:
 		return e->shared == SE_GIVE_UP_OPEN ? "share_open" :
-		    e->shared == SE_PAST_BUDGET ? "budget" : "share_store";
+		    e->shared == SE_PAST_BUDGET ? (wait_limit(c) ?
+		    "deadline" : "budget") : "share_store";
 	default:
 		/* A --forever run ends on a success too. */
 		return e->give_up == GIVE_UP_BUDGET ? "budget" :
@@ -472,7 +504,7 @@ json(struct line *l, const struct reporter *c, const struct report *e,
     const struct timespec *now)
 {
 	const struct attempt_result *r = e->result;
-	const char *why = run_reason(e), *judged = attempt_reason(e), *sig;
+	const char *why = run_reason(c, e), *judged = attempt_reason(e), *sig;
 	char t[1][NUMBER_BUFSZ];
 
 	report_json_head(l, c, event_names[e->event], now);

@@ -319,6 +319,9 @@ prepare_retry(struct run *run, struct next x)
 		x = check_signal(run, x, hook_run(&run->hooks, "--on-retry",
 		    &run->c->on_retry, run->last, x.delay.ns));
 		x = policy_late(&run->pol, x, &run->seen, mono_ns() - run->t0);
+		if (x.what == NEXT_EXIT && x.give_up == GIVE_UP_DEADLINE)
+			report_late_end(run->rep, run->said, x.give_up,
+			    mono_ns() - run->t0);
 		if (x.what != NEXT_SLEEP)
 			return x;
 	}

@@ -239,6 +239,17 @@ report(const struct reporter *c, const struct report *e)
 }
 
 void
+report_late_end(const struct reporter *c, struct report e,
+    enum give_up give_up, int64_t elapsed)
+{
+	e.event = EV_GIVE_UP;
+	e.give_up = give_up;
+	e.delay = -1;
+	e.elapsed = elapsed;
+	report(c, &e);
+}
+
+void
 report_error(const struct reporter *c, const char *fmt, ...)
 {
 	struct line l = { 0 };

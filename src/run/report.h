@@ -51,6 +51,11 @@ int	reporter_open(struct reporter *, const char *log_file, char *err,
 void	report_end(const struct reporter *);
 void	reporter_close(struct reporter *);
 void	report(const struct reporter *, const struct report *);
+/* The run's end for give_up, found after the attempt's event e was said
+ * (--deadline reached while --on-retry ran): e said again as the closing
+ * event, elapsed ns into the run. */
+void	report_late_end(const struct reporter *, struct report e,
+	    enum give_up give_up, int64_t elapsed);
 /* retry's own errors: always shown, with the label. */
 void	report_error(const struct reporter *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -430,7 +430,26 @@ static const struct accepted {
 	{ M_RETRY, { "--max-attempts", "7", NULL }, "max=7" },
 	{ M_RETRY, { "--budget", "1m30s", "--timeout", "10", NULL },
 	  "budget=1m30s timeout=10s" },
-	{ M_RETRY, { "--budget", "0", NULL }, "budget=0s" },
+	/* --hedge refuses --successes over 1, not the default 1. */
+	{ M_RETRY, { "--hedge", "1s", "--stdin", "null", "--successes", "1",
+	  NULL }, "successes=1" },
+	/* --retry-on 0: where 0 is no success, or an output rule can make
+	 * an exit 0 a failure. */
+	{ M_RETRY, { "--retry-on", "0", "--success-on", "1", NULL },
+	  "retry_on=0 success_on=1" },
+	{ M_RETRY, { "--retry-on", "0:1", "--fail-if-output", "x", NULL },
+	  "retry_on=0 limits=1" },
+	{ M_RETRY, { "--retry-on", "0,1", "--until-output", "x", NULL },
+	  "retry_on=0-1 until_output=x" },
+	{ M_RETRY, { "--retry-on", "0", "-w", "0", NULL }, "retry_on=0" },
+	/* A time limit of 0 is none, as if not given: --max 5 holds. */
+	{ M_RETRY, { "--budget", "0", NULL }, "max=5 budget=none" },
+	{ M_RETRY, { "--deadline", "0", NULL }, "max=5 deadline=none" },
+	{ M_RETRY, { "--deadline", "0", "--fixed", "1s", NULL },
+	  "max=5 deadline=none" },
+	{ M_RETRY, { "--max-actual-duration", "0", NULL }, "max=5" },
+	{ M_SHOW, { "--budget", "0", NULL }, "max=5 budget=none" },
+	{ M_RETRY, { "--deadline", "1m", NULL }, "max=0 deadline=1m" },
 	{ M_RETRY, { "-k", "0", "--signal", "INT", NULL },
 	  "kill_after=0s signal=2" },
 	{ M_RETRY, { "--signal", "sigkill", NULL }, "signal=9" },
@@ -541,7 +560,8 @@ static const struct worded {
 	  "is matched once it ends)" },
 	{ M_RETRY, "--hedge with --successes", { "--hedge", "1s", "--stdin",
 	  "null", "--successes", "2", NULL },
-	  "--hedge: cannot be used with --successes" },
+	  "--hedge: conflicts with --successes (a hedged run ends on its "
+	  "first success)" },
 	/* Durations. */
 	{ M_RETRY, "an empty duration", { "--fixed", "", NULL },
 	  "--fixed: '': empty duration" },
@@ -606,6 +626,14 @@ static const struct worded {
 	  { "--success-on", "0,3", "--retry-on", "3:2", NULL },
 	  "--retry-on: conflicts with --success-on on status 3 (a success is "
 	  "never retried)" },
+	{ M_RETRY, "--retry-on 0, a success by default",
+	  { "--retry-on", "0", NULL },
+	  "--retry-on: status 0 is a success, never retried; --success-on "
+	  "can say which statuses succeed" },
+	{ M_RETRY, "--retry-on a range over 0, a success by default",
+	  { "--retry-on", "75", "--retry-on", "0-2:3", NULL },
+	  "--retry-on: status 0 is a success, never retried; --success-on "
+	  "can say which statuses succeed" },
 	{ M_RETRY, "--retry-on a status that meets --until",
 	  { "--until", "fail", "--retry-on", "1", NULL },
 	  "--retry-on: conflicts with --until on status 1 (a status that "
@@ -920,7 +948,7 @@ static void
 describe(const struct config *c, char *s, size_t sz)
 {
 	const struct backoff *b = &c->backoff;
-	char d[10][DURATION_BUFSZ], success[1024];
+	char d[11][DURATION_BUFSZ], success[1024];
 
 	codes_text(&c->verdict.success_on, success, sizeof(success));
 	texts_describe(c, s, sz);
@@ -928,7 +956,7 @@ describe(const struct config *c, char *s, size_t sz)
 	s += strlen(s);
 
 	snprintf(s, sz, "%s base=%s factor=%g max=%lu max_delay=%s "
-	    "min_delay=%s budget=%s timeout=%s kill_after=%s signal=%d "
+	    "min_delay=%s budget=%s deadline=%s timeout=%s kill_after=%s signal=%d "
 	    "forever=%d reset_after=%s nlist=%zu nargs=%d help=%d version=%d "
 	    "criteria=%d success_on=%s successes=%lu delay_on_success=%g "
 	    "limits=%zu share_window=%s share_timeout=%s label=%s share=%s "
@@ -939,6 +967,7 @@ describe(const struct config *c, char *s, size_t sz)
 	    dur(b->max_delay.ns, d[1], sizeof(d[1])),
 	    dur(b->min_delay.ns, d[2], sizeof(d[2])),
 	    dur(c->limits.budget, d[3], sizeof(d[3])),
+	    dur(c->limits.deadline, d[10], sizeof(d[10])),
 	    dur(c->limits.timeout, d[4], sizeof(d[4])),
 	    dur(c->kill_after, d[5], sizeof(d[5])), c->signal,
 	    c->limits.forever, dur(c->limits.reset_after, d[6], sizeof(d[6])),

@@ -19,7 +19,8 @@ struct fmt_case {
 	enum give_up	 give_up;
 	enum share_event shared;
 	int		 extra;		/* 1: could not start; 2: between
-					 * attempts */
+					 * attempts; 3: at the --deadline;
+					 * 4: no --budget */
 };
 
 /* The cases, in the order of the rows: n of them into c, at most max. */
@@ -51,6 +52,19 @@ fmt_cases(struct fmt_case *c, size_t max)
 		c[n++] = (struct fmt_case){ EV_STOP, WHY_NONE,
 		    GIVE_UP_NONE, SE_OPENED, 2 };
 	}
+	/* --deadline: the next attempt past it, or the run at it (3). */
+	if (n + 3 <= max) {
+		c[n++] = (struct fmt_case){ EV_SUCCEEDED, WHY_NONE,
+		    GIVE_UP_DEADLINE, SE_OPENED, 0 };
+		c[n++] = (struct fmt_case){ EV_SUCCEEDED, WHY_NONE,
+		    GIVE_UP_DEADLINE, SE_OPENED, 3 };
+		c[n++] = (struct fmt_case){ EV_GIVE_UP, WHY_NONE,
+		    GIVE_UP_DEADLINE, SE_OPENED, 3 };
+	}
+	/* A wait for the shared state past --deadline, without --budget. */
+	if (n < max)
+		c[n++] = (struct fmt_case){ EV_SHARE, WHY_NONE, GIVE_UP_NONE,
+		    SE_PAST_BUDGET, 4 };
 	return n;
 }
 
@@ -112,6 +126,10 @@ fmt_line(const struct fmt_case *k, bool json, struct line *l)
 		e.result = NULL;
 	} else if (k->extra == 2)
 		e.result = NULL;
+	else if (k->extra == 3)
+		e.elapsed = r.deadline;
+	else if (k->extra == 4)
+		r.budget = -1;
 	if (k->event != EV_SHARE)
 		e.wait = -1;
 	(void)report_format(l, &r, &e, &now);

@@ -87,7 +87,7 @@ static const char *const text_rows[] = {
 	"retry: curl -f 'x y': giving up after 2 attempts in 3.25s: exit 1, 1 of 2 in a row; the store of api does not answer (--share-required)\n",
 	"retry: curl -f 'x y': giving up after 2 attempts in 3.25s: exit 1, 1 of 2 in a row; status 75 retried 3 times (--retry-on 75:3)\n",
 	"retry: curl -f 'x y': giving up after 2 attempts in 3.25s: exit 1, 1 of 2 in a row; --max 5 leaves too few attempts for 2 successes in a row\n",
-	"retry: curl -f 'x y': giving up after 2 attempts in 3.25s: exit 1, 1 of 2 in a row; the 1m30s deadline is reached\n",
+	"retry: curl -f 'x y': giving up after 2 attempts in 3.25s: exit 1, 1 of 2 in a row; the next attempt would start past the 1m30s deadline\n",
 	"retry: the circuit of api opened after 3 failures in a row: no run starts an attempt for 30s\n",
 	"retry: the circuit of api opened again: the probe failed; no run starts an attempt for 30s\n",
 	"retry: the circuit of api is half-open: attempt 2/5 probes it\n",
@@ -101,6 +101,10 @@ static const char *const text_rows[] = {
 	"retry: curl -f 'x y': attempt 2/5 failed: could not start: No such file or directory; next attempt in 2s\n",
 	"retry: curl -f 'x y': SIGTERM while waiting after attempt 2/5; stopping\n",
 	"retry: curl -f 'x y': stopping before attempt 2\n",
+	"retry: attempt 2/5 succeeded after 1.5s, 1 of 2 in a row; ending: the next attempt would start past the 1m30s deadline\n",
+	"retry: attempt 2/5 succeeded after 1.5s, 1 of 2 in a row; ending: the 1m30s deadline is reached\n",
+	"retry: curl -f 'x y': giving up after 2 attempts in 1m30s: exit 1, 1 of 2 in a row; the 1m30s deadline is reached\n",
+	"retry: curl -f 'x y': giving up: waiting for the circuit of api would pass the 1m30s deadline\n",
 };
 static const char *const json_rows[] = {
 	"{\"ts\":\"2023-11-14T22:13:20.123Z\",\"event\":\"start\",\"label\":null,\"command\":[\"curl\",\"-f\",\"x y\"],\"attempt\":2,\"max_attempts\":5,\"status\":1,\"signal\":null,\"timed_out\":false,\"duration_ms\":1500,\"elapsed_ms\":3250,\"delay_ms\":null,\"delay_from_output\":false,\"strategy_delay_ms\":null,\"output_delay_ms\":null,\"attempt_reason\":null,\"reason\":null,\"share\":\"api\"}\n",
@@ -202,6 +206,10 @@ static const char *const json_rows[] = {
 	"{\"ts\":\"2023-11-14T22:13:20.123Z\",\"event\":\"failure\",\"label\":null,\"command\":[\"curl\",\"-f\",\"x y\"],\"attempt\":2,\"max_attempts\":5,\"status\":null,\"signal\":null,\"timed_out\":false,\"duration_ms\":null,\"elapsed_ms\":3250,\"delay_ms\":2000,\"delay_from_output\":false,\"strategy_delay_ms\":2000,\"output_delay_ms\":null,\"attempt_reason\":\"not_started\",\"reason\":null,\"message\":\"No such file or directory\",\"share\":\"api\"}\n",
 	"{\"ts\":\"2023-11-14T22:13:20.123Z\",\"event\":\"signal\",\"label\":null,\"command\":[\"curl\",\"-f\",\"x y\"],\"attempt\":2,\"max_attempts\":5,\"status\":null,\"signal\":null,\"timed_out\":false,\"duration_ms\":null,\"elapsed_ms\":3250,\"delay_ms\":null,\"delay_from_output\":false,\"strategy_delay_ms\":null,\"output_delay_ms\":null,\"attempt_reason\":null,\"reason\":\"signal\",\"share\":\"api\",\"received\":\"SIGTERM\",\"forwarded\":false,\"from_terminal\":false}\n",
 	"{\"ts\":\"2023-11-14T22:13:20.123Z\",\"event\":\"stop\",\"label\":null,\"command\":[\"curl\",\"-f\",\"x y\"],\"attempt\":2,\"max_attempts\":5,\"status\":null,\"signal\":null,\"timed_out\":false,\"duration_ms\":null,\"elapsed_ms\":3250,\"delay_ms\":null,\"delay_from_output\":false,\"strategy_delay_ms\":null,\"output_delay_ms\":null,\"attempt_reason\":null,\"reason\":\"status\",\"share\":\"api\"}\n",
+	"{\"ts\":\"2023-11-14T22:13:20.123Z\",\"event\":\"success\",\"label\":null,\"command\":[\"curl\",\"-f\",\"x y\"],\"attempt\":2,\"max_attempts\":5,\"status\":0,\"signal\":null,\"timed_out\":false,\"duration_ms\":1500,\"elapsed_ms\":3250,\"delay_ms\":null,\"delay_from_output\":false,\"strategy_delay_ms\":null,\"output_delay_ms\":null,\"attempt_reason\":\"status\",\"reason\":\"deadline\",\"in_a_row\":1,\"share\":\"api\"}\n",
+	"{\"ts\":\"2023-11-14T22:13:20.123Z\",\"event\":\"success\",\"label\":null,\"command\":[\"curl\",\"-f\",\"x y\"],\"attempt\":2,\"max_attempts\":5,\"status\":0,\"signal\":null,\"timed_out\":false,\"duration_ms\":1500,\"elapsed_ms\":90000,\"delay_ms\":null,\"delay_from_output\":false,\"strategy_delay_ms\":null,\"output_delay_ms\":null,\"attempt_reason\":\"status\",\"reason\":\"deadline\",\"in_a_row\":1,\"share\":\"api\"}\n",
+	"{\"ts\":\"2023-11-14T22:13:20.123Z\",\"event\":\"giveup\",\"label\":null,\"command\":[\"curl\",\"-f\",\"x y\"],\"attempt\":2,\"max_attempts\":5,\"status\":1,\"signal\":null,\"timed_out\":false,\"duration_ms\":1500,\"elapsed_ms\":90000,\"delay_ms\":null,\"delay_from_output\":false,\"strategy_delay_ms\":null,\"output_delay_ms\":null,\"attempt_reason\":\"status\",\"reason\":\"deadline\",\"attempts\":2,\"failures\":1,\"share\":\"api\"}\n",
+	"{\"ts\":\"2023-11-14T22:13:20.123Z\",\"event\":\"share\",\"label\":null,\"command\":[\"curl\",\"-f\",\"x y\"],\"attempt\":2,\"max_attempts\":5,\"status\":1,\"signal\":null,\"timed_out\":false,\"duration_ms\":1500,\"elapsed_ms\":3250,\"delay_ms\":null,\"delay_from_output\":false,\"strategy_delay_ms\":null,\"output_delay_ms\":null,\"attempt_reason\":null,\"reason\":\"deadline\",\"share\":\"api\",\"what\":\"past_budget\",\"wait_ms\":5000}\n",
 };
 static const char *const field_rows[] = {
 	"ts,event,label,command,attempt,max_attempts,status,signal,timed_out,duration_ms,elapsed_ms,delay_ms,delay_from_output,strategy_delay_ms,output_delay_ms,attempt_reason,reason,share",
@@ -216,4 +224,8 @@ static const char *const field_rows[] = {
 	"ts,event,label,command,attempt,max_attempts,status,signal,timed_out,duration_ms,elapsed_ms,delay_ms,delay_from_output,strategy_delay_ms,output_delay_ms,attempt_reason,reason,message,share",
 	"ts,event,label,command,attempt,max_attempts,status,signal,timed_out,duration_ms,elapsed_ms,delay_ms,delay_from_output,strategy_delay_ms,output_delay_ms,attempt_reason,reason,share,received,forwarded,from_terminal",
 	"ts,event,label,command,attempt,max_attempts,status,signal,timed_out,duration_ms,elapsed_ms,delay_ms,delay_from_output,strategy_delay_ms,output_delay_ms,attempt_reason,reason,share",
+	"ts,event,label,command,attempt,max_attempts,status,signal,timed_out,duration_ms,elapsed_ms,delay_ms,delay_from_output,strategy_delay_ms,output_delay_ms,attempt_reason,reason,in_a_row,share",
+	"ts,event,label,command,attempt,max_attempts,status,signal,timed_out,duration_ms,elapsed_ms,delay_ms,delay_from_output,strategy_delay_ms,output_delay_ms,attempt_reason,reason,in_a_row,share",
+	"ts,event,label,command,attempt,max_attempts,status,signal,timed_out,duration_ms,elapsed_ms,delay_ms,delay_from_output,strategy_delay_ms,output_delay_ms,attempt_reason,reason,attempts,failures,share",
+	"ts,event,label,command,attempt,max_attempts,status,signal,timed_out,duration_ms,elapsed_ms,delay_ms,delay_from_output,strategy_delay_ms,output_delay_ms,attempt_reason,reason,share,what,wait_ms",
 };

@@ -619,3 +619,19 @@ wait_state() {
 	assert_gone "$(cat pid.1)" "$(cat pid.2)"
 	[[ ${stderr_lines[-1]} == *"giving up after 2 attempts in "*": timed out" ]]
 }
+
+@test "--hedge: the winner's output whose reader has gone ends the run as a pipeline, with 141" {
+	# The attempt writes once the reader has gone (its pid is no more).
+	cat >late-writer <<-'EOF2'
+	#!/bin/sh
+	while ! [ -s reader.pid ] || kill -0 "$(cat reader.pid)" 2>/dev/null; do
+		sleep 0.02
+	done
+	seq 1 1000
+	EOF2
+	chmod +x late-writer
+	run bash -c "timeout 60 '$RETRY' --hedge 30s --stdin null --result-file res -- ./late-writer 2>err | sh -c 'echo \$\$ >reader.pid'; echo \${PIPESTATUS[0]}"
+	assert_output 141
+	# Nothing was said of a success.
+	refute grep -q '^result=success' res
+}

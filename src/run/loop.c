@@ -70,8 +70,7 @@ struct run {
 	unsigned long	 judged;	/* the last attempt the policy judged */
 	unsigned long	 made;		/* attempts made, never started over */
 	unsigned long	 failures;	/* of them, those judged failures */
-	unsigned long	 hedged;	/* --hedge: the attempt that decided
-					 * the round, or 0 */
+	unsigned long	 hedged;	/* --hedge: the round's decider, or 0 */
 	double		 tokens;	/* the shared budget's, when it ended
 					 * the run */
 	bool		 probing;	/* this attempt probes the breaker */
@@ -250,8 +249,9 @@ observe_attempt(struct run *run)
 		o->capture = run->st.result.capture;
 		o->wall = wall_ns();
 	}
-	o->reader_gone = (r->signal == SIGPIPE || r->status == 128 + SIGPIPE) &&
-	    reader_is_gone(run);
+	/* A hedged attempt writes to its spool: retry met the reader gone. */
+	o->reader_gone = (r->signal == SIGPIPE || r->status == 128 + SIGPIPE ||
+	    run->hedged != 0) && reader_is_gone(run);
 }
 
 /* --share, after an attempt: counted, with what it changed kept to be

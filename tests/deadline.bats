@@ -113,3 +113,13 @@ load test_helper/core
 	run -0 retry --dry-run -- false
 	assert_equal "$with" "$output"
 }
+
+@test "--deadline: the last attempt allowed, stopped by it, ends the run by the deadline, not by --max" {
+	run -124 --separate-stderr retry --max 1 --deadline 1s \
+	    --log-format json -- sleep 30
+	assert_equal "$(jq -r 'select(.event == "giveup") | .reason' <<<"$stderr")" deadline
+	run -124 --separate-stderr retry --max 2 --fixed 100ms --deadline 1s \
+	    -- sh -c '[ "$RETRY_ATTEMPT" = 1 ] && exit 1; exec sleep 30'
+	assert_regex "${stderr_lines[-1]}" \
+	    "giving up after 2 attempts in $DUR: timed out; the 1s deadline is reached\$"
+}

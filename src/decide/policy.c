@@ -258,6 +258,13 @@ judge(struct policy *p, const struct observed *o, struct next *x)
 		return;
 	}
 	x->pending = x->outcome.verdict == V_SUCCESS && !l->forever;
+	/* A failure that ended at the deadline (it stopped the attempt)
+	 * ends the run by it, whatever other limit it reached too. */
+	if (x->outcome.verdict != V_SUCCESS && l->deadline >= 0 &&
+	    o->end >= l->deadline) {
+		end_with(x, p->rules, o, GIVE_UP_DEADLINE);
+		return;
+	}
 	if (no_room(p)) {
 		end_with(x, p->rules, o, successes(l) > 1 ?
 		    GIVE_UP_SUCCESSES : GIVE_UP_MAX);

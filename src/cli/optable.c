@@ -89,7 +89,7 @@ const struct opt optable[] = {
 	  NONE_AT_0(limits.deadline),
 	  "end the run DUR after its start: the running\n"
 	  "attempt stopped as by --timeout (124), and no\n"
-	  "attempt or sleep past it" },
+	  "attempt or sleep past it; 0: none" },
 	{ "timeout", 'T', O_TIMEOUT, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  NONE_AT_0(limits.timeout),
 	  "stop an attempt after DUR (status 124)" },
@@ -103,7 +103,8 @@ const struct opt optable[] = {
 	  PARSED(hedge, P_HEDGE),
 	  "an attempt still running after DUR: start the\n"
 	  "next beside it, up to N at once (default 2);\n"
-	  "the first to succeed wins, the rest are stopped" },
+	  "the first to succeed wins, the rest are stopped;\n"
+	  "needs --stdin replay or null" },
 	{ "preserve-status", 0, O_PRESERVE_STATUS, NULL, G_ATTEMPTS, RETRY,
 	  0, 0,
 	  FLAG(preserve_status),

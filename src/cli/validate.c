@@ -293,6 +293,7 @@ validate_hedge(struct parse *p)
 {
 	const struct opt *h = optable_find(0, "hedge");
 	struct config *c = p->cfg;
+	char t[DURATION_BUFSZ], d[DURATION_BUFSZ];
 
 	if (c->hedge.delay == 0)
 		return 0;
@@ -307,6 +308,11 @@ validate_hedge(struct parse *p)
 	if (c->nargs > 0 && probeurl_is(c->args[0]))
 		return opt_fail(p, h, "a probe (%s) cannot be hedged",
 		    c->args[0]);
+	if (c->limits.timeout >= 0 && c->limits.timeout <= c->hedge.delay)
+		return opt_fail(p, h, "conflicts with --timeout (%s is not "
+		    "below %s: no attempt runs long enough to be hedged)",
+		    duration_format(c->limits.timeout, t, sizeof(t)),
+		    duration_format(c->hedge.delay, d, sizeof(d)));
 	return 0;
 }
 

@@ -245,7 +245,7 @@ latency_parse(const char *s, struct latency *out)
 			break;
 	}
 	if (given > 1 + 1e-9 || (open == 0 && given < 1 - 1e-9))
-		return "the chances add up to 100%";
+		return "the chances must add up to 100%";
 	if (open > 0 && given > 1 - 1e-9)
 		return "the chances leave nothing for an item without one";
 	for (k = 0; k < l.n; k++)

@@ -361,7 +361,7 @@ rows_tail_refused(void)
 	} t[] = {
 		{ "--latency 20ms,2s@5", "a percentage" },
 		{ "--latency 20ms,2s@0%", "over 0%" },
-		{ "--latency 1s@50%,2s@40%", "add up to 100%" },
+		{ "--latency 1s@50%,2s@40%", "must add up to 100%" },
 		{ "--latency 1s@50%,2s@50%,3s", "leave nothing" },
 		{ "--latency 1s,1000ms", "given twice" },
 		{ "--latency 1s,,2s", "empty" },

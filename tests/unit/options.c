@@ -558,6 +558,10 @@ static const struct worded {
 	  "null", "--until-output", "x", "--exit-on-match", NULL },
 	  "--hedge: conflicts with --exit-on-match (a hedged attempt's output "
 	  "is matched once it ends)" },
+	{ M_RETRY, "--hedge with a --timeout not longer", { "--hedge", "1s",
+	  "--stdin", "null", "--timeout", "1s", NULL },
+	  "--hedge: conflicts with --timeout (1s is not below 1s: no attempt "
+	  "runs long enough to be hedged)" },
 	{ M_RETRY, "--hedge with --successes", { "--hedge", "1s", "--stdin",
 	  "null", "--successes", "2", NULL },
 	  "--hedge: conflicts with --successes (a hedged run ends on its "

@@ -313,7 +313,7 @@ static const struct tail_row {
 	{ "the same, timeout 20ms: 1/2^(k+1) end in round k",
 	  "--latency 10ms,30ms --hedge 20ms", TAIL_TIMEOUT, 10, 130, 190, 2 },
 	{ "every attempt over the timeout: never", "--latency 1s --hedge "
-	  "500ms", TAIL_TIMEOUT, -1, -1, -1, INFINITY },
+	  "500ms", TAIL_TIMEOUT, -1, -1, -1, (double)INFINITY },
 	{ "every attempt 1s, hedged at 500ms: 2 calls, no gain",
 	  "--latency 1s --hedge 500ms", TAIL_HEDGE, 1000, 1000, 1000, 2 },
 };

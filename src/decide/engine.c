@@ -405,8 +405,14 @@ compute(struct engine *e, bool success, double now)
 	d = clamp_s(b, d);
 	r.s = d;
 	r.ns = sat_from_ldouble((long double)d * 1e9L);
-	r.lo = sat_from_ldouble((long double)clamp_s(b, lo) * 1e9L);
-	r.hi = sat_from_ldouble((long double)clamp_s(b, hi) * 1e9L);
+	/* Drawn from a range only with a jitter factor: else the delay's
+	 * own, computed once (show-backoff-delays makes a great many). */
+	if (lo == hi)
+		r.lo = r.hi = r.ns;
+	else {
+		r.lo = sat_from_ldouble((long double)clamp_s(b, lo) * 1e9L);
+		r.hi = sat_from_ldouble((long double)clamp_s(b, hi) * 1e9L);
+	}
 	if (b->jitter.mode != J_NONE) {
 		r.lo = clamp(b, jitter_lo(&b->jitter, clamp(b, r.lo)));
 		r.hi = clamp(b, jitter_hi(&b->jitter, clamp(b, r.hi)));

@@ -594,7 +594,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	    &held : &c->verdict.output,
 	    .exit_on_match = c->verdict.exit_on_match, .match = c->match,
 	    .hold_stdout = c->hold_stdout, .only_last = c->only_last,
-	    .stdin_mode = c->stdin_mode };
+	    .relay_stderr = c->hedge.delay == 0 && rep->ci != CI_NONE &&
+	    out_piped(STDERR_FILENO), .stdin_mode = c->stdin_mode };
 	struct next x = { .what = NEXT_ATTEMPT, .attempt = 1 };
 	char why[512];
 	int rc;

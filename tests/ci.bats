@@ -285,6 +285,17 @@ stderr_piped() {
 	assert_regex "${lines[4]}" "^retry: gave up: "
 }
 
+@test "ci: the command's stderr passes through whole, in its order, where it is a pipe" {
+	cd "$BATS_TEST_TMPDIR"
+	head -c 300000 /dev/urandom | od -An -tx1 -v >blob
+	GITHUB_ACTIONS=true run -0 sh -c '"$0" "$@" 2>&1 >out | cat >err' \
+	    "$RETRY" --max 1 -- sh -c 'echo o; cat blob >&2; echo o2'
+	assert_equal "$(cat out)" $'o\no2'
+	assert_equal "$(head -n 1 err)" "::group::retry: attempt 1/1: sh -c 'echo o; cat blob >&2; echo o2'"
+	assert_equal "$(tail -n 1 err)" "::endgroup::"
+	sed '1d;$d' err | cmp - blob
+}
+
 @test "ci: a --ci line that cannot be written is lost as a report is, and the run goes on" {
 	cd "$BATS_TEST_TMPDIR"
 	[ -w /dev/full ] || skip "no /dev/full"

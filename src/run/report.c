@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "duration.h"
 #include "hedgefmt.h"
 #include "line.h"
@@ -170,17 +171,16 @@ report_end(const struct reporter *c)
 static void
 syslog_probe(const struct reporter *c)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
 	int fd, e = 0;
 
-	(void)strlcpy(sun.sun_path, _PATH_LOG, sizeof(sun.sun_path));
+	(void)strlcpy(addr.sun_path, _PATH_LOG, sizeof(addr.sun_path));
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		if ((fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC |
-		    SOCK_NONBLOCK, 0)) == -1)
+		if ((fd = compat_socket(AF_UNIX, types[i], 0)) == -1)
 			return;
-		e = connect(fd, (const struct sockaddr *)&sun,
-		    sizeof(sun)) == 0 ? 0 : errno;
+		e = connect(fd, (const struct sockaddr *)&addr,
+		    sizeof(addr)) == 0 ? 0 : errno;
 		close(fd);
 		if (e != EPROTOTYPE)
 			break;

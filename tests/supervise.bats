@@ -258,16 +258,9 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	[ ! -e "$D/ran" ]
 }
 
-@test "--syslog does not disturb the run" {
-	run -0 --separate-stderr retry --syslog --immediate -- flaky 1
-	[[ $stderr == "retry: flaky 1: attempt 1/5 failed: exit 1 after "* ]]
-}
-
-# Runs retry "$@" with a syslog of its own: a datagram socket in the
-# scratch directory, bound over /dev/log in a private mount namespace, so
-# that nothing reaches the system's log; what it received is in
-# $D/syslog, a message a line, once $SYSLOG_LINES of them came.
-syslog_run() {
+# A /dev of the test's own in $D/dev: the real null, zero, full, random,
+# urandom and tty are bound over files there when retry_in_dev runs.
+make_dev() {
 	unshare -rm true 2>/dev/null ||
 		skip "no private mount namespace (unshare -rm) here"
 	mkdir -p "$D/dev"
@@ -276,6 +269,24 @@ syslog_run() {
 		[ -e "$D/dev/$n" ] || : >"$D/dev/$n"
 	done
 	ln -sfn /proc/self/fd "$D/dev/fd"
+}
+
+# Runs retry "$@" in a private mount namespace whose /dev is $D/dev, its
+# stderr in $D/stderr.
+retry_in_dev() {
+	timeout 60 unshare -rm sh -c 'for n in null zero full random urandom tty; do
+		mount --bind "/dev/$n" "$0/dev/$n" || exit 125
+	    done
+	    mount --bind "$0/dev" /dev && exec "$@"' "$D" "$RETRY" "$@" \
+	    2>"$D/stderr"
+}
+
+# Runs retry "$@" with a syslog of its own: a datagram socket in the
+# scratch directory, bound over /dev/log in a private mount namespace, so
+# that nothing reaches the system's log; what it received is in
+# $D/syslog, a message a line, once $SYSLOG_LINES of them came.
+syslog_run() {
+	make_dev
 	rm -f "$D/dev/log" "$D/syslog" "$D/syslog.ready"
 	python3 -c '
 import socket, sys
@@ -291,17 +302,40 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 		[ -e "$D/syslog.ready" ] && break
 		sleep 0.05
 	done
-	timeout 60 unshare -rm sh -c 'for n in null zero full random urandom tty; do
-		mount --bind "/dev/$n" "$0/dev/$n" || exit 125
-	    done
-	    mount --bind "$0/dev" /dev && exec "$@"' "$D" "$RETRY" "$@" \
-	    2>"$D/stderr" || st=$?
+	retry_in_dev "$@" || st=$?
 	for _ in $(seq 200); do
 		[ "$(wc -l <"$D/syslog")" -ge "$SYSLOG_LINES" ] && break
 		sleep 0.05
 	done
 	kill "$server"
 	return "$st"
+}
+
+@test "--syslog does not disturb the run" {
+	SYSLOG_LINES=5 run -0 syslog_run --syslog --immediate -- flaky 1
+	assert_output "run 1"$'\n'"run 2"
+	run -0 cat "$D/stderr"
+	assert_line --index 0 --regexp "^retry: flaky 1: attempt 1/5 failed: exit 1 after "
+	refute_output --partial "--syslog"
+}
+
+@test "--syslog where nothing listens says so once, and the run goes on" {
+	make_dev
+	# No /dev/log, as in most containers.
+	rm -f "$D/dev/log"
+	run -0 retry_in_dev --syslog --immediate -- flaky 2
+	assert_output "run 1"$'\n'"run 2"$'\n'"run 3"
+	run -0 cat "$D/stderr"
+	assert_equal "${#lines[@]}" 4
+	assert_line --index 0 "retry: --syslog: nothing listens on /dev/log: No such file or directory"
+	assert_line --index 1 --regexp "^retry: flaky 2: attempt 1/5 failed: "
+	# A file that no one reads, with -q: said once all the same; the
+	# status is the command's.
+	: >"$D/dev/log"
+	run -3 retry_in_dev --syslog -q --label web -n 2 --immediate -- \
+	    sh -c 'exit 3'
+	run -0 cat "$D/stderr"
+	assert_output "retry[web]: --syslog: nothing listens on /dev/log: Connection refused"
 }
 
 @test "--syslog: each message names its run: the label, or the command" {

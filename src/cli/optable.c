@@ -323,7 +323,7 @@ const struct opt optable[] = {
 	  "auto (default: GITHUB_ACTIONS or GITLAB_CI),\n"
 	  "github, gitlab or none: each attempt's output\n"
 	  "in a collapsible group, and an annotation\n"
-	  "after failures" },
+	  "after failures, on stderr" },
 	{ "log-file", 0, O_LOG_FILE, "FILE", G_REPORT, RETRY, 0, 0,
 	  TEXT(log_file, "empty file name"),
 	  "append every event to FILE too, timed (0600);\n"

@@ -12,11 +12,11 @@
 
 enum ci_mode
 ci_detect(enum ci_mode asked, const char *github_actions,
-    const char *gitlab_ci, bool tty)
+    const char *gitlab_ci, bool tty, bool json)
 {
 	if (asked != CI_AUTO)
 		return asked;
-	if (tty)
+	if (tty || json)
 		return CI_NONE;
 	if (github_actions != NULL && strcmp(github_actions, "true") == 0)
 		return CI_GITHUB;

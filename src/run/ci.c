@@ -1,9 +1,10 @@
 /*
  * --ci: the groups and annotations of GitHub Actions and GitLab CI on
- * stdout, the stream whose workflow commands GitHub reads, and where the
- * attempts' output goes, so that a group holds it; retry's own report
- * lines stay on stderr.  The run's failed statuses are kept, distinct and
- * bounded, for the annotation that names them.
+ * stderr, beside retry's reports, never on stdout, which stays the
+ * command's: GitHub reads workflow commands on either stream, and GitLab
+ * takes both into its log.  Each starts a line of its own.  The run's
+ * failed statuses are kept, distinct and bounded, for the annotation that
+ * names them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +29,16 @@ static struct {
 	bool		 more;		/* statuses past CI_STATUSES */
 } ci;
 
-/* l to stdout, whose reader may be slow (waited for in the one wait) or
- * gone (the line is lost, nothing more). */
+/* l to stderr on a line of its own, as a report is written: a reader
+ * that is slow is waited for in the one wait, one that has gone loses the
+ * line, nothing more. */
 static void
 put(struct line *l)
 {
 	if (!l->failed && l->len > 0) {
-		(void)out_all(out_std(STDOUT_FILENO), l->buf, l->len);
-		out_passed(STDOUT_FILENO, l->buf, l->len);
+		out_newline(true);
+		(void)out_all(out_std(STDERR_FILENO), l->buf, l->len);
+		out_passed(STDERR_FILENO, l->buf, l->len);
 	}
 	free(l->buf);
 }

@@ -1,7 +1,6 @@
-/* --ci: a run's events as the CI's log shows them, on stdout, where the
- * attempts' output is: each attempt in a collapsible group, an annotation
- * when a run succeeds after failures or ends in one.  The lines are
- * cifmt.h's. */
+/* --ci: a run's events as the CI's log shows them, on stderr beside the
+ * reports: each attempt in a collapsible group, an annotation when a run
+ * succeeds after failures or ends in one.  The lines are cifmt.h's. */
 #ifndef RETRY_CI_H
 #define RETRY_CI_H
 

@@ -588,13 +588,17 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	    .store_file = c->share_store_file, .timeout = c->share_timeout,
 	    .connect_timeout = c->share_connect_timeout,
 	    .required = c->share_required };
-	/* --hedge reads its held output itself (hedge.c): no pipes. */
+	/* --hedge reads its held output itself (hedge.c): no pipes.  --ci
+	 * has the command's stderr pass through retry where it is a pipe (a
+	 * runner's), so that a group's end never sticks to a line the
+	 * command left open there. */
 	static const struct output_rules held;
 	const struct streams_opts sto = { .rules = c->hedge.delay > 0 ?
 	    &held : &c->verdict.output,
 	    .exit_on_match = c->verdict.exit_on_match, .match = c->match,
 	    .hold_stdout = c->hold_stdout, .only_last = c->only_last,
-	    .stdin_mode = c->stdin_mode };
+	    .relay_stderr = c->hedge.delay == 0 && rep->ci != CI_NONE &&
+	    out_piped(STDERR_FILENO), .stdin_mode = c->stdin_mode };
 	struct next x = { .what = NEXT_ATTEMPT, .attempt = 1 };
 	char why[512];
 	int rc;

@@ -10,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "duration.h"
 #include "hedgefmt.h"
 #include "line.h"
@@ -21,6 +24,10 @@
 #include "report.h"
 #include "cifmt.h"
 #include "ci.h"
+
+#ifndef _PATH_LOG
+#define _PATH_LOG	"/dev/log"
+#endif
 
 static void say_dropped(const struct reporter *, bool);
 
@@ -155,6 +162,33 @@ report_end(const struct reporter *c)
 	f->len = 0;
 }
 
+/*
+ * Whether anything listens on /dev/log, where syslog(3) sends, asked as
+ * it connects (a datagram socket, else a stream one), without waiting: it
+ * says nothing when nothing does, and logger(1) says so; retry says so
+ * once too, and goes on.
+ */
+static void
+syslog_probe(const struct reporter *c)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
+	int fd, e = 0;
+
+	(void)strlcpy(addr.sun_path, _PATH_LOG, sizeof(addr.sun_path));
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		if ((fd = compat_socket(AF_UNIX, types[i], 0)) == -1)
+			return;
+		e = connect(fd, (const struct sockaddr *)&addr,
+		    sizeof(addr)) == 0 ? 0 : errno;
+		close(fd);
+		if (e != EPROTOTYPE)
+			break;
+	}
+	if (e == ENOENT || e == ECONNREFUSED)
+		report_error(c, "--syslog: nothing listens on %s: %s",
+		    _PATH_LOG, strerror(e));
+}
 
 void
 reporter_init(struct reporter *r, const struct reporter_opts *o)
@@ -164,7 +198,8 @@ reporter_init(struct reporter *r, const struct reporter_opts *o)
 		.verbosity = o->verbosity, .json = o->log_format == LOG_JSON,
 		.syslog = o->syslog,
 		.ci = ci_detect(o->ci, getenv("GITHUB_ACTIONS"),
-		    getenv("GITLAB_CI"), isatty(STDOUT_FILENO) == 1),
+		    getenv("GITLAB_CI"), isatty(STDERR_FILENO) == 1,
+		    o->log_format == LOG_JSON),
 		.forever = o->forever || o->successes > 1,
 		.max_attempts = o->forever ? 0 : o->max_attempts,
 		.budget = o->budget, .deadline = o->deadline,
@@ -183,8 +218,10 @@ reporter_open(struct reporter *r, const char *log_file, char *err,
 	if (log_file != NULL &&
 	    logfile_open(&r->log, log_file, err, errsz) == -1)
 		return -1;
-	if (r->syslog)
+	if (r->syslog) {
 		openlog("retry", LOG_PID, LOG_USER);
+		syslog_probe(r);
+	}
 	return 0;
 }
 

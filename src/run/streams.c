@@ -114,7 +114,7 @@ streams_init(struct streams *s, const struct streams_opts *o,
 	scan[0] = rules_any(r) && o->match != MATCH_STDERR && !closed[1];
 	scan[1] = rules_any(r) && o->match != MATCH_STDOUT && !closed[2];
 	pipe[0] = (scan[0] || hold) && !closed[1];
-	pipe[1] = (scan[1] || o->only_last) && !closed[2];
+	pipe[1] = (scan[1] || o->only_last || o->relay_stderr) && !closed[2];
 	/* Written to one file, stdout and stderr go through one pipe, so
 	 * that their order is the command's; unless --match names one, which
 	 * only two can tell apart: both then pass through retry, in the

@@ -94,6 +94,8 @@ struct streams_opts {
 	enum match_stream match;	/* --match: the streams rules read */
 	bool		 hold_stdout;	/* --hold-stdout */
 	bool		 only_last;	/* --only-last */
+	bool		 relay_stderr;	/* stderr passes through retry, which
+					 * then knows where its lines end */
 	enum stdin_mode	 stdin_mode;	/* --stdin */
 };
 

@@ -83,6 +83,27 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	assert_equal "$stderr" ""
 }
 
+@test "a unix socket whose backlog is full is waited for up to --timeout, as a tcp:// one is" {
+	local d=$BATS_TEST_TMPDIR pid state i
+	python3 "$BATS_TEST_DIRNAME/probes/fullq.py" "$d/sock" "$d/ready" "$d/go" 3>&- &
+	echo $! >>"$d/pids"
+	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$d/ready"
+	run --separate-stderr retry --max 1 --timeout 200ms -- "unix://$d/sock"
+	assert_failure 124
+	assert_equal "${stderr_lines[0]}" "retry: unix://$d/sock: no connection within 200ms"
+	# Let in once retry waits (in its one wait, state S): it connects.
+	"$RETRY" --max 1 --timeout 60s -- "unix://$d/sock" 2>"$d/err" 3>&- &
+	pid=$!
+	for ((i = 0; i < 600; i++)); do
+		state=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
+		[ "$state" != S ] || break
+		sleep 0.05
+	done
+	touch "$d/go"
+	wait "$pid"
+	assert_equal "$(cat "$d/err")" ""
+}
+
 @test "a name that /etc/hosts knows (localhost) is looked up and connected to" {
 	local d=$BATS_TEST_TMPDIR
 	getent hosts localhost | grep -q '127\.0\.0\.1' ||

@@ -113,6 +113,41 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	assert_success
 }
 
+@test "a lookup that a silent resolver held up is ended with its attempt, and the next asks anew" {
+	[ "$(id -u)" -eq 0 ] || skip "a DNS server on port 53 needs root"
+	unshare -m true 2>/dev/null || skip "no mount namespace of its own"
+	local d=$BATS_TEST_TMPDIR port n
+	python3 "$BATS_TEST_DIRNAME/probes/dns.py" late.retry.test "$d/dns" \
+	    127.53.0.9 "$d/gate" 2>"$d/dns.err" 3>&- &
+	echo $! >>"$d/pids"
+	timeout 30 sh -c 'while [ ! -s "$0" ] && kill -0 "$1"; do sleep 0.05; done' \
+	    "$d/dns" "$!" 2>/dev/null
+	[ -s "$d/dns" ] || skip "127.53.0.9 port 53 is taken: $(cat "$d/dns.err")"
+	listen 127.0.0.1:0 "$d/port"
+	port=$(cat "$d/port")
+	# A resolver that holds each lookup 10 s.
+	printf 'hosts: dns\n' >"$d/nsswitch.conf"
+	printf 'nameserver 127.53.0.9\noptions timeout:5 attempts:2\n' >"$d/resolv.conf"
+	unshare -m sh -c 'mount --bind "$1/resolv.conf" /etc/resolv.conf &&
+	    mount --bind "$1/nsswitch.conf" /etc/nsswitch.conf &&
+	    exec "$2" --immediate --timeout 200ms --max 1000 -- "$3"' _ \
+	    "$d" "$RETRY" "tcp://late.retry.test:$port" 2>>"$d/err" 3>&- &
+	local pid=$!
+	echo "$pid" >>"$d/pids"
+	timeout 60 sh -c 'until [ "$(grep -c "no address within" "$0")" -ge 5 ]; do
+	    sleep 0.05; done' "$d/err"
+	# Each lookup given up is ended: no thread or request is left
+	# waiting for the resolver, and retry has no thread but its own.
+	assert_equal "$(ls "/proc/$pid/task" | wc -l)" 1
+	echo gate >>"$d/err"
+	touch "$d/gate"
+	wait "$pid"
+	# The attempt that asked before the gate may still fail; the next
+	# asks anew and is answered.
+	n=$(sed '1,/^gate$/d' "$d/err" | grep -c "no address within" || true)
+	((n <= 1)) || fail "$n attempts failed after the resolver answered: $(tail -5 "$d/err")"
+}
+
 @test "an IPv6 address in brackets" {
 	local port
 	python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' \

@@ -37,9 +37,9 @@ load test_helper/core
 	run -0 retry --dry-run --exp 100ms --jitter full -n 4
 	assert_line --index 0 "delays drawn at random: each run draws anew (--seed N draws the same each time)"
 	assert_line --index 1 "attempt  delay      starts at  drawn from"
-	assert_line --index 3 --regexp "^2 +[0-9.]+m?s +[0-9.]+m?s +\\[0s, 100ms\\]\$"
-	assert_line --index 4 --regexp "^3 +[0-9.]+m?s +[0-9.]+m?s +\\[0s, 200ms\\]\$"
-	assert_line --index 5 --regexp "^4 +[0-9.]+m?s +[0-9.]+m?s +\\[0s, 400ms\\]\$"
+	assert_line --index 3 --regexp "^2 +[0-9.]+[num]?s +[0-9.]+[num]?s +\\[0s, 100ms\\]\$"
+	assert_line --index 4 --regexp "^3 +[0-9.]+[num]?s +[0-9.]+[num]?s +\\[0s, 200ms\\]\$"
+	assert_line --index 5 --regexp "^4 +[0-9.]+[num]?s +[0-9.]+[num]?s +\\[0s, 400ms\\]\$"
 	# The range after the limits: equal jitter of the capped delay.
 	run -0 retry --dry-run --exp 1s --jitter equal --max-delay 3s -n 4
 	assert_line --index 3 --regexp " \\[500ms, 1s\\]\$"

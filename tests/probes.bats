@@ -83,6 +83,27 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	assert_equal "$stderr" ""
 }
 
+@test "a unix socket whose backlog is full is waited for up to --timeout, as a tcp:// one is" {
+	local d=$BATS_TEST_TMPDIR pid state i
+	python3 "$BATS_TEST_DIRNAME/probes/fullq.py" "$d/sock" "$d/ready" "$d/go" 3>&- &
+	echo $! >>"$d/pids"
+	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$d/ready"
+	run --separate-stderr retry --max 1 --timeout 200ms -- "unix://$d/sock"
+	assert_failure 124
+	assert_equal "${stderr_lines[0]}" "retry: unix://$d/sock: no connection within 200ms"
+	# Let in once retry waits (in its one wait, state S): it connects.
+	"$RETRY" --max 1 --timeout 60s -- "unix://$d/sock" 2>"$d/err" 3>&- &
+	pid=$!
+	for ((i = 0; i < 600; i++)); do
+		state=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
+		[ "$state" != S ] || break
+		sleep 0.05
+	done
+	touch "$d/go"
+	wait "$pid"
+	assert_equal "$(cat "$d/err")" ""
+}
+
 @test "a name that /etc/hosts knows (localhost) is looked up and connected to" {
 	local d=$BATS_TEST_TMPDIR
 	getent hosts localhost | grep -q '127\.0\.0\.1' ||
@@ -90,6 +111,41 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	listen 127.0.0.1:0 "$d/port"
 	run --separate-stderr retry --max 1 -- "tcp://localhost:$(cat "$d/port")"
 	assert_success
+}
+
+@test "a lookup that a silent resolver held up is ended with its attempt, and the next asks anew" {
+	[ "$(id -u)" -eq 0 ] || skip "a DNS server on port 53 needs root"
+	unshare -m true 2>/dev/null || skip "no mount namespace of its own"
+	local d=$BATS_TEST_TMPDIR port n
+	python3 "$BATS_TEST_DIRNAME/probes/dns.py" late.retry.test "$d/dns" \
+	    127.53.0.9 "$d/gate" 2>"$d/dns.err" 3>&- &
+	echo $! >>"$d/pids"
+	timeout 30 sh -c 'while [ ! -s "$0" ] && kill -0 "$1"; do sleep 0.05; done' \
+	    "$d/dns" "$!" 2>/dev/null
+	[ -s "$d/dns" ] || skip "127.53.0.9 port 53 is taken: $(cat "$d/dns.err")"
+	listen 127.0.0.1:0 "$d/port"
+	port=$(cat "$d/port")
+	# A resolver that holds each lookup 10 s.
+	printf 'hosts: dns\n' >"$d/nsswitch.conf"
+	printf 'nameserver 127.53.0.9\noptions timeout:5 attempts:2\n' >"$d/resolv.conf"
+	unshare -m sh -c 'mount --bind "$1/resolv.conf" /etc/resolv.conf &&
+	    mount --bind "$1/nsswitch.conf" /etc/nsswitch.conf &&
+	    exec "$2" --immediate --timeout 200ms --max 1000 -- "$3"' _ \
+	    "$d" "$RETRY" "tcp://late.retry.test:$port" 2>>"$d/err" 3>&- &
+	local pid=$!
+	echo "$pid" >>"$d/pids"
+	timeout 60 sh -c 'until [ "$(grep -c "no address within" "$0")" -ge 5 ]; do
+	    sleep 0.05; done' "$d/err"
+	# Each lookup given up is ended: no thread or request is left
+	# waiting for the resolver, and retry has no thread but its own.
+	assert_equal "$(ls "/proc/$pid/task" | wc -l)" 1
+	echo gate >>"$d/err"
+	touch "$d/gate"
+	wait "$pid"
+	# The attempt that asked before the gate may still fail; the next
+	# asks anew and is answered.
+	n=$(sed '1,/^gate$/d' "$d/err" | grep -c "no address within" || true)
+	((n <= 1)) || fail "$n attempts failed after the resolver answered: $(tail -5 "$d/err")"
 }
 
 @test "an IPv6 address in brackets" {

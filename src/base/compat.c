@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <netdb.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,7 +38,6 @@
 #endif
 #ifdef __GLIBC__
 #define HAVE_SIGABBREV_NP
-#define HAVE_GETADDRINFO_A
 #endif
 #endif
 
@@ -86,8 +84,7 @@ compat_pipe(int fd[2], bool nonblock)
 
 /*
  * Not libbsd's closefrom(3), which may call opendir(3) and allocate, which a
- * child forked from a process with threads must not (getaddrinfo_a(3) runs
- * one); close_range is missing before Linux 5.9.  poll(2)
+ * child of vfork must not; close_range is missing before Linux 5.9.  poll(2)
  * is async-signal-safe and says POLLNVAL of a descriptor that is not open,
  * so the fallback closes only what is, asking a block at a time: a limit
  * of a million descriptors costs a few thousand calls, not a million.
@@ -377,98 +374,3 @@ compat_no_core(void)
 	setrlimit(RLIMIT_CORE, &none);
 #endif
 }
-
-#ifdef HAVE_GETADDRINFO_A
-struct compat_lookup {
-	struct gaicb	 req;
-	/* The request points at them, and glibc's thread reads them until
-	 * the lookup ends, which may be after the caller has gone. */
-	struct addrinfo	 hints;
-	char		 host[NI_MAXHOST];
-	char		 port[NI_MAXSERV];
-};
-
-int
-compat_lookup_start(struct compat_lookup **lp, const char *host,
-    const char *port, const struct addrinfo *hints)
-{
-	struct sigevent none = { .sigev_notify = SIGEV_NONE };
-	struct gaicb *list[1];
-	struct compat_lookup *l;
-	int rc;
-
-	if (strlen(host) >= sizeof(l->host) || strlen(port) >= sizeof(l->port))
-		return EAI_OVERFLOW;
-	if ((l = calloc(1, sizeof(*l))) == NULL)
-		return EAI_MEMORY;
-	l->hints = *hints;
-	memcpy(l->host, host, strlen(host) + 1);
-	memcpy(l->port, port, strlen(port) + 1);
-	l->req.ar_name = l->host;
-	l->req.ar_service = l->port;
-	l->req.ar_request = &l->hints;
-	list[0] = &l->req;
-	if ((rc = getaddrinfo_a(GAI_NOWAIT, list, 1, &none)) != 0) {
-		free(l);
-		return rc;
-	}
-	*lp = l;
-	return 0;
-}
-
-bool
-compat_lookup_done(struct compat_lookup *l, int *rc, struct addrinfo **out)
-{
-	if ((*rc = gai_error(&l->req)) == EAI_INPROGRESS)
-		return false;
-	*out = l->req.ar_result;
-	free(l);
-	return true;
-}
-
-void
-compat_lookup_cancel(struct compat_lookup *l)
-{
-	if (gai_cancel(&l->req) == EAI_NOTCANCELED ||
-	    gai_error(&l->req) == EAI_INPROGRESS)
-		return;
-	if (l->req.ar_result != NULL)
-		freeaddrinfo(l->req.ar_result);
-	free(l);
-}
-#else
-struct compat_lookup {
-	int		 rc;
-	struct addrinfo	*result;
-};
-
-int
-compat_lookup_start(struct compat_lookup **lp, const char *host,
-    const char *port, const struct addrinfo *hints)
-{
-	struct compat_lookup *l;
-
-	if ((l = calloc(1, sizeof(*l))) == NULL)
-		return EAI_MEMORY;
-	l->rc = getaddrinfo(host, port, hints, &l->result);
-	*lp = l;
-	return 0;
-}
-
-bool
-compat_lookup_done(struct compat_lookup *l, int *rc, struct addrinfo **out)
-{
-	*rc = l->rc;
-	*out = l->rc == 0 ? l->result : NULL;
-	free(l);
-	return true;
-}
-
-void
-compat_lookup_cancel(struct compat_lookup *l)
-{
-	if (l->rc == 0)
-		freeaddrinfo(l->result);
-	free(l);
-}
-#endif

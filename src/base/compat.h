@@ -18,11 +18,9 @@
 #include <stddef.h>
 #include <time.h>
 
-struct addrinfo;
-
 /* pipe2(2) with O_CLOEXEC and maybe O_NONBLOCK; elsewhere pipe(2) and
- * fcntl(2), which a thread that forks could race (retry's only other
- * thread, getaddrinfo_a(3)'s, forks nothing). */
+ * fcntl(2), which a thread that forks could race (retry has no other
+ * thread). */
 int		 compat_pipe(int fd[2], bool nonblock);
 /* A socket, non-blocking and close-on-exec (SOCK_NONBLOCK, SOCK_CLOEXEC);
  * elsewhere socket(2) and fcntl(2), with compat_pipe's race. */
@@ -88,25 +86,6 @@ bool		 compat_privileged(void);
 /* No core file of this process (PR_SET_DUMPABLE); elsewhere RLIMIT_CORE
  * 0. */
 void		 compat_no_core(void);
-
-/*
- * A name looked up while the caller waits for other things too:
- * getaddrinfo_a(3), whose lookup a thread of glibc's makes; elsewhere
- * getaddrinfo(3) at once, which holds retry up for as long as the
- * resolver takes (resolv.conf's timeout and attempts bound it).
- */
-struct compat_lookup;
-/* Starts looking host and port up, copied (the lookup may outlive them):
- * 0, or an EAI_ code. */
-int		 compat_lookup_start(struct compat_lookup **, const char *host,
-		    const char *port, const struct addrinfo *hints);
-/* Whether it has ended; if so, *rc says how (0, with the addresses in
- * *out, the caller's to free, or an EAI_ code), and it is freed. */
-bool		 compat_lookup_done(struct compat_lookup *, int *rc,
-		    struct addrinfo **out);
-/* Gives a lookup up: freed at once if it has ended or can be stopped,
- * else left to end with the process. */
-void		 compat_lookup_cancel(struct compat_lookup *);
 
 /* A directory opened only to name files in it; elsewhere opened to read. */
 #if !defined(O_PATH) || defined(RETRY_PORTABLE)

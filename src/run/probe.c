@@ -1,12 +1,13 @@
 /*
  * A probe's attempt (probe.h): the name looked up as the Redis store's
- * node looks its up (compat_lookup_start, watched by the one wait), each
+ * node looks its up (lookup_start, watched by the one wait), each
  * address connected to without blocking, every step inside wait_until,
  * bounded by the attempt's timeout and ended by a signal that ends the
  * run.
  */
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,13 +21,11 @@
 #include "compat.h"
 #include "config.h"
 #include "duration.h"
+#include "lookup.h"
 #include "netconnect.h"
 #include "probe.h"
 #include "report.h"
 #include "wait.h"
-
-/* How often a name lookup in progress is looked at. */
-#define LOOKUP_TICK	(5 * 1000000LL)
 
 /* The status of an attempt that its timeout ended, as timeout(1)'s. */
 #define PROBE_TIMED_OUT	124
@@ -110,24 +109,23 @@ resolve(struct probe *p, const struct probe_url *u, struct addrinfo **out)
 	    .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
 	const struct addrinfo named = { .ai_socktype = SOCK_STREAM,
 	    .ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG };
-	struct compat_lookup *l = NULL;
+	struct lookup *l = NULL;
 	int rc;
 
-	if (getaddrinfo(u->host, u->port, &number, out) == 0)
+	if (lookup_numeric(u->host, u->port, &number, out) == 0)
 		return 0;
-	if ((rc = compat_lookup_start(&l, u->host, u->port, &named)) != 0) {
+	if ((rc = lookup_start(&l, u->host, u->port, &named)) != 0) {
 		fail(p, gai_strerror(rc));
 		return 1;
 	}
-	while (!compat_lookup_done(l, &rc, out)) {
-		const int64_t now = mono_ns();
+	while (!lookup_done(l, &rc, out)) {
+		struct pollfd fd = { .fd = lookup_fd(l), .events = POLLIN };
 
 		if (over(p, "no address")) {
-			compat_lookup_cancel(l);
+			lookup_cancel(l);
 			return 1;
 		}
-		(void)wait_until(NULL, 0, p->by < 0 || now + LOOKUP_TICK <
-		    p->by ? now + LOOKUP_TICK : p->by);
+		(void)wait_until(&fd, 1, p->by);
 	}
 	if (rc != 0) {
 		fail(p, gai_strerror(rc));
@@ -167,7 +165,7 @@ probe_tcp(struct probe *p, const struct probe_url *u)
 		return;
 	fd = net_connect_any(ai, p->by, true, tried_any, p);
 	e = errno;
-	freeaddrinfo(ai);
+	lookup_free(ai);
 	if (fd != -1)
 		(void)close(fd);
 	else if (not_connected(p, e) == -1)

@@ -1,15 +1,19 @@
-"""dns.py NAME FILE: a DNS server for tests/package/static.bats on
-127.0.0.1 port 53 (UDP), which knows one name: NAME's A record is
-127.0.0.1; any other name does not exist, and NAME has no other record.
-It writes "ready" to FILE once it listens, and answers for at most 60 s."""
+"""dns.py NAME FILE [ADDRESS [GATE]]: a DNS server for the tests on ADDRESS
+(127.0.0.1 unless given) port 53 (UDP), which knows one name: NAME's A
+record is 127.0.0.1; any other name does not exist, and NAME has no other
+record.  It writes "ready" to FILE once it listens, and answers for at
+most 60 s; with GATE, it answers nothing until the file GATE exists."""
+import os
 import socket
 import struct
 import sys
 import time
 
 name, out = sys.argv[1].lower().rstrip("."), sys.argv[2]
+address = sys.argv[3] if len(sys.argv) > 3 else "127.0.0.1"
+gate = sys.argv[4] if len(sys.argv) > 4 else None
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("127.0.0.1", 53))
+s.bind((address, 53))
 with open(out, "w") as f:
     f.write("ready\n")
 s.settimeout(1)
@@ -19,7 +23,7 @@ while time.monotonic() < end:
         q, peer = s.recvfrom(512)
     except socket.timeout:
         continue
-    if len(q) < 17:
+    if len(q) < 17 or (gate is not None and not os.path.exists(gate)):
         continue
     i, labels = 12, []
     while i < len(q) and q[i] != 0:

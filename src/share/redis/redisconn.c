@@ -96,10 +96,8 @@ redisconn_close(struct redis_conn *r)
 		struct redis_node *n = r->nodes[i];
 
 		disconnect(n);
-		/* One still running is left to end on its own: the process
-		 * is ending. */
 		if (n->lookup != NULL)
-			compat_lookup_cancel(n->lookup);
+			lookup_cancel(n->lookup);
 		free(n);
 	}
 	free(r->nodes);

@@ -4,6 +4,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "clock.h"
 #include "compat.h"
 #include "duration.h"
+#include "lookup.h"
 #include "netconnect.h"
 #include "pwmask.h"
 #include "redisnode.h"
@@ -22,7 +24,6 @@
 #include "tls.h"
 
 /* How often a name lookup in progress is looked at. */
-#define LOOKUP_TICK	(5 * 1000000LL)
 
 /* The longest report of a store's fault: a server's words are cut there,
  * once the password is out of them. */
@@ -171,22 +172,22 @@ resolve(struct redis_conn *r, struct redis_node *n, int64_t by,
 	    .ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG };
 	int rc;
 
-	if (getaddrinfo(n->host, n->port, &hints, out) == 0)
+	if (lookup_numeric(n->host, n->port, &hints, out) == 0)
 		return 0;
-	if (n->lookup == NULL && (rc = compat_lookup_start(&n->lookup,
-	    n->host, n->port, &named)) != 0)
+	if (n->lookup == NULL && (rc = lookup_start(&n->lookup, n->host,
+	    n->port, &named)) != 0)
 		return node_fail(r, n, err, sz, "looking up %s: %s", n->host,
 		    gai_strerror(rc));
-	while (!compat_lookup_done(n->lookup, &rc, out)) {
-		const int64_t now = mono_ns();
+	while (!lookup_done(n->lookup, &rc, out)) {
+		struct pollfd fd = { .fd = lookup_fd(n->lookup),
+		    .events = POLLIN };
 
 		if (stopped(r))
 			return node_fail(r, n, err, sz, "a signal came");
-		if (now >= by)
+		if (mono_ns() >= by)
 			return node_fail(r, n, err, sz, "no address for %s "
 			    "within the timeout", n->host);
-		(void)wait_until(NULL, 0, now + LOOKUP_TICK < by ?
-		    now + LOOKUP_TICK : by);
+		(void)wait_until(&fd, 1, by);
 	}
 	n->lookup = NULL;
 	if (rc != 0)
@@ -248,7 +249,7 @@ connect_node(struct redis_conn *r, struct redis_node *n, int64_t start,
 		if ((n->fd = net_connect_any(ai, by, !r->ending, NULL,
 		    NULL)) == -1)
 			e = errno;
-		freeaddrinfo(ai);
+		lookup_free(ai);
 		if (n->fd != -1 && e == 0)
 			(void)setsockopt(n->fd, IPPROTO_TCP, TCP_NODELAY, &one,
 			    sizeof(one));

@@ -17,6 +17,7 @@
 #include <hiredis/hiredis.h>
 
 #include "lib.h"
+#include "lookup.h"
 #include "redisconn.h"
 
 /* The most a reply may take: a decision's is a few bytes, a page of SCAN
@@ -40,8 +41,8 @@ struct redis_node {
 					 * CLUSTER SLOTS, or its HELLO says
 					 * so */
 	uint64_t	 used;		/* the tick of its last command */
-	struct compat_lookup *lookup;	/* a name being looked up, kept across
-					 * commands (it cannot be stopped), or
+	struct lookup	*lookup;	/* a name being looked up, kept across
+					 * commands (one a name at a time), or
 					 * NULL */
 };
 

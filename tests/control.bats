@@ -414,6 +414,10 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --stdin replay --fixed 30s -- sh -c "exit 1")'
 	assert_equal "${stderr_lines[1]}" "retry: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large"
 	assert_equal "${#stderr_lines[@]}" 2
+	# Hedged attempts alike: each is ended, and the run.
+	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --hedge 100ms --stdin replay -- sh -c "cat >/dev/null; echo ran >\"\$1\"" _ "$1")' _ "$D/ran"
+	assert_regex "${stderr_lines[-1]}" "^retry: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large$"
+	[ ! -e "$D/ran" ]
 }
 
 @test "nothing needs /tmp: --hold-stdout and --stdin replay keep their spools in memory" {

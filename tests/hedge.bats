@@ -329,19 +329,113 @@ early_wins() {
 	assert_output "2:from here"
 }
 
-@test "--hedge: --deadline and --budget bound the read of a replayed stdin: no attempt starts, the run ends as at the deadline" {
+@test "--hedge: a finite pipe is replayed byte for byte to each attempt, however much of it there is" {
+	head -c 3000000 /dev/urandom >data
+	cat >reader <<-'EOF2'
+	#!/bin/sh
+	cksum >sum.$RETRY_ATTEMPT
+	[ "$RETRY_ATTEMPT" -ge 2 ] || exec sleep 30
+	EOF2
+	chmod +x reader
+	run -0 --separate-stderr bash -c 'cat data |
+	    timeout 60 "$RETRY" -q --hedge 50ms --stdin replay -- ./reader'
+	cksum <data >want
+	cmp want sum.1
+	cmp want sum.2
+}
+
+# In the tests that feed retry yes(1), a file size limit (64 MiB, in
+# 1 KiB blocks) bounds its spools: a retry that kept all of the input
+# would fail at once, not fill the machine's memory.
+SPOOL_LIMIT=65536
+
+@test "--hedge: a replayed pipe that does not end is streamed: the first attempt starts at once and reads it as it comes" {
+	run -0 --separate-stderr bash -c 'yes 2>/dev/null | (ulimit -f $1
+	    exec timeout 30 "$RETRY" -q --hedge 100ms --stdin replay -- \
+	    head -c 1000000) | wc -c' _ "$SPOOL_LIMIT"
+	assert_output 1000000
+	# A hedge reads what was recorded, then the input as it arrives; the
+	# attempt it runs beside, which stopped reading, does not hold it up.
+	run -0 --separate-stderr bash -c 'yes 2>/dev/null | (ulimit -f $1
+	    exec timeout 30 "$RETRY" -q --hedge 100ms --stdin replay -- sh -c "
+	    if [ \$RETRY_ATTEMPT = 1 ]; then
+		head -c 100 >/dev/null; exec sleep 30
+	    fi; head -c 5000000 | cksum")' _ "$SPOOL_LIMIT"
+	assert_output "$(yes | head -c 5000000 | cksum)"
+}
+
+# The bytes retry $1 holds in files: its spools, in memory or in TMPDIR.
+spooled() {
+	local f fs n=0
+	for f in /proc/"$1"/fd/*; do
+		fs=$(stat -L -c '%F:%s' "$f" 2>/dev/null) || continue
+		case $fs in
+		regular*) n=$((n + ${fs##*:})) ;;
+		esac
+	done
+	echo "$n"
+}
+
+@test "--hedge: attempts that stop reading a replayed pipe hold its writer back: retry keeps no more than a little of it" {
+	cat >stalls <<-'EOF2'
+	#!/bin/sh
+	head -c 100 >/dev/null
+	echo "$RETRY_ATTEMPT" >>calls
+	exec sleep 30
+	EOF2
+	chmod +x stalls
+	yes 2>/dev/null | (ulimit -f "$SPOOL_LIMIT"; exec setsid "$RETRY" \
+	    --hedge 100ms --stdin replay -- ./stalls) >out 2>err 3>&- &
+	RETRY_PID=$!
+	wait_lines calls 2
+	# Both run, and the title says so, not before.
+	title=$(ps -o args= -p "$RETRY_PID")
+	assert_equal "${title##*./stalls }" "[attempts 1-2/5 running]"
+	# yes writes gigabytes a second: a pipe or two of it, and no more,
+	# however long they wait.
+	sleep 0.5
+	local held
+	held=$(spooled "$RETRY_PID")
+	[ "$held" -le 1048576 ] || fail "retry holds $held bytes"
+	kill -TERM "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 143
+	assert_regex "$(tail -1 err)" "^retry: \./stalls: SIGTERM sent on to the 2 attempts in flight; attempt [12]/5 ended: killed by SIGTERM after .*; stopping$"
+}
+
+@test "--hedge: SIGTERM while the first attempt reads a replayed pipe that has not ended is sent on to it, and said so" {
+	cat >first <<-'EOF2'
+	#!/bin/sh
+	head -c 100 >/dev/null
+	echo $$ >pid.$RETRY_ATTEMPT
+	exec sleep 30
+	EOF2
+	chmod +x first
+	yes 2>/dev/null | (ulimit -f "$SPOOL_LIMIT"; exec setsid "$RETRY" \
+	    --hedge 30s --stdin replay --log-file log.json --log-format json \
+	    -- ./first) >out 2>err 3>&- &
+	RETRY_PID=$!
+	wait_lines pid.1
+	kill -TERM "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 143
+	assert_gone "$(cat pid.1)"
+	run -0 jq -c '[.event, .attempt, .status, .received, .forwarded]' log.json
+	assert_output '["start",1,null,null,null]
+["signal",1,143,"SIGTERM",true]'
+	assert_equal "$(jq -r .event err)" signal
+}
+
+@test "--hedge: the first attempt starts at once when its replayed stdin has not ended, and --deadline ends it as a single attempt's" {
 	mkfifo in
 	# The writer never ends stdin.
 	sleep 60 >in 3>&- &
 	local w=$!
 	run -124 --separate-stderr timeout -s KILL 30 "$RETRY" --hedge 1s \
-	    --stdin replay --deadline 1s -- sh -c 'echo ran >>calls' <in
-	[[ ${stderr_lines[0]} == "retry: sh -c 'echo ran >>calls': giving up after 1 attempt in "*"s: timed out; the 1s deadline is reached" ]]
-	run -124 --separate-stderr timeout -s KILL 30 "$RETRY" --hedge 1s \
-	    --stdin replay --budget 1s -- sh -c 'echo ran >>calls' <in
-	[[ ${stderr_lines[0]} == "retry: sh -c 'echo ran >>calls': giving up after 1 attempt in "*"s: timed out; the next attempt would start past the 1s budget" ]]
+	    --stdin replay --deadline 1s -- sh -c 'echo ran >>calls; cat >/dev/null' <in
+	[[ ${stderr_lines[0]} == "retry: sh -c 'echo ran >>calls; cat >/dev/null': giving up after 1 attempt in "*"s: timed out; the 1s deadline is reached" ]]
 	kill "$w"
-	[ ! -e calls ]
+	assert_equal "$(cat calls)" ran
 }
 
 @test "--hedge: refused without --stdin replay or null, with --foreground, and with --exit-on-match" {

@@ -333,6 +333,23 @@ except KeyboardInterrupt:
 	shell_has_terminal back
 }
 
+@test "--hedge --stdin replay at a terminal: the first attempt reads lines as they are typed, a hedge gets them again, then the rest, to Ctrl-D" {
+	type_line "$RETRY --hedge 200ms --stdin replay -- sh -c 'read -r x; echo \"\$RETRY_ATTEMPT \$x\" >>\"$D/got\"; [ \$RETRY_ATTEMPT = 2 ] || exec sleep 30; cat >>\"$D/got\"'"
+	wait_screen '^retry: --stdin replay: reading the terminal to Ctrl-D'
+	type_line hello
+	wait_match "$D/got" '^1 hello$'
+	wait_match "$D/got" '^2 hello$'
+	type_line world
+	wait_match "$D/got" '^world$'
+	keys C-d
+	wait_screen 'attempt 1 cancelled'
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	assert_equal "$(sort "$D/got")" "$(printf '1 hello\n2 hello\nworld')"
+	shell_has_terminal back
+}
+
 @test "--stdin replay started in the background stops as a job that reads the terminal, and reads it after fg" {
 	type_line "$RETRY --max 2 --immediate --stdin replay -- sh -c 'cat >>\"$D/got\"; exit 1' & echo \$! >'$D/pids'"
 	wait_lines "$D/pids"

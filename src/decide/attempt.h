@@ -18,6 +18,8 @@ struct attempt_result {
 	bool		 matched;	/* ended by retry because its output
 					 * said it was done: status 0 */
 	int		 interrupted;	/* a signal that ends the run, or 0 */
+	bool		 unstarted;	/* it came before the attempt could
+					 * start: none ran */
 	bool		 forwarded;	/* retry sent it on to the attempt */
 	unsigned	 in_flight;	/* --hedge: the attempts it was sent
 					 * on to, this one included (0: one) */

@@ -1,12 +1,14 @@
 /*
- * The recording of a stdin to replay, and its replay to an attempt that
- * starts before the input has ended.  Back-pressure, as without retry:
- * while an attempt is fed, the input is read only once the attempt has
- * taken everything recorded, so a slow reader slows the writer instead
- * of growing anything; between attempts, and once the attempt has ended
- * or closed its stdin, the input is recorded as it comes.  The spool is
- * the only copy: what the attempt's pipe has no room for now is read
- * from it again, so retry holds one buffer, for one read at a time.
+ * The recording of a stdin to replay, and its replay to the attempts that
+ * start before the input has ended.  Back-pressure, as without retry:
+ * while attempts are fed, the input is read only once one of them has
+ * taken everything recorded, so a slow reader slows the writer instead of
+ * growing anything, and a hedge that starts late, or an attempt that
+ * stalls, holds up no other; between attempts, and once every attempt fed
+ * has ended or closed its stdin, the input is recorded as it comes.  The
+ * spool is the only copy: what an attempt's pipe has no room for now is
+ * read from it again, so retry holds one buffer, for one read at a time,
+ * however many attempts it feeds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +27,9 @@ void
 feed_init(struct feed *f, int spool, const char *where)
 {
 	*f = (struct feed){ .src = STDIN_FILENO, .spool = spool,
-	    .where = where, .to = -1, .tty = isatty(STDIN_FILENO) == 1 };
+	    .where = where, .tty = isatty(STDIN_FILENO) == 1 };
+	for (int i = 0; i < FEED_READERS; i++)
+		f->r[i].to = -1;
 	/* A description of retry's own, so that a read never waits, and
 	 * the shell's keeps its flags; else fd 0, read once ppoll says so. */
 	if ((f->src = compat_reopen(STDIN_FILENO, O_RDONLY | O_NONBLOCK |
@@ -42,19 +46,20 @@ feed_ended(const struct feed *f)
 }
 
 static void
-close_to(struct feed *f)
+close_to(struct feed_reader *r)
 {
-	if (f->to != -1)
-		close(f->to);
-	f->to = -1;
+	if (r->to != -1)
+		close(r->to);
+	r->to = -1;
 }
 
-int
-feed_attempt(struct feed *f)
+/* A pipe for reader r, which gets the recording from its start: its read
+ * end, or -1 (errno set). */
+static int
+open_to(struct feed_reader *r)
 {
 	int p[2];
 
-	close_to(f);
 	if (compat_pipe(p, false) == -1)
 		return -1;
 	if (fcntl(p[1], F_SETFL, O_NONBLOCK) == -1) {
@@ -62,9 +67,43 @@ feed_attempt(struct feed *f)
 		close(p[1]);
 		return -1;
 	}
-	f->to = p[1];
-	f->sent = 0;
+	r->to = p[1];
+	r->sent = 0;
 	return p[0];
+}
+
+int
+feed_attempt(struct feed *f)
+{
+	feed_stop(f);
+	return open_to(&f->r[0]);
+}
+
+int
+feed_join(struct feed *f, int *id)
+{
+	for (*id = 0; *id < FEED_READERS; (*id)++)
+		if (f->r[*id].to == -1)
+			return open_to(&f->r[*id]);
+	errno = EMFILE;
+	return -1;
+}
+
+/* Whether the input may be read: no attempt is fed, or one has taken all
+ * that was recorded (the others read the recording at their pace). */
+static bool
+wanted(const struct feed *f)
+{
+	bool fed = false;
+
+	for (int i = 0; i < FEED_READERS; i++) {
+		if (f->r[i].to == -1)
+			continue;
+		if (f->r[i].sent == f->kept)
+			return true;
+		fed = true;
+	}
+	return !fed;
 }
 
 /* Keeps why the input cannot be kept: the words, then errno's. */
@@ -78,40 +117,40 @@ failed(struct feed *f, const char *what)
 	return -1;
 }
 
-/* The attempt takes what was recorded, as far as its pipe has room. */
+/* Reader r takes what was recorded, as far as its pipe has room. */
 static void
-pump(struct feed *f)
+pump(struct feed *f, struct feed_reader *r)
 {
 	ssize_t n, w;
 	off_t want;
 
-	while (f->to != -1 && f->sent < f->kept) {
-		want = f->kept - f->sent;
+	while (r->to != -1 && r->sent < f->kept) {
+		want = f->kept - r->sent;
 		if (want > FEED_BUFSZ)
 			want = FEED_BUFSZ;
-		if ((n = pread(f->spool, f->buf, (size_t)want, f->sent)) <= 0) {
+		if ((n = pread(f->spool, f->buf, (size_t)want, r->sent)) <= 0) {
 			if (n == -1 && errno == EINTR)
 				continue;
 			/* The recording cannot be read back: this attempt
 			 * gets no more of it. */
-			close_to(f);
+			close_to(r);
 			return;
 		}
-		if ((w = write(f->to, f->buf, (size_t)n)) == -1) {
+		if ((w = write(r->to, f->buf, (size_t)n)) == -1) {
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN && errno != EWOULDBLOCK)
 				/* The attempt closed its stdin (EPIPE: retry
 				 * ignores SIGPIPE): what it did not read
 				 * stays recorded for the next. */
-				close_to(f);
+				close_to(r);
 			return;
 		}
-		f->sent += w;
+		r->sent += w;
 	}
 	/* All of the input taken: the attempt reads its end. */
 	if (f->ended)
-		close_to(f);
+		close_to(r);
 }
 
 /* Records what the input has now. */
@@ -183,6 +222,8 @@ may_read(const struct feed *f)
 nfds_t
 feed_watch(struct feed *f, struct pollfd *pfd)
 {
+	nfds_t n = 0;
+
 	/* A file is always ready: feed_serve then says what failed. */
 	if (f->pending) {
 		*pfd = (struct pollfd){ f->spool, POLLIN, 0 };
@@ -195,22 +236,19 @@ feed_watch(struct feed *f, struct pollfd *pfd)
 	 * in an orphaned group, it fails (EIO), which ends the input.  Only
 	 * where the read cannot wait (a reopening of its own, non-blocking).
 	 */
-	if (f->to == -1 || f->sent == f->kept)
+	if (wanted(f))
 		if (may_read(f) == MAY_TRY && f->own && (f->buf != NULL ||
 		    (f->buf = malloc(FEED_BUFSZ)) != NULL) &&
 		    record(f) == -1) {
 			f->pending = true;
 			return feed_watch(f, pfd);
 		}
-	if (f->to != -1 && f->sent < f->kept) {
-		*pfd = (struct pollfd){ f->to, POLLOUT, 0 };
-		return 1;
-	}
-	if (may_read(f) == MAY_POLL) {
-		*pfd = (struct pollfd){ f->src, POLLIN, 0 };
-		return 1;
-	}
-	return 0;
+	for (int i = 0; i < FEED_READERS; i++)
+		if (f->r[i].to != -1 && f->r[i].sent < f->kept)
+			pfd[n++] = (struct pollfd){ f->r[i].to, POLLOUT, 0 };
+	if (wanted(f) && may_read(f) == MAY_POLL)
+		pfd[n++] = (struct pollfd){ f->src, POLLIN, 0 };
+	return n;
 }
 
 int
@@ -228,20 +266,29 @@ feed_serve(struct feed *f, const struct pollfd *p)
 	}
 	if (p->fd == f->src && record(f) == -1)
 		return -1;
-	pump(f);
+	for (int i = 0; i < FEED_READERS; i++)
+		pump(f, &f->r[i]);
 	return 0;
+}
+
+void
+feed_leave(struct feed *f, int id)
+{
+	if (id >= 0 && id < FEED_READERS)
+		close_to(&f->r[id]);
 }
 
 void
 feed_stop(struct feed *f)
 {
-	close_to(f);
+	for (int i = 0; i < FEED_READERS; i++)
+		close_to(&f->r[i]);
 }
 
 void
 feed_free(struct feed *f)
 {
-	close_to(f);
+	feed_stop(f);
 	if (f->own && f->src != -1)
 		close(f->src);
 	f->src = -1;

@@ -2,12 +2,13 @@
  * --hedge (hedge.h), after Dean and Barroso's "The Tail at Scale": a
  * second request once the first has taken longer than it should, and
  * whichever answers first.  Attempts side by side read their stdin anew
- * (the replay's spool, or /dev/null), write to files in memory rather
- * than pipes (nothing to pump while they run; what an attempt wrote is
- * read once it has ended, by the output rules, and a loser's only for the
- * log file), and never get the terminal.  Their ends come as
- * SIGCHLD to the one wait, with the next hedge's time and each attempt's
- * --timeout and --kill-after as its deadline.
+ * (the replay from its start, a pipe's or a terminal's fed as it arrives,
+ * or /dev/null), write to files in memory rather than pipes (nothing to
+ * pump while they run; what an attempt wrote is read once it has ended,
+ * by the output rules, and a loser's only for the log file), and never
+ * get the terminal.  Their ends come as SIGCHLD to the one wait, with the
+ * next hedge's time and each attempt's --timeout and --kill-after as its
+ * deadline; the replayed stdin's feed is served in the same wait.
  */
 #include <errno.h>
 #include <signal.h>
@@ -39,6 +40,8 @@ struct flight {
 	int64_t		 deadline;	/* CLOCK_MONOTONIC ns, or -1 */
 	int64_t		 kill_at;	/* the same, or -1 */
 	int		 out, err;	/* its held stdout and stderr */
+	int		 feed;		/* its reader of the replayed stdin's
+					 * feed, or -1 */
 	bool		 gone;		/* it has ended, and is reaped */
 	bool		 cancelled;	/* another won: it was stopped */
 	enum reason	 why;		/* why it failed */
@@ -83,7 +86,7 @@ launch(struct round *rd, struct flight *f, unsigned long n, bool first)
 	int64_t timeout;
 
 	*f = (struct flight){ .n = n, .deadline = -1, .kill_at = -1,
-	    .out = -1, .err = -1, .start = mono_ns() - h->t0 };
+	    .out = -1, .err = -1, .feed = -1, .start = mono_ns() - h->t0 };
 	o.tty = -1;
 	o.hand_over = o.session = o.foreground = false;
 	o.detached = true;
@@ -96,7 +99,7 @@ launch(struct round *rd, struct flight *f, unsigned long n, bool first)
 		    strerror(errno));
 		goto fail;
 	}
-	if (hedge_stdin(h->st, &o.stdio[0]) == -1) {
+	if (hedge_stdin(h->st, &o.stdio[0], &f->feed) == -1) {
 		snprintf(h->err, sizeof(h->err), "--hedge: cannot open stdin "
 		    "anew for attempt %lu: %s", n, strerror(errno));
 		goto fail;
@@ -111,10 +114,12 @@ launch(struct round *rd, struct flight *f, unsigned long n, bool first)
 	if ((f->pid = attempt_start(&o, &f->r.exec_errno)) == -1) {
 		snprintf(h->err, sizeof(h->err), "%s", strerror(errno));
 		f->pid = 0;
+		hedge_stdin_end(h->st, f->feed);
 		close_held(f);
 		return -1;
 	}
 	if (f->r.exec_errno != 0) {
+		hedge_stdin_end(h->st, f->feed);
 		f->gone = true;
 		f->end = mono_ns() - h->t0;
 	} else
@@ -126,6 +131,7 @@ fail:
 	for (int i = 0; i < 3; i++)
 		if (o.stdio[i] >= 0)
 			close(o.stdio[i]);
+	hedge_stdin_end(h->st, f->feed);
 	close_held(f);
 	return -1;
 }
@@ -371,7 +377,8 @@ reap(struct round *rd)
 
 		if (f->pid <= 0 || f->gone || !attempt_exited(f->pid))
 			continue;
-		if (f->cancelled || f->r.timed_out || f->r.forwarded)
+		if (f->cancelled || f->r.timed_out || f->r.forwarded ||
+		    f->r.aborted)
 			signal_group(-f->pid, SIGKILL);
 		while ((w = waitpid(f->pid, &st, 0)) == -1 && errno == EINTR)
 			;
@@ -381,6 +388,8 @@ reap(struct round *rd)
 			st = W_EXITCODE(EXIT_CANCELED, 0);
 		f->gone = true;
 		f->end = mono_ns() - rd->h->t0;
+		/* What it did not read stays recorded for the others. */
+		hedge_stdin_end(rd->h->st, f->feed);
 		attempt_ended(st, c->preserve_status, &f->r);
 		rd->live--;
 		ended(rd, i);
@@ -525,17 +534,39 @@ hedge_more(struct round *rd)
 	return 0;
 }
 
-/* --stdin replay of a pipe or a terminal read to its end before the
- * round, at most until the --deadline or the --budget, which no attempt
- * starts past: whether that came first. */
-static bool
-read_stdin(const struct hedge_run *h)
+/*
+ * Waits for the round's next event until at, feeding the replayed stdin
+ * meanwhile.  A stdin that cannot be kept (st->err says why) ends every
+ * attempt it feeds, and the round, as it ends a single attempt.
+ */
+static void
+wait_round(struct round *rd, int64_t at)
 {
-	const struct limits *l = &h->c->limits;
+	struct hedge_run *h = rd->h;
+	struct pollfd pfd[FEED_WATCH_MAX];
+	nfds_t n;
+	bool broken = false;
 
-	return hedge_read_stdin(h->st, earliest(
-	    l->deadline >= 0 ? sat_add(h->t0, l->deadline) : -1,
-	    l->budget >= 0 ? sat_add(h->t0, l->budget) : -1));
+	n = streams_wait_watch(h->st, pfd);
+	if (wait_until(pfd, n, at) <= 0)
+		return;
+	for (nfds_t i = 0; i < n; i++)
+		if (streams_wait_serve(h->st, &pfd[i]) == -1)
+			broken = true;
+	if (!broken)
+		return;
+	hedge_stdin_stop(h->st);
+	for (int i = 0; i < HEDGE_N_MAX; i++) {
+		struct flight *f = &rd->f[i];
+
+		if (f->pid <= 0 || f->gone || f->r.aborted)
+			continue;
+		f->r.aborted = true;
+		stop(h, f, h->c->signal);
+	}
+	if (rd->decided < 0)
+		rd->decided = youngest(rd);
+	rd->no_more = true;
 }
 
 int
@@ -544,7 +575,7 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	static struct round rd;
 	int64_t at, now;
 	struct flight *f;
-	bool timed_out, passed = false;
+	bool passed = false;
 
 	memset(r, 0, sizeof(*r));
 	memset(&rd, 0, sizeof(rd));
@@ -554,22 +585,12 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	rd.refused = -1;
 	h->n = h->pol->n;
 	h->start = mono_ns() - h->t0;
-	timed_out = read_stdin(h);
 	/* What came to retry between attempts is not the attempt's. */
 	signals_drain();
-	if ((r->interrupted = signal_stop) != 0)
+	/* A signal that came since the last wait: start nothing. */
+	if ((r->interrupted = signal_stop) != 0) {
+		r->unstarted = true;
 		return 0;
-	if (timed_out) {
-		/* Its time ran out before its stdin did: it is not started,
-		 * and ends as it would have, timed out. */
-		r->timed_out = true;
-		r->status = EXIT_TIMEDOUT;
-		policy_hedged(h->pol, *h->made);
-		return 0;
-	}
-	if (h->st->err[0] != '\0') {
-		snprintf(h->err, sizeof(h->err), "%s", h->st->err);
-		return -1;
 	}
 	(void)signals_catch_stop(true);
 	if (launch(&rd, &rd.f[0], h->pol->n, true) == -1) {
@@ -610,8 +631,9 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 			}
 			at = earliest(at, earliest(f->deadline, f->kill_at));
 		}
-		(void)wait_until(NULL, 0, at);
+		wait_round(&rd, at);
 	}
+	hedge_stdin_stop(h->st);
 	/* A Ctrl-Z as the last attempt ended: retry stops, alone now. */
 	if (signals_catch_stop(false))
 		signals_suspend();

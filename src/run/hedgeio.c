@@ -6,12 +6,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "compat.h"
 #include "feed.h"
 #include "hedgeio.h"
-#include "signals.h"
-#include "wait.h"
+#include "hedging.h"
+
+_Static_assert(FEED_READERS >= HEDGE_N_MAX,
+    "every attempt of a round can be fed");
 
 /*
  * A file of its own with what fd holds from at: where there is no /proc
@@ -61,13 +62,16 @@ reopen_at(struct streams *s, int fd, off_t at)
 }
 
 int
-hedge_stdin(struct streams *s, int *fd)
+hedge_stdin(struct streams *s, int *fd, int *id)
 {
 	*fd = STDIO_CLOSED;
+	*id = -1;
 	if (s->null != -1)
 		*fd = fcntl(s->null, F_DUPFD_CLOEXEC, 0);
 	else if (s->closed[0])
 		return 0;
+	else if (s->recording && !feed_ended(&s->in))
+		*fd = feed_join(&s->in, id);
 	else if (s->replay != -1)
 		*fd = reopen_at(s, s->replay, 0);
 	else if (s->replay_at != -1)
@@ -88,20 +92,16 @@ hedge_spool(struct streams *s, int fd, int *file, int *to)
 	return 0;
 }
 
-bool
-hedge_read_stdin(struct streams *s, int64_t until)
+void
+hedge_stdin_end(struct streams *s, int id)
 {
-	struct pollfd pfd[ATTEMPT_IO_MAX];
-	nfds_t n;
-	int w;
+	if (s->recording)
+		feed_leave(&s->in, id);
+}
 
-	while (s->recording && !feed_ended(&s->in) && signal_stop == 0) {
-		n = streams_wait_watch(s, pfd);
-		if ((w = wait_until(pfd, n, until)) == 0 && until >= 0 &&
-		    mono_ns() >= until)
-			return true;
-		if (w > 0 && streams_wait_serve(s, pfd) == -1)
-			return false;
-	}
-	return false;
+void
+hedge_stdin_stop(struct streams *s)
+{
+	if (s->recording)
+		feed_stop(&s->in);
 }

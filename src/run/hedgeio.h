@@ -3,21 +3,20 @@
 #ifndef RETRY_HEDGEIO_H
 #define RETRY_HEDGEIO_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
 #include "streams.h"
 
-/* An attempt's own stdin in *fd, read from its start (the replay opened
- * anew, or copied where it cannot be; /dev/null; STDIO_CLOSED): -1 (errno
- * set). */
-int	 hedge_stdin(struct streams *, int *fd);
+/* An attempt's own stdin in *fd, read from its start: a pipe fed from the
+ * recording of a replayed pipe or terminal, then from the input as it
+ * arrives, while the input has not ended (the feed's reader in *id, else
+ * -1); the replay opened anew, or copied where it cannot be; /dev/null;
+ * STDIO_CLOSED.  -1 (errno set). */
+int	 hedge_stdin(struct streams *, int *fd, int *id);
+/* The attempt fed as reader id (-1: none) has ended: it is fed no more. */
+void	 hedge_stdin_end(struct streams *, int id);
+/* The round has ended: no attempt is fed any more. */
+void	 hedge_stdin_stop(struct streams *);
 /* An attempt's fd (1 or 2) in *to: a copy of *file, a spool made for it,
  * or STDIO_CLOSED where retry's own is closed; -1 (errno set). */
 int	 hedge_spool(struct streams *, int fd, int *file, int *to);
-/* --stdin replay of a pipe or a terminal read to its end in the one wait,
- * so that every attempt reads all of it, at most until until
- * (CLOCK_MONOTONIC ns, or -1): whether until came first. */
-bool	 hedge_read_stdin(struct streams *, int64_t until);
 
 #endif

@@ -407,7 +407,9 @@ run_attempt(struct run *run)
 		x.attempt = run->hedged;
 	if (x.end != END_NONE && x.end != END_VERDICT &&
 	    x.end != END_READER_GONE) {
-		say_halt(run, &x, o, run->last);
+		/* A signal before the attempt could start: said as between
+		 * attempts, or before the first. */
+		say_halt(run, &x, o, run->last->unstarted ? NULL : run->last);
 		return x;
 	}
 	if (run->sh != NULL && run->sh->on && x.counted)

@@ -287,6 +287,7 @@ io_watch(void *ctx, struct pollfd *pfd)
 			pfd[n++] = (struct pollfd){ st->src, POLLIN, 0 };
 		}
 	}
+	/* One attempt fed: one fd, its pipe's or the input's. */
 	if (s->recording && feed_watch(&s->in, &pfd[n]) == 1)
 		s->polled[n++] = POLLED_FEED;
 	return n;

@@ -26,7 +26,7 @@ sleep_until(const struct reporter *rep, struct streams *st, bool piped,
 {
 	const bool countdown = deadline - mono_ns() > NS_PER_SEC &&
 	    countdown_start(rep);
-	struct pollfd pfd[2] = { { STDOUT_FILENO, 0, 0 } };
+	struct pollfd pfd[1 + FEED_WATCH_MAX] = { { STDOUT_FILENO, 0, 0 } };
 	nfds_t n;
 	int64_t now, tick;
 	bool gone = false, broken = false;

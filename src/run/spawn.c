@@ -580,6 +580,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	signals_drain();
 	/* A signal that came since the last wait: start nothing more. */
 	if ((r->interrupted = signal_stop) != 0) {
+		r->unstarted = true;
 		sentry_stop(&w.sentry);
 		stdio_close(o->stdio);
 		return 0;

@@ -125,9 +125,10 @@ void	 streams_free(struct streams *);
 int	 streams_tempfile(struct streams *);
 /* Whether --stdin replay records what is typed at a terminal. */
 bool	 streams_typed(const struct streams *);
-/* Between attempts, in the back-off sleep's wait: stdin goes on being
- * recorded.  The fd to watch (at most 1), and what ppoll said of it; -1
- * when it cannot be kept (err says why). */
+/* Between attempts, in the back-off sleep's wait, stdin goes on being
+ * recorded; while --hedge's attempts run, it is fed to them too.  The fds
+ * to watch (at most 1 between attempts, FEED_WATCH_MAX in a round), and
+ * what ppoll said of one; -1 when it cannot be kept (err says why). */
 nfds_t	 streams_wait_watch(struct streams *, struct pollfd *);
 int	 streams_wait_serve(struct streams *, const struct pollfd *);
 /* Once, after an attempt: whether the stdin that attempts share (the

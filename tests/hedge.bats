@@ -481,6 +481,24 @@ Try 'retry --help'."
 	assert_gone "$(cat pid.1)" "$(cat pid.2)"
 }
 
+@test "--hedge: SIGTERM at any moment of back-to-back hedged rounds ends the run, every time" {
+	# Attempts that fail after 0 to 20 ms, hedged after 5 ms: TERM
+	# comes while attempts start, run, are reaped, or between rounds.
+	cat >brief <<-'EOF2'
+	#!/bin/sh
+	sleep "0.0$(($$ % 3))"
+	exit 1
+	EOF2
+	chmod +x brief
+	for i in $(seq 25); do
+		start_retry -q --max 100000 --immediate --hedge 5ms:3 --stdin null -- ./brief
+		sleep "0.$((RANDOM % 200))"
+		kill -TERM "$RETRY_PID"
+		wait_status "$RETRY_PID"
+		[ "$status" -eq 143 ] || fail "run $i ended with $status: $(cat err)"
+	done
+}
+
 @test "--hedge: a signal sent on to several attempts in flight is said so in the end line" {
 	cat >both-wait <<-'EOF2'
 	#!/bin/sh

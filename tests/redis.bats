@@ -580,6 +580,16 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	[ $(($(now_ms) - t0)) -lt 12000 ]
 }
 
+@test "redis: a run that --deadline stops counts its failure, waits for no answer past it, and says no fault" {
+	redis_start
+	run -124 env RETRY_SHARE_STORE="$REDIS_URL" timeout 60 "$RETRY" \
+	    --share late --deadline 300ms -- sleep 30
+	assert_output --partial "the 300ms deadline is reached"
+	refute_output --partial "going on without"
+	run -0 redis_cli HGET retry:late:state failures
+	assert_output "1"
+}
+
 @test "redis: a URL's server is sent its password only once it has answered as Redis does: an SSH port is sent none" {
 	local pw=s3cret-pw-$RANDOM
 	banner_start

@@ -693,6 +693,13 @@ open(sys.argv[2], \"w\").close(); time.sleep(60)" "$1" "$2/locked" \
 	(($(now_ms) - t0 < 15000))
 }
 
+@test "share: a run that --deadline stops still counts its failure, and says no fault" {
+	run -124 retry --share fl --deadline 300ms -- sleep 30
+	assert_output --partial "the 300ms deadline is reached"
+	refute_output --partial "going on without"
+	assert_equal "$(field fl failures)" 1
+}
+
 @test "share: a store that cannot be made: said once, and the command runs unshared" {
 	run -0 env -u RETRY_SHARE_STORE XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/none/run" \
 	    "$RETRY" --share m --immediate -n 3 -- "$ROOT/tests/bin/flaky" 1

@@ -482,6 +482,10 @@ static enum shared_said
 decide(struct shared *sh, struct decision *d)
 {
 	char err[1024], where[sizeof(sh->shown) + REDIS_KEY_MAX + 8];
+	/* Last words at --deadline (an attempt it stopped) are tried
+	 * without a wait: a free lock is taken, a command is sent. */
+	const bool late = !before_attempt(d) && sh->hard >= 0 &&
+	    mono_ns() >= sh->hard;
 
 	/* A store that failed is asked again at the next decision (each try
 	 * costs --share-timeout at most), but for one that could not be
@@ -489,8 +493,9 @@ decide(struct shared *sh, struct decision *d)
 	if (sh->unusable || not_asked(sh, d))
 		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
 	if (sh->ops->decide(sh, d, err, sizeof(err)) == -1) {
-		/* A signal ends the run: no fault of the store's. */
-		if (signal_stop != 0)
+		/* A signal ends the run, or the deadline had: no fault of
+		 * the store's. */
+		if (signal_stop != 0 || late)
 			return SHARED_UNSHARED;
 		if (!sh->faulty)
 			tell(sh, "--share %s: %s; %s", sh->name,

@@ -114,7 +114,8 @@ frozen_retry() {
 	ldd "$RETRY" 2>/dev/null | grep -q 'libc\.so' ||
 		skip "$RETRY is linked statically: libfaketime cannot reach its clock"
 	local at ask want
-	# At .001, .5 and .999 past 22:13:20: a date falls on a whole second;
+	# At .001, .5 and .999 past 22:13:20: a date, in any of RFC 9110's
+	# three forms, falls on a whole second;
 	# a Unix time has its own fraction, and one gone by, if only just,
 	# is 0.  --max-delay keeps the waits short; the line says what the
 	# output asked for.
@@ -128,6 +129,9 @@ frozen_retry() {
 	.5|Tue, 14 Nov 2023 22:13:25 GMT|4.5s
 	.999|Tue, 14 Nov 2023 22:13:25 GMT|4.001s
 	.999|Tue, 14 Nov 2023 22:13:20 GMT|0s
+	.5|Tuesday, 14-Nov-23 22:13:25 GMT|4.5s
+	.5|Tue Nov 14 22:13:25 2023|4.5s
+	.5|Fri Dec  1 22:13:20 2023|16d23h59m59s
 	.001|1700000005|4.999s
 	.999|1700000005|4.001s
 	.001|1700000005.5|5.499s

@@ -539,6 +539,57 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	[ $(($(now_ms) - t0)) -lt 10000 ]
 }
 
+@test "redis: a stopped server is not waited for afresh after the last attempt: the run ends within --budget" {
+	local t0
+	redis_start
+	kill -STOP "$REDIS_PID"
+	t0=$(now_ms)
+	run -0 env RETRY_SHARE_STORE="$REDIS_URL" timeout 60 "$RETRY" \
+	    --share s --budget 1s --share-connect-timeout 10s -- sh -c 'echo ran'
+	kill -CONT "$REDIS_PID"
+	assert_line "ran"
+	assert_line --index 0 --regexp "no answer within [0-9.]+ms \(half of what was left of --budget\); going on without the shared state until it answers$"
+	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
+	# Not a new connection's 10s after the command: room for a busy host.
+	[ $(($(now_ms) - t0)) -lt 6000 ]
+}
+
+@test "redis: a server that did not answer is not asked the last words without --budget or --deadline" {
+	silent_start
+	run -0 env RETRY_SHARE_STORE=redis://127.0.0.1:$SILENT_PORT \
+	    timeout 60 "$RETRY" --share n --share-connect-timeout 500ms \
+	    -- sh -c 'echo ran'
+	assert_line "ran"
+	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
+	# One connection, the gate's: none made again for the success.
+	run -0 cat "$BATS_TEST_TMPDIR/silent.conns"
+	assert_output "1"
+}
+
+@test "redis: --deadline bounds the last words: a server stopped during the attempt holds the run to the deadline at most" {
+	local t0
+	redis_start
+	t0=$(now_ms)
+	run -0 env RETRY_SHARE_STORE="$REDIS_URL" timeout 60 "$RETRY" \
+	    --share dl --deadline 3s --share-timeout 30s \
+	    -- sh -c 'kill -STOP "$1"; echo ran' _ "$REDIS_PID"
+	kill -CONT "$REDIS_PID"
+	assert_line "ran"
+	assert_line --regexp "no answer within [0-9.]+m?s \(what was left of --deadline\); going on without the shared state until it answers$"
+	# Not the 30s of --share-timeout: room for a busy host.
+	[ $(($(now_ms) - t0)) -lt 12000 ]
+}
+
+@test "redis: a run that --deadline stops counts its failure, waits for no answer past it, and says no fault" {
+	redis_start
+	run -124 env RETRY_SHARE_STORE="$REDIS_URL" timeout 60 "$RETRY" \
+	    --share late --deadline 300ms -- sleep 30
+	assert_output --partial "the 300ms deadline is reached"
+	refute_output --partial "going on without"
+	run -0 redis_cli HGET retry:late:state failures
+	assert_output "1"
+}
+
 @test "redis: a URL's server is sent its password only once it has answered as Redis does: an SSH port is sent none" {
 	local pw=s3cret-pw-$RANDOM
 	banner_start

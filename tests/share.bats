@@ -657,6 +657,49 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 	assert_line --index 0 --partial "--share-required: giving up"
 }
 
+@test "share: a held lock is not waited for afresh after the last attempt, and no wait passes --deadline" {
+	local t0 limit
+	run -0 retry --share dl -- true
+	hold_lock "$STORE/dl" 60
+	# The gate's wait was cut short: the last words have only what is
+	# left, not a fresh --share-timeout.
+	for limit in --budget --deadline; do
+		t0=$(now_ms)
+		run -0 retry --share dl "$limit" 1s --share-timeout 30s \
+		    -- sh -c 'echo ran'
+		assert_line "ran"
+		assert_line --index 0 --regexp "held its lock for [0-9.]+ms; going on without"
+		assert_equal "$(grep -c 'going on without' <<<"$output")" 1
+		# Not the 30s of --share-timeout: room for a busy host.
+		(($(now_ms) - t0 < 12000))
+	done
+	kill "$LOCKER"
+	# The lock taken during the attempt: the last words end by the
+	# deadline too.
+	t0=$(now_ms)
+	run -0 retry --share dl --deadline 4s --share-timeout 30s -- sh -c '
+	    python3 -c "import fcntl, sys, time
+f = open(sys.argv[1], \"r+\"); fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], \"w\").close(); time.sleep(60)" "$1" "$2/locked" \
+	    >/dev/null 2>&1 3>&- &
+	    echo $! >"$2/locker"
+	    i=0; while [ ! -e "$2/locked" ] && [ $i -lt 400 ]; do
+		sleep 0.05; i=$((i + 1)); done
+	    echo ran' _ "$STORE/dl" "$BATS_TEST_TMPDIR"
+	kill "$(cat "$BATS_TEST_TMPDIR/locker")"
+	[ -e "$BATS_TEST_TMPDIR/locked" ]
+	assert_line "ran"
+	assert_line --regexp "held its lock for [0-9.]+m?s; going on without"
+	(($(now_ms) - t0 < 15000))
+}
+
+@test "share: a run that --deadline stops still counts its failure, and says no fault" {
+	run -124 retry --share fl --deadline 300ms -- sleep 30
+	assert_output --partial "the 300ms deadline is reached"
+	refute_output --partial "going on without"
+	assert_equal "$(field fl failures)" 1
+}
+
 @test "share: a store that cannot be made: said once, and the command runs unshared" {
 	run -0 env -u RETRY_SHARE_STORE XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/none/run" \
 	    "$RETRY" --share m --immediate -n 3 -- "$ROOT/tests/bin/flaky" 1

@@ -403,7 +403,8 @@ const struct opt optable[] = {
 	  WITHIN(share_timeout, NS_PER_MS, 60 * NS_PER_SEC, "give 1ms to 60s"),
 	  "give up on the store (a lock, an answer)\n"
 	  "after DUR, or before an attempt half of what\n"
-	  "is left of --budget if less (default 200ms)" },
+	  "is left of --budget if less; never past\n"
+	  "--deadline (default 200ms)" },
 	{ "share-connect-timeout", 0, O_SHARE_CONNECT_TIMEOUT, "DUR", G_SHARE,
 	  RETRY | SHR, 0, 0,
 	  WITHIN(share_connect_timeout, NS_PER_MS, 60 * NS_PER_SEC,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "httpdate.h"
 
 __extension__ typedef __int128 wide;	/* fraction x unit: up to 2^107 */
 
@@ -267,8 +268,7 @@ const char *
 delay_parse(const char *s, int64_t now, int64_t *out)
 {
 	const char *err;
-	char buf[128], *end;
-	struct tm tm;
+	char buf[128];
 	size_t len;
 	int64_t t;
 
@@ -294,12 +294,9 @@ delay_parse(const char *s, int64_t now, int64_t *out)
 			*out = DURATION_MAX;
 		return NULL;
 	}
-	/* IMF-fixdate, as in "Sun, 06 Nov 1994 08:49:37 GMT". */
-	memset(&tm, 0, sizeof(tm));
-	end = strptime(buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-	if (end == NULL || *end != '\0')
+	if (!httpdate_parse(buf, now / NS_PER_SEC, &t))
 		return "neither seconds, a duration nor an HTTP-date";
-	t = sat_mul((int64_t)timegm(&tm), NS_PER_SEC);
+	t = sat_mul(t, NS_PER_SEC);
 	*out = t > now ? t - now : 0;
 	if (*out > DURATION_MAX)
 		*out = DURATION_MAX;

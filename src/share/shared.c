@@ -178,35 +178,76 @@ apply_decision(struct share_state *s, int64_t now, void *p)
 		share_leave(s, d->sh->me, now);
 }
 
+/* A decision before an attempt: the gate, or a retry's grant. */
+static bool
+before_attempt(const struct decision *d)
+{
+	return d->op == SHARE_GATE || d->retry;
+}
+
+/*
+ * Whether a decision that grants no attempt (a result counted after the
+ * last attempt or beside others, a probe let go) is not asked at all: the
+ * store did not answer the run's last decision, and neither --budget nor
+ * --deadline leaves time for it.  A store that did not answer is not
+ * waited for again with a fresh timeout when nothing follows.
+ */
+static bool
+not_asked(const struct shared *sh, const struct decision *d)
+{
+	return sh->faulty && !before_attempt(d) &&
+	    (sh->end < 0 || mono_ns() >= sh->end);
+}
+
 /*
  * A store answers within --share-timeout, and a new connection to Redis
  * is made within --share-connect-timeout (span: the longer of the two);
- * before an attempt (the gate, and the decision that grants a retry)
- * both end within half of what is left of --budget (or of --deadline, if
- * earlier) when that is less than span (then: when, in CLOCK_MONOTONIC
- * ns; else -1), so that the attempt keeps the other half whatever the
- * store does.  A run's last
- * words (the decision after its last attempt, a probe let go) may end it
- * up to span past --budget, and after a signal a second at most.
+ * every wait ends by --deadline too.  Before an attempt, half of what is
+ * left of --budget (or of --deadline, if earlier) bounds them when that
+ * is less than span, so that the attempt keeps the other half whatever the
+ * store does.  A run's other decisions (its last words) may end it up to
+ * span past --budget, and after a signal a second at most; when the store
+ * did not answer the run's last decision, they end by --budget too.  The
+ * bound (CLOCK_MONOTONIC ns), or -1 for span's alone; what: the bound as
+ * a failure names it.
  */
 static int64_t
-budget_by(const struct shared *sh, const struct decision *d, int64_t span)
+budget_by(const struct shared *sh, const struct decision *d, int64_t span,
+    const char **what)
 {
 	const int64_t now = mono_ns();
+	const bool hard = sh->end >= 0 && sh->end == sh->hard;
+	int64_t by = -1;
 
-	if ((d->op == SHARE_GATE || d->retry) && sh->end >= 0 &&
-	    (sh->end - now) / 2 < span)
+	*what = NULL;
+	if (before_attempt(d) && sh->end >= 0 && (sh->end - now) / 2 < span) {
+		*what = hard ? "half of what was left of --deadline" :
+		    "half of what was left of --budget";
 		return now + (sh->end - now) / 2;
-	if (signal_stop != 0 && span > LAST_WORDS)
-		return now + LAST_WORDS;
-	return -1;
+	}
+	if (sh->faulty && !before_attempt(d) && sh->end >= 0 &&
+	    sh->end - now < span) {
+		*what = hard ? "what was left of --deadline" :
+		    "what was left of --budget";
+		by = sh->end;
+	} else if (sh->hard >= 0 && sh->hard - now < span) {
+		*what = "what was left of --deadline";
+		by = sh->hard;
+	}
+	if (signal_stop != 0 && span > LAST_WORDS && (by < 0 ||
+	    now + LAST_WORDS < by)) {
+		*what = "a second after a signal";
+		by = now + LAST_WORDS;
+	}
+	return by;
 }
 
 /* The file store's deadline for its lock. */
 static int64_t
 lock_by(const struct shared *sh, const struct decision *d)
 {
-	int64_t by = budget_by(sh, d, sh->timeout);
+	const char *what;
+	int64_t by = budget_by(sh, d, sh->timeout, &what);
 
 	by = by >= 0 ? by : mono_ns() + sh->timeout;
 	return sh->until >= 0 && sh->until < by ? sh->until : by;
@@ -306,7 +347,7 @@ static int
 decide_redis(struct shared *sh, struct decision *d, char *err, size_t errsz)
 {
 	sh->redis.by = budget_by(sh, d, sh->connect_timeout > sh->timeout ?
-	    sh->connect_timeout : sh->timeout);
+	    sh->connect_timeout : sh->timeout, &sh->redis.by_what);
 	return redis_decide(&sh->redis, d->op, sh->name, sh->rules, sh->me,
 	    d->success, d->retry, d->asked, -1, &d->a, err, errsz);
 }
@@ -410,7 +451,7 @@ shared_open(struct shared *sh, const struct shared_opts *c, bool create,
 	sh->required = c->required;
 	sh->timeout = c->timeout;
 	sh->connect_timeout = shared_connect_timeout(c);
-	sh->end = -1;
+	sh->end = sh->hard = -1;
 	sh->until = -1;
 	sh->file.dirfd = sh->file.fd = -1;
 	while (sh->me == 0)
@@ -441,15 +482,20 @@ static enum shared_said
 decide(struct shared *sh, struct decision *d)
 {
 	char err[1024], where[sizeof(sh->shown) + REDIS_KEY_MAX + 8];
+	/* Last words at --deadline (an attempt it stopped) are tried
+	 * without a wait: a free lock is taken, a command is sent. */
+	const bool late = !before_attempt(d) && sh->hard >= 0 &&
+	    mono_ns() >= sh->hard;
 
 	/* A store that failed is asked again at the next decision (each try
 	 * costs --share-timeout at most), but for one that could not be
-	 * made. */
-	if (sh->unusable)
+	 * made, and for last words that no time is left for. */
+	if (sh->unusable || not_asked(sh, d))
 		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
 	if (sh->ops->decide(sh, d, err, sizeof(err)) == -1) {
-		/* A signal ends the run: no fault of the store's. */
-		if (signal_stop != 0)
+		/* A signal ends the run, or the deadline had: no fault of
+		 * the store's. */
+		if (signal_stop != 0 || late)
 			return SHARED_UNSHARED;
 		if (!sh->faulty)
 			tell(sh, "--share %s: %s; %s", sh->name,
@@ -551,12 +597,12 @@ shared_reset(struct shared *sh, const char *name, char *err, size_t errsz)
 void
 shared_end(struct shared *sh, int64_t t0, int64_t budget, int64_t deadline)
 {
-	const bool hard = deadline >= 0 && (budget < 0 || deadline < budget);
+	const bool hard = deadline >= 0 && (budget < 0 || deadline <= budget);
 
-	if (budget < 0 && deadline < 0)
-		return;
-	sh->end = t0 + (hard ? deadline : budget);
-	sh->redis.by_what = hard ? "half of what was left of --deadline" : NULL;
+	if (deadline >= 0)
+		sh->hard = t0 + deadline;
+	if (budget >= 0 || deadline >= 0)
+		sh->end = hard ? sh->hard : t0 + budget;
 }
 
 void

@@ -6,9 +6,10 @@
  * A run's decisions are each one read-modify-write of its name's state,
  * atomic in the store.  When the store cannot answer, the run goes on as
  * if unshared (or, with --share-required, ends with 75) and asks again at
- * a later decision; what the run has to say of it (the fault, once, and
- * the recovery) comes back from each call, for the loop to report: no
- * function here writes anything.
+ * a later decision before an attempt (its last words, only within what is
+ * left of --budget or --deadline); what the run has to say of it (the
+ * fault, once, and the recovery) comes back from each call, for the loop
+ * to report: no function here writes anything.
  */
 #ifndef RETRY_SHARED_H
 #define RETRY_SHARED_H
@@ -74,6 +75,8 @@ struct shared {
 	int64_t		 end;		/* the run's --budget or --deadline
 					 * ends then (CLOCK_MONOTONIC ns),
 					 * or -1 */
+	int64_t		 hard;		/* and its --deadline, or -1: no
+					 * wait for the store passes it */
 	int64_t		 until;		/* `retry share` ends its waits then
 					 * (CLOCK_MONOTONIC ns), or -1 */
 	const char	*until_what;	/* and how that is said */
@@ -126,8 +129,10 @@ int		 shared_read(struct shared *, const char *name,
 int		 shared_reset(struct shared *, const char *name, char *err,
 		    size_t);
 /* A run's: no attempt starts past --budget (budget, ns after t0, or -1)
- * nor at --deadline (deadline, likewise), and the store's answers before
- * an attempt end within half of what is left of the earlier. */
+ * nor at --deadline (deadline, likewise); the store's answers before an
+ * attempt end within half of what is left of the earlier, every answer by
+ * --deadline, and a store that did not answer the run's last decision is
+ * asked the others only within what is left of the earlier. */
 void		 shared_end(struct shared *, int64_t t0, int64_t budget,
 		    int64_t deadline);
 /* For `retry share`: every wait for the store ends by then too

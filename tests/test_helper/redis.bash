@@ -119,13 +119,16 @@ while True:
 ' "$1")
 }
 
-# A server that accepts and never answers.
+# A server that accepts and never answers; each connection is a line of
+# $BATS_TEST_TMPDIR/silent.conns.
 silent_start() {
 	read -r SILENT_PORT SILENT_PID < <(serve '
 held = []
 while True:
     c, _ = s.accept(); held.append(c)
-')
+    with open(sys.argv[3] + "/silent.conns", "a") as f:
+        f.write("1\n")
+' "$BATS_TEST_TMPDIR")
 }
 
 # A listener that is no Redis server, as an SSH server is: it greets each

@@ -121,6 +121,16 @@ static const struct asked {
 	/* An HTTP-date counts from now; one gone by is 0. */
 	{ "Tue, 14 Nov 2023 22:13:30 GMT", "10" },
 	{ "Tue, 14 Nov 2023 22:13:00 GMT", "0" },
+	/* RFC 9110's two other forms, RFC 850's and asctime's. */
+	{ "Tuesday, 14-Nov-23 22:13:30 GMT", "10" },
+	{ "Tue Nov 14 22:13:30 2023", "10" },
+	{ "Sunday, 06-Nov-94 08:49:37 GMT", "0" },
+	/* Loose forms are none: a numeric zone, UTC, no weekday. */
+	{ "Tue, 14 Nov 2023 22:13:30 +0000",
+	    "neither seconds, a duration nor an HTTP-date" },
+	{ "Tue, 14 Nov 2023 22:13:30 UTC",
+	    "neither seconds, a duration nor an HTTP-date" },
+	{ "14 Nov 2023 22:13:30 GMT", "not a number" },
 	/* A plain number from 1000000000 on (2001-09-09, ten digits) is a
 	 * Unix time: as seconds it would be 31 years or more. */
 	{ "1700000030", "30" },

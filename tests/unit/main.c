@@ -36,6 +36,7 @@ main(void)
 	unit_line();
 	unit_cifmt();
 	unit_duration();
+	unit_httpdate();
 	unit_codes();
 	unit_engine();
 	unit_delays();

@@ -25,6 +25,7 @@ void	unit_suggest(void);
 void	unit_line(void);
 void	unit_cifmt(void);
 void	unit_duration(void);
+void	unit_httpdate(void);
 void	unit_codes(void);
 void	unit_engine(void);
 void	unit_delays(void);

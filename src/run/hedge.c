@@ -180,10 +180,13 @@ drop_output(const struct hedge_run *h, const struct flight *f, int fd,
 }
 
 /* The deciding attempt's held output passed on, as --hold-stdout's is,
- * in a CI log's group of its own: an error said, a reader gone noted. */
+ * in a CI log's group of its own: an error said, a reader gone noted.  A
+ * spool that could take no more is said as --hold-stdout's is, and ends
+ * the run with 125: the attempt's writes to it failed. */
 static void
 pass_on(const struct hedge_run *h, const struct flight *f)
 {
+	(void)hedge_spools_kept(h->st, f->out, f->err, f->n);
 	ci_output(h->rep, f->n);
 	(void)streams_pass_held(h->st, f->out, STDOUT_FILENO);
 	(void)streams_pass_held(h->st, f->err, STDERR_FILENO);

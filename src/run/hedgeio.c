@@ -4,6 +4,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compat.h"
@@ -104,4 +107,31 @@ hedge_stdin_stop(struct streams *s)
 {
 	if (s->recording)
 		feed_stop(&s->in);
+}
+
+/* Whether file could take no more: errno then says why. */
+static bool
+full(int file)
+{
+	struct stat st;
+
+	if (file < 0 || fstat(file, &st) == -1)
+		return false;
+	if (pwrite(file, "", 1, st.st_size) == 1)
+		return ftruncate(file, st.st_size) == -1;
+	return errno == ENOSPC || errno == EFBIG || errno == EDQUOT;
+}
+
+bool
+hedge_spools_kept(struct streams *s, int out, int err, unsigned long n)
+{
+	const char *which = full(out) ? "stdout" : full(err) ? "stderr" : NULL;
+
+	if (which == NULL)
+		return true;
+	if (s->err[0] == '\0')
+		(void)snprintf(s->err, sizeof(s->err), "--hedge: cannot keep "
+		    "the %s of attempt %lu in %s: %s", which, n, s->where,
+		    strerror(errno));
+	return false;
 }

@@ -3,6 +3,8 @@
 #ifndef RETRY_HEDGEIO_H
 #define RETRY_HEDGEIO_H
 
+#include <stdbool.h>
+
 #include "streams.h"
 
 /* An attempt's own stdin in *fd, read from its start: a pipe fed from the
@@ -18,5 +20,11 @@ void	 hedge_stdin_stop(struct streams *);
 /* An attempt's fd (1 or 2) in *to: a copy of *file, a spool made for it,
  * or STDIO_CLOSED where retry's own is closed; -1 (errno set). */
 int	 hedge_spool(struct streams *, int fd, int *file, int *to);
+/* Whether attempt n's spools (out and err) kept all it wrote: where one
+ * could take no more (a full disk, a quota, a file size limit), its
+ * writes there failed, its error with them; s->err then says so.  Asked
+ * by writing one more byte at the end of each, and taking it back. */
+bool	 hedge_spools_kept(struct streams *, int out, int err,
+	    unsigned long n);
 
 #endif

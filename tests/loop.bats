@@ -90,6 +90,21 @@ load test_helper/core
 	assert_output ""
 }
 
+@test "exit status: a misspelt face is a command not found, with the face it most likely meant" {
+	local face
+	for face in simulte show-backof-delays shar; do
+		run -127 --separate-stderr retry -n 5 --fixed 1ms "$face"
+		case $face in
+		simulte) assert_equal "$stderr" "retry: simulte: command not found; did you mean 'retry simulate'?" ;;
+		show-backof-delays) assert_equal "$stderr" "retry: show-backof-delays: command not found; did you mean 'retry show-backoff-delays'?" ;;
+		shar) assert_equal "$stderr" "retry: shar: command not found; did you mean 'retry share'?" ;;
+		esac
+	done
+	# Nothing near: nothing offered.
+	run -127 --separate-stderr retry -n 5 --fixed 1ms smlt
+	assert_equal "$stderr" "retry: smlt: command not found"
+}
+
 @test "exit status: 127 for a path that does not exist" {
 	run -127 --separate-stderr retry -n 5 --fixed 1ms "$BATS_TEST_TMPDIR/nope/cmd"
 	assert_equal "$stderr" \
@@ -105,9 +120,9 @@ load test_helper/core
 	[ ! -e "$f.log" ]
 }
 
-@test "exit status: 126 for a directory" {
+@test "exit status: 126 for a directory, said as a shell says it" {
 	run -126 --separate-stderr retry -n 5 --fixed 1ms "$BATS_TEST_TMPDIR"
-	assert_equal "$stderr" "retry: $BATS_TEST_TMPDIR: Permission denied"
+	assert_equal "$stderr" "retry: $BATS_TEST_TMPDIR: Is a directory"
 }
 
 @test "the command's arguments pass through untouched" {

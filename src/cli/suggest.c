@@ -101,3 +101,20 @@ suggest_option(const char *name, size_t n, enum mode mode, char *buf,
 		buf[0] = '\0';
 	return buf;
 }
+
+const char *
+suggest_face(const char *word)
+{
+	static const char *const faces[] = { "simulate",
+	    "show-backoff-delays", "share" };
+	const size_t n = strlen(word);
+	const char *best = NULL;
+	size_t best_d = 3, d;
+
+	for (size_t i = 0; i < sizeof(faces) / sizeof(faces[0]); i++)
+		if ((d = distance(word, n, faces[i])) < best_d && 3 * d < n) {
+			best = faces[i];
+			best_d = d;
+		}
+	return best;
+}

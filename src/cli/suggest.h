@@ -18,4 +18,9 @@
 char	*suggest_option(const char *name, size_t n, enum mode mode, char *buf,
 	    size_t sz);
 
+/* The face (simulate, show-backoff-delays, share) that word, a command
+ * that was not found, most likely meant: the nearest by edit distance, at
+ * most 2 and less than a third of its length; NULL when none is near. */
+const char *suggest_face(const char *word);
+
 #endif

@@ -144,9 +144,7 @@ say_halt(const struct run *run, const struct next *x,
 		report(run->rep, &ev);
 		return;
 	case END_CANNOT_RUN:
-		report_cannot_run(run->rep, cmd, o->exec_errno == ENOENT &&
-		    strchr(cmd, '/') == NULL ? "command not found" :
-		    strerror(o->exec_errno));
+		report_cannot_run(run->rep, cmd, o->exec_errno);
 		return;
 	case END_OWN_ERROR:
 		report_error(run->rep, "%s", run->st.err);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <syslog.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "logfile.h"
 #include "output.h"
 #include "report.h"
+#include "suggest.h"
 #include "cifmt.h"
 #include "ci.h"
 
@@ -304,8 +306,20 @@ report_error(const struct reporter *c, const char *fmt, ...)
 }
 
 void
-report_cannot_run(const struct reporter *c, const char *cmd, const char *why)
+report_cannot_run(const struct reporter *c, const char *cmd, int e)
 {
+	const char *face = e == ENOENT ? suggest_face(cmd) : NULL;
+	struct stat st;
+	char why[128];
+
+	if (e == ENOENT && strchr(cmd, '/') == NULL)
+		snprintf(why, sizeof(why), "command not found%s%s%s",
+		    face != NULL ? "; did you mean 'retry " : "",
+		    face != NULL ? face : "", face != NULL ? "'?" : "");
+	else if (e == EACCES && stat(cmd, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(why, sizeof(why), "%s", strerror(EISDIR));
+	else
+		snprintf(why, sizeof(why), "%s", strerror(e));
 	report_error(c, "%s: %s", cmd, why);
 	ci_cannot_run(c, why);
 }

@@ -59,11 +59,11 @@ void	report_late_end(const struct reporter *, struct report e,
 /* retry's own errors: always shown, with the label. */
 void	report_error(const struct reporter *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
-/* The command cmd could not be run, for why ("command not found", an
- * errno's words): said as report_error says "CMD: WHY", and to the CI as
- * its error annotation. */
-void	report_cannot_run(const struct reporter *, const char *cmd,
-	    const char *why);
+/* The command cmd could not be run (exec's errno e): said as a shell
+ * says it ("command not found", with the face of retry's that a name
+ * most likely meant; "Is a directory"), as report_error says "CMD: WHY",
+ * and to the CI as its error annotation. */
+void	report_cannot_run(const struct reporter *, const char *cmd, int e);
 /* A rule that gave up on a line (limited[k]) says so, once a run. */
 void	report_limited(const struct reporter *, const bool limited[RULE_COUNT]);
 /* --hedge's events (hedgefmt.h), said as the others are: on stderr

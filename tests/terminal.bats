@@ -795,3 +795,19 @@ makefile() {
 	assert_equal "$(cat "$D/status")" "status 0"
 	assert_equal "$(cat "$D/out")" "read hello"
 }
+
+@test "in a shell script at a terminal, Ctrl-C reaches the script with the attempt: the script stops too" {
+	printf '%s\n' "$RETRY -n 5 -d 0 -- sh -c 'echo \$\$ >>\"$D/pids\"; exec sleep 100'" \
+	    "echo after >'$D/log'" >"$D/script"
+	type_line "bash '$D/script'; echo next >'$D/next'"
+	wait_lines "$D/pids"
+	keys C-c
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert [ ! -e "$D/next" ]
+	assert_equal "$(cat "$D/status")" "status 130"
+	assert [ ! -e "$D/log" ]
+	assert_equal "$(wc -l <"$D/pids")" 1
+	assert_gone "$(cat "$D/pids")"
+	shell_has_terminal back
+}

@@ -78,6 +78,29 @@ forwarded() {
 	assert_group_gone "$(cat "$d/leader")"
 }
 
+@test "SIGTSTP to retry stops the attempt's group with it; SIGCONT continues both, its --timeout counting meanwhile" {
+	local d=$BATS_TEST_TMPDIR
+	# A process group of its own in the test's session, not orphaned: the
+	# kernel stops it by SIGTSTP, as a shell's job.
+	set -m
+	env --default-signal=HUP,INT,QUIT "$RETRY" -n 1 -T 2s -- sh -c "$hang" \
+	    "$d" </dev/null >"$d/out" 2>"$d/err" 3>&- &
+	RETRY_PID=$!
+	set +m
+	wait_lines "$d/bg"
+	kill -TSTP "$RETRY_PID"
+	wait_state T "$RETRY_PID" "$(cat "$d/leader")" "$(cat "$d/bg")"
+	# Past its timeout while stopped: it times out as soon as it goes on.
+	sleep 2.5
+	wait_state T "$RETRY_PID" "$(cat "$d/leader")" "$(cat "$d/bg")"
+	kill -CONT "$RETRY_PID"
+	wait_status "$RETRY_PID"
+	assert_equal "$status" 124
+	run -0 cat "$d/err"
+	assert_output --partial 'timed out'
+	assert_gone "$(cat "$d/leader")" "$(cat "$d/bg")"
+}
+
 # Microseconds, from bash itself: nothing forked while timing.
 now_us() {
 	local t=${EPOCHREALTIME/[.,]/}

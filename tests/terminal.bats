@@ -719,3 +719,112 @@ PERL
 @test "--foreground: an attempt that --timeout ends after it changed the terminal's modes leaves them as they were" {
 	modes_after_timeouts_under --foreground
 }
+
+# Writes $D/Makefile: targets a, b and c run recipe $1 (make's $@ names
+# the target), and r runs $2, where "retry" is $RETRY.
+makefile() {
+	{
+		printf 'all: a b c r\na b c:\n\t%s\nr:\n\t%s\n' "$1" "${2:-$1}"
+	} | sed "s|retry |$RETRY |g" >"$D/Makefile"
+}
+
+@test "make -j4 at a terminal: Ctrl-C ends every job at once, one that read the terminal too, and make dies of SIGINT" {
+	# Only one job of make -j gets make's stdin: r reads the terminal
+	# itself, the others sleep.
+	makefile "retry -n 3 -d 0 -- sh -c 'echo \$\$\$\$ >>\$@.pid; exec sleep 30'" \
+	    "retry -n 1 -- sh -c 'echo \$\$\$\$ >>\$@.pid; printf \"say: \"; read x; echo \"\$\$x\" >said; exec sleep 30' </dev/tty"
+	type_line "cd '$D' && make -j4; echo next >next"
+	wait_lines "$D/a.pid"
+	wait_lines "$D/b.pid"
+	wait_lines "$D/c.pid"
+	wait_screen '^say:'
+	type_line hello
+	wait_lines "$D/said"
+	assert_equal "$(cat "$D/said")" hello
+	keys C-c
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	# As with plain recipes: make died of SIGINT, and the shell ran
+	# nothing more of the line.
+	assert_equal "$(cat "$D/status")" "status 130"
+	assert [ ! -e "$D/next" ]
+	assert_gone $(cat "$D"/*.pid)
+	run -0 screen
+	refute_output --partial 'No child processes'
+	shell_has_terminal back
+}
+
+@test "make -j4 at a terminal: Ctrl-C during back-off sleeps, five times over: make dies of SIGINT each time, never of 'wait: No child processes'" {
+	local i
+	makefile "retry -n 2 -d 30 -- sh -c 'echo run >>\$@.runs; exit 1'"
+	for i in 1 2 3 4 5; do
+		rm -f "$D"/*.runs
+		type_line "cd '$D' && make -j4; echo next >>next"
+		wait_lines "$D/a.runs"
+		wait_lines "$D/b.runs"
+		wait_lines "$D/c.runs"
+		wait_lines "$D/r.runs"
+		keys C-c
+		type_line "echo \"status \$?\" >>'$D/status'"
+		wait_lines "$D/status" "$i"
+	done
+	assert_equal "$(sort -u "$D/status")" "status 130"
+	assert [ ! -e "$D/next" ]
+	run -0 screen -S -200
+	refute_output --partial 'No child processes'
+}
+
+@test "Ctrl-Z stops an attempt that does not hold the terminal (stdin /dev/null) with retry; fg resumes both" {
+	local rpid
+	type_line "$RETRY -n 1 -- sh -c 'echo \$\$ >\"$D/leader\"; sleep 2 & echo \$! >\"$D/pids\"; wait; echo done >\"$D/out\"' </dev/null"
+	wait_lines "$D/pids"
+	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
+	keys C-z
+	wait_state T "$rpid" "$(cat "$D/leader")" "$(cat "$D/pids")"
+	type_line "echo \"stopped \$?\" >'$D/stopped'"
+	wait_lines "$D/stopped"
+	assert_equal "$(cat "$D/stopped")" "stopped 148"
+	# Still stopped, both, once the shell has the terminal back.
+	wait_state T "$rpid" "$(cat "$D/leader")" "$(cat "$D/pids")"
+	assert [ ! -e "$D/out" ]
+	type_line fg
+	wait_lines "$D/out"
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	shell_has_terminal back
+}
+
+@test "Ctrl-Z while an attempt that reads the terminal holds it, stdout a pipe: the whole pipeline stops, the shell says so, fg resumes it" {
+	type_line "$RETRY -n 1 -- sh -c 'echo \$\$ >\"$D/leader\"; printf \"say: \" >/dev/tty; read x; echo \"read \$x\"' | cat >'$D/out'"
+	wait_screen '^say:'
+	wait_foreground "$(cat "$D/leader")"
+	keys C-z
+	# cat, beside retry in the pipeline's group, stops too: without it,
+	# the shell would wait for the job, and never get the terminal back.
+	wait_screen 'Stopped'
+	shell_has_terminal stopped
+	type_line fg
+	wait_foreground "$(cat "$D/leader")"
+	type_line hello
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert_equal "$(cat "$D/status")" "status 0"
+	assert_equal "$(cat "$D/out")" "read hello"
+}
+
+@test "in a shell script at a terminal, Ctrl-C reaches the script with the attempt: the script stops too" {
+	printf '%s\n' "$RETRY -n 5 -d 0 -- sh -c 'echo \$\$ >>\"$D/pids\"; exec sleep 100'" \
+	    "echo after >'$D/log'" >"$D/script"
+	type_line "bash '$D/script'; echo next >'$D/next'"
+	wait_lines "$D/pids"
+	keys C-c
+	type_line "echo \"status \$?\" >'$D/status'"
+	wait_lines "$D/status"
+	assert [ ! -e "$D/next" ]
+	assert_equal "$(cat "$D/status")" "status 130"
+	assert [ ! -e "$D/log" ]
+	assert_equal "$(wc -l <"$D/pids")" 1
+	assert_gone "$(cat "$D/pids")"
+	shell_has_terminal back
+}

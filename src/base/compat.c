@@ -18,6 +18,7 @@
 #define HAVE_CLOSE_RANGE
 #define HAVE_MEMFD
 #define HAVE_PROC_FD
+#define HAVE_PROC_STATUS
 #define HAVE_PRCTL
 #define HAVE_SIGNALFD
 #define HAVE_GETRANDOM
@@ -272,6 +273,38 @@ compat_reopen(int fd, int flags)
 	if (isatty(fd) != 1 || ttyname_r(fd, path, sizeof(path)) != 0)
 		return -1;
 	return open(path, flags | O_NOCTTY);
+#endif
+}
+
+int
+compat_signal_pending(pid_t pid, int sig)
+{
+#ifdef HAVE_PROC_STATUS
+	static const char *const fields[] = { "\nSigPnd:", "\nShdPnd:" };
+	char path[32], buf[4096], *p;
+	ssize_t n;
+	int fd, pending = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		if ((p = strstr(buf, fields[i])) == NULL)
+			return -1;
+		if (strtoull(p + strlen(fields[i]), NULL, 16) &
+		    (1ULL << (sig - 1)))
+			pending = 1;
+	}
+	return pending;
+#else
+	(void)pid;
+	(void)sig;
+	return -1;
 #endif
 }
 

@@ -38,6 +38,9 @@ const char	*compat_signal_abbrev(int sig);
  * elsewhere a terminal's by its name, and -1 for anything else (the
  * callers then share fd's, with care). */
 int		 compat_reopen(int fd, int flags);
+/* Whether signal sig (below 65) is pending for process pid, not yet
+ * delivered: 1 or 0, through /proc; elsewhere -1, not known. */
+int		 compat_signal_pending(pid_t pid, int sig);
 /* The calling process gets sig when its parent dies (PR_SET_PDEATHSIG);
  * elsewhere nothing: the attempt outlives a retry killed outright.  Safe
  * in a vfork child. */

@@ -414,7 +414,7 @@ suspend_all(struct round *rd)
 	for (int i = 0; i < HEDGE_N_MAX; i++)
 		if (rd->f[i].pid > 0 && !rd->f[i].gone)
 			kill(-rd->f[i].pid, SIGSTOP);
-	signals_suspend();
+	signals_suspend(false);
 	for (int i = 0; i < HEDGE_N_MAX; i++)
 		if (rd->f[i].pid > 0 && !rd->f[i].gone)
 			kill(-rd->f[i].pid, SIGCONT);
@@ -639,7 +639,7 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	hedge_stdin_stop(h->st);
 	/* A Ctrl-Z as the last attempt ended: retry stops, alone now. */
 	if (signals_catch_stop(false))
-		signals_suspend();
+		signals_suspend(false);
 	f = &rd.f[rd.decided];
 	if (!passed)
 		pass_on(h, f);

@@ -42,7 +42,11 @@
  * When stdout is a pipe, the next command of the pipeline (a pager) shares
  * retry's process group and needs the terminal: the attempt then gets it
  * only once it tries to read it.  Started in the background, retry keeps
- * the terminal too, for a shell's fg to give it to the attempt.
+ * the terminal too, for a shell's fg to give it to the attempt.  Where
+ * retry's parent shares its process group (make -j, xargs -P, a script),
+ * retry leads no job of its own and the terminal's foreground is not its
+ * to move: each attempt stays in retry's group, as with --foreground,
+ * where Ctrl-C reaches it with its siblings and it may read the terminal.
  */
 static int
 open_terminal(bool *hand_over, bool scan)
@@ -629,6 +633,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	}
 	run->ao.tty = open_terminal(&run->ao.hand_over,
 	    rules_any(&c->verdict.output));
+	if (run->ao.tty >= 0 && getpgid(getppid()) == getpgrp())
+		run->ao.foreground = true;
 	if (streams_typed(&run->st))
 		report_error(run->rep, "--stdin replay: reading the terminal "
 		    "to Ctrl-D, for this attempt and the next ones");

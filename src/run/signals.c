@@ -478,11 +478,40 @@ take_queued(void)
 	} while (n == max);
 }
 
+/* Longest wait for retry's parent to take a signal from the terminal. */
+#define PARENT_TAKES	NS_PER_SEC
+
+/*
+ * A terminal's Ctrl-C, Ctrl-\ or hangup reached retry's whole process
+ * group, its parent too where it shares it (make, xargs): retry dies only
+ * once its parent has taken that signal, or PARENT_TAKES later.  GNU make
+ * -j counts a child twice when that child's end reaches its wait before
+ * its own SIGINT handler runs, and then stops with "wait: No child
+ * processes" (exit 2) instead of dying of the signal.
+ */
+static void
+parent_takes(int sig)
+{
+	const pid_t parent = getppid();
+	const int64_t until = sat_add(mono_ns(), PARENT_TAKES);
+	int64_t now;
+
+	if ((sig != SIGINT && sig != SIGQUIT && sig != SIGHUP) ||
+	    !kernel[sig] || getpgid(parent) != getpgrp())
+		return;
+	while (compat_signal_pending(parent, sig) == 1 &&
+	    (now = mono_ns()) < until)
+		(void)wait_until(NULL, 0, earliest(until,
+		    sat_add(now, NS_PER_MS)));
+}
+
 noreturn void
 signals_die(int sig)
 {
 	struct sigaction sa;
 	sigset_t only;
+
+	parent_takes(sig);
 
 	/* Dying of QUIT is the attempt's doing: no core file of retry. */
 	compat_no_core();
@@ -532,13 +561,14 @@ signals_catch_stop(bool on)
 }
 
 void
-signals_suspend(void)
+signals_suspend(bool group)
 {
 	const bool caught = changed[SIGTSTP];
 
 	if (caught)
 		(void)signals_catch_stop(false);
-	raise(SIGTSTP);
+	if (!group || kill(0, SIGTSTP) == -1)
+		raise(SIGTSTP);
 	if (caught)
 		(void)signals_catch_stop(true);
 }

@@ -70,9 +70,11 @@ void		 signals_sentry(void (*)(int, siginfo_t *, void *));
  * then dropped).  One retry found ignored is left so. */
 bool		 signals_catch_stop(bool on);
 /* Stops retry by SIGTSTP at its default, as Ctrl-Z stops a command (the
- * shell says "Stopped", $? is 148); returns once it is continued, or at
- * once in an orphaned process group, where the kernel drops it. */
-void		 signals_suspend(void);
+ * shell says "Stopped", $? is 148), with its whole process group if group
+ * (the rest of a pipeline, which the terminal's Ctrl-Z would have stopped
+ * had the attempt not held the terminal); returns once it is continued, or
+ * at once in an orphaned process group, where the kernel drops it. */
+void		 signals_suspend(bool group);
 /* Dies of sig, as if retry had never caught it. */
 noreturn void	 signals_die(int);
 

@@ -9,10 +9,12 @@
  * before then has been passed on: what it leaves running is not waited
  * for.  When it has the terminal, a sentry (sentry.c) in its process group
  * hears the Ctrl-C that the terminal sends there, which retry itself would
- * not.  With --foreground, as timeout --foreground, the attempt stays in
- * retry's process group: the terminal's Ctrl-C reaches both, and what
- * retry sends (a timeout's signal, --kill-after's KILL, a signal sent on)
- * reaches the command alone.
+ * not.  With --foreground, as timeout --foreground, and where retry leads
+ * no job of its own (loop.c), the attempt stays in retry's process group:
+ * the terminal's Ctrl-C reaches both, and what retry sends (a timeout's
+ * signal, --kill-after's KILL, a signal sent on) reaches the command
+ * alone.  A SIGTSTP that reaches retry and not the attempt stops both, as
+ * for --hedge's attempts.
  *
  * The command gets the descriptors that retry was given, and none of
  * retry's own: every one retry opens is close-on-exec.  A helper of
@@ -189,24 +191,29 @@ foreground(int tty)
 }
 
 /*
- * The command stopped (Ctrl-Z, or a read of the terminal from the
- * background): stop with it, and resume it with us.  SIGTSTP, as Ctrl-Z
- * stops the command alone, so that the shell says "Stopped" and $? is
- * 148; and the kernel drops it in an orphaned process group, where no
- * shell is left to continue retry.  It gets the terminal again only if
+ * The attempt stopped (Ctrl-Z, or a read of the terminal from the
+ * background), or retry was to stop (SIGTSTP to retry, Ctrl-Z in its own
+ * group) and has stopped the attempt: stop with it, and resume it with us.
+ * SIGTSTP, as Ctrl-Z stops the command alone, so that the shell says
+ * "Stopped" and $? is 148; and the kernel drops it in an orphaned process
+ * group, where no shell is left to continue retry.  A Ctrl-Z typed while
+ * the attempt held the terminal (key) stops retry's whole group, as it
+ * would have without retry: the rest of a pipeline too, or the shell would
+ * wait for it.  The attempt gets the terminal, if it is to (want), only if
  * the shell gave it back to retry (fg, not bg); SIGTTOU is blocked, so
- * nothing else would stop retry from taking it.  Returns whether the
- * attempt has the terminal.
+ * nothing else would stop retry from taking it.  to names the attempt to
+ * kill(2) (-pid: its group, whose id tcsetpgrp takes).  Returns whether
+ * the attempt has the terminal.
  */
 static bool
-suspend(int tty, pid_t pid, bool handed)
+suspend(int tty, pid_t to, bool handed, bool want, bool key)
 {
 	if (handed)
 		tcsetpgrp(tty, getpgrp());
-	raise(SIGTSTP);
-	if ((handed = foreground(tty)))
-		tcsetpgrp(tty, pid);
-	kill(-pid, SIGCONT);
+	signals_suspend(key);
+	if ((handed = want && foreground(tty)))
+		tcsetpgrp(tty, -to);
+	kill(to, SIGCONT);
 	return handed;
 }
 
@@ -240,14 +247,16 @@ term_restore(int tty, const struct termios *saved, bool *raw)
 /*
  * Ctrl-Z (or another stop) of an attempt in a session of its own: the
  * terminal as it was, then retry stops as the command would have (the
- * shell says "Stopped", $? is 148); continued by fg, raw again, and the
- * attempt goes on.
+ * shell says "Stopped", $? is 148), with its group for a Ctrl-Z typed
+ * (key), as suspend() does; continued by fg, raw again, and the attempt
+ * goes on.
  */
 static void
-suspend_session(int tty, pid_t pid, struct termios *saved, bool *raw)
+suspend_session(int tty, pid_t pid, struct termios *saved, bool *raw,
+    bool key)
 {
 	term_restore(tty, saved, raw);
-	raise(SIGTSTP);
+	signals_suspend(key);
 	if (foreground(tty))
 		*raw = term_raw(tty, saved);
 	kill(-pid, SIGCONT);
@@ -307,6 +316,8 @@ struct wait {
 	struct attempt_result *r;
 	pid_t		 pid;
 	bool		 handed;	/* the attempt has the terminal */
+	bool		 keyed;		/* Ctrl-Z typed at its terminal of its
+					 * own stopped it */
 	bool		 gone;		/* its command has ended */
 	int64_t		 deadline;	/* the timeout, or -1 */
 	int64_t		 kill_at;	/* KILL for what ignores a signal */
@@ -359,7 +370,28 @@ static bool
 from_terminal(int sig)
 {
 	return (sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ||
-	    sig == SIGWINCH) && signals_by_kernel(sig);
+	    sig == SIGWINCH || sig == SIGTSTP) && signals_by_kernel(sig);
+}
+
+static void	stopped_by(struct wait *, int);
+
+/*
+ * SIGTSTP to retry: Ctrl-Z in retry's own process group, where the
+ * attempt does not hold the terminal, or a kill -TSTP.  As for --hedge's
+ * attempts: the attempt is stopped by SIGSTOP (unless, in retry's group,
+ * it heard the terminal's Ctrl-Z itself), retry stops by SIGTSTP, and both
+ * go on once retry is continued.  Its timeout keeps counting.
+ */
+static void
+stop_both(struct wait *w, bool heard)
+{
+	if (w->gone) {
+		signals_suspend(false);
+		return;
+	}
+	if (!heard)
+		kill(target(w), SIGSTOP);
+	stopped_by(w, 0);
 }
 
 /* The signals retry received: sent on, and those that end the run end it
@@ -388,6 +420,10 @@ forward(struct wait *w, int64_t now)
 		 * terminal's own signal as retry did: not twice. */
 		const bool heard = w->o->foreground && from_terminal(sig);
 
+		if (sig == SIGTSTP) {
+			stop_both(w, heard);
+			continue;
+		}
 		if (w->gone)
 			continue;
 		if (!signals_ends(sig)) {
@@ -439,14 +475,16 @@ heard(void *ctx, int sig)
 	}
 }
 
-/* A stop of the attempt: Ctrl-Z, or a read of the terminal. */
+/* A stop of the attempt: Ctrl-Z, or a read of the terminal (sig); or
+ * SIGTSTP to retry (0), which has stopped the attempt. */
 static void
 stopped_by(struct wait *w, int sig)
 {
 	const struct attempt_opts *o = w->o;
 
 	if (o->session) {
-		suspend_session(o->tty, w->pid, &w->saved, &w->raw);
+		suspend_session(o->tty, w->pid, &w->saved, &w->raw, w->keyed);
+		w->keyed = false;
 		return;
 	}
 	if ((sig == SIGTTIN || sig == SIGTTOU) && !w->handed &&
@@ -457,7 +495,11 @@ stopped_by(struct wait *w, int sig)
 		modes_keep(w);
 		kill(-w->pid, SIGCONT);
 	} else
-		w->handed = suspend(o->tty, w->pid, w->handed);
+		w->handed = suspend(o->tty, target(w), w->handed,
+		    !o->foreground && (sig != 0 || w->handed),
+		    w->handed && sig == SIGTSTP);
+	if (o->tty < 0)
+		return;
 	modes_keep(w);
 	if (w->handed && w->sentry.pid <= 0) {
 		sentry_start(&w->sentry);
@@ -550,7 +592,7 @@ turn(struct wait *w)
 	    (sig = io->keys(io->ctx)) != 0) {
 		if (sig == SIGTSTP) {
 			if (!w->gone)
-				kill(target(w), SIGSTOP);
+				w->keyed = kill(target(w), SIGSTOP) == 0;
 		} else if (w->r->interrupted == 0) {
 			w->r->interrupted = sig;
 			w->r->terminal = true;
@@ -595,12 +637,16 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	/* Its output straight to the terminal: a column retry cannot know. */
 	out_unseen(o->stdio[1] == STDIO_INHERIT ? STDOUT_FILENO : o->stdio[1]);
 	out_unseen(o->stdio[2] == STDIO_INHERIT ? STDERR_FILENO : o->stdio[2]);
+	/* Ctrl-Z or SIGTSTP, caught while the attempt runs, stops it too. */
+	(void)signals_catch_stop(true);
 	w.pid = start(o, w.handed ? o->tty : -1, &err);
 	e = errno;
 	stdio_close(o->stdio);
 	if (w.pid == -1 || err != 0) {
 		term_restore(o->tty, &w.saved, &w.raw);
 		sentry_stop(&w.sentry);
+		if (signals_catch_stop(false))
+			signals_suspend(false);
 	}
 	if (w.pid == -1) {
 		errno = e;
@@ -620,6 +666,9 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		;
 	/* A signal that came with the attempt's end still ends the run. */
 	forward(&w, mono_ns());
+	/* A Ctrl-Z as the attempt ended: retry stops, alone now. */
+	if (signals_catch_stop(false))
+		signals_suspend(false);
 	if (w.sentry.pid > 0)
 		sentry_flush(&w.sentry, heard, &w);
 	/*

@@ -55,8 +55,9 @@ struct attempt_opts {
 	/*
 	 * No process group of its own: the attempt stays in retry's, and in
 	 * the terminal's foreground when retry is, as timeout --foreground
-	 * keeps it; a timeout, --kill-after's SIGKILL and the signals sent
-	 * on reach the command alone.  Neither hand_over nor session then.
+	 * keeps it (--foreground, or retry's parent in retry's group); a
+	 * timeout, --kill-after's SIGKILL and the signals sent on reach the
+	 * command alone.  Neither hand_over nor session then.
 	 */
 	bool		 foreground;
 	/* The child's fds 0, 1 and 2: an fd (closed in retry once the child

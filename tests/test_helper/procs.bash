@@ -44,6 +44,35 @@ assert_group_gone() {
 	fail "process group $1 is still running"
 }
 
+# The state letter of process $1 (/proc/PID/stat's third field).
+state_of() {
+	local f
+	read -ra f <"/proc/$1/stat" 2>/dev/null || return 1
+	printf '%s\n' "${f[2]}"
+}
+
+# Waits, up to about 10 s, until every process given is in state $1 (T:
+# stopped) or, with !T, none is.
+wait_state() {
+	local want=$1 i p ok
+	shift
+	for ((i = 0; i < 200; i++)); do
+		ok=1
+		for p in "$@"; do
+			case $want in
+			!*) [ "$(state_of "$p")" != "${want#!}" ] || ok= ;;
+			*) [ "$(state_of "$p")" = "$want" ] || ok= ;;
+			esac
+		done
+		[ -n "$ok" ] && return 0
+		sleep 0.05
+	done
+	for p in "$@"; do
+		echo "$p: $(state_of "$p")" >&2
+	done
+	fail "not all in state $want: $*"
+}
+
 # Waits, up to about 10 s, until file $1 has at least ${2:-1} lines.
 wait_lines() {
 	local i n

@@ -126,11 +126,6 @@ hedge_format(struct line *l, const struct reporter *c,
 		json(l, c, e, now);
 	else {
 		report_prefix(l, c);
-		/* The first failure's line names the command, as a single
-		 * attempt's does. */
-		if (c->label == NULL && e->what == HE_FAILED &&
-		    e->failures == 1)
-			line_add(l, "%s: ", c->name);
 		body = l->len;
 		text(l, c, e);
 	}

@@ -16,7 +16,7 @@ load test_helper/core
 	# The reports on stderr are as without --ci.
 	assert_stderr_lines \
 	    "retry: flaky 2: attempt 1/3 failed: exit 1 after $DUR; next attempt in 10ms" \
-	    "retry: attempt 2/3 failed: exit 1 after $DUR; next attempt in 10ms" \
+	    "retry: flaky 2: attempt 2/3 failed: exit 1 after $DUR; next attempt in 10ms" \
 	    "retry: flaky 2: succeeded on attempt 3 of 3 after $DUR"
 }
 

@@ -619,10 +619,6 @@ report_finish(const struct reporter *c, struct line *l)
 void
 report_prefix(struct line *l, const struct reporter *c)
 {
-	if (c->label == NULL && c->line_name[0] != '\0') {
-		line_add(l, "retry: %s: ", c->line_name);
-		return;
-	}
 	if (c->label == NULL) {
 		line_add(l, "retry: ");
 		return;
@@ -630,6 +626,15 @@ report_prefix(struct line *l, const struct reporter *c)
 	line_add(l, "retry[");
 	line_add_visible(l, c->label, strlen(c->label));
 	line_add(l, "]: ");
+}
+
+void
+report_prefix_named(struct line *l, const struct reporter *c)
+{
+	if (c->label == NULL && c->line_name[0] != '\0')
+		line_add(l, "retry: %s: ", c->line_name);
+	else
+		report_prefix(l, c);
 }
 
 size_t
@@ -644,7 +649,7 @@ report_format_error(struct line *l, const struct reporter *c,
 		line_add_json(l, msg);
 		line_add(l, "}");
 	} else {
-		report_prefix(l, c);
+		report_prefix_named(l, c);
 		body = l->len;
 		line_add_visible(l, msg, strlen(msg));
 	}
@@ -661,7 +666,7 @@ report_format(struct line *l, const struct reporter *c,
 	if (c->json)
 		json(l, c, e, now);
 	else {
-		report_prefix(l, c);
+		report_prefix_named(l, c);
 		body = l->len;
 		text(l, c, e);
 	}

@@ -142,10 +142,13 @@ void	report_attempt(struct line *l, const struct reporter *,
 /* Why an attempt whose status was a success still failed, as its failure
  * line says it: " (no line matched --until-output)", or "". */
 const char *report_failure_why(enum reason why);
+/* "retry: ", or "retry[LABEL]: ": the CI's titles, which name the
+ * command after it. */
+void	report_prefix(struct line *l, const struct reporter *);
 /* What names the run first on every text line: "retry[LABEL]: ", or
  * "retry: NAME: " with the command's line_name ("retry: " where there is
  * no command). */
-void	report_prefix(struct line *l, const struct reporter *);
+void	report_prefix_named(struct line *l, const struct reporter *);
 /* The command's words into l, quoted as a shell would need them. */
 void	report_quote_command(struct line *l, char *const *args, int nargs);
 /* The command's words into buf, quoted as a shell would need them, made

@@ -380,7 +380,7 @@ countdown_show(const struct reporter *c, int64_t left)
 		return;
 	}
 	out_newline(true);
-	report_prefix(&t, c);
+	report_prefix_named(&t, c);
 	line_add(&t, "next attempt in %s", duration_format(
 	    (left + NS_PER_SEC - 1) / NS_PER_SEC * NS_PER_SEC, d, sizeof(d)));
 	undraw(&l);

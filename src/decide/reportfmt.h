@@ -158,7 +158,8 @@ void	report_name_command(char *const *args, int nargs, char *buf,
 /* The same, cut short with "..." past REPORT_LINE_NAME_COLS columns. */
 void	report_name_line(char *const *args, int nargs, char *buf, size_t sz);
 /* Whether the prefix of c's text lines shows word whole, as the first of
- * the command's words: a line that would say it again need not. */
+ * the command's words: a line that would say it again need not (JSON's
+ * messages keep it). */
 bool	report_names_whole(const struct reporter *c, const char *word);
 /* s in buf as reports show it, the one rule for all that retry prints:
  * C0 controls but tab, DEL, C1 controls and bytes that are not UTF-8 as

@@ -113,7 +113,7 @@ report_names_whole(const struct reporter *c, const char *word)
 	bool whole = false;
 
 	quote_word(&q, word);
-	if (c->label == NULL && !q.failed && q.buf != NULL)
+	if (c->label == NULL && !c->json && !q.failed && q.buf != NULL)
 		line_add_visible(&v, q.buf, q.len);
 	if (!v.failed && v.buf != NULL && v.len <= strlen(c->line_name))
 		whole = strncmp(c->line_name, v.buf, v.len) == 0 &&

@@ -213,6 +213,43 @@ load test_helper/core
 	    "retry\\[job\\]: giving up after 2 attempts in $DUR: exit 1"
 }
 
+@test "report: a long command is cut to 24 columns on every line, the same each time" {
+	local long="exit 1; echo one two three four five six seven eight nine ten"
+	run -1 --separate-stderr retry --verbose -n 2 --fixed 1ms -- sh -c "$long"
+	local name="sh -c 'exit 1; echo o..."
+	assert_equal "${#name}" 24
+	assert_stderr_lines \
+	    "retry: $(named sh -c "$long"): attempt 1/2 starting" \
+	    "retry: $(named sh -c "$long"): attempt 1/2 failed: exit 1 after $DUR; next attempt in 1ms" \
+	    "retry: $(named sh -c "$long"): attempt 2/2 starting" \
+	    "retry: $(named sh -c "$long"): giving up after 2 attempts in $DUR: exit 1"
+	assert_equal "$(command_name sh -c "$long")" "$name"
+	# The name leaves a line that ends the run well within 80 columns.
+	((${#stderr_lines[3]} <= 80)) || fail "${#stderr_lines[3]} columns: ${stderr_lines[3]}"
+	# A command that cannot start is named once, whole or cut.
+	run -127 --separate-stderr retry -n 2 -- no-such-command-xyz arg
+	assert_equal "$stderr" "retry: no-such-command-xyz arg: command not found"
+}
+
+@test "report: JSON events name the run: the label, or the command's words as one string" {
+	run -1 --separate-stderr retry --log-format json -n 2 --fixed 1ms \
+	    -- sh -c 'exit 1' "it's \"odd\"
+	two lines" $'\xff\xfe'
+	run -0 jq -c '.name' <<<"$stderr"
+	assert_equal "${#lines[@]}" 2
+	assert_equal "${lines[0]}" "${lines[1]}"
+	# Quoted as a shell would, never cut short; bytes that are not UTF-8
+	# as U+FFFD, as in "command".
+	run -0 jq -j 'select(.event == "giveup") | .name' <<<"$stderr"
+	assert_output "sh -c 'exit 1' 'it'\\''s \"odd\"
+	two lines' '"$'\xef\xbf\xbd\xef\xbf\xbd'"'"
+	run -0 jq -c 'select(.event == "failure") | [.label, .command[0], (keys | index("name") != null)]' <<<"$stderr"
+	assert_output '[null,"sh",true]'
+	run -1 --separate-stderr retry --log-format json --label db -n 1 -- false
+	run -0 jq -c '[.label, .name, .command]' <<<"$stderr"
+	assert_output '["db","db",["false"]]'
+}
+
 @test "report: --label gives retry[LABEL]: on every line" {
 	run -1 --separate-stderr retry --label web-1 --verbose -n 2 --fixed 1ms flaky 9
 	assert_stderr_lines \

@@ -78,7 +78,8 @@ struct logfile;
  * name, in bytes, cut short beyond it. */
 #define REPORT_NAME_MAX	48
 /* The most of the command that each text line names, in columns, "..."
- * included: "retry: NAME: " and a failure line's words fit 80 columns. */
+ * included: enough to tell parallel jobs apart, little enough that a
+ * line stays close to 80 columns. */
 #define REPORT_LINE_NAME_COLS	24
 
 /* What reports need, taken from the options once. */

@@ -28,7 +28,7 @@ assert_ci() {
 	    "retry: flaky 2: attempt 1/3 failed: exit 1 after $DUR; next attempt in 10ms" \
 	    "::endgroup::" \
 	    "::group::retry: attempt 2/3: flaky 2" \
-	    "retry: attempt 2/3 failed: exit 1 after $DUR; next attempt in 10ms" \
+	    "retry: flaky 2: attempt 2/3 failed: exit 1 after $DUR; next attempt in 10ms" \
 	    "::endgroup::" \
 	    "::group::retry: attempt 3/3: flaky 2" \
 	    "::endgroup::" \

@@ -104,7 +104,7 @@ failing_slowly() {
 	run -1 failing "$c"
 	assert_equal "$(calls "$c")" 5
 	run -1 timeout 60 "$RETRY" --share "$c" --max 3 --immediate -- false
-	assert_line --index 0 "retry: --share $c: redis://127.0.0.1:${CLUSTER_PORTS[1]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; going on without the shared state until it answers"
+	assert_line --index 0 "retry: false: --share $c: redis://127.0.0.1:${CLUSTER_PORTS[1]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; going on without the shared state until it answers"
 	assert_equal "$(grep -c "going on without" <<<"$output")" 1
 	run -75 timeout 60 "$RETRY" --share "$c" --share-required -- false
 	assert_output --partial "node 127.0.0.1:$dead: cannot connect: Connection refused; --share-required: giving up"
@@ -184,7 +184,7 @@ failing_slowly() {
 	fake_start 'b"-MOVED 7 127.0.0.1:%d\r\n" % s.getsockname()[1]'
 	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$FAKE_PORT \
 	    timeout 60 "$RETRY" --share loop --max 2 --immediate -- false
-	assert_line --index 0 "retry: --share loop: redis://127.0.0.1:$FAKE_PORT/0: more than 5 redirections (MOVED 7 127.0.0.1:$FAKE_PORT); going on without the shared state until it answers"
+	assert_line --index 0 "retry: false: --share loop: redis://127.0.0.1:$FAKE_PORT/0: more than 5 redirections (MOVED 7 127.0.0.1:$FAKE_PORT); going on without the shared state until it answers"
 	kill "$FAKE_PID"
 	# One that sends it to a node that never answers, which its CLUSTER
 	# SLOTS lists.
@@ -195,7 +195,7 @@ failing_slowly() {
 	    timeout 60 "$RETRY" --share mute --share-timeout 300ms --max 2 \
 	    --immediate -- false
 	# The hops' 300ms, less what the seed took to list the node.
-	assert_line --index 0 --regexp "^retry: --share mute: redis://127.0.0.1:$FAKE_PORT/0: node 127.0.0.1:$SILENT_PORT: no answer within [0-9]{1,3}(\\.[0-9]+)?ms; going on without the shared state until it answers\$"
+	assert_line --index 0 --regexp "^retry: false: --share mute: redis://127.0.0.1:$FAKE_PORT/0: node 127.0.0.1:$SILENT_PORT: no answer within [0-9]{1,3}(\\.[0-9]+)?ms; going on without the shared state until it answers\$"
 	# 4 decisions, each an answer and the hops' 300ms at most.
 	[ $(($(now_ms) - t0)) -lt 8000 ]
 }
@@ -274,7 +274,7 @@ failing_slowly() {
 	assert_line --index 1 --partial "\"name\":\"$b\",\"tokens\":6,"
 	# In JSON, the line is a run's error event.
 	assert_equal "$(jq -c 'del(.ts)' <<<"$stderr")" \
-	    "{\"event\":\"error\",\"label\":null,\"command\":[],\"message\":\"redis://127.0.0.1:${CLUSTER_PORTS[0]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; the names it holds are not listed\"}"
+	    "{\"event\":\"error\",\"label\":null,\"command\":[],\"name\":null,\"message\":\"redis://127.0.0.1:${CLUSTER_PORTS[0]}/0: node 127.0.0.1:$dead: cannot connect: Connection refused; the names it holds are not listed\"}"
 	# Through a list of seeds whose first is the stopped node, the same.
 	run -75 --separate-stderr env RETRY_SHARE_STORE=redis://127.0.0.1:$dead,127.0.0.1:${CLUSTER_PORTS[1]} \
 	    timeout 60 "$RETRY" share status
@@ -300,7 +300,7 @@ failing_slowly() {
 	fake_node_start 0 "" "$BANNER_PORT"
 	run -1 env RETRY_SHARE_STORE=redis://retry:s3cret-pw@127.0.0.1:$FAKE_PORT \
 	    timeout 60 "$RETRY" --share moved --max 2 --immediate -- false
-	assert_line --index 0 "retry: --share moved: redis://retry:***@127.0.0.1:$FAKE_PORT/0: a redirection to 127.0.0.1:$BANNER_PORT, a node that no seed's CLUSTER SLOTS lists: not followed; going on without the shared state until it answers"
+	assert_line --index 0 "retry: false: --share moved: redis://retry:***@127.0.0.1:$FAKE_PORT/0: a redirection to 127.0.0.1:$BANNER_PORT, a node that no seed's CLUSTER SLOTS lists: not followed; going on without the shared state until it answers"
 	[ ! -e "$BATS_TEST_TMPDIR/banner.conns" ]
 	[ ! -e "$BATS_TEST_TMPDIR/banner.got" ]
 	# The seed was sent the password after its PING was answered.
@@ -313,7 +313,7 @@ failing_slowly() {
 	fake_node_start 0 "$BANNER_PORT" "$BANNER_PORT"
 	run -1 env RETRY_SHARE_STORE=redis://retry:s3cret-pw@127.0.0.1:$FAKE_PORT/3 \
 	    timeout 60 "$RETRY" --share moved --max 2 --immediate -- false
-	assert_line --index 0 --partial "retry: --share moved: redis://retry:***@127.0.0.1:$FAKE_PORT/3: node 127.0.0.1:$BANNER_PORT: not a Redis server? (Protocol error"
+	assert_line --index 0 --partial "retry: false: --share moved: redis://retry:***@127.0.0.1:$FAKE_PORT/3: node 127.0.0.1:$BANNER_PORT: not a Redis server? (Protocol error"
 	[ -s "$BATS_TEST_TMPDIR/banner.conns" ]
 	# HELLO alone, each time.
 	run -0 cat "$BATS_TEST_TMPDIR/banner.got"

@@ -43,7 +43,7 @@ teardown() {
 	    sh -c 'for i in $(seq 50); do cat "$1"; done' sh "$D/line"
 	t1=$(now_ms)
 	((t1 - t0 < 5000))
-	assert_regex "${stderr_lines[0]}" "^retry: --until-output: matching took too long on a line of output"
+	assert_regex "${stderr_lines[0]}" "^retry: $(named sh -c 'for i in $(seq 50); do cat "$1"; done' sh "$D/line"): --until-output: matching took too long on a line of output"
 }
 
 @test "a line that matching gives up on counts as not matching, once reported" {
@@ -62,7 +62,7 @@ teardown() {
 	run -1 --separate-stderr retry --max 1 --label $'web\e[31m' -- false
 	assert_regex "$stderr" '^retry\[web\\x1b\[31m\]: giving up'
 	run -127 --separate-stderr retry -- $'no\e[2Jsuch'
-	assert_equal "$stderr" 'retry: no\x1b[2Jsuch: command not found'
+	assert_equal "$stderr" "retry: 'no\\x1b[2Jsuch': command not found"
 	# Usage errors too, by the same rule: \xHH, UTF-8 kept.
 	run -125 --separate-stderr retry --fixed $'1\e[2J\r\x7f\xff\xc3\xa9' -- true
 	assert_equal "${stderr_lines[0]}" "retry: --fixed: '1\\x1b[2J\\x0d\\x7f\\xffé': not a number"
@@ -168,7 +168,7 @@ stalled_reader() {
 	run -1 --separate-stderr timeout 60 "$RETRY" --max 0 --immediate -q \
 	    --log-file "$D/fifo" --budget 3s -- false
 	(($(now_ms) - t0 < 30000))
-	assert_regex "$stderr" "^retry: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
+	assert_regex "$stderr" "^retry: false: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
 	# --timeout too: the attempt ends on time while the log is stalled;
 	# retry, not timeout(1), says so as it ends.
 	t0=$(now_ms)
@@ -176,7 +176,7 @@ stalled_reader() {
 	    --log-file "$D/fifo" -- sleep 60
 	(($(now_ms) - t0 < 30000))
 	assert_regex "$stderr" "timed out"
-	assert_regex "${stderr_lines[-1]}" "^retry: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
+	assert_regex "${stderr_lines[-1]}" "^retry: sleep 60: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
 }
 
 @test "--log-file: a stalled reader does not delay a signal; the count is said as retry dies" {
@@ -191,7 +191,7 @@ stalled_reader() {
 	assert_equal "$status" 143
 	# At once in retry; the bound is for a busy host.
 	(($(now_ms) - t0 < 10000))
-	assert_regex "$(cat "$D/err")" "^retry: --log-file: [0-9]+ lines dropped: its reader did not take them\$"
+	assert_regex "$(cat "$D/err")" "^retry: $(named sh -c 'echo run >>"$0"; exit 1' "$D/runs"): --log-file: [0-9]+ lines dropped: its reader did not take them\$"
 }
 
 @test "--log-file: once its reader takes lines again, the count is in the log and on stderr" {
@@ -384,7 +384,7 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 
 @test "a file size limit is a write error: reported, and the attempt ended" {
 	run -125 --separate-stderr bash -c 'ulimit -f 10; "$RETRY" --max 1 --until-output zzz -- sh -c "head -c 100000 /dev/zero; echo \$\$ >\"\$1\"; exec sleep 30" sh "$1" >"$2"' _ "$D/pids" "$D/out"
-	assert_regex "${stderr_lines[-1]}" "^retry: stdout: File too large$"
+	assert_regex "${stderr_lines[-1]}" "^retry: sh -c 'head -c 100000\\.\\.\\.: stdout: File too large$"
 	[ ! -s "$D/pids" ] || assert_gone $(cat "$D/pids")
 	run -125 --separate-stderr bash -c 'ulimit -f 10; "$RETRY" --max 1 --hold-stdout -- head -c 100000 /dev/zero >"$1"' _ "$D/held"
 	assert_regex "$stderr" "File too large"
@@ -393,7 +393,7 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 @test "a write error on held output is an error, not a silent success" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run -125 --separate-stderr bash -c '"$RETRY" --hold-stdout -- echo hi >/dev/full'
-	assert_equal "$stderr" "retry: stdout: cannot write the held output: No space left on device"
+	assert_equal "$stderr" "retry: echo hi: stdout: cannot write the held output: No space left on device"
 }
 
 @test "a spool that cannot grow under --hold-stdout: every byte comes out once, in order" {
@@ -406,7 +406,7 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 		    dd if="$1" bs=$2 status=none) | cat >"$3"' \
 		    _ "$D/data" "$bs" "$D/out"
 		cmp "$D/data" "$D/out"
-		assert_regex "${stderr_lines[0]}" "^retry: --hold-stdout: cannot keep the output in $(spool_place): File too large$"
+		assert_regex "${stderr_lines[0]}" "^retry: $(named dd if="$D/data" bs=$bs status=none): --hold-stdout: cannot keep the output in $(spool_place): File too large$"
 	done
 }
 
@@ -428,11 +428,11 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 
 @test "a spool that cannot grow under --stdin replay is one clear error: the attempt reading it is ended, and the run" {
 	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --stdin replay -- sh -c "cat >/dev/null; echo ran >\"\$1\"" _ "$1")' _ "$D/ran"
-	assert_regex "$stderr" "^retry: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large$"
+	assert_regex "$stderr" "^retry: sh -c 'cat >/dev/null\\.\\.\\.: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large$"
 	[ ! -e "$D/ran" ]
 	# Between attempts too: the sleep records what comes.
 	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --stdin replay --fixed 30s -- sh -c "exit 1")'
-	assert_equal "${stderr_lines[1]}" "retry: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large"
+	assert_equal "${stderr_lines[1]}" "retry: sh -c 'exit 1': --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large"
 	assert_equal "${#stderr_lines[@]}" 2
 	# Hedged attempts alike: each is ended, and the run.
 	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --hedge 100ms --stdin replay -- sh -c "cat >/dev/null; echo ran >\"\$1\"" _ "$1")' _ "$D/ran"
@@ -480,7 +480,7 @@ b"
 	    bash -c 'ulimit -u 1; exec "$1" --immediate --max 2 --on-giveup true -- true' _ "$RETRY"
 	assert_equal "$status" 125
 	assert_regex "${stderr_lines[1]}" "^retry: true: giving up after 2 attempts in .*: could not start: Resource temporarily unavailable\$"
-	assert_regex "${stderr_lines[2]}" "^retry: --on-giveup: not run: Resource temporarily unavailable\$"
+	assert_regex "${stderr_lines[2]}" "^retry: true: --on-giveup: not run: Resource temporarily unavailable\$"
 }
 
 @test "out of descriptors, a hook is not run rather than given the wrong ones" {
@@ -490,7 +490,7 @@ b"
 	    ulimit -n 5; exec "$1" --immediate --max 2 --on-retry "echo hook; cat" -- false' _ "$RETRY"
 	assert_equal "$status" 1
 	assert_equal "$output" ""
-	assert_regex "$stderr" "retry: --on-retry: not run: Too many open files"
+	assert_regex "$stderr" "retry: false: --on-retry: not run: Too many open files"
 }
 
 @test "in a storm of signals, retry dies of the first" {

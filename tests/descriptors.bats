@@ -250,10 +250,10 @@ assert_log_interleaved() {
 	n=$(named "${@:3}")
 	run cat "$1"
 	assert_equal "${#lines[@]}" 6
-	assert_line --index 0 --regexp "${t}attempt 1/2 starting\$"
+	assert_line --index 0 --regexp "${t}$n: attempt 1/2 starting\$"
 	assert_line --index 1 "${2}1"
 	assert_line --index 2 --regexp "${t}$n: attempt 1/2 failed: exit 1 "
-	assert_line --index 3 --regexp "${t}attempt 2/2 starting\$"
+	assert_line --index 3 --regexp "${t}$n: attempt 2/2 starting\$"
 	assert_line --index 4 "${2}2"
 	assert_line --index 5 --regexp "${t}$n: giving up after 2 attempts "
 }
@@ -285,9 +285,11 @@ assert_log_interleaved() {
 	    --fail-if-output never-printed -- \
 	    sh -c 'echo out$RETRY_ATTEMPT; [ $RETRY_ATTEMPT = 2 ]' >"$D/held"
 	run -0 cat "$D/held"
-	assert_line --index 0 --regexp 'Z retry: attempt 1/2 starting$'
-	assert_line --index 1 --regexp "Z retry: $(named sh -c 'echo out$RETRY_ATTEMPT; [ $RETRY_ATTEMPT = 2 ]'): "'attempt 1/2 failed: exit 1 '
-	assert_line --index 2 --regexp 'Z retry: attempt 2/2 starting$'
+	local n
+	n=$(named sh -c 'echo out$RETRY_ATTEMPT; [ $RETRY_ATTEMPT = 2 ]')
+	assert_line --index 0 --regexp "Z retry: $n: attempt 1/2 starting\$"
+	assert_line --index 1 --regexp "Z retry: $n: attempt 1/2 failed: exit 1 "
+	assert_line --index 2 --regexp "Z retry: $n: attempt 2/2 starting\$"
 	assert_line --index 3 out2
 	assert_line --index 4 --regexp 'Z retry: '
 }

@@ -38,21 +38,21 @@ setup() {
 @test "--hedge: the winner's output alone is passed on; the hedge sees RETRY_HEDGED=1" {
 	run -0 --separate-stderr retry --hedge 50ms --stdin null -- ./slow-first
 	assert_output "out of 2, hedged=1"
-	assert_equal "${stderr_lines[0]}" "retry: attempt 1 still running after 50ms: started attempt 2 beside it"
-	[[ ${stderr_lines[1]} == "retry: attempt 2 succeeded first, after "*": cancelling 1 other" ]]
+	assert_equal "${stderr_lines[0]}" "retry: ./slow-first: attempt 1 still running after 50ms: started attempt 2 beside it"
+	[[ ${stderr_lines[1]} == "retry: ./slow-first: attempt 2 succeeded first, after "*": cancelling 1 other" ]]
 	# The winner's output as soon as it has ended, before the others are
 	# reaped.
 	assert_equal "${stderr_lines[2]}" "err of 2"
-	[[ ${stderr_lines[3]} == "retry: attempt 1 cancelled after "*" (attempt 2 won)" ]]
+	[[ ${stderr_lines[3]} == "retry: ./slow-first: attempt 1 cancelled after "*" (attempt 2 won)" ]]
 	assert_equal "${#stderr_lines[@]}" 4
 }
 
 @test "--hedge: --verbose and the log say each hedge's start as any attempt's" {
 	run -0 --separate-stderr retry --verbose --hedge 50ms --stdin null \
 	    -- ./slow-first
-	assert_equal "${stderr_lines[0]}" "retry: attempt 1/5 starting"
-	assert_equal "${stderr_lines[1]}" "retry: attempt 2/5 starting"
-	assert_equal "${stderr_lines[2]}" "retry: attempt 1 still running after 50ms: started attempt 2 beside it"
+	assert_equal "${stderr_lines[0]}" "retry: ./slow-first: attempt 1/5 starting"
+	assert_equal "${stderr_lines[1]}" "retry: ./slow-first: attempt 2/5 starting"
+	assert_equal "${stderr_lines[2]}" "retry: ./slow-first: attempt 1 still running after 50ms: started attempt 2 beside it"
 	rm calls
 	run -0 --separate-stderr retry -q --hedge 50ms --stdin null \
 	    --log-file log.json --log-format json -- ./slow-first
@@ -137,8 +137,8 @@ setup() {
 	    --log-file log -- ./slow-first
 	assert_output "out of 2, hedged=1"
 	assert_equal "$stderr" "err of 2"
-	grep -q " retry: attempt 1 stdout: out of 1, hedged=no$" log
-	grep -q " retry: attempt 1 stderr: err of 1$" log
+	grep -q " retry: ./slow-first: attempt 1 stdout: out of 1, hedged=no$" log
+	grep -q " retry: ./slow-first: attempt 1 stderr: err of 1$" log
 	run -0 --separate-stderr retry -q --hedge 50ms --stdin null \
 	    --log-file log.json --log-format json -- ./slow-first
 	assert_equal "$(jq -c 'select(.event == "output") | [.attempt, .stream, .line]' log.json | tr '\n' ' ')" '[1,"stdout","out of 1, hedged=no"] [1,"stderr","err of 1"] '
@@ -183,10 +183,10 @@ setup() {
 	run -0 --separate-stderr retry --hedge 1s --fixed 10ms --stdin null \
 	    -- ./second-round
 	assert_output "won by 3, hedged=no"
-	# The first failure's line names the command, as a single attempt's.
+	# Every line names the command, as a single attempt's do.
 	[[ ${stderr_lines[1]} == "retry: ./second-round: attempt 1/5 failed: exit 1 after "*"; 1 other still running" ]]
-	[[ ${stderr_lines[2]} == "retry: attempt 2/5 failed: exit 2 after "*"; next attempt in 10ms" ]]
-	[[ ${stderr_lines[3]} == "retry: "*": succeeded on attempt 3 of 5 after "* ]]
+	[[ ${stderr_lines[2]} == "retry: ./second-round: attempt 2/5 failed: exit 2 after "*"; next attempt in 10ms" ]]
+	[[ ${stderr_lines[3]} == "retry: ./second-round: succeeded on attempt 3 of 5 after "* ]]
 }
 
 # Attempt 1 wins after attempt 2 failed beside it and attempt 3 started:
@@ -228,7 +228,7 @@ early_wins() {
 @test "--hedge: the deciding attempt's output that cannot be written is said, and the run ends with 125, as --hold-stdout's" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run -125 --separate-stderr bash -c "'$RETRY' --hedge 1s --stdin null -- echo hi >/dev/full"
-	assert_equal "${stderr_lines[0]}" "retry: stdout: cannot write the held output: No space left on device"
+	assert_equal "${stderr_lines[0]}" "retry: echo hi: stdout: cannot write the held output: No space left on device"
 }
 
 @test "--hedge: a stdout that retry was given closed is closed for every attempt" {
@@ -255,7 +255,7 @@ early_wins() {
 	[[ ${stderr_lines[1]} == "retry: ./ready: attempt 2/5 failed: exit 0 after "*" (no line matched --until-output); 1 other still running" ]]
 	# The next hedge is due DUR after that failure, not after attempt 1
 	# started.
-	assert_equal "${stderr_lines[2]}" "retry: 50ms after attempt 2 failed: started attempt 3 beside attempt 1"
+	assert_equal "${stderr_lines[2]}" "retry: ./ready: 50ms after attempt 2 failed: started attempt 3 beside attempt 1"
 	rm calls
 	run -0 --separate-stderr retry --log-format json --hedge 50ms \
 	    --until-output 'ready$' --stdin null -- ./ready
@@ -293,7 +293,7 @@ early_wins() {
 	chmod +x stops
 	run -9 --separate-stderr retry --hedge 50ms --stop-on 9 --stdin null \
 	    -- ./stops
-	[[ ${stderr_lines[1]} == "retry: attempt 1 cancelled after "*" (attempt 2 ended the run)" ]]
+	[[ ${stderr_lines[1]} == "retry: ./stops: attempt 1 cancelled after "*" (attempt 2 ended the run)" ]]
 	assert_gone "$(cat pid.1)"
 }
 

@@ -268,7 +268,7 @@ tmp_signal() {
 	mkdir "$d" "$w"
 	echo 'not a library' >"$d/libm.so.6"
 	run -125 env LD_LIBRARY_PATH="$d" "$RETRY" --exp 1ms -- echo ran
-	assert_output --regexp '^retry: exponential delays need libm: .*libm\.so\.6.*$'
+	assert_output --regexp '^retry: echo ran: exponential delays need libm: .*libm\.so\.6.*$'
 	assert_equal "${#lines[@]}" 1
 	# The first attempt writes a libm where the empty element points.
 	cd "$w"

@@ -21,7 +21,7 @@ runs() {
 	assert_equal "$(runs "$f")" 3
 	assert_stderr_lines \
 	    "retry: $(named statuses "$f" 1): attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
-	    "retry: attempt 2/5 failed: exit 1 after $DUR; next attempt in 1ms" \
+	    "retry: $(named statuses "$f" 1): attempt 2/5 failed: exit 1 after $DUR; next attempt in 1ms" \
 	    "retry: $(named statuses "$f" 1): giving up after 3 attempts in $DUR: exit 1; status 1 retried 2 times \(--retry-on 1:2\)" \
 	    "gave up"
 }
@@ -88,9 +88,9 @@ runs() {
 	assert_equal "$(flaky_runs)" 4
 	assert_stderr_lines \
 	    "retry: flaky 1: attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
-	    "retry: attempt 2/5 succeeded after $DUR, 1 of 3 in a row; next attempt in 1ms" \
-	    "retry: attempt 3/5 succeeded after $DUR, 2 of 3 in a row; next attempt in 1ms" \
-	    "retry: attempt 4/5 succeeded after $DUR, 3 of 3 in a row" \
+	    "retry: flaky 1: attempt 2/5 succeeded after $DUR, 1 of 3 in a row; next attempt in 1ms" \
+	    "retry: flaky 1: attempt 3/5 succeeded after $DUR, 2 of 3 in a row; next attempt in 1ms" \
+	    "retry: flaky 1: attempt 4/5 succeeded after $DUR, 3 of 3 in a row" \
 	    "retry: flaky 1: succeeded on attempt 4 of 5 after $DUR"
 }
 
@@ -107,7 +107,7 @@ runs() {
 	    --on-giveup 'echo "gave up: $RETRY_STATUS" >&2' statuses "$f" 0 1 0
 	assert_equal "$(runs "$f")" 2
 	assert_stderr_lines \
-	    "retry: attempt 1/4 succeeded after $DUR, 1 of 3 in a row; next attempt in 1ms" \
+	    "retry: $(named statuses "$f" 0 1 0): attempt 1/4 succeeded after $DUR, 1 of 3 in a row; next attempt in 1ms" \
 	    "retry: $(named statuses "$f" 0 1 0): giving up after 2 attempts in $DUR: exit 1; --max 4 leaves too few attempts for 3 successes in a row" \
 	    "gave up: 1"
 }

@@ -108,7 +108,7 @@ load test_helper/core
 @test "exit status: 127 for a path that does not exist" {
 	run -127 --separate-stderr retry -n 5 --fixed 1ms "$BATS_TEST_TMPDIR/nope/cmd"
 	assert_equal "$stderr" \
-	    "retry: $BATS_TEST_TMPDIR/nope/cmd: No such file or directory"
+	    "retry: $(command_name "$BATS_TEST_TMPDIR/nope/cmd"): $BATS_TEST_TMPDIR/nope/cmd: No such file or directory"
 }
 
 @test "exit status: 126 for a file that is not executable" {
@@ -116,13 +116,13 @@ load test_helper/core
 	printf '#!/bin/sh\necho ran >>"%s.log"\n' "$f" >"$f"
 	chmod 644 "$f"
 	run -126 --separate-stderr retry -n 5 --fixed 1ms "$f"
-	assert_equal "$stderr" "retry: $f: Permission denied"
+	assert_equal "$stderr" "retry: $(command_name "$f"): $f: Permission denied"
 	[ ! -e "$f.log" ]
 }
 
 @test "exit status: 126 for a directory, said as a shell says it" {
 	run -126 --separate-stderr retry -n 5 --fixed 1ms "$BATS_TEST_TMPDIR"
-	assert_equal "$stderr" "retry: $BATS_TEST_TMPDIR: Is a directory"
+	assert_equal "$stderr" "retry: $(command_name "$BATS_TEST_TMPDIR"): $BATS_TEST_TMPDIR: Is a directory"
 }
 
 @test "the command's arguments pass through untouched" {

@@ -24,14 +24,14 @@ refused() {
 @test "noredis: a Redis store is refused in one line, exit 125, and the command never runs" {
 	local d=$BATS_TEST_TMPDIR
 	run -125 retry --share x --share-store redis://127.0.0.1:1 -- touch "$d/ran"
-	refused "--share x: --share-store: redis://127.0.0.1:1/0"
+	refused "$(command_name touch "$d/ran"): --share x: --share-store: redis://127.0.0.1:1/0"
 	run -125 env RETRY_SHARE_STORE='rediss://:secret@h:6380/2' \
 	    timeout 60 "$RETRY" --share x -- touch "$d/ran"
-	refused "--share x: \$RETRY_SHARE_STORE: rediss://:***@h:6380/2"
+	refused "$(command_name touch "$d/ran"): --share x: \$RETRY_SHARE_STORE: rediss://:***@h:6380/2"
 	refute_output --partial secret
 	run -125 env RETRY_SHARE_STORE=unix:///tmp/r.sock timeout 60 \
 	    "$RETRY" --share x -- touch "$d/ran"
-	refused "--share x: \$RETRY_SHARE_STORE: unix:///tmp/r.sock?db=0"
+	refused "$(command_name touch "$d/ran"): --share x: \$RETRY_SHARE_STORE: unix:///tmp/r.sock?db=0"
 	[ ! -e "$d/ran" ]
 	# The URL is still read first: a bad one says what is wrong with it.
 	run -125 retry --share x --share-store redis://a:99999 -- true

@@ -19,7 +19,7 @@ twice_then_ok='echo "attempt $RETRY_ATTEMPT out"; echo "attempt $RETRY_ATTEMPT e
 	assert_output "attempt 3 out"
 	assert_equal "${#stderr_lines[@]}" 4
 	[[ ${stderr_lines[0]} == "retry: "*": attempt 1/5 failed: exit 1 after "* ]]
-	[[ ${stderr_lines[1]} == "retry: attempt 2/5 failed: exit 1 after "* ]]
+	[[ ${stderr_lines[1]} == "retry: $(command_name sh -c "$twice_then_ok"): attempt 2/5 failed: exit 1 after "* ]]
 	assert_equal "${stderr_lines[2]}" "attempt 3 err"
 	[[ ${stderr_lines[3]} == "retry: "*": succeeded on attempt 3 of 5 after "* ]]
 }

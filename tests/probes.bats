@@ -76,7 +76,7 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	run --separate-stderr retry --max 1 -- "unix://$d/sock"
 	assert_failure 1
 	assert_equal "${stderr_lines[0]}" \
-	    "retry: unix://$d/sock: No such file or directory"
+	    "retry: $(command_name "unix://$d/sock"): unix://$d/sock: No such file or directory"
 	listen "$d/sock" "$d/ready"
 	run --separate-stderr retry --max 1 -- "unix://$d/sock"
 	assert_success
@@ -156,14 +156,14 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	run --separate-stderr retry --max 1 -- "tcp://[::1]:$port"
 	assert_failure 1
 	assert_equal "${stderr_lines[0]}" \
-	    "retry: tcp://[::1]:$port: connection refused (::1)"
+	    "retry: 'tcp://[::1]:$port': connection refused (::1)"
 }
 
 @test "a name that cannot be looked up fails the attempt, saying so" {
 	run --separate-stderr retry --max 2 --fixed 10ms --timeout 20s -- \
 	    tcp://nonexistent.invalid:80
 	assert_failure
-	assert_regex "${stderr_lines[0]}" "^retry: tcp://nonexistent.invalid:80: "
+	assert_regex "${stderr_lines[0]}" "^retry: tcp://nonexistent\\.inv\\.\\.\\.: tcp://nonexistent\\.invalid:80: "
 	assert_regex "$stderr" "giving up after 2 attempts"
 }
 

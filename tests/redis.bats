@@ -125,7 +125,7 @@ refute_pieces() {
 	for host in 2130706433 0x7f.1 0177.0.0.1 127.1; do
 		run -125 env RETRY_SHARE_STORE="redis://$host:$REDIS_PORT/4" \
 		    timeout 60 "$RETRY" --share num -- echo ran
-		assert_output "retry: --share num: \$RETRY_SHARE_STORE: a numeric host is four numbers from 0 to 255 without leading zeros, as 127.0.0.1"
+		assert_output "retry: echo ran: --share num: \$RETRY_SHARE_STORE: a numeric host is four numbers from 0 to 255 without leading zeros, as 127.0.0.1"
 		run -125 env RETRY_SHARE_STORE="redis://$host:$REDIS_PORT/4" \
 		    timeout 60 "$RETRY" share status num
 		assert_output "retry: \$RETRY_SHARE_STORE: a numeric host is four numbers from 0 to 255 without leading zeros, as 127.0.0.1"
@@ -247,7 +247,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	local d=$BATS_TEST_TMPDIR
 	run -75 env RETRY_SHARE_STORE=redis://127.0.0.1:1 timeout 60 "$RETRY" \
 	    --share down --share-required -- sh -c 'echo x >>"$0/calls"' "$d"
-	assert_line --index 0 --regexp "^retry: --share down: redis://127.0.0.1:[0-9]+/0: cannot connect: Connection refused; --share-required: giving up$"
+	assert_line --index 0 --regexp "^retry: $(named sh -c 'echo x >>"$0/calls"' "$d"): --share down: redis://127.0.0.1:[0-9]+/0: cannot connect: Connection refused; --share-required: giving up$"
 	assert_line --index 1 "retry: $(command_name sh -c 'echo x >>"$0/calls"' "$d"): giving up: the store of down does not answer (--share-required)"
 	assert_equal "$(calls)" 0
 	# Without it: the run goes on, unshared.
@@ -288,7 +288,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	# None that answers: said once, naming the last one tried.
 	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:1,127.0.0.1:2 \
 	    timeout 60 "$RETRY" --share fo --max 2 --immediate -- false
-	assert_line --index 0 "retry: --share fo: redis://127.0.0.1:1,127.0.0.1:2/0: no seed answers; the last tried: node 127.0.0.1:2: cannot connect: Connection refused; going on without the shared state until it answers"
+	assert_line --index 0 "retry: false: --share fo: redis://127.0.0.1:1,127.0.0.1:2/0: no seed answers; the last tried: node 127.0.0.1:2: cannot connect: Connection refused; going on without the shared state until it answers"
 	assert_equal "$(grep -c "going on without" <<<"$output")" 1
 }
 
@@ -595,7 +595,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	banner_start
 	run -1 env RETRY_SHARE_STORE=redis://retry:$pw@127.0.0.1:$BANNER_PORT/1 \
 	    timeout 60 "$RETRY" --share ssh --max 2 --immediate -- false
-	assert_line --index 0 --partial "retry: --share ssh: redis://retry:***@127.0.0.1:$BANNER_PORT/1: not a Redis server? (Protocol error"
+	assert_line --index 0 --partial "retry: false: --share ssh: redis://retry:***@127.0.0.1:$BANNER_PORT/1: not a Redis server? (Protocol error"
 	run -0 cat "$BATS_TEST_TMPDIR/banner.got"
 	assert_output --partial HELLO
 	refute_output --partial "$pw"

@@ -10,7 +10,7 @@ load test_helper/core
 	assert_lines "run 1" "run 2" "run 3"
 	assert_stderr_lines \
 	    "retry: flaky 9: attempt 1/3 failed: exit 1 after $DUR; next attempt in 10ms" \
-	    "retry: attempt 2/3 failed: exit 1 after $DUR; next attempt in 10ms" \
+	    "retry: flaky 9: attempt 2/3 failed: exit 1 after $DUR; next attempt in 10ms" \
 	    "retry: flaky 9: giving up after 3 attempts in $DUR: exit 1"
 }
 
@@ -18,8 +18,8 @@ load test_helper/core
 	run -1 --separate-stderr retry -n 4 --exp 10ms --factor 3 flaky 9
 	assert_stderr_lines \
 	    "retry: flaky 9: attempt 1/4 failed: exit 1 after $DUR; next attempt in 10ms" \
-	    "retry: attempt 2/4 failed: exit 1 after $DUR; next attempt in 30ms" \
-	    "retry: attempt 3/4 failed: exit 1 after $DUR; next attempt in 90ms" \
+	    "retry: flaky 9: attempt 2/4 failed: exit 1 after $DUR; next attempt in 30ms" \
+	    "retry: flaky 9: attempt 3/4 failed: exit 1 after $DUR; next attempt in 90ms" \
 	    "retry: flaky 9: giving up after 4 attempts in $DUR: exit 1"
 }
 
@@ -37,9 +37,9 @@ load test_helper/core
 	    --seed 9 --delay-from-output 'wait (.+)' -- \
 	    sh -c 'echo wait 0; exit 1'
 	assert_stderr_lines \
-	    "retry: sh -c 'echo wait 0; exit 1': attempt 1/3 failed: exit 1 after $DUR; next attempt in ${d1//./\\.}, the strategy's: the command's output asked for 0s" \
-	    "retry: attempt 2/3 failed: exit 1 after $DUR; next attempt in ${d2//./\\.}, the strategy's: the command's output asked for 0s" \
-	    "retry: sh -c 'echo wait 0; exit 1': giving up after 3 attempts in $DUR: exit 1"
+	    "retry: sh -c 'echo wait 0; e\\.\\.\\.: attempt 1/3 failed: exit 1 after $DUR; next attempt in ${d1//./\\.}, the strategy's: the command's output asked for 0s" \
+	    "retry: sh -c 'echo wait 0; e\\.\\.\\.: attempt 2/3 failed: exit 1 after $DUR; next attempt in ${d2//./\\.}, the strategy's: the command's output asked for 0s" \
+	    "retry: sh -c 'echo wait 0; e\\.\\.\\.: giving up after 3 attempts in $DUR: exit 1"
 	run -0 retry --dry-run -n 2 --fixed 20ms --min-delay 10ms \
 	    --max-delay 5s --delay-from-output 'wait (.+)' \
 	    --delay-from-output-replaces
@@ -60,8 +60,8 @@ load test_helper/core
 	    --seed 9 flaky 9
 	assert_stderr_lines \
 	    "retry: flaky 9: attempt 1/4 failed: exit 1 after $DUR; next attempt in ${d1//./\\.}" \
-	    "retry: attempt 2/4 failed: exit 1 after $DUR; next attempt in ${d2//./\\.}" \
-	    "retry: attempt 3/4 failed: exit 1 after $DUR; next attempt in ${d3//./\\.}" \
+	    "retry: flaky 9: attempt 2/4 failed: exit 1 after $DUR; next attempt in ${d2//./\\.}" \
+	    "retry: flaky 9: attempt 3/4 failed: exit 1 after $DUR; next attempt in ${d3//./\\.}" \
 	    "retry: flaky 9: giving up after 4 attempts in $DUR: exit 1"
 }
 
@@ -75,7 +75,7 @@ load test_helper/core
 	assert_lines "run 1" "run 2" "run 3"
 	assert_stderr_lines \
 	    "retry: flaky 2: attempt 1/5 failed: exit 1 after $DUR; next attempt in 100ms" \
-	    "retry: attempt 2/5 failed: exit 1 after $DUR; next attempt in 100ms" \
+	    "retry: flaky 2: attempt 2/5 failed: exit 1 after $DUR; next attempt in 100ms" \
 	    "retry: flaky 2: succeeded on attempt 3 of 5 after $DUR"
 	# The time is the run's, from its start to the end of the success:
 	# at least the two delays (200ms), and on a busy host a good deal more.
@@ -95,7 +95,7 @@ load test_helper/core
 	run -0 --separate-stderr retry -n 0 --fixed 1ms flaky 2
 	assert_stderr_lines \
 	    "retry: flaky 2: attempt 1 failed: exit 1 after $DUR; next attempt in 1ms" \
-	    "retry: attempt 2 failed: exit 1 after $DUR; next attempt in 1ms" \
+	    "retry: flaky 2: attempt 2 failed: exit 1 after $DUR; next attempt in 1ms" \
 	    "retry: flaky 2: succeeded on attempt 3 after $DUR"
 }
 
@@ -109,14 +109,14 @@ load test_helper/core
 	run -0 --separate-stderr retry --success-on 0,75 --fixed 1ms -- \
 	    sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] && exit 75; exit 1'
 	assert_stderr_lines \
-	    "retry: sh -c '\\[ \"\\\$RETRY_ATTEMPT\" -ge 2 ] && exit 75; ex\\.\\.\\.: attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
-	    "retry: sh -c '\\[ \"\\\$RETRY_ATTEMPT\" -ge 2 ] && exit 75; ex\\.\\.\\.: succeeded on attempt 2 of 5 after $DUR: exit 75"
+	    "retry: sh -c '\\[ \"\\\$RETRY_ATTE\\.\\.\\.: attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
+	    "retry: sh -c '\\[ \"\\\$RETRY_ATTE\\.\\.\\.: succeeded on attempt 2 of 5 after $DUR: exit 75"
 	# --while: a failure that meets no criterion is the success.
 	run -1 --separate-stderr retry -w 0 --fixed 1ms -- \
 	    sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] && exit 1; exit 0'
 	assert_stderr_lines \
-	    "retry: sh -c '\\[ \"\\\$RETRY_ATTEMPT\" -ge 2 ] && exit 1; exi\\.\\.\\.: attempt 1/5 failed: exit 0 after $DUR; next attempt in 1ms" \
-	    "retry: sh -c '\\[ \"\\\$RETRY_ATTEMPT\" -ge 2 ] && exit 1; exi\\.\\.\\.: succeeded on attempt 2 of 5 after $DUR: exit 1"
+	    "retry: sh -c '\\[ \"\\\$RETRY_ATTE\\.\\.\\.: attempt 1/5 failed: exit 0 after $DUR; next attempt in 1ms" \
+	    "retry: sh -c '\\[ \"\\\$RETRY_ATTE\\.\\.\\.: succeeded on attempt 2 of 5 after $DUR: exit 1"
 }
 
 @test "report: no closing line for a run that gives up, stops or is stopped" {
@@ -128,12 +128,12 @@ load test_helper/core
 	# An --until run that runs out of attempts exits 0, and did not succeed.
 	run -0 --separate-stderr retry -u 3 -n 2 --fixed 1ms -- \
 	    sh -c 'exit $((2 - RETRY_ATTEMPT))'
-	[[ ${stderr_lines[-1]} == "retry: sh -c 'exit \$((2 - RETRY_ATTEMPT))': giving up after 2 attempts in "*": exit 0" ]]
+	[[ ${stderr_lines[-1]} == "retry: $(command_name sh -c 'exit $((2 - RETRY_ATTEMPT))'): giving up after 2 attempts in "*": exit 0" ]]
 	[[ $stderr != *"succeeded on"* ]] || fail "$stderr"
 	# The same criteria met on the second attempt: a success.
 	run -3 --separate-stderr retry -u 3 -n 2 --fixed 1ms -- \
 	    sh -c 'exit $((RETRY_ATTEMPT + 1))'
-	[[ ${stderr_lines[-1]} == "retry: sh -c 'exit \$((RETRY_ATTEMPT + 1))': succeeded on attempt 2 of 2 after "*": exit 3" ]]
+	[[ ${stderr_lines[-1]} == "retry: $(command_name sh -c 'exit $((RETRY_ATTEMPT + 1))'): succeeded on attempt 2 of 2 after "*": exit 3" ]]
 }
 
 @test "report: a success short of --successes in a row that --budget ends: one ending, a give-up" {
@@ -141,8 +141,8 @@ load test_helper/core
 	run -1 --separate-stderr retry --successes 2 --fixed 1s --budget 1500ms -- \
 	    sh -c "$cmd"
 	assert_equal "${#stderr_lines[@]}" 2
-	assert_regex "${stderr_lines[0]}" "^retry: sh -c '\\[ \"\\\$RETRY_ATTEMPT\" -ge 2 ]': attempt 1 failed: exit 1 after $DUR; next attempt in 1s\$"
-	assert_regex "${stderr_lines[1]}" "^retry: sh -c '\\[ \"\\\$RETRY_ATTEMPT\" -ge 2 ]': giving up after 2 attempts in $DUR: exit 0, 1 of 2 in a row; the next attempt would start past the 1.5s budget\$"
+	assert_regex "${stderr_lines[0]}" "^retry: sh -c '\\[ \"\\\$RETRY_ATTE\\.\\.\\.: attempt 1 failed: exit 1 after $DUR; next attempt in 1s\$"
+	assert_regex "${stderr_lines[1]}" "^retry: sh -c '\\[ \"\\\$RETRY_ATTE\\.\\.\\.: giving up after 2 attempts in $DUR: exit 0, 1 of 2 in a row; the next attempt would start past the 1.5s budget\$"
 	run -1 --separate-stderr retry --successes 2 --fixed 1s --budget 1500ms \
 	    --log-format json -- sh -c "$cmd"
 	run -0 jq -r '[.event, .reason] | join(" ")' <<<"$stderr"
@@ -152,11 +152,12 @@ load test_helper/core
 @test "report: --forever ended by --budget after failures closes with the line, without 'of N'" {
 	run -0 --separate-stderr retry --forever --fixed 10ms --delay-on-success 100ms \
 	    --budget 350ms -- sh -c '[ "$RETRY_ATTEMPT" != 1 ]'
-	[[ ${stderr_lines[0]} == "retry: sh -c '[ \"\$RETRY_ATTEMPT\" != 1 ]': attempt 1 failed: exit 1 after "* ]]
+	local name="sh -c '[ \"\$RETRY_ATTE..."
+	[[ ${stderr_lines[0]} == "retry: $name: attempt 1 failed: exit 1 after "* ]]
 	# Its last success, then the closing line, on the same attempt.
-	assert_regex "${stderr_lines[-2]}" "^retry: attempt [0-9]+ succeeded after $DUR; ending: the next attempt would start past the 350ms budget\$"
-	local n=${stderr_lines[-2]#retry: attempt }
-	assert_regex "${stderr_lines[-1]}" "^retry: sh -c '\\[ \"\\\$RETRY_ATTEMPT\" != 1 ]': succeeded on attempt ${n%% *} after $DUR\$"
+	assert_regex "${stderr_lines[-2]}" "^retry: $(named sh -c '[ "$RETRY_ATTEMPT" != 1 ]'): attempt [0-9]+ succeeded after $DUR; ending: the next attempt would start past the 350ms budget\$"
+	local n=${stderr_lines[-2]#"retry: $name: attempt "}
+	assert_regex "${stderr_lines[-1]}" "^retry: $(named sh -c '[ "$RETRY_ATTEMPT" != 1 ]'): succeeded on attempt ${n%% *} after $DUR\$"
 }
 
 @test "report: -q prints nothing, even when giving up" {
@@ -190,18 +191,18 @@ load test_helper/core
 @test "report: --verbose adds each start and the success" {
 	run -0 --separate-stderr retry --verbose -n 3 --fixed 10ms flaky 1
 	assert_stderr_lines \
-	    "retry: attempt 1/3 starting" \
+	    "retry: flaky 1: attempt 1/3 starting" \
 	    "retry: flaky 1: attempt 1/3 failed: exit 1 after $DUR; next attempt in 10ms" \
-	    "retry: attempt 2/3 starting" \
-	    "retry: attempt 2/3 succeeded after $DUR" \
+	    "retry: flaky 1: attempt 2/3 starting" \
+	    "retry: flaky 1: attempt 2/3 succeeded after $DUR" \
 	    "retry: flaky 1: succeeded on attempt 2 of 3 after $DUR"
 }
 
-@test "report: without --label, the first failure's line and the closing line name the command, as Debian's retry does" {
+@test "report: without --label, every line names the command, as Debian's retry does" {
 	run -2 --separate-stderr retry -n 3 --fixed 1ms -- sh -c 'exit 2' "it's"
 	assert_stderr_lines \
 	    "retry: sh -c 'exit 2' 'it'\\\\''s': attempt 1/3 failed: exit 2 after $DUR; next attempt in 1ms" \
-	    "retry: attempt 2/3 failed: exit 2 after $DUR; next attempt in 1ms" \
+	    "retry: sh -c 'exit 2' 'it'\\\\''s': attempt 2/3 failed: exit 2 after $DUR; next attempt in 1ms" \
 	    "retry: sh -c 'exit 2' 'it'\\\\''s': giving up after 3 attempts in $DUR: exit 2"
 	# A stop is a closing line too; --label names the run instead.
 	run -3 --separate-stderr retry --stop-on 3 -- sh -c 'exit 3'
@@ -210,6 +211,43 @@ load test_helper/core
 	assert_stderr_lines \
 	    "retry\\[job\\]: attempt 1/2 failed: exit 1 after $DUR; next attempt in 1ms" \
 	    "retry\\[job\\]: giving up after 2 attempts in $DUR: exit 1"
+}
+
+@test "report: a long command is cut to 24 columns on every line, the same each time" {
+	local long="exit 1; echo one two three four five six seven eight nine ten"
+	run -1 --separate-stderr retry --verbose -n 2 --fixed 1ms -- sh -c "$long"
+	local name="sh -c 'exit 1; echo o..."
+	assert_equal "${#name}" 24
+	assert_stderr_lines \
+	    "retry: $(named sh -c "$long"): attempt 1/2 starting" \
+	    "retry: $(named sh -c "$long"): attempt 1/2 failed: exit 1 after $DUR; next attempt in 1ms" \
+	    "retry: $(named sh -c "$long"): attempt 2/2 starting" \
+	    "retry: $(named sh -c "$long"): giving up after 2 attempts in $DUR: exit 1"
+	assert_equal "$(command_name sh -c "$long")" "$name"
+	# The name leaves a line that ends the run well within 80 columns.
+	((${#stderr_lines[3]} <= 80)) || fail "${#stderr_lines[3]} columns: ${stderr_lines[3]}"
+	# A command that cannot start is named once, whole or cut.
+	run -127 --separate-stderr retry -n 2 -- no-such-command-xyz arg
+	assert_equal "$stderr" "retry: no-such-command-xyz arg: command not found"
+}
+
+@test "report: JSON events name the run: the label, or the command's words as one string" {
+	run -1 --separate-stderr retry --log-format json -n 2 --fixed 1ms \
+	    -- sh -c 'exit 1' "it's \"odd\"
+	two lines" $'\xff\xfe'
+	run -0 jq -c '.name' <<<"$stderr"
+	assert_equal "${#lines[@]}" 2
+	assert_equal "${lines[0]}" "${lines[1]}"
+	# Quoted as a shell would, never cut short; bytes that are not UTF-8
+	# as U+FFFD, as in "command".
+	run -0 jq -j 'select(.event == "giveup") | .name' <<<"$stderr"
+	assert_output "sh -c 'exit 1' 'it'\\''s \"odd\"
+	two lines' '"$'\xef\xbf\xbd\xef\xbf\xbd'"'"
+	run -0 jq -c 'select(.event == "failure") | [.label, .command[0], (keys | index("name") != null)]' <<<"$stderr"
+	assert_output '[null,"sh",true]'
+	run -1 --separate-stderr retry --log-format json --label db -n 1 -- false
+	run -0 jq -c '[.label, .name, .command]' <<<"$stderr"
+	assert_output '["db","db",["false"]]'
 }
 
 @test "report: --label gives retry[LABEL]: on every line" {
@@ -228,9 +266,10 @@ load test_helper/core
 		echo "out $RETRY_ATTEMPT"; echo "err $RETRY_ATTEMPT" >&2
 		[ "$RETRY_ATTEMPT" = 2 ]'
 	assert_lines "out 1" "out 2"
-	# The command named, its newline made visible, cut short.
+	# The command named, its newline made visible, cut short: a tab
+	# takes 8 columns.
 	local t=$'\t'
-	local name="sh -c '\\\\x0a$t${t}echo \"out \\\$RETRY_ATTEMPT\"; echo \"er\\.\\.\\."
+	local name="sh -c '\\\\x0a$t\\.\\.\\."
 	assert_stderr_lines "err 1" \
 	    "retry: $name: attempt 1/2 failed: exit 1 after $DUR; next attempt in 1ms" \
 	    "err 2" \

@@ -68,7 +68,7 @@ hook() {
 run 2"
 	assert_equal "${#stderr_lines[@]}" 4
 	assert_equal "${stderr_lines[1]}" "from-hook"
-	assert_equal "${stderr_lines[2]}" "retry: --on-success: exit 3"
+	assert_equal "${stderr_lines[2]}" "retry: flaky 1: --on-success: exit 3"
 	assert_regex "${stderr_lines[3]}" "^retry: flaky 1: succeeded on attempt 2 of 5 after "
 }
 
@@ -79,7 +79,7 @@ run 2"
 	    -- true
 	# Long before the hook's 30s, on a busy host too.
 	(($(now_ms) - t0 < 20000))
-	assert_equal "$stderr" "retry: --on-success: timed out"
+	assert_equal "$stderr" "retry: true: --on-success: timed out"
 }
 
 # The lines of $D/out but elapsed_ms's value, which is checked to be a
@@ -153,8 +153,8 @@ figures() {
 @test "--result-file: a FIFO that nobody reads is an error before the first attempt, not a hang" {
 	mkfifo "$D/fifo"
 	run -125 timeout 10 "$RETRY" --result-file "$D/fifo" -- touch "$D/ran"
-	assert_setup_error --result-file
-	assert_line --index 0 "retry: --result-file: $D/fifo: a FIFO that no process reads"
+	assert_setup_error "$(named touch "$D/ran"): --result-file"
+	assert_line --index 0 "retry: $(command_name touch "$D/ran"): --result-file: $D/fifo: a FIFO that no process reads"
 	[ ! -e "$D/ran" ]
 }
 
@@ -169,15 +169,15 @@ figures() {
 	t0=$(now_ms)
 	run -0 --separate-stderr timeout 30 "$RETRY" --result-file "$D/fifo" -- true
 	(($(now_ms) - t0 < 20000))
-	assert_equal "$stderr" "retry: --result-file: not written: its reader did not take it"
+	assert_equal "$stderr" "retry: true: --result-file: not written: its reader did not take it"
 }
 
 @test "--result-file that cannot be opened: one line naming it, exit 125, nothing run" {
 	run -125 --separate-stderr retry --result-file /nonexistent/dir/out \
 	    -- touch "$D/ran"
-	assert_equal "$stderr" "retry: --result-file: /nonexistent/dir/out: No such file or directory"
+	assert_equal "$stderr" "retry: $(command_name touch "$D/ran"): --result-file: /nonexistent/dir/out: No such file or directory"
 	run -125 --separate-stderr retry --result-file "$D" -- touch "$D/ran"
-	assert_equal "$stderr" "retry: --result-file: $D: Is a directory"
+	assert_equal "$stderr" "retry: $(command_name touch "$D/ran"): --result-file: $D: Is a directory"
 	[ ! -e "$D/ran" ]
 	needs_root "to act as a user who may not write the file"
 	command -v setpriv >/dev/null || skip "setpriv is not installed"
@@ -188,13 +188,13 @@ figures() {
 		skip "cannot act as uid 65534"
 	run -125 --separate-stderr setpriv --reuid=65534 --regid=65534 \
 	    --clear-groups "$RETRY" --result-file "$D/root-only" -- true
-	assert_equal "$stderr" "retry: --result-file: $D/root-only: Permission denied"
+	assert_equal "$stderr" "retry: true: --result-file: $D/root-only: Permission denied"
 }
 
 @test "--result-file refuses a symlink that another user planted in /tmp's kind of directory" {
 	plant_symlink out
 	run -125 retry --result-file "$SHARED/out" -- touch "$D/ran"
-	assert_setup_error --result-file
+	assert_setup_error "$(named touch "$D/ran"): --result-file"
 	assert_line --index 0 --partial "a symlink that another user (uid 65534)"
 	assert_equal "$(cat "$D/private")" secret
 	[ ! -e "$D/ran" ]

@@ -148,7 +148,7 @@ b = b.split(b"BEGIN\r\n", 1)[1].split(b"END\r\n", 1)[0]
 sys.stdout.write(repr(b))' "$D/bytes"
 	refute_output --partial '\x1b'
 	# The countdown was drawn.
-	assert_output --partial '\rretry: next attempt in '
+	assert_output --partial '\rretry: sh bar: next attempt in '
 	run -0 screen
 	assert_output --regexp $'\ndownloading \\[#####\\] 50%\nretry: sh bar: attempt 1/2 failed: exit 1 after '
 }

@@ -139,7 +139,7 @@ assert_waited() {
 
 @test "share: the breaker opens after N failures in a row; --share-open giveup exits 75 at once" {
 	run -1 retry --share br --share-breaker 3:1h --immediate -n 3 -- false
-	assert_line --index 2 "retry: the circuit of br opened after 3 failures in a row: no run starts an attempt for 1h"
+	assert_line --index 2 "retry: false: the circuit of br opened after 3 failures in a row: no run starts an attempt for 1h"
 	assert_equal "$(field br breaker)" open
 	local t0
 	t0=$(now_ms)
@@ -157,9 +157,9 @@ assert_waited() {
 @test "share: after the cooldown one run probes; its success closes the circuit" {
 	run -1 retry --share p --share-breaker 1:1s -n 1 -- false
 	run -0 retry --share p --share-breaker 1:1s -- true
-	assert_line --index 0 --regexp "^retry: attempt 1/5 waits (1s|[0-9.]+ms): the circuit of p is open$"
-	assert_line --index 1 "retry: the circuit of p is half-open: attempt 1/5 probes it"
-	assert_line --index 2 "retry: the circuit of p closed: the probe succeeded"
+	assert_line --index 0 --regexp "^retry: true: attempt 1/5 waits (1s|[0-9.]+ms): the circuit of p is open$"
+	assert_line --index 1 "retry: true: the circuit of p is half-open: attempt 1/5 probes it"
+	assert_line --index 2 "retry: true: the circuit of p closed: the probe succeeded"
 	assert_equal "$(field p breaker)" closed
 }
 
@@ -177,7 +177,7 @@ assert_waited() {
 	for _ in $(seq 200); do [ -e "$d/probing" ] && break; sleep 0.05; done
 	run -75 retry --share q --share-breaker 1:1s --budget 1.5s -T 5s -- true
 	: >"$d/tried"
-	assert_line --index 0 "retry: attempt 1 waits: another run probes the circuit of q"
+	assert_line --index 0 "retry: true: attempt 1 waits: another run probes the circuit of q"
 	assert_line --index 1 "retry: true: giving up: waiting for the probe of q would pass the 1.5s budget"
 	wait
 	run cat "$d/probe"
@@ -210,7 +210,7 @@ assert_waited() {
 	run -0 retry --share ra -- true
 	# What is left of the 3s: a busy host may have taken a second or two
 	# of it between the runs.
-	assert_output --regexp "^retry: attempt 1/5 waits (3s|[12](\.[0-9]+)?s): another run of ra was asked to wait that long$"
+	assert_output --regexp "^retry: true: attempt 1/5 waits (3s|[12](\.[0-9]+)?s): another run of ra was asked to wait that long$"
 	(($(now_ms) - t0 >= 1000))
 }
 
@@ -221,16 +221,16 @@ assert_waited() {
 	[ "$(stat -c %a "$d/new/x")" = 600 ]
 	mkdir -m 777 "$d/open"
 	run -125 retry --share x --share-store "file:$d/open" -- true
-	assert_output "retry: --share x: $d/open: refused: others may write in it (chmod 700 it)"
+	assert_output "retry: true: --share x: $d/open: refused: others may write in it (chmod 700 it)"
 	ln -s "$d/new" "$d/link"
 	run -125 retry --share x --share-store "file:$d/link" -- true
-	assert_output "retry: --share x: $d/link: not a directory (a symlink or a file is refused)"
+	assert_output "retry: true: --share x: $d/link: not a directory (a symlink or a file is refused)"
 	touch "$d/file"
 	run -125 retry --share x --share-store "file:$d/file" -- true
-	assert_output "retry: --share x: $d/file: not a directory (a symlink or a file is refused)"
+	assert_output "retry: true: --share x: $d/file: not a directory (a symlink or a file is refused)"
 	ln -s /etc/passwd "$d/new/y"
 	run -125 retry --share y --share-store "file:$d/new" -- true
-	assert_output "retry: --share y: $d/new/y: a symlink is refused"
+	assert_output "retry: true: --share y: $d/new/y: a symlink is refused"
 	run -125 retry --share x --share-store "ftp://localhost" -- true
 	assert_usage_error --share-store
 	assert_line --index 0 "retry: --share-store: 'ftp://localhost': not a store: give file:DIR, redis://HOST[:PORT][/DB] or unix:///PATH"
@@ -255,7 +255,7 @@ assert_waited() {
 	# From the environment, for a run and for retry share.
 	run -125 env RETRY_SHARE_STORE=rediss://:pw@a,b,/1 timeout 60 "$RETRY" \
 	    --share x -- true
-	assert_setup_error "--share x: \\\$RETRY_SHARE_STORE: an empty host in the list"
+	assert_setup_error "true: --share x: \\\$RETRY_SHARE_STORE: an empty host in the list"
 	run -125 env RETRY_SHARE_STORE=rediss://:pw@a,b,/1 timeout 60 "$RETRY" \
 	    share status
 	assert_output "retry: \$RETRY_SHARE_STORE: an empty host in the list: give HOST[:PORT] between the commas"
@@ -274,7 +274,7 @@ assert_waited() {
 	exec 4<>"$d/fifo"
 	t0=$(now_ms)
 	run -125 retry --share x --share-store-file "$d/fifo" -- true
-	assert_output "retry: --share x: --share-store-file $d/fifo: no line within 2s"
+	assert_output "retry: true: --share x: --share-store-file $d/fifo: no line within 2s"
 	(($(now_ms) - t0 < 10000))
 	# A signal ends the wait, and retry dies of it as anywhere else.
 	"$RETRY" --share x --share-store-file "$d/fifo" -- true 2>"$d/err" 3>&- 4>&- &
@@ -305,13 +305,13 @@ assert_waited() {
 	mkfifo "$d/fifo"
 	: >"$d/empty"
 	run -125 timeout 60 "$RETRY" --share x --share-store-file "$d/fifo" -- true
-	assert_output "retry: --share x: --share-store-file $d/fifo: a pipe that nothing was written to (is its writer running?)"
+	assert_output "retry: true: --share x: --share-store-file $d/fifo: a pipe that nothing was written to (is its writer running?)"
 	run -125 timeout 60 "$RETRY" share status --share-store-file "$d/fifo"
 	assert_output "retry: --share-store-file $d/fifo: a pipe that nothing was written to (is its writer running?)"
 	run -125 retry --share x --share-store-file "$d/empty" -- true
-	assert_output "retry: --share x: --share-store-file $d/empty: it is empty"
+	assert_output "retry: true: --share x: --share-store-file $d/empty: it is empty"
 	run -125 retry --share x --share-store-file /dev/null -- true
-	assert_output "retry: --share x: --share-store-file /dev/null: not a regular file or a pipe"
+	assert_output "retry: true: --share x: --share-store-file /dev/null: not a regular file or a pipe"
 }
 
 @test "share: a run killed at any system call of an update leaves the state it found or the one it made" {
@@ -350,13 +350,13 @@ assert_waited() {
 	mkdir -m 700 "$BATS_TEST_TMPDIR/theirs"
 	chown nobody "$BATS_TEST_TMPDIR/theirs"
 	run -125 retry --share x --share-store "file:$BATS_TEST_TMPDIR/theirs" -- true
-	assert_output "retry: --share x: $BATS_TEST_TMPDIR/theirs: refused: it belongs to another user"
+	assert_output "retry: true: --share x: $BATS_TEST_TMPDIR/theirs: refused: it belongs to another user"
 }
 
 @test "share: a corrupt state is said once and started afresh" {
 	printf 'retry-share 1\ntokens lots\n' >"$STORE/c"
 	run -1 retry --share c --share-window 1d --immediate -n 3 -- false
-	assert_line --index 0 "retry: --share c: $STORE/c was not a shared state; it starts afresh"
+	assert_line --index 0 "retry: false: --share c: $STORE/c was not a shared state; it starts afresh"
 	assert_equal "$(grep -c 'not a shared state' <<<"$output")" 1
 	assert_equal "$(field c tokens)" 8
 	head -c 3000 /dev/urandom >"$STORE/c"
@@ -373,7 +373,7 @@ assert_waited() {
 	assert_output --partial "No space left on device"
 	run -1 retry --share f --share-store "file:$m" --immediate -n 3 -- false
 	umount "$m"
-	assert_line --index 0 --regexp "^retry: --share f: $m/f: cannot write it: No space left on device; going on without the shared state until it answers$"
+	assert_line --index 0 --regexp "^retry: false: --share f: $m/f: cannot write it: No space left on device; going on without the shared state until it answers$"
 	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
 	assert_line --partial "giving up after 3 attempts"
 }
@@ -384,7 +384,7 @@ assert_waited() {
 	assert_equal "$stderr" "retry: no shared state in $STORE"
 	run -0 --separate-stderr "$RETRY" share status --log-format json
 	assert_equal "$output" ""
-	assert_regex "$stderr" '^\{"ts":"[0-9T:.-]+Z","event":"error","label":null,"command":\[\],"message":"no shared state in '"$STORE"'"\}$'
+	assert_regex "$stderr" '^\{"ts":"[0-9T:.-]+Z","event":"error","label":null,"command":\[\],"name":null,"message":"no shared state in '"$STORE"'"\}$'
 }
 
 @test "share: share status --log-format json says what goes wrong as a run's error events, never as text" {
@@ -392,18 +392,18 @@ assert_waited() {
 	run -125 --separate-stderr "$RETRY" share status --log-format json \
 	    --share-store "file:$d/typo"
 	assert_equal "$output" ""
-	assert_regex "$stderr" '^\{"ts":"[^"]+","event":"error","label":null,"command":\[\],"message":"--share-store: '"$d"'/typo: No such file or directory \(no store there\)"\}$'
+	assert_regex "$stderr" '^\{"ts":"[^"]+","event":"error","label":null,"command":\[\],"name":null,"message":"--share-store: '"$d"'/typo: No such file or directory \(no store there\)"\}$'
 	run -0 retry --share j -n 1 -- true
 	run -1 --separate-stderr "$RETRY" share status --log-format json j \
 	    missing
 	assert_line --index 0 --regexp '^\{"name":"j",'
 	assert_equal "${#lines[@]}" 1
-	assert_regex "$stderr" '^\{"ts":"[^"]+","event":"error","label":null,"command":\[\],"message":"missing: no shared state in '"$STORE"'"\}$'
+	assert_regex "$stderr" '^\{"ts":"[^"]+","event":"error","label":null,"command":\[\],"name":null,"message":"missing: no shared state in '"$STORE"'"\}$'
 	if noredis; then return; fi
 	# A store that does not answer.
 	run -1 --separate-stderr env RETRY_SHARE_STORE=unix://"$d"/none.sock \
 	    timeout 60 "$RETRY" share status --log-format json x
-	assert_regex "$stderr" '^\{"ts":"[^"]+","event":"error","label":null,"command":\[\],"message":"unix://'"$d"'/none.sock\?db=0: [^"]+"\}$'
+	assert_regex "$stderr" '^\{"ts":"[^"]+","event":"error","label":null,"command":\[\],"name":null,"message":"unix://'"$d"'/none.sock\?db=0: [^"]+"\}$'
 }
 
 @test "share: a store that is not there is an error, not an empty store" {
@@ -534,7 +534,7 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	run -1 --separate-stderr retry --share last --share-breaker 2:1h --immediate -n 2 -- false
 	assert_equal "${#stderr_lines[@]}" 3
 	assert_regex "${stderr_lines[0]}" '^retry: false: attempt 1/2 failed: '
-	assert_equal "${stderr_lines[1]}" "retry: the circuit of last opened after 2 failures in a row: no run starts an attempt for 1h"
+	assert_equal "${stderr_lines[1]}" "retry: false: the circuit of last opened after 2 failures in a row: no run starts an attempt for 1h"
 	assert_regex "${stderr_lines[2]}" '^retry: false: giving up after 2 attempts in '
 	run -1 --separate-stderr retry --share lastj --share-breaker 2:1h --immediate -n 2 \
 	    --log-format json -- false
@@ -545,8 +545,8 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	sleep 1.1
 	run -1 --separate-stderr retry --share probe --share-breaker 1:1s -n 1 -- false
 	assert_equal "${#stderr_lines[@]}" 3
-	assert_equal "${stderr_lines[0]}" "retry: the circuit of probe is half-open: attempt 1/1 probes it"
-	assert_regex "${stderr_lines[1]}" '^retry: the circuit of probe opened again: the probe failed'
+	assert_equal "${stderr_lines[0]}" "retry: false: the circuit of probe is half-open: attempt 1/1 probes it"
+	assert_regex "${stderr_lines[1]}" '^retry: false: the circuit of probe opened again: the probe failed'
 	assert_regex "${stderr_lines[2]}" '^retry: false: giving up after 1 attempt in '
 }
 
@@ -639,7 +639,7 @@ time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
 	run -0 retry --share x --budget 1s --timeout 5s -- sh -c 'echo ran'
 	kill "$LOCKER"
 	assert_line "ran"
-	assert_line --index 0 --regexp "^retry: --share x: $STORE/x: another process has held its lock for [0-9.]+ms; going on without the shared state until it answers$"
+	assert_line --index 0 --regexp "^retry: sh -c 'echo ran': --share x: $STORE/x: another process has held its lock for [0-9.]+ms; going on without the shared state until it answers$"
 	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
 	# Not the lock's 20s; the bound is for a busy host.
 	(($(now_ms) - t0 < 10000))
@@ -703,7 +703,7 @@ open(sys.argv[2], \"w\").close(); time.sleep(60)" "$1" "$2/locked" \
 @test "share: a store that cannot be made: said once, and the command runs unshared" {
 	run -0 env -u RETRY_SHARE_STORE XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/none/run" \
 	    "$RETRY" --share m --immediate -n 3 -- "$ROOT/tests/bin/flaky" 1
-	assert_line --index 0 "retry: --share m: $BATS_TEST_TMPDIR/none/run/retry: cannot make it: No such file or directory; going on without the shared state"
+	assert_line --index 0 "retry: $(command_name "$ROOT/tests/bin/flaky" 1): --share m: $BATS_TEST_TMPDIR/none/run/retry: cannot make it: No such file or directory; going on without the shared state"
 	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
 	assert_line "run 2"
 	run -1 retry --share m --share-store "file:$BATS_TEST_TMPDIR/none/dir" \
@@ -832,7 +832,7 @@ open(sys.argv[2], \"w\").close(); time.sleep(8)" "$2" "$1/locked" \
 	# Made first, by another user (root here), for all to read.
 	mkdir -m 755 "$dir"
 	run -0 as_user --share x -- echo ran
-	assert_line --index 0 "retry: --share x: $dir: refused: it belongs to another user; going on without the shared state"
+	assert_line --index 0 "retry: echo ran: --share x: $dir: refused: it belongs to another user; going on without the shared state"
 	assert_line --index 1 ran
 	assert_equal "${#lines[@]}" 2
 	run -75 as_user --share x --share-required -- echo ran
@@ -842,7 +842,7 @@ open(sys.argv[2], \"w\").close(); time.sleep(8)" "$2" "$1/locked" \
 	rmdir "$dir"
 	ln -s /etc "$dir"
 	run -0 as_user --share x -- echo ran
-	assert_line --index 0 "retry: --share x: $dir: not a directory (a symlink or a file is refused); going on without the shared state"
+	assert_line --index 0 "retry: echo ran: --share x: $dir: not a directory (a symlink or a file is refused); going on without the shared state"
 	assert_line --index 1 ran
 	rm "$dir"
 	mkdir -m 777 "$dir"

@@ -324,7 +324,7 @@ fd_target() {
 	name=$(named sh -c "echo out \$RETRY_ATTEMPT; [ \$RETRY_ATTEMPT -ge 3 ]")
 	[[ ${stderr_lines[1]} =~ ^retry:\ $name:\ attempt\ 1/5\ failed ]]
 	assert_equal "${stderr_lines[2]}" "out 2"
-	[[ ${stderr_lines[3]} =~ ^retry:\ attempt\ 2/5\ failed ]]
+	[[ ${stderr_lines[3]} =~ ^retry:\ $name:\ attempt\ 2/5\ failed ]]
 	[[ ${stderr_lines[4]} =~ ^retry:\ $name:\ succeeded\ on\ attempt\ 3\ of\ 5 ]]
 	assert_equal "${#stderr_lines[@]}" 5
 	assert_no_temp_files
@@ -444,9 +444,9 @@ fd_target() {
 @test "a report starts a line of its own after output that ended mid-line" {
 	run -1 bash -c '"$RETRY" -n 2 --immediate --until-output zzz -- sh -c "printf Pending; exit 1" 2>&1'
 	assert_line --index 0 "Pending"
-	assert_line --index 1 --partial "retry: sh -c 'printf Pending; exit 1': attempt 1/2 failed"
+	assert_line --index 1 --partial "retry: sh -c 'printf Pending...: attempt 1/2 failed"
 	assert_line --index 2 "Pending"
-	assert_line --index 3 --partial "retry: sh -c 'printf Pending; exit 1': giving up after 2 attempts"
+	assert_line --index 3 --partial "retry: sh -c 'printf Pending...: giving up after 2 attempts"
 	run -1 --separate-stderr retry -n 1 --until-output zzz -- sh -c 'printf Pending >&2; exit 1'
 	assert_equal "${stderr_lines[0]}" "Pending"
 	assert_equal "${#stderr_lines[@]}" 2
@@ -463,12 +463,12 @@ fd_target() {
 	local said="attempt 1 read stdin: the next attempt will not see that input again (--stdin replay gives every attempt all of it)"
 	# A pipe read to its end.
 	run -1 bash -c 'printf "a\nb\n" | "$RETRY" -n 3 --immediate -- sh -c "cat >/dev/null; exit 1"'
-	assert_line --index 1 "retry: $said"
+	assert_line --index 1 "retry: $(command_name sh -c "cat >/dev/null; exit 1"): $said"
 	assert_equal "$(grep -c 'read stdin' <<<"$output")" 1
 	# A file whose offset moved.
 	printf 'a\nb\n' >"$BATS_TEST_TMPDIR/in"
 	run -1 retry -n 2 --immediate -- sh -c 'read x; exit 1' <"$BATS_TEST_TMPDIR/in"
-	assert_line --index 1 "retry: $said"
+	assert_line --index 1 "retry: $(command_name sh -c 'read x; exit 1'): $said"
 	# Nothing read, an empty pipe, /dev/null, --stdin replay, a success: nothing said.
 	run -1 retry -n 2 --immediate -- false <"$BATS_TEST_TMPDIR/in"
 	refute_output --partial "read stdin"

@@ -58,7 +58,7 @@ for line in sys.stdin:
 	for i in 0 1 2 3 4; do
 		[[ ${stderr_lines[i]} == *"; ${want[i]}" ]] || fail "line $i: ${stderr_lines[i]}"
 	done
-	[[ ${stderr_lines[2]} =~ ^retry:\ attempt\ 3\ succeeded\ after\ .*\;\ next\ attempt\ in\ 30ms$ ]]
+	[[ ${stderr_lines[2]} == "retry: $(command_name "$D/cmd" "$D/script"): attempt 3 succeeded after "*"; next attempt in 30ms" ]]
 	assert_equal "${stderr_lines[5]}" "retry: $(command_name "$D/cmd" "$D/script"): stopping: exit 2 is a --stop-on status"
 }
 
@@ -68,7 +68,7 @@ for line in sys.stdin:
 	run -124 --separate-stderr timeout 2.5 "$RETRY" --forever -- \
 	    sh -c 'echo x >>"$0/runs"' "$D"
 	assert [ "$(wc -l <"$D/runs")" -le 3 ]
-	[[ ${stderr_lines[0]} == "retry: attempt 1 succeeded after "*"; next attempt in 1s" ]]
+	[[ ${stderr_lines[0]} == "retry: $(command_name sh -c 'echo x >>"$0/runs"' "$D"): attempt 1 succeeded after "*"; next attempt in 1s" ]]
 	# --dry-run says so, from the same policy.
 	run -0 retry --dry-run --forever --count 2 -- true
 	assert_line --index 4 "after a success: 1s to the next attempt"
@@ -112,9 +112,9 @@ print(e["event"], e["status"], e["reason"], e["delay_ms"])' "$stderr"
 	    sh -c "$script" sh "$D/n"
 	assert_equal "$(cat "$D/n")" 5
 	[[ ${stderr_lines[0]} == "retry: $(command_name sh -c "$script" sh "$D/n"): attempt 1 failed: exit 1 after "*"; next attempt in 10ms" ]]
-	[[ ${stderr_lines[1]} == "retry: attempt 2 failed: exit 1 after "*"; next attempt in 20ms" ]]
-	[[ ${stderr_lines[2]} == "retry: attempt 1 failed: exit 1 after "*"; next attempt in 10ms" ]]
-	[[ ${stderr_lines[3]} == "retry: attempt 2 failed: exit 1 after "*"; next attempt in 20ms" ]]
+	[[ ${stderr_lines[1]} == "retry: $(command_name sh -c "$script" sh "$D/n"): attempt 2 failed: exit 1 after "*"; next attempt in 20ms" ]]
+	[[ ${stderr_lines[2]} == "retry: $(command_name sh -c "$script" sh "$D/n"): attempt 1 failed: exit 1 after "*"; next attempt in 10ms" ]]
+	[[ ${stderr_lines[3]} == "retry: $(command_name sh -c "$script" sh "$D/n"): attempt 2 failed: exit 1 after "*"; next attempt in 20ms" ]]
 	# The closing line counts every attempt made.
 	[[ ${stderr_lines[4]} == "retry: $(command_name sh -c "$script" sh "$D/n"): giving up after 5 attempts in "*": exit 1" ]]
 }
@@ -207,9 +207,9 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 	assert_equal "$stderr" ""
 	assert_equal "$(sed -n 1p "$D/log")" before
 	assert_equal "$(wc -l <"$D/log")" 6
-	[[ $(sed -n 2p "$D/log") == *"Z retry: attempt 1/5 starting" ]]
+	[[ $(sed -n 2p "$D/log") == *"Z retry: flaky 1: attempt 1/5 starting" ]]
 	[[ $(sed -n 3p "$D/log") == *"Z retry: flaky 1: attempt 1/5 failed: exit 1 after "* ]]
-	[[ $(sed -n 5p "$D/log") == *"Z retry: attempt 2/5 succeeded after "* ]]
+	[[ $(sed -n 5p "$D/log") == *"Z retry: flaky 1: attempt 2/5 succeeded after "* ]]
 	[[ $(sed -n 6p "$D/log") == *"Z retry: flaky 1: succeeded on attempt 2 of 5 after "* ]]
 }
 
@@ -373,7 +373,7 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	    --on-giveup "touch '$D/gave-up'" -- flaky 2
 	[ ! -e "$D/gave-up" ]
 	assert_equal "$(flaky_runs 2>/dev/null || cat "$BATS_TEST_TMPDIR/flaky.count")" 3
-	assert_equal "$(grep -c '^retry: --on-retry: exit 3$' <<<"$stderr")" 2
+	assert_equal "$(grep -c '^retry: flaky 2: --on-retry: exit 3$' <<<"$stderr")" 2
 }
 
 @test "a hook's stdout goes to stderr, and it cannot read stdin" {
@@ -391,7 +391,7 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	t1=$(now_ms)
 	# Long before the hook's 30s, on a busy host too.
 	((t1 - t0 < 20000))
-	[[ $stderr == *"retry: --on-retry: timed out"* ]]
+	[[ $stderr == *"retry: sleep 30: --on-retry: timed out"* ]]
 }
 
 @test "--delay-from-output-replaces honours Retry-After: 1 against a 5s strategy" {
@@ -485,7 +485,7 @@ print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
 	[[ ${stderr_lines[0]} == *"; next attempt in 0s, as the command's output asked" ]]
 	run -1 --separate-stderr retry --fixed 10ms --max 2 \
 	    --delay-from-output 'wait (.*)' -- sh -c 'echo wait soon; exit 1'
-	assert_equal "${stderr_lines[0]}" "retry: --delay-from-output: 'soon': neither seconds, a duration nor an HTTP-date"
+	assert_equal "${stderr_lines[0]}" "retry: $(command_name sh -c 'echo wait soon; exit 1'): --delay-from-output: 'soon': neither seconds, a duration nor an HTTP-date"
 	[[ ${stderr_lines[1]} == *"; next attempt in 10ms" ]]
 	run -125 retry --delay-from-output 'Retry-After: [0-9]+' -- true
 	assert_usage_error --delay-from-output
@@ -526,10 +526,12 @@ print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
 
 @test "a countdown on the terminal, cleared before the next attempt" {
 	tmux_pane 120 20 "'$RETRY' --fixed 3s --max 2 -- sh -c 'echo attempt \$RETRY_ATTEMPT; exit 1'; echo done; sleep 30"
-	wait_screen 'retry: next attempt in 2s'
+	local name
+	name=$(named sh -c 'echo attempt $RETRY_ATTEMPT; exit 1')
+	wait_screen "^retry: $name: next attempt in 2s"
 	wait_screen '^done$'
 	run -0 screen
-	refute_line --regexp '^retry: next attempt in'
+	refute_line --regexp "^retry: $name: next attempt in"
 	assert_equal "$(grep -c '^attempt 2$' <<<"$output")" 1
 }
 

@@ -306,7 +306,7 @@ except KeyboardInterrupt:
 
 @test "Ctrl-C while --stdin replay reads the terminal ends retry" {
 	type_line "$RETRY --stdin replay -- cat"
-	wait_screen '^retry: --stdin replay: reading the terminal to Ctrl-D'
+	wait_screen '^retry: cat: --stdin replay: reading the terminal to Ctrl-D'
 	keys C-c
 	wait_screen 'SIGINT sent on to attempt 1/5, which ended: killed by SIGINT'
 	type_line "echo \"status \$?\" >'$D/status'"
@@ -316,7 +316,7 @@ except KeyboardInterrupt:
 
 @test "--stdin replay at a terminal: the attempt reads lines as they are typed, the next gets them again, then the rest, to Ctrl-D" {
 	type_line "$RETRY --max 2 --immediate --stdin replay -- sh -c 'read -r x; echo \"\$RETRY_ATTEMPT \$x\" >>\"$D/got\"; [ \$RETRY_ATTEMPT -lt 2 ] || cat >>\"$D/got\"; exit 1'"
-	wait_screen '^retry: --stdin replay: reading the terminal to Ctrl-D'
+	wait_screen "^retry: sh -c 'read -r x; ech\\.\\.\\.: --stdin replay: reading the terminal to Ctrl-D"
 	# Said once, in one line.
 	assert_equal "$(tmux -S "$SOCK" capture-pane -p | grep -c 'Ctrl-D')" 1
 	type_line hello

@@ -143,12 +143,12 @@ faults() {
 		run -1 env RETRY_SHARE_STORE="$url" timeout 60 "$RETRY" \
 		    --share bad --share-timeout 10s --max 3 --immediate -- \
 		    sh -c 'echo x >>"$0/calls"; exit 1' "$d"
-		assert_line --index 0 "retry: --share bad: rediss://localhost:$TLS_PORT/0: TLS: $want; going on without the shared state until it answers"
+		assert_line --index 0 "retry: $(command_name sh -c 'echo x >>"$0/calls"; exit 1' "$d"): --share bad: rediss://localhost:$TLS_PORT/0: TLS: $want; going on without the shared state until it answers"
 		assert_equal "$(faults)" 1
 		assert_equal "$(calls)" 3
 		run -75 env RETRY_SHARE_STORE="$url" timeout 60 "$RETRY" \
 		    --share bad --share-timeout 10s --share-required -- true
-		assert_line --index 0 "retry: --share bad: rediss://localhost:$TLS_PORT/0: TLS: $want; --share-required: giving up"
+		assert_line --index 0 "retry: true: --share bad: rediss://localhost:$TLS_PORT/0: TLS: $want; --share-required: giving up"
 		# Nothing was written on the server.
 		run -0 tls_cli EXISTS retry:bad:state
 		assert_output 0
@@ -196,7 +196,7 @@ faults() {
 			assert_output ran ;;
 		*)
 			assert_equal "$name $status" "$name 75"
-			assert_line --index 0 "retry: --share names: rediss://$host:$TLS_PORT/0: TLS: the server's certificate is refused: hostname mismatch (it does not name the host connected to); --share-required: giving up"
+			assert_line --index 0 "retry: echo ran: --share names: rediss://$host:$TLS_PORT/0: TLS: the server's certificate is refused: hostname mismatch (it does not name the host connected to); --share-required: giving up"
 			assert_equal "$(grep -c refused <<<"$output")" 1
 			refute_line ran ;;
 		esac
@@ -210,7 +210,7 @@ faults() {
 	assert_output --regexp "TLS: the server's certificate is refused: (self-signed certificate in certificate chain|unable to get local issuer certificate) \(give its CA as \?ssl_ca_certs=FILE\); going on without"
 	export RETRY_SHARE_STORE="$TLS_URL/2?ssl_cert_reqs=none"
 	run -1 retry --share none --share-timeout 10s --share-window 1d --max 3 --immediate -- false
-	assert_line --index 0 "retry: --share none: rediss://localhost:$TLS_PORT/2: ssl_cert_reqs=none: the server's certificate is not verified, so anyone on the way to it can read and change the shared state"
+	assert_line --index 0 "retry: false: --share none: rediss://localhost:$TLS_PORT/2: ssl_cert_reqs=none: the server's certificate is not verified, so anyone on the way to it can read and change the shared state"
 	assert_equal "$(grep -c "not verified" <<<"$output")" 1
 	refute_output --partial "going on without"
 	run -0 --separate-stderr retry share status --share-timeout 10s --share-window 1d none
@@ -349,7 +349,7 @@ while True:
 	t0=$(now_ms)
 	run -0 env RETRY_SHARE_STORE="rediss://localhost:$STALL_PORT?$(printf 'ssl_ca_certs=%s' "$CERTS/ca.crt")" \
 	    timeout 60 "$RETRY" --share st --share-connect-timeout 300ms --max 2 -- true
-	assert_line --index 0 "retry: --share st: rediss://localhost:$STALL_PORT/0: no TLS handshake within 300ms; going on without the shared state until it answers"
+	assert_line --index 0 "retry: true: --share st: rediss://localhost:$STALL_PORT/0: no TLS handshake within 300ms; going on without the shared state until it answers"
 	# Two decisions of 300ms at most, and a busy host: a handshake not
 	# given up would hold the run until timeout(1)'s 60s.
 	[ $(($(now_ms) - t0)) -lt 20000 ]
@@ -416,16 +416,16 @@ while True:
 	export RETRY_SHARE_STORE="rediss://localhost:$SILENT_PORT?$TLS_CA"
 	t0=$(now_ms)
 	run -0 timeout 60 "$RETRY" --share mute --share-timeout 200ms -- true
-	assert_line --index 0 "retry: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 2s; going on without the shared state until it answers"
+	assert_line --index 0 "retry: true: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 2s; going on without the shared state until it answers"
 	assert_equal "$(grep -c "going on without" <<<"$output")" 1
 	# Two decisions of 2s at most, on a busy host.
 	[ $(($(now_ms) - t0)) -lt 30000 ]
 	run -0 timeout 60 "$RETRY" --share mute --share-timeout 200ms \
 	    --share-connect-timeout 700ms -- true
-	assert_line --index 0 "retry: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 700ms; going on without the shared state until it answers"
+	assert_line --index 0 "retry: true: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 700ms; going on without the shared state until it answers"
 	# Longer than 2s, --share-timeout is the connect bound too.
 	run -0 timeout 60 "$RETRY" --share mute --share-timeout 3s --max 1 -- true
-	assert_line --index 0 "retry: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 3s; going on without the shared state until it answers"
+	assert_line --index 0 "retry: true: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 3s; going on without the shared state until it answers"
 }
 
 @test "tls: OpenSSL is mapped only by a run whose store is rediss://" {

@@ -353,8 +353,8 @@ const struct opt optable[] = {
 	  "with -q)" },
 	{ "label", 'm', O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
 	  LINE(label, "must be one non-empty line"),
-	  "prefix reports with retry[LABEL]: (also\n"
-	  "--message)" },
+	  "prefix reports with retry[LABEL]: instead\n"
+	  "of the command's name (also --message)" },
 	{ "message", 0, O_LABEL, "LABEL", G_REPORT, RETRY, 0, 0,
 	  LINE(label, "must be one non-empty line"), NULL },
 	{ "dry-run", 0, O_DRY_RUN, NULL, G_REPORT, RETRY, 0, 0,

@@ -109,7 +109,7 @@ hedge_format_output(struct line *l, const struct reporter *c,
 		line_add_json_n(l, text, len);
 		line_add(l, "}");
 	} else {
-		report_prefix(l, c);
+		report_prefix_named(l, c);
 		line_add(l, "attempt %lu %s: ", attempt, stream);
 		line_add_visible(l, text, len);
 	}
@@ -125,12 +125,7 @@ hedge_format(struct line *l, const struct reporter *c,
 	if (c->json)
 		json(l, c, e, now);
 	else {
-		report_prefix(l, c);
-		/* The first failure's line names the command, as a single
-		 * attempt's does. */
-		if (c->label == NULL && e->what == HE_FAILED &&
-		    e->failures == 1)
-			line_add(l, "%s: ", c->name);
+		report_prefix_named(l, c);
 		body = l->len;
 		text(l, c, e);
 	}

@@ -39,19 +39,17 @@ struct hedge_event {
 	unsigned long	 failed;	/* HE_STARTED: the attempt after whose
 					 * failure after is counted, or 0:
 					 * after beside's start */
-	unsigned long	 failures;	/* HE_FAILED: of the run, this one
-					 * counted: the first names the
-					 * command */
 	enum reason	 why;		/* HE_FAILED: why it failed */
 };
 
 /* The line of e in l, finished as report_format finishes its own; where
- * the body starts, after "retry: " (0 in JSON). */
+ * the body starts, after the prefix (0 in JSON). */
 size_t	hedge_format(struct line *l, const struct reporter *,
 	    const struct hedge_event *e, const struct timespec *now);
 /* A line of output that no reader got (a cancelled attempt's, or one that
- * failed beside others), for the log: "retry: attempt N stdout: LINE",
- * made visible, or an "output" object with the line as a JSON string. */
+ * failed beside others), for the log: "retry: NAME: attempt N stdout:
+ * LINE", made visible, or an "output" object with the line as a JSON
+ * string. */
 void	hedge_format_output(struct line *l, const struct reporter *,
 	    unsigned long attempt, const char *stream, const char *text,
 	    size_t len, const struct timespec *now);

@@ -495,7 +495,20 @@ report_json_head(struct line *l, const struct reporter *c, const char *event,
 		line_add(l, i > 0 ? "," : "");
 		line_add_json(l, c->args[i]);
 	}
-	line_add(l, "]");
+	line_add(l, "],\"name\":");
+	if (c->label != NULL)
+		line_add_json(l, c->label);
+	else if (c->nargs > 0) {
+		struct line q = { 0 };
+
+		report_quote_command(&q, c->args, c->nargs);
+		if (q.failed)
+			l->failed = true;
+		else
+			line_add_json_n(l, q.buf, q.len);
+		free(q.buf);
+	} else
+		line_add(l, "null");
 }
 
 /* One JSON object, the contract's fields, null where they do not apply. */
@@ -603,17 +616,6 @@ report_finish(const struct reporter *c, struct line *l)
 	line_add(l, "\n");
 }
 
-/* Whether the text of e names the command: the first failure's line,
- * and the line that ends the run (a success that the closing line of a
- * success after failures follows does not). */
-static bool
-named(const struct report *e)
-{
-	if (e->event == EV_FAILED)
-		return e->failures == 1;
-	return ends_run(e) && !(e->event == EV_SUCCEEDED && e->failures > 0);
-}
-
 void
 report_prefix(struct line *l, const struct reporter *c)
 {
@@ -624,6 +626,15 @@ report_prefix(struct line *l, const struct reporter *c)
 	line_add(l, "retry[");
 	line_add_visible(l, c->label, strlen(c->label));
 	line_add(l, "]: ");
+}
+
+void
+report_prefix_named(struct line *l, const struct reporter *c)
+{
+	if (c->label == NULL && c->line_name[0] != '\0')
+		line_add(l, "retry: %s: ", c->line_name);
+	else
+		report_prefix(l, c);
 }
 
 size_t
@@ -638,7 +649,7 @@ report_format_error(struct line *l, const struct reporter *c,
 		line_add_json(l, msg);
 		line_add(l, "}");
 	} else {
-		report_prefix(l, c);
+		report_prefix_named(l, c);
 		body = l->len;
 		line_add_visible(l, msg, strlen(msg));
 	}
@@ -655,11 +666,7 @@ report_format(struct line *l, const struct reporter *c,
 	if (c->json)
 		json(l, c, e, now);
 	else {
-		report_prefix(l, c);
-		/* Without a label, the command is named where a log of
-		 * several runs needs it. */
-		if (c->label == NULL && named(e))
-			line_add(l, "%s: ", c->name);
+		report_prefix_named(l, c);
 		body = l->len;
 		text(l, c, e);
 	}

@@ -74,16 +74,24 @@ struct report {
 
 struct logfile;
 
-/* The most of the command that reports name, cut short beyond it. */
+/* The most of the command that the CI's group titles and annotations
+ * name, in bytes, cut short beyond it. */
 #define REPORT_NAME_MAX	48
+/* The most of the command that each text line names, in columns, "..."
+ * included: enough to tell parallel jobs apart, little enough that a
+ * line stays close to 80 columns. */
+#define REPORT_LINE_NAME_COLS	24
 
 /* What reports need, taken from the options once. */
 struct reporter {
 	const char	*label;		/* retry[LABEL]:, or NULL */
-	/* Without a label, the command as the first failure's line and the
-	 * closing line name it, and syslog: its words, quoted as a shell
-	 * would need them, made visible, cut short with "...". */
+	/* Without a label, the command as the CI's lines name it: its
+	 * words, quoted as a shell would need them, made visible, cut short
+	 * with "...". */
 	char		 name[REPORT_NAME_MAX + 4];
+	/* The same, shorter, as every text line and syslog name it: an
+	 * escape is 4 columns of 4 bytes, a UTF-8 character up to 4 bytes. */
+	char		 line_name[REPORT_LINE_NAME_COLS * 4 + 1];
 	char *const	*args;		/* the command, for JSON */
 	int		 nargs;
 	enum verbosity	 verbosity;
@@ -107,15 +115,16 @@ struct reporter {
 /*
  * The line of e, in l, finished: text made visible, or JSON, that ends
  * with a newline; "ts" is now.  Returns where the body starts, after
- * "retry: " and the command's name (0 in JSON), for syslog, whose lines
- * have a prefix of their own.
+ * the prefix (0 in JSON), for syslog, whose lines have a prefix of their
+ * own.
  */
 size_t	report_format(struct line *l, const struct reporter *,
 	    const struct report *e, const struct timespec *now);
 /* retry's own error msg as a finished line, text or JSON ("error"). */
 size_t	report_format_error(struct line *l, const struct reporter *,
 	    const char *msg, const struct timespec *now);
-/* A JSON object's first fields: ts, event, label and command. */
+/* A JSON object's first fields: ts, event, label, command and name (the
+ * label, else the command's words quoted as one string, else null). */
 void	report_json_head(struct line *l, const struct reporter *,
 	    const char *event, const struct timespec *now);
 /* l made visible (text) and ended with a newline. */
@@ -134,12 +143,25 @@ void	report_attempt(struct line *l, const struct reporter *,
 /* Why an attempt whose status was a success still failed, as its failure
  * line says it: " (no line matched --until-output)", or "". */
 const char *report_failure_why(enum reason why);
-/* "retry: ", or "retry[LABEL]: ". */
+/* "retry: ", or "retry[LABEL]: ": the CI's titles, which name the
+ * command after it. */
 void	report_prefix(struct line *l, const struct reporter *);
+/* What names the run first on every text line: "retry[LABEL]: ", or
+ * "retry: NAME: " with the command's line_name ("retry: " where there is
+ * no command). */
+void	report_prefix_named(struct line *l, const struct reporter *);
+/* The command's words into l, quoted as a shell would need them. */
+void	report_quote_command(struct line *l, char *const *args, int nargs);
 /* The command's words into buf, quoted as a shell would need them, made
  * visible, cut short with "..." past REPORT_NAME_MAX bytes. */
 void	report_name_command(char *const *args, int nargs, char *buf,
 	    size_t sz);
+/* The same, cut short with "..." past REPORT_LINE_NAME_COLS columns. */
+void	report_name_line(char *const *args, int nargs, char *buf, size_t sz);
+/* Whether the prefix of c's text lines shows word whole, as the first of
+ * the command's words: a line that would say it again need not (JSON's
+ * messages keep it). */
+bool	report_names_whole(const struct reporter *c, const char *word);
 /* s in buf as reports show it, the one rule for all that retry prints:
  * C0 controls but tab, DEL, C1 controls and bytes that are not UTF-8 as
  * \xHH, UTF-8 kept; cut short (never inside an escape) to fit sz.  For

@@ -10,34 +10,53 @@
 #include "line.h"
 #include "reportfmt.h"
 
-/* The command's words, in single quotes but for words of only these
- * characters. */
-void
-report_name_command(char *const *args, int nargs, char *buf, size_t sz)
+/* w, in single quotes but for a word of only these characters. */
+static void
+quote_word(struct line *l, const char *w)
 {
 	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "abcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-";
+
+	if (*w != '\0' && w[strspn(w, plain)] == '\0') {
+		line_add(l, "%s", w);
+		return;
+	}
+	line_add(l, "'");
+	for (size_t n; *w != '\0'; w += n) {
+		n = strcspn(w, "'");
+		line_add(l, "%.*s", (int)n, w);
+		if (w[n] == '\'') {
+			line_add(l, "'\\''");
+			n++;
+		}
+	}
+	line_add(l, "'");
+}
+
+void
+report_quote_command(struct line *l, char *const *args, int nargs)
+{
+	for (int i = 0; i < nargs; i++) {
+		line_add(l, i > 0 ? " " : "");
+		quote_word(l, args[i]);
+	}
+}
+
+/* s, n bytes, with its trailing blanks cut and "..." after it, in buf. */
+static void
+cut_short(const char *s, size_t n, char *buf, size_t sz)
+{
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	snprintf(buf, sz, "%.*s...", (int)n, s);
+}
+
+void
+report_name_command(char *const *args, int nargs, char *buf, size_t sz)
+{
 	struct line l = { 0 }, v = { 0 };
 
-	for (int i = 0; i < nargs; i++) {
-		const char *w = args[i];
-
-		line_add(&l, i > 0 ? " " : "");
-		if (*w != '\0' && w[strspn(w, plain)] == '\0') {
-			line_add(&l, "%s", w);
-			continue;
-		}
-		line_add(&l, "'");
-		for (size_t n; *w != '\0'; w += n) {
-			n = strcspn(w, "'");
-			line_add(&l, "%.*s", (int)n, w);
-			if (w[n] == '\'') {
-				line_add(&l, "'\\''");
-				n++;
-			}
-		}
-		line_add(&l, "'");
-	}
+	report_quote_command(&l, args, nargs);
 	buf[0] = '\0';
 	if (!l.failed && l.buf != NULL) {
 		line_add_visible(&v, l.buf, l.len);
@@ -53,6 +72,56 @@ report_name_command(char *const *args, int nargs, char *buf, size_t sz)
 	}
 	free(v.buf);
 	free(l.buf);
+}
+
+void
+report_name_line(char *const *args, int nargs, char *buf, size_t sz)
+{
+	struct line l = { 0 }, v = { 0 };
+	size_t n, cols;
+
+	report_quote_command(&l, args, nargs);
+	buf[0] = '\0';
+	if (!l.failed && l.buf != NULL)
+		line_add_visible(&v, l.buf, l.len);
+	if (!v.failed && v.buf != NULL) {
+		n = line_fit(v.buf, v.len, REPORT_LINE_NAME_COLS, &cols);
+		if (n == v.len)
+			strlcpy(buf, v.buf, sz);
+		else {
+			/* Room for "...", never inside an escape. */
+			n = line_fit(v.buf, v.len, REPORT_LINE_NAME_COLS - 3,
+			    &cols);
+			for (size_t i = n > 3 ? n - 3 : 0; i < n; i++)
+				if (v.buf[i] == '\\' && i + 4 > n) {
+					n = i;
+					break;
+				}
+			cut_short(v.buf, n, buf, sz);
+		}
+	}
+	free(v.buf);
+	free(l.buf);
+}
+
+/* The name is cut short after the word, if at all: blanks before the
+ * "..." are cut, so that a blank or the end follows a word shown whole. */
+bool
+report_names_whole(const struct reporter *c, const char *word)
+{
+	struct line q = { 0 }, v = { 0 };
+	bool whole = false;
+
+	quote_word(&q, word);
+	if (c->label == NULL && !c->json && !q.failed && q.buf != NULL)
+		line_add_visible(&v, q.buf, q.len);
+	if (!v.failed && v.buf != NULL && v.len <= strlen(c->line_name))
+		whole = strncmp(c->line_name, v.buf, v.len) == 0 &&
+		    (c->line_name[v.len] == ' ' ||
+		    c->line_name[v.len] == '\0');
+	free(v.buf);
+	free(q.buf);
+	return whole;
 }
 
 char *

@@ -253,7 +253,7 @@ say(const struct round *rd, enum hedge_what what, const struct flight *f,
 	    .won = rd->won,
 	    .result = what == HE_FAILED ? &f->r : NULL,
 	    .duration = f->end - f->start, .elapsed = mono_ns() - h->t0,
-	    .failed = rd->failed, .failures = *h->failures, .why = f->why };
+	    .failed = rd->failed, .why = f->why };
 
 	report_hedge(h->rep, &e);
 }

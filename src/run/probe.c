@@ -32,6 +32,7 @@
 
 struct probe {
 	const char		*word;
+	bool			 named;	/* the report's prefix says word */
 	int64_t			 by;	/* the deadline, or -1 */
 	int64_t			 timeout;
 	struct attempt_result	*r;
@@ -40,14 +41,16 @@ struct probe {
 	char			 addrs[256];	/* the addresses tried, or "" */
 };
 
-/* What is said of p: word, what, and the addresses tried, if any. */
+/* What is said of p: word (unless the prefix says it), what, and the
+ * addresses tried, if any. */
 static void
 say(struct probe *p, const char *what)
 {
 	const bool any = p->addrs[0] != '\0';
 
-	snprintf(p->why, p->sz, "%s: %s%s%s%s", p->word, what, any ? " (" : "",
-	    p->addrs, any ? ")" : "");
+	snprintf(p->why, p->sz, "%s%s%s%s%s%s", p->named ? "" : p->word,
+	    p->named ? "" : ": ", what, any ? " (" : "", p->addrs,
+	    any ? ")" : "");
 }
 
 static void
@@ -202,7 +205,8 @@ probe_attempt(const struct config *c, const struct reporter *rep,
 {
 	const int64_t budget = c->limits.budget;
 	char why[512];
-	struct probe p = { .word = c->args[0], .r = r, .why = why,
+	struct probe p = { .word = c->args[0],
+	    .named = report_names_whole(rep, c->args[0]), .r = r, .why = why,
 	    .sz = sizeof(why), .timeout = timeout };
 
 	if (timeout < 0 && budget >= 0)

@@ -72,7 +72,7 @@ to_syslog(const struct reporter *c, int priority, const struct line *l,
 	if (!c->json && c->label != NULL)
 		line_add_visible(&who, c->label, strlen(c->label));
 	else if (!c->json)
-		line_add(&who, "%s", c->name);
+		line_add(&who, "%s", c->line_name);
 	if (who.failed || who.len == 0)
 		syslog(priority, "%.*s", (int)(l->len - body - 1),
 		    l->buf + body);
@@ -211,6 +211,7 @@ reporter_init(struct reporter *r, const struct reporter_opts *o)
 		.share = o->share, .share_rules = o->share_rules,
 	};
 	report_name_command(o->args, o->nargs, r->name, sizeof(r->name));
+	report_name_line(o->args, o->nargs, r->line_name, sizeof(r->line_name));
 }
 
 int
@@ -320,7 +321,11 @@ report_cannot_run(const struct reporter *c, const char *cmd, int e)
 		snprintf(why, sizeof(why), "%s", strerror(EISDIR));
 	else
 		snprintf(why, sizeof(why), "%s", strerror(e));
-	report_error(c, "%s: %s", cmd, why);
+	/* The prefix names the command already, or a label does. */
+	if (report_names_whole(c, cmd))
+		report_error(c, "%s", why);
+	else
+		report_error(c, "%s: %s", cmd, why);
 	ci_cannot_run(c, why);
 }
 
@@ -426,7 +431,7 @@ countdown_show(const struct reporter *c, int64_t left)
 		return;
 	}
 	out_newline(true);
-	report_prefix(&t, c);
+	report_prefix_named(&t, c);
 	line_add(&t, "next attempt in %s", duration_format(
 	    (left + NS_PER_SEC - 1) / NS_PER_SEC * NS_PER_SEC, d, sizeof(d)));
 	undraw(&l);

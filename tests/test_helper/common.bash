@@ -121,12 +121,12 @@ skip_under_asan_limits() {
 	[ "${RETRY_UNDER:-}" != asan ] || skip "under ASan: $1"
 }
 
-# The command "$@" as the first failure's line and the closing line name
-# it: its words, those of other than plain characters in single quotes, cut
-# short past 48 bytes with "..." (of control characters, newlines are made
-# visible, as \x0a).
+# The command "$@" as every report line names it: its words, those of
+# other than plain characters in single quotes, cut short past 24 columns
+# to 21 and "..." (of control characters, newlines are made visible, as
+# \x0a; a tab takes 8 columns).
 command_name() {
-	local w s='' q
+	local w s='' q c i n=0
 	for w in "$@"; do
 		[ -z "$s" ] || s+=" "
 		if [[ -n $w && $w != *[!A-Za-z0-9_@%+=:,./-]* ]]; then
@@ -137,12 +137,18 @@ command_name() {
 		fi
 	done
 	s=${s//$'\n'/\\x0a}
-	if [ "${#s}" -gt 48 ]; then
-		s=${s:0:48}
+	q=${s//[!$'\t']/}
+	if [ $((${#s} + 7 * ${#q})) -gt 24 ]; then
+		for ((i = 0; i < ${#s}; i++)); do
+			c=${s:i:1}
+			[ "$c" = $'\t' ] && n=$((n + 8)) || n=$((n + 1))
+			[ "$n" -le 21 ] || break
+		done
+		s=${s:0:i}
 		# Never inside an escape.
-		if [[ ${s:45} == *\\* ]]; then
-			q=${s:45}
-			s=${s:0:45}${q%%\\*}
+		if [[ ${s: -3} == *\\* ]]; then
+			q=${s: -3}
+			s=${s:0:${#s}-3}${q%%\\*}
 		fi
 		while [[ $s == *" " ]]; do s=${s% }; done
 		s+=...

@@ -114,7 +114,8 @@ static void
 rows_words(void)
 {
 	const struct attempt_result failed = { .status = 4 };
-	const struct reporter text = { .max_attempts = 5, .name = "cmd" };
+	const struct reporter text = { .max_attempts = 5, .name = "cmd",
+		.line_name = "cmd" };
 	const struct reporter json = { .max_attempts = 5, .json = true };
 	const struct timespec now = { 0, 0 };
 	static const struct {
@@ -122,60 +123,60 @@ rows_words(void)
 		const char	*text;
 		const char	*json;
 	} rows[] = {
-		{ { HE_STARTED, 2, 1, 0, false, NULL, 2 * S, 0, 2 * S, 0, 0,
+		{ { HE_STARTED, 2, 1, 0, false, NULL, 2 * S, 0, 2 * S, 0,
 		    WHY_NONE },
-		  "retry: attempt 1 still running after 2s: started attempt 2 "
-		  "beside it\n",
+		  "retry: cmd: attempt 1 still running after 2s: started "
+		  "attempt 2 beside it\n",
 		  "\"event\":\"hedge\",\"label\":null,\"command\":[],"
-		  "\"attempt\":2,\"max_attempts\":5,\"beside\":1,"
+		  "\"name\":null,\"attempt\":2,\"max_attempts\":5,\"beside\":1,"
 		  "\"hedge_ms\":2000,\"after_failure_of\":null,"
 		  "\"elapsed_ms\":2000}\n" },
 		/* DUR after a failure, not after attempt 1 started. */
 		{ { HE_STARTED, 3, 1, 0, false, NULL, 2 * S, 0, 4300 * MS, 2,
-		    0, WHY_NONE },
-		  "retry: 2s after attempt 2 failed: started attempt 3 beside "
-		  "attempt 1\n",
+		    WHY_NONE },
+		  "retry: cmd: 2s after attempt 2 failed: started attempt 3 "
+		  "beside attempt 1\n",
 		  "\"event\":\"hedge\",\"label\":null,\"command\":[],"
-		  "\"attempt\":3,\"max_attempts\":5,\"beside\":1,"
+		  "\"name\":null,\"attempt\":3,\"max_attempts\":5,\"beside\":1,"
 		  "\"hedge_ms\":2000,\"after_failure_of\":2,"
 		  "\"elapsed_ms\":4300}\n" },
-		/* The first failure names the command, as a single
-		 * attempt's line does, and says why output failed it. */
+		/* A failure says why output failed it, as a single
+		 * attempt's line does. */
 		{ { HE_FAILED, 2, 0, 1, false, NULL, 0, 300 * MS, 2300 * MS, 0,
-		    1, WHY_NO_UNTIL },
+		    WHY_NO_UNTIL },
 		  "retry: cmd: attempt 2/5 failed: exit 4 after 300ms (no line "
 		  "matched --until-output); 1 other still running\n",
 		  "\"event\":\"hedge_failed\",\"label\":null,\"command\":[],"
-		  "\"attempt\":2,\"max_attempts\":5,\"others\":1,\"status\":4,"
+		  "\"name\":null,\"attempt\":2,\"max_attempts\":5,\"others\":1,\"status\":4,"
 		  "\"signal\":null,\"timed_out\":false,\"duration_ms\":300,"
 		  "\"elapsed_ms\":2300}\n" },
 		{ { HE_FAILED, 2, 0, 1, false, NULL, 0, 300 * MS, 2300 * MS, 0,
-		    2, WHY_NONE },
-		  "retry: attempt 2/5 failed: exit 4 after 300ms; 1 other still "
-		  "running\n",
+		    WHY_NONE },
+		  "retry: cmd: attempt 2/5 failed: exit 4 after 300ms; 1 other "
+		  "still running\n",
 		  "\"event\":\"hedge_failed\",\"label\":null,\"command\":[],"
-		  "\"attempt\":2,\"max_attempts\":5,\"others\":1,\"status\":4,"
+		  "\"name\":null,\"attempt\":2,\"max_attempts\":5,\"others\":1,\"status\":4,"
 		  "\"signal\":null,\"timed_out\":false,\"duration_ms\":300,"
 		  "\"elapsed_ms\":2300}\n" },
-		{ { HE_WON, 3, 0, 2, false, NULL, 0, 50 * MS, 4 * S, 0, 0,
+		{ { HE_WON, 3, 0, 2, false, NULL, 0, 50 * MS, 4 * S, 0,
 		    WHY_NONE },
-		  "retry: attempt 3 succeeded first, after 50ms: cancelling 2 "
-		  "others\n",
+		  "retry: cmd: attempt 3 succeeded first, after 50ms: "
+		  "cancelling 2 others\n",
 		  "\"event\":\"hedge_won\",\"label\":null,\"command\":[],"
-		  "\"attempt\":3,\"max_attempts\":5,\"others\":2,"
+		  "\"name\":null,\"attempt\":3,\"max_attempts\":5,\"others\":2,"
 		  "\"duration_ms\":50,\"elapsed_ms\":4000}\n" },
-		{ { HE_CANCELLED, 1, 3, 0, true, NULL, 0, 4 * S, 4 * S, 0, 0,
+		{ { HE_CANCELLED, 1, 3, 0, true, NULL, 0, 4 * S, 4 * S, 0,
 		    WHY_NONE },
-		  "retry: attempt 1 cancelled after 4s (attempt 3 won)\n",
+		  "retry: cmd: attempt 1 cancelled after 4s (attempt 3 won)\n",
 		  "\"event\":\"cancelled\",\"label\":null,\"command\":[],"
-		  "\"attempt\":1,\"max_attempts\":5,\"winner\":3,\"by\":3,"
+		  "\"name\":null,\"attempt\":1,\"max_attempts\":5,\"winner\":3,\"by\":3,"
 		  "\"duration_ms\":4000,\"elapsed_ms\":4000}\n" },
-		{ { HE_CANCELLED, 1, 2, 0, false, NULL, 0, S, 2 * S, 0, 0,
+		{ { HE_CANCELLED, 1, 2, 0, false, NULL, 0, S, 2 * S, 0,
 		    WHY_NONE },
-		  "retry: attempt 1 cancelled after 1s (attempt 2 ended the "
-		  "run)\n",
+		  "retry: cmd: attempt 1 cancelled after 1s (attempt 2 ended "
+		  "the run)\n",
 		  "\"event\":\"cancelled\",\"label\":null,\"command\":[],"
-		  "\"attempt\":1,\"max_attempts\":5,\"winner\":null,"
+		  "\"name\":null,\"attempt\":1,\"max_attempts\":5,\"winner\":null,"
 		  "\"by\":2,\"duration_ms\":1000,\"elapsed_ms\":2000}\n" },
 	};
 
@@ -204,7 +205,7 @@ rows_words(void)
 static void
 rows_output(void)
 {
-	const struct reporter text = { .max_attempts = 5 };
+	const struct reporter text = { .max_attempts = 5, .line_name = "cmd" };
 	const struct reporter json = { .max_attempts = 5, .json = true };
 	const struct timespec now = { 0, 0 };
 	static const char out[] = "a\033[2J\0b";
@@ -214,7 +215,7 @@ rows_output(void)
 	hedge_format_output(&l, &text, 2, "stderr", out, sizeof(out) - 1,
 	    &now);
 	unit_row(l.buf != NULL && strcmp(l.buf,
-	    "retry: attempt 2 stderr: a\\x1b[2J\\x00b\n") == 0, "hedging",
+	    "retry: cmd: attempt 2 stderr: a\\x1b[2J\\x00b\n") == 0, "hedging",
 	    "a loser's line in the text log, made visible", "got '%s'", l.buf);
 	free(l.buf);
 	l = (struct line){ 0 };

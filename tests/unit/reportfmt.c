@@ -83,6 +83,7 @@ fmt_reporter(struct reporter *r)
 		.retry_on = true, .retry_if_output = true,
 		.successes = 2, .share = "api", .share_rules = &rules };
 	report_name_command(args, 3, r->name, sizeof(r->name));
+	report_name_line(args, 3, r->line_name, sizeof(r->line_name));
 }
 
 /* The line of case k in l, from a report built for it. */
@@ -171,6 +172,74 @@ fmt_fields(const char *s, char *buf, size_t sz)
 	}
 }
 
+/* report_name_line of the n words w, copied: the command's words are
+ * not const. */
+static void
+name_line(const char *const *w, int n, char *buf, size_t sz)
+{
+	char *v[8];
+
+	for (int i = 0; i < n; i++)
+		v[i] = strdup(w[i]);
+	report_name_line(v, n, buf, sz);
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+}
+
+/* The command as every text line names it: whole to 24 columns, else cut
+ * to 21 and "...", never inside an escape, blanks before it cut; and
+ * whether that name shows a word whole. */
+static void
+name_rows(void)
+{
+	static const char *const lone[] = { "nosuchcmd", "a" };
+	static const char *const longword[] = {
+		"/opt/tools/bin/deploy-everything", "now" };
+	static const struct {
+		const char	*args[4];
+		int		 nargs;
+		const char	*want;
+	} rows[] = {
+		{ { "make", "-C", "src/libfoo", "check" }, 4,
+		    "make -C src/libfoo check" },
+		{ { "sh", "-c", "echo hi; exit 1" }, 3,
+		    "sh -c 'echo hi; exit 1'" },
+		{ { "curl", "-fsS", "https://example.com/a/b" }, 3,
+		    "curl -fsS https://exa..." },
+		{ { "aaaaaaaaaaaaaaaaaaaa", "bbbb" }, 2,
+		    "aaaaaaaaaaaaaaaaaaaa..." },
+		{ { "printf", "\033\033\033\033" }, 2,
+		    "printf '\\x1b\\x1b\\x1b..." },
+		/* é, ö, ü, ï, ñ: one column each, of two bytes. */
+		{ { "echo", "h\xc3\xa9llo w\xc3\xb6rld \xc3\xbcn\xc3\xaf" "c"
+		    "\xc3\xb6" "d\xc3\xa9 \xc3\xb1" }, 2,
+		    "echo 'h\xc3\xa9llo w\xc3\xb6rld \xc3\xbcn\xc3\xaf..." },
+		{ { "x" }, 0, "" },
+	};
+	struct reporter r = { 0 };
+	char buf[sizeof(r.line_name)];
+	size_t used;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		name_line(rows[i].args, rows[i].nargs, buf, sizeof(buf));
+		(void)line_fit(buf, strlen(buf), 80, &used);
+		unit_row(strcmp(buf, rows[i].want) == 0 &&
+		    used <= REPORT_LINE_NAME_COLS, "reportfmt",
+		    rows[i].want, "\"%s\", %zu columns", buf, used);
+	}
+	name_line(lone, 2, r.line_name, sizeof(r.line_name));
+	unit_row(report_names_whole(&r, "nosuchcmd") &&
+	    !report_names_whole(&r, "nosuch"), "reportfmt",
+	    "the name shows its first word whole", "%s", r.line_name);
+	name_line(longword, 2, r.line_name, sizeof(r.line_name));
+	unit_row(!report_names_whole(&r, longword[0]), "reportfmt",
+	    "a first word cut short is not shown whole", "%s", r.line_name);
+	name_line(lone, 2, r.line_name, sizeof(r.line_name));
+	r.label = "db";
+	unit_row(!report_names_whole(&r, "nosuchcmd"), "reportfmt",
+	    "a label's lines do not name the command", "%s", r.line_name);
+}
+
 #ifndef FMT_GENERATE
 /* The rows: what the words were when they were pinned (each case's text
  * and JSON, in the order of fmt_cases, then the fields of the first case
@@ -225,6 +294,7 @@ unit_reportfmt(void)
 	unit_row(fields == sizeof(field_rows) / sizeof(field_rows[0]),
 	    "reportfmt", "field rows", "%zu of %zu", fields,
 	    sizeof(field_rows) / sizeof(field_rows[0]));
+	name_rows();
 }
 #endif
 

@@ -159,7 +159,7 @@ retry[a,b:c]: no\\x0a::error::pwned%: command not found
 	assert_output ""
 	assert_equal "${#stderr_lines[@]}" 4
 	assert_regex "${stderr_lines[0]}" "^${e}\\[0Ksection_start:$t:retry_attempt_1\\["
-	assert_equal "${stderr_lines[1]}" "retry: no\\x0a::x: command not found"
+	assert_equal "${stderr_lines[1]}" "retry: 'no\\x0a::x' arg: command not found"
 	assert_regex "${stderr_lines[2]}" "^${e}\\[0Ksection_end:$t:retry_attempt_1"$'\r'"${e}\\[0K\$"
 	assert_equal "${stderr_lines[3]}" "retry: could not start: 'no\\x0a::x' arg: could not start: command not found"
 }

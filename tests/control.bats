@@ -418,12 +418,12 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 	    (ulimit -f 1024; exec "$RETRY" --max 1 --hedge 10s --stdin null -- \
 	    sh -c "dd if=/dev/zero bs=64k count=48 2>/dev/null; exit 0") | wc -c'
 	assert_output 1048576
-	assert_equal "$stderr" "retry: --hedge: cannot keep the stdout of attempt 1 in $(spool_place): File too large"
+	assert_equal "$stderr" "retry: $(command_name sh -c "dd if=/dev/zero bs=64k count=48 2>/dev/null; exit 0"): --hedge: cannot keep the stdout of attempt 1 in $(spool_place): File too large"
 	# Its stderr too, where its own error would have been.
 	run -125 --separate-stderr bash -c 'set -o pipefail; trap "" XFSZ
 	    (ulimit -f 1024; exec "$RETRY" --max 1 --hedge 10s --stdin null -- \
 	    sh -c "dd if=/dev/zero bs=64k count=48 >&2 2>/dev/null; exit 0") 2>&1 >/dev/null | tail -n 1'
-	assert_output "retry: --hedge: cannot keep the stderr of attempt 1 in $(spool_place): File too large"
+	assert_output "retry: $(command_name sh -c "dd if=/dev/zero bs=64k count=48 >&2 2>/dev/null; exit 0"): --hedge: cannot keep the stderr of attempt 1 in $(spool_place): File too large"
 }
 
 @test "a spool that cannot grow under --stdin replay is one clear error: the attempt reading it is ended, and the run" {
@@ -436,7 +436,7 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 	assert_equal "${#stderr_lines[@]}" 2
 	# Hedged attempts alike: each is ended, and the run.
 	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --hedge 100ms --stdin replay -- sh -c "cat >/dev/null; echo ran >\"\$1\"" _ "$1")' _ "$D/ran"
-	assert_regex "${stderr_lines[-1]}" "^retry: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large$"
+	assert_regex "${stderr_lines[-1]}" "^retry: sh -c 'cat >/dev/null\\.\\.\\.: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large$"
 	[ ! -e "$D/ran" ]
 }
 

@@ -433,7 +433,7 @@ spooled() {
 	local w=$!
 	run -124 --separate-stderr timeout -s KILL 30 "$RETRY" --hedge 1s \
 	    --stdin replay --deadline 1s -- sh -c 'echo ran >>calls; cat >/dev/null' <in
-	[[ ${stderr_lines[0]} == "retry: sh -c 'echo ran >>calls; cat >/dev/null': giving up after 1 attempt in "*"s: timed out; the 1s deadline is reached" ]]
+	[[ ${stderr_lines[0]} == "retry: $(command_name sh -c 'echo ran >>calls; cat >/dev/null'): giving up after 1 attempt in "*"s: timed out; the 1s deadline is reached" ]]
 	kill "$w"
 	assert_equal "$(cat calls)" ran
 }

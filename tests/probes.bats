@@ -90,7 +90,7 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$d/ready"
 	run --separate-stderr retry --max 1 --timeout 200ms -- "unix://$d/sock"
 	assert_failure 124
-	assert_equal "${stderr_lines[0]}" "retry: unix://$d/sock: no connection within 200ms"
+	assert_equal "${stderr_lines[0]}" "retry: $(command_name "unix://$d/sock"): unix://$d/sock: no connection within 200ms"
 	# Let in once retry waits (in its one wait, state S): it connects.
 	"$RETRY" --max 1 --timeout 60s -- "unix://$d/sock" 2>"$d/err" 3>&- &
 	pid=$!

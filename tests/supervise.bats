@@ -327,7 +327,7 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	assert_output "run 1"$'\n'"run 2"$'\n'"run 3"
 	run -0 cat "$D/stderr"
 	assert_equal "${#lines[@]}" 4
-	assert_line --index 0 "retry: --syslog: nothing listens on /dev/log: No such file or directory"
+	assert_line --index 0 "retry: flaky 2: --syslog: nothing listens on /dev/log: No such file or directory"
 	assert_line --index 1 --regexp "^retry: flaky 2: attempt 1/5 failed: "
 	# A file that no one reads, with -q: said once all the same; the
 	# status is the command's.

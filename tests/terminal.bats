@@ -335,7 +335,7 @@ except KeyboardInterrupt:
 
 @test "--hedge --stdin replay at a terminal: the first attempt reads lines as they are typed, a hedge gets them again, then the rest, to Ctrl-D" {
 	type_line "$RETRY --hedge 200ms --stdin replay -- sh -c 'read -r x; echo \"\$RETRY_ATTEMPT \$x\" >>\"$D/got\"; [ \$RETRY_ATTEMPT = 2 ] || exec sleep 30; cat >>\"$D/got\"'"
-	wait_screen '^retry: --stdin replay: reading the terminal to Ctrl-D'
+	wait_screen "^retry: sh -c 'read -r x; ech\\.\\.\\.: --stdin replay: reading the terminal to Ctrl-D"
 	type_line hello
 	wait_match "$D/got" '^1 hello$'
 	wait_match "$D/got" '^2 hello$'

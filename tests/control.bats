@@ -430,10 +430,13 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --stdin replay -- sh -c "cat >/dev/null; echo ran >\"\$1\"" _ "$1")' _ "$D/ran"
 	assert_regex "$stderr" "^retry: sh -c 'cat >/dev/null\\.\\.\\.: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large$"
 	[ ! -e "$D/ran" ]
-	# Between attempts too: the sleep records what comes.
-	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --stdin replay --fixed 30s -- sh -c "exit 1")'
-	assert_equal "${stderr_lines[1]}" "retry: sh -c 'exit 1': --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large"
-	assert_equal "${#stderr_lines[@]}" 2
+	# Between attempts too: the sleep records what comes, sent once the
+	# first attempt has failed.
+	run -125 bash -c '{ timeout 30 sh -c "until grep -q \"next attempt in 30s\" \"\$0\"; do sleep 0.05; done" "$1"
+	    head -c 3000000 /dev/zero; } | (ulimit -f 1024; exec "$RETRY" --stdin replay --fixed 30s -- sh -c "exit 1") 2>"$1"' _ "$D/err"
+	run -0 cat "$D/err"
+	assert_line --index 1 "retry: sh -c 'exit 1': --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large"
+	assert_equal "${#lines[@]}" 2
 	# Hedged attempts alike: each is ended, and the run.
 	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --hedge 100ms --stdin replay -- sh -c "cat >/dev/null; echo ran >\"\$1\"" _ "$1")' _ "$D/ran"
 	assert_regex "${stderr_lines[-1]}" "^retry: sh -c 'cat >/dev/null\\.\\.\\.: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large$"

@@ -217,16 +217,25 @@ check_choices() {
 		*) cmd=("$RETRY" "$face") ;;
 		esac
 		# The options that its lines start with.
-		run -0 bash -c '"$@" --help | grep -oE -- \
+		run -0 bash -c '"$@" --help all | grep -oE -- \
 		    "^ {2,6}(-[a-zA-Z], )?--[a-z][a-z0-9-]*" | grep -oE -- "--.*" |
 		    sort -u' sh "${cmd[@]}"
 		[ "${#lines[@]}" -gt 5 ] || fail "$face --help names too few"
 		same_set "$face --help, in the table" "$output" \
 		    "$(table "$face" 2 | grep -Fx -f <(echo "$output"))"
 		# A value of the set is taken, any other refused (--help
-		# after it: only the option is read).
+		# after it: only the option is read).  --help's own value is
+		# refused only as --help=VALUE: a word after it is not read.
 		while IFS=$'\t' read -r _ name short _ choices _; do
 			[ "$choices" = - ] && continue
+			if [ "$name" = --help ]; then
+				for value in $choices; do
+					run -0 "${cmd[@]}" "$name=$value"
+				done
+				run -125 "${cmd[@]}" --help=no-such-value
+				run -0 "${cmd[@]}" --help no-such-value
+				continue
+			fi
 			for value in $choices; do
 				run -0 "${cmd[@]}" "$name" "$value" --help
 			done

@@ -305,8 +305,8 @@ load test_helper/core
 	assert_success
 }
 
-@test "--help lists every concise strategy and jitter mode" {
-	run -0 retry --help
+@test "--help all lists every concise strategy and jitter mode" {
+	run -0 retry --help all
 	local o
 	for o in --fixed --linear --exp --factor --fib --delays --decorrelated \
 	    --immediate --max-delay --min-delay --jitter --seed --budget \

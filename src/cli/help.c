@@ -106,8 +106,10 @@ brief(FILE *f)
 				o = &optable[j];
 		if (o == NULL)
 			continue;
-		if (title == NULL || strcmp(title, brief_titles[o->group]) != 0)
-			fprintf(f, "\n%s:\n", title = brief_titles[o->group]);
+		if (title == NULL || strcmp(title, brief_titles[o->group]) != 0) {
+			title = brief_titles[o->group];
+			fprintf(f, "\n%s:\n", title);
+		}
 		names_of(o, MODE_RETRY, false, left, sizeof(left));
 		fprintf(f, "  %-25s %s\n", left, optable_briefs[i].help);
 	}

@@ -242,6 +242,9 @@ _retry() {
 	--share)
 		_retry_share_names
 		return ;;
+	-h | --help)
+		_retry_reply -W 'all' -- "$cur"
+		return ;;
 	--share-open)
 		_retry_reply -W 'wait giveup' -- "$cur"
 		return ;;

@@ -202,7 +202,7 @@ for c in retry show-backoff-delays
     complete -c $c -n $engine -l seed -x -d 'Make random choices reproducible'
     complete -c $c -n $both -l count -x -d 'At most N steps of an all-failing run'
     complete -c $c -n $both -l successes -x -d 'Done only after N successes in a row'
-    complete -c $c -n $engine -s h -l help -d 'Show the help and exit'
+    complete -c $c -n $engine -s h -l help -x -a all -d 'Show the help and exit; all: every option'
     complete -c $c -n $engine -s v -s V -l version -d 'Show the version and exit'
     complete -c $c -n $output -l format -x -a 'plain table csv json' -d 'Output format'
     complete -c $c -n $show -l unit -x -a 's ms' -d 'Unit of the delays'
@@ -281,7 +281,7 @@ complete -c retry -n $sharecmd -l share-connect-timeout -x -d 'Give up on a new 
 complete -c retry -n $sharecmd -l share-budget -x -d "The runs' N tokens: tokens shown as they see them"
 complete -c retry -n $sharecmd -l share-window -x -d 'A state unused for DUR is none'
 complete -c retry -n $sharecmd -l log-format -x -a 'text json' -d 'Report as text or JSON Lines'
-complete -c retry -n $sharecmd -s h -l help -d 'Show the help and exit'
+complete -c retry -n $sharecmd -s h -l help -x -a all -d 'Show the help and exit; all: every option'
 complete -c retry -n $sharecmd -s v -s V -l version -d 'Show the version and exit'
 complete -c retry -n "$sharecmd; and not __fish_retry_share_action" -x -a status -d 'Show shared states'
 complete -c retry -n "$sharecmd; and not __fish_retry_share_action" -x -a reset -d 'Start a shared state afresh'

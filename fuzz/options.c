@@ -52,7 +52,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* One line that says what is wrong. */
 		CHECK(err[0] != '\0' && strlen(err) < sizeof(err));
 	} else if (cfg.help) {
-		help = help_format(mode);
+		help = help_format(mode, cfg.help_all);
 		CHECK(help != NULL);
 		free(help);
 	} else if (!cfg.version) {

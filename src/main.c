@@ -108,7 +108,7 @@ main(int argc, char *argv[])
 	if (cfg.help || cfg.version) {
 		if (cfg.version)
 			printf("%s %s\n", getprogname(), VERSION);
-		else if ((help = help_format(mode)) != NULL) {
+		else if ((help = help_format(mode, cfg.help_all)) != NULL) {
 			fputs(help, stdout);
 			free(help);
 		}

@@ -3,9 +3,9 @@
 bats_require_minimum_version 1.5.0
 load test_helper/common
 
-# Every long option that a --help text names.
+# Every long option that a --help all text names.
 long_options() {
-	"$@" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
+	"$@" --help all | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
 }
 
 # Fails, naming them, when FILE lacks any of the options on stdin.
@@ -80,8 +80,8 @@ assert_names_all() {
 }
 
 @test "every --help text fits in 80 columns" {
-	run -0 bash -c '"$RETRY" --help; "$SHOW" --help
-	    "$RETRY" simulate --help'
+	run -0 bash -c '"$RETRY" --help; "$RETRY" --help all; "$SHOW" --help
+	    "$RETRY" simulate --help; "$RETRY" share --help'
 	local line
 	for line in "${lines[@]}"; do
 		[ "${#line}" -le 80 ] || fail "too wide: $line"

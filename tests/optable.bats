@@ -20,7 +20,8 @@ setup() {
 
 # table FACE [FIELD]: the face's rows, or that field of each: 2 the long
 # name, 3 the short one or -, 4 the value's name or -, 5 its choices or -,
-# 6 + where it adds up when given again, else -.
+# 6 + where it adds up when given again, else -, 7 alias for an alias's
+# row (--tries), else -.
 table() {
 	awk -F '\t' -v face="$1" -v f="${2:-0}" \
 	    '$1 == face { print (f ? $f : $0) }' "$BATS_TEST_TMPDIR/table"
@@ -217,22 +218,94 @@ check_choices() {
 		*) cmd=("$RETRY" "$face") ;;
 		esac
 		# The options that its lines start with.
-		run -0 bash -c '"$@" --help | grep -oE -- \
+		run -0 bash -c '"$@" --help all | grep -oE -- \
 		    "^ {2,6}(-[a-zA-Z], )?--[a-z][a-z0-9-]*" | grep -oE -- "--.*" |
 		    sort -u' sh "${cmd[@]}"
 		[ "${#lines[@]}" -gt 5 ] || fail "$face --help names too few"
 		same_set "$face --help, in the table" "$output" \
 		    "$(table "$face" 2 | grep -Fx -f <(echo "$output"))"
 		# A value of the set is taken, any other refused (--help
-		# after it: only the option is read).
+		# after it: only the option is read).  --help's own value is
+		# refused only as --help=VALUE: a word after it is not read.
 		while IFS=$'\t' read -r _ name short _ choices _; do
 			[ "$choices" = - ] && continue
+			if [ "$name" = --help ]; then
+				for value in $choices; do
+					run -0 "${cmd[@]}" "$name=$value"
+				done
+				run -125 "${cmd[@]}" --help=no-such-value
+				run -0 "${cmd[@]}" --help no-such-value
+				continue
+			fi
 			for value in $choices; do
 				run -0 "${cmd[@]}" "$name" "$value" --help
 			done
 			run -125 "${cmd[@]}" "$name" no-such-value --help
 		done < <(table "$face")
 	done
+}
+
+# help_options CMD...: the options that the lines of CMD's output begin
+# with, as "  -n, --max N" begins, one long name a line.
+help_options() {
+	"$@" | grep -oE -- "^ {2,6}(-[a-zA-Z], )?--[a-z][a-z0-9-]*" |
+	    grep -oE -- "--.*" | sort -u
+}
+
+@test "optdump: each face's --help all lists every option of its table but the aliases" {
+	local face cmd failed=0
+	for face in $FACES; do
+		case $face in
+		retry) cmd=("$RETRY") ;;
+		show-backoff-delays) cmd=("$SHOW") ;;
+		*) cmd=("$RETRY" "$face") ;;
+		esac
+		run -0 help_options "${cmd[@]}" --help all
+		same_set "$face --help all" \
+		    "$(table "$face" | awk -F '\t' '$7 != "alias" { print $2 }')" \
+		    "$output" || failed=1
+	done
+	# The check sees an option that is missing.
+	run ! same_set "retry --help all" "$(table retry 2)" \
+	    "$(help_options "$RETRY" --help all)"
+	assert_output --partial "lacks [--constant --max-attempts"
+	return "$failed"
+}
+
+@test "optdump: retry --help lists options of the table, one line each, with their value's name" {
+	local name value want shown failed=0 n=0
+	run -0 retry --help
+	# No option's text goes on to a line of its own.
+	refute_line --regexp '^ {8,}'
+	# Each line of an option: its names, then its value's name as the
+	# table has it, [all] for --help's optional one.
+	while read -r name value; do
+		want=$(table retry | awk -F '\t' -v n="$name" '$2 == n {
+		    if ($4 != "-") print $4
+		    else if ($5 != "-") { gsub(/ /, "|", $5); print "[" $5 "]" } }')
+		grep -qE "^retry	$name	" "$BATS_TEST_TMPDIR/table" || {
+			echo "retry --help: $name is not an option of retry"
+			failed=1
+			continue
+		}
+		n=$((n + 1))
+		shown=$value
+		[[ $value == [A-Z[]* ]] || shown=
+		[ "$shown" = "$want" ] || {
+			echo "retry --help: $name ${shown:-(no value)}, the table: ${want:-(no value)}"
+			failed=1
+		}
+	done < <(grep -oE -- '^ {2,6}(-[a-zA-Z], )?--[a-z][a-z0-9-]*( [^ ]+)?' \
+	    <<<"$output" | sed -E 's/^ +(-[a-zA-Z], )?//')
+	[ "$n" -ge 20 ] || fail "retry --help lists too few options: $n"
+	# Any option it names, in a line's text too, is one of retry's.
+	while read -r name; do
+		grep -qE "^retry	$name	" "$BATS_TEST_TMPDIR/table" || {
+			echo "retry --help names $name, not an option of retry"
+			failed=1
+		}
+	done < <(grep -oE -- '--[a-z][a-z0-9-]*' <<<"$output" | sort -u)
+	return "$failed"
 }
 
 # The options of the manuals' tag lists (not the tables of

@@ -54,8 +54,8 @@ load test_helper/common
 	((t1 - t0 < 20000))
 }
 
-@test "repeats: --help marks the options that add up, and only those" {
-	run -0 retry --help
+@test "repeats: --help all marks the options that add up, and only those" {
+	run -0 retry --help all
 	assert_line --regexp "^An option marked \\+, given again, adds up"
 	assert_line --regexp "^ +--retry-on CODES \\+ "
 	assert_line --regexp "^ +--on-giveup CMD \\+ "

@@ -305,8 +305,64 @@ load test_helper/core
 	assert_success
 }
 
-@test "--help lists every concise strategy and jitter mode" {
+@test "--help: at most 60 lines of 80 columns, the options most runs need, then where the rest are" {
+	run -0 --separate-stderr retry --help
+	assert_equal "$stderr" ""
+	[ "${#lines[@]}" -le 60 ] || fail "retry --help: ${#lines[@]} lines"
+	run awk 'length($0) > 80 { print NR ": " $0; bad = 1 } END { exit bad }' \
+	    <<<"$output"
+	assert_success
 	run -0 retry --help
+	local o
+	for o in --max --budget --deadline --timeout --exp --fixed --delays \
+	    --max-delay --jitter --retry-on --stop-on --until-output --stdin \
+	    --hold-stdout --only-last --quiet --verbose --label --log-file \
+	    --ci --dry-run --share --help --version; do
+		assert_line --regexp "^ +(-[a-zA-Z], )?$o( |\$)"
+	done
+	# Not the rest: those are for --help all.
+	refute_output --partial "--algorithm"
+	refute_output --partial "--delay-increment-on-failure"
+	assert_equal "${lines[${#lines[@]} - 1]}" \
+	    "Every option: retry --help all; the manual: man retry"
+}
+
+@test "--help all, --help=all and -h all: every option, as the manual groups them" {
+	run -0 retry --help all
+	local all=$output
+	[ "${#lines[@]}" -gt 150 ] || fail "retry --help all: ${#lines[@]} lines"
+	assert_line "Algorithm::Backoff strategies (-a), values in seconds:"
+	assert_line --regexp "^  -h, --help \[all\] +show the options most runs need"
+	run -0 retry --help=all
+	assert_equal "$output" "$all"
+	run -0 retry -h all
+	assert_equal "$output" "$all"
+	run -0 retry -n 3 --help all --no-such-option
+	assert_equal "$output" "$all"
+	# The other faces list every option either way.
+	run -0 retry simulate --help
+	local sim=$output
+	run -0 retry simulate --help all
+	assert_equal "$output" "$sim"
+}
+
+@test "--help=WORD: all or a usage error; a word after --help but all is not read" {
+	run -125 retry --help=everything
+	assert_usage_error --help
+	assert_line --index 0 "retry: --help: unknown topic 'everything' (use all)"
+	run -125 show --help=
+	assert_usage_error --help
+	run -0 --separate-stderr retry --help make test
+	assert_equal "$stderr" ""
+	assert_equal "${lines[${#lines[@]} - 1]}" \
+	    "Every option: retry --help all; the manual: man retry"
+	run -0 retry --help All
+	assert_equal "${lines[${#lines[@]} - 1]}" \
+	    "Every option: retry --help all; the manual: man retry"
+}
+
+@test "--help all lists every concise strategy and jitter mode" {
+	run -0 retry --help all
 	local o
 	for o in --fixed --linear --exp --factor --fib --delays --decorrelated \
 	    --immediate --max-delay --min-delay --jitter --seed --budget \

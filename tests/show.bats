@@ -342,7 +342,7 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 }
 
 @test "--count is --dry-run's: listed beside it, refused for a run" {
-	run -0 retry --help
+	run -0 retry --help all
 	assert_output --regexp $'--dry-run [^\n]*\n +--count N '
 	run -125 retry --count 3 -- true
 	assert_usage_error --count

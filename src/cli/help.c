@@ -1,5 +1,6 @@
 /* The --help text of each face: its usage and what it does, then its
- * options from the option table, section by section. */
+ * options from the option table, section by section; retry's short one,
+ * the options most runs need, one line each. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,31 @@ static const char *const group_titles[] = {
 	"Other",
 };
 
+/* The headings of the short --help, a section's: a heading is printed
+ * where it changes, so --jitter joins the strategies. */
+static const char *const brief_titles[] = {
+	[G_ATTEMPTS] = "Attempts and time",
+	[G_STRATEGY] = "Back-off (one strategy; default --exp 1s)",
+	[G_ALGORITHM] = "Algorithm::Backoff strategies",
+	[G_JITTER] = "Back-off (one strategy; default --exp 1s)",
+	[G_VERDICT] = "Deciding what an attempt means (RE: a PCRE2 regex)",
+	[G_STREAMS] = "Streams",
+	[G_REPORT] = "Reporting",
+	[G_SHARE] = "Shared state",
+	[G_SIMULATE] = "Simulation",
+	[G_SHOW] = "Output",
+	[G_OTHER] = "Other",
+};
+
+#define RETRY_USAGE	HELP_SYNOPSIS "\n" \
+	"       retry [OPTION]... [--] tcp://HOST:PORT | unix:///PATH\n" \
+	"       retry show-backoff-delays [OPTION]... [STATUS]...\n" \
+	"       retry simulate [OPTION]...\n" \
+	"       retry share status|reset [OPTION]... [NAME]...\n" \
+	"Run COMMAND; when it fails, wait and run it again.\n"
+#define RETRY_DUR	"DUR is a number with a unit (ns, us, ms, s, m, h, d; " \
+	"1m30s adds up),\nor a bare number of seconds.\n"
+
 /* An option's help in a face: simulate's clients, as the blog's, never give
  * up unless told, so its --max has no default limit. */
 static const char *
@@ -29,6 +55,9 @@ help_of(const struct opt *o, enum mode mode)
 	if (mode == MODE_SIMULATE && o->id == O_MAX)
 		return "at most N attempts a client (default 0: no\n"
 		    "limit, as the blog's clients)";
+	/* The other faces' --help is whole already. */
+	if (mode != MODE_RETRY && o->id == O_HELP)
+		return "show this help and exit";
 	if (mode == MODE_SIMULATE && o->id == O_HEDGE)
 		return "the hedging model: after DUR, another attempt\n"
 		    "beside the first, up to N in flight (default\n"
@@ -36,8 +65,61 @@ help_of(const struct opt *o, enum mode mode)
 	return o->help;
 }
 
+/* An option's names and value, as its line begins: "-n, --max N", with
+ * the mark of one that adds up if adds; in retry's, "-h, --help [all]"
+ * for one whose value is optional. */
+static void
+names_of(const struct opt *o, enum mode mode, bool adds, char *left,
+    size_t size)
+{
+	const struct opt_choice *ch = o->data;
+	size_t n;
+
+	n = (size_t)snprintf(left, size, "%s%c%s--%s%s%s%s",
+	    o->key ? "-" : "", o->key ? o->key : ' ', o->key ? ", " : "   ",
+	    o->name, o->metavar ? " " : "", o->metavar ? o->metavar : "",
+	    adds && optable_adds(o->id) ? OPT_ADDS_MARK : "");
+	for (size_t i = 0; mode == MODE_RETRY && optable_optional(o) &&
+	    i < ch->n && n < size; i++)
+		n += (size_t)snprintf(left + n, size - n, "%s%s%s",
+		    i == 0 ? " [" : "|", ch->names[i].name,
+		    i + 1 == ch->n ? "]" : "");
+}
+
+/* retry's short --help: the options of optable_briefs, one line each. */
+static void
+brief(FILE *f)
+{
+	const char *title = NULL;
+	char left[64];
+
+	fputs(RETRY_USAGE "By default, at most 5 attempts, 1s, 2s, 4s and 8s "
+	    "apart.\ntcp://HOST:PORT or unix:///PATH in its place is a "
+	    "probe: an attempt connects.\n" RETRY_DUR, f);
+	for (size_t i = 0; i < OPTABLE_BRIEFS; i++) {
+		const struct opt *o = NULL;
+
+		/* The option's own row, not an alias's. */
+		for (size_t j = 0; j < OPTABLE_ROWS && o == NULL; j++)
+			if (optable[j].id == optable_briefs[i].id &&
+			    optable[j].help != NULL)
+				o = &optable[j];
+		if (o == NULL)
+			continue;
+		if (title == NULL || strcmp(title, brief_titles[o->group]) != 0) {
+			title = brief_titles[o->group];
+			fprintf(f, "\n%s:\n", title);
+		}
+		names_of(o, MODE_RETRY, false, left, sizeof(left));
+		fprintf(f, "  %-25s %s\n", left, optable_briefs[i].help);
+	}
+	fputs("\nExit status: 0 on success; else the last attempt's status "
+	    "(124 for a\ntimeout); 125 for a usage error.\n"
+	    "Every option: retry --help all; the manual: man retry\n", f);
+}
+
 char *
-help_format(enum mode mode)
+help_format(enum mode mode, bool all)
 {
 	char *buf = NULL, left[64];
 	size_t len = 0;
@@ -45,6 +127,11 @@ help_format(enum mode mode)
 
 	if ((f = open_memstream(&buf, &len)) == NULL)
 		return NULL;
+	if (mode == MODE_RETRY && !all) {
+		brief(f);
+		fclose(f);
+		return buf;
+	}
 	if (mode == MODE_SHOW)
 		fputs("Usage: show-backoff-delays [OPTION]... [STATUS]...\n"
 		    "Print the delays a back-off strategy gives for a sequence "
@@ -60,8 +147,9 @@ help_format(enum mode mode)
 		    "Show the state that runs with --share NAME share (all "
 		    "names when none is\ngiven): the retry budget's tokens, "
 		    "the breaker, failures in a row, the\nnot-before time, "
-		    "and when each last changed; or start NAME afresh.  A state "
-		    "unused for\n--share-window (60s) is none: runs drop it.\n",
+		    "and when each last changed; or start NAME afresh.\n"
+		    "A state unused for --share-window (60s) is none: runs "
+		    "drop it.\n",
 		    f);
 	else if (mode == MODE_SIMULATE)
 		fputs("Usage: retry simulate [OPTION]...\n"
@@ -82,17 +170,9 @@ help_format(enum mode mode)
 		    "--format plain is the table; --chart draws a bar per "
 		    "strategy.\n", f);
 	else
-		fputs(HELP_SYNOPSIS "\n"
-		    "       retry [OPTION]... [--] tcp://HOST:PORT | "
-		    "unix:///PATH\n"
-		    "       retry show-backoff-delays [OPTION]... [STATUS]...\n"
-		    "       retry simulate [OPTION]...\n"
-		    "       retry share status|reset [OPTION]... [NAME]...\n"
-		    "Run COMMAND; when it fails, wait and run it again.\n"
+		fputs(RETRY_USAGE
 		    "tcp://HOST:PORT or unix:///PATH in its place is a probe: "
-		    "an attempt connects.\n"
-		    "DUR is a number with a unit (ns, us, ms, s, m, h, d; "
-		    "1m30s adds up),\nor a bare number of seconds.\n"
+		    "an attempt connects.\n" RETRY_DUR
 		    "An option marked +, given again, adds up, in the order "
 		    "given; any other\ngiven again, the last counts.\n", f);
 	for (int g = G_ATTEMPTS; g <= G_OTHER; g++) {
@@ -114,11 +194,7 @@ help_format(enum mode mode)
 				    group_titles[g]);
 				title = true;
 			}
-			snprintf(left, sizeof(left), "%s%c%s--%s%s%s%s",
-			    o->key ? "-" : "", o->key ? o->key : ' ',
-			    o->key ? ", " : "   ", o->name,
-			    o->metavar ? " " : "", o->metavar ? o->metavar : "",
-			    optable_adds(o->id) ? OPT_ADDS_MARK : "");
+			names_of(o, mode, true, left, sizeof(left));
 			if (strlen(left) > 25)
 				fprintf(f, "  %s\n  %-25s ", left, "");
 			else

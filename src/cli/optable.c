@@ -38,6 +38,9 @@ static const struct opt_choice algorithms = { "algorithm", 7,
 	{ { "Constant", A_CONSTANT }, { "Exponential", A_EXPONENTIAL },
 	  { "Fibonacci", A_FIBONACCI }, { "LILD", A_LILD }, { "LIMD", A_LIMD },
 	  { "MILD", A_MILD }, { "MIMD", A_MIMD } } };
+/* --help's optional value. */
+static const struct opt_choice help_topics = { "topic", 1,
+	{ { "all", 1 } } };
 static const struct opt_choice share_open_modes = { "mode", 2,
 	{ { "wait", 0 }, { "giveup", 1 } } };
 
@@ -461,8 +464,9 @@ const struct opt optable[] = {
 	  "20ms,2s@5% (the default with --hedge)" },
 
 	{ "help", 'h', O_HELP, NULL, G_OTHER, ALL | SHR, 0, 0,
-	  FLAG(help),
-	  "show this help and exit" },
+	  OTHER_OF(help_topics),
+	  "show the options most runs need and exit;\n"
+	  "all: every option" },
 	{ "version", 'v', O_VERSION, NULL, G_OTHER, ALL | SHR, 0, 0,
 	  FLAG(version),
 	  "show the version and exit (also -V)" },
@@ -470,6 +474,43 @@ const struct opt optable[] = {
 
 _Static_assert(sizeof(optable) / sizeof(optable[0]) == OPTABLE_ROWS,
     "OPTABLE_ROWS is the number of rows of optable");
+
+/*
+ * What a CI job, a deploy script or a cron line most often gives: the
+ * limits, the common strategies, the essentials of deciding, of the
+ * streams and of the reports.  Said as the rows and the manual say it.
+ */
+const struct opt_brief optable_briefs[] = {
+	{ O_MAX, "at most N attempts (default 5; 0: no limit)" },
+	{ O_BUDGET, "start no attempt that would begin after DUR" },
+	{ O_DEADLINE, "end the run DUR after its start, attempt too" },
+	{ O_TIMEOUT, "stop an attempt after DUR (status 124)" },
+	{ O_EXP, "DUR, doubling each time (--factor F: x F)" },
+	{ O_FIXED, "DUR every time" },
+	{ O_LINEAR, "DUR x n: DUR, 2 x DUR, 3 x DUR, ..." },
+	{ O_DELAYS, "the n-th of a comma list; the last repeats" },
+	{ O_MAX_DELAY, "never wait longer than DUR" },
+	{ O_JITTER, "randomise each delay: none, full, equal, ..." },
+	{ O_SUCCESS_ON, "statuses that count as success (default 0)" },
+	{ O_RETRY_ON, "retry only these failures; stop on others" },
+	{ O_STOP_ON, "stop at once on these statuses" },
+	{ O_UNTIL_OUTPUT, "a failure unless a line of output matches RE" },
+	{ O_STDIN, "replay: every attempt reads the same input" },
+	{ O_HOLD_STDOUT, "only a successful attempt's stdout reaches stdout" },
+	{ O_ONLY_LAST, "pass on only the last attempt's output" },
+	{ O_QUIET, "report only retry's own errors" },
+	{ O_VERBOSE, "also report each start and each success" },
+	{ O_LABEL, "prefix reports with retry[LABEL]:" },
+	{ O_LOG_FILE, "append every event to FILE too, timed" },
+	{ O_CI, "log groups: auto (default), github, gitlab, none" },
+	{ O_DRY_RUN, "print the schedule of an all-failing run" },
+	{ O_SHARE, "back off as one with every run that names NAME" },
+	{ O_HELP, "show this help and exit; all: every option" },
+	{ O_VERSION, "show the version and exit" },
+};
+
+_Static_assert(sizeof(optable_briefs) / sizeof(optable_briefs[0]) ==
+    OPTABLE_BRIEFS, "OPTABLE_BRIEFS is the number of briefs");
 
 const struct opt *
 optable_find(int key, const char *name)
@@ -489,6 +530,12 @@ static const enum opt_id adds[] = {
 	O_DELAY_FROM_OUTPUT,
 	O_ON_RETRY, O_ON_GIVEUP, O_ON_SUCCESS,
 };
+
+bool
+optable_optional(const struct opt *o)
+{
+	return o->metavar == NULL && o->kind == K_OTHER && o->data != NULL;
+}
 
 bool
 optable_adds(enum opt_id id)

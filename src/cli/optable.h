@@ -120,6 +120,19 @@ struct opt {
 	const char	*help;		/* NULL: an alias, not listed */
 };
 
+/*
+ * The options most runs need, in the order retry's short --help lists
+ * them, each with a summary of one line; --help all lists every row.
+ */
+struct opt_brief {
+	enum opt_id	 id;
+	const char	*help;		/* one line, at most 50 columns */
+};
+
+#define OPTABLE_BRIEFS	26
+
+extern const struct opt_brief optable_briefs[];
+
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
 #define OPTABLE_ROWS	96
@@ -153,6 +166,10 @@ extern const struct opt_conflict optable_conflicts[];
  * --help marks those with OPT_ADDS_MARK. */
 bool		 optable_adds(enum opt_id id);
 #define OPT_ADDS_MARK	" +"
+
+/* Whether row o takes a value only as --NAME=VALUE or, --help's, as the
+ * word after it: one of its choices (--help all). */
+bool		 optable_optional(const struct opt *o);
 
 /* The row of the long option name, or, name NULL, of the short option key;
  * NULL if there is none. */

@@ -262,6 +262,7 @@ special(struct parse *p, const struct opt *o, char *arg)
 	struct backoff *b = &c->backoff;
 	char *end;
 	long long v = 0;
+	int all;
 
 	switch (o->id) {
 	case O_DELAYS:
@@ -295,6 +296,13 @@ special(struct parse *p, const struct opt *o, char *arg)
 			return -1;
 		c->seed = (uint64_t)v;
 		c->seeded = true;
+		return 0;
+	case O_HELP:
+		/* --help=all; all as the word after it: options_parse. */
+		if (arg != NULL && choose(p, o, arg, &all) != 0)
+			return -1;
+		c->help = true;
+		c->help_all = arg != NULL;
 		return 0;
 	case O_SHARE_STORE_FILE:
 		if (*arg == '\0')
@@ -339,7 +347,7 @@ missing(struct parse *p, const struct opt *o, const char *arg)
 	    o->kind == K_TEXTS;
 	const char *m = o->metavar;
 
-	if (arg == NULL || text || (strcmp(arg, "--") != 0 &&
+	if (arg == NULL || m == NULL || text || (strcmp(arg, "--") != 0 &&
 	    !(opt_numeric(o) && arg[0] == '-' &&
 	    (isalpha((unsigned char)arg[1]) || arg[1] == '-'))))
 		return 0;
@@ -542,7 +550,8 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 		const struct opt *row = &optable[i];
 
 		longopts[i] = (struct option){ row->name,
-		    row->metavar != NULL ? required_argument : no_argument,
+		    row->metavar != NULL ? required_argument :
+		    optable_optional(row) ? optional_argument : no_argument,
 		    NULL, (int)row->id };
 		if (row->key != 0) {
 			*s++ = (char)row->key;
@@ -578,6 +587,11 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 		if (c->help || c->version)
 			break;
 	}
+	/* --help all: the word after --help, which nothing else reads; any
+	 * other word is not read, as any that follows. */
+	if (c->help && !c->help_all && optind < argc &&
+	    strcmp(argv[optind], "all") == 0)
+		c->help_all = true;
 	c->args = argv + optind;
 	c->nargs = argc - optind;
 	c->words = argv;

@@ -69,6 +69,7 @@ struct config {
 	char		*label;
 	bool		 dry_run;
 	bool		 help, version;
+	bool		 help_all;	/* --help all: every option */
 	/* shared state (--share), and retry share */
 	char		*share;		/* NAME, or NULL */
 	struct share_rules share_rules;

@@ -1,16 +1,17 @@
 /*
  * optdump: the option table, one line an option of each face, for the
  * tests that check the completions and the manuals against it
- * (tests/optable.bats).  Each line holds six fields apart by tabs:
+ * (tests/optable.bats).  Each line holds seven fields apart by tabs:
  *
- *	face	long name	short name	value	choices	adds
+ *	face	long name	short name	value	choices	adds	alias
  *
  * the face as a user types it (retry, show-backoff-delays, simulate,
  * share), the long name with its dashes, the short one (-n) or -, the
  * value's name in --help (N, DUR) or - for none, and the values it takes
  * when they are a fixed set (plain table csv json), apart by spaces, or -,
- * and + where the option adds up when given again, else -.
- * Aliases (--tries) have lines of their own.
+ * + where the option adds up when given again, else -, and alias for
+ * an alias's row (--tries: --help lists it under --times), else -.
+ * Aliases have lines of their own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,8 @@ main(void)
 			for (size_t k = 0; ch != NULL && k < ch->n; k++)
 				printf("%s%s", k > 0 ? " " : "",
 				    ch->names[k].name);
-			printf("\t%s\n", optable_adds(o->id) ? "+" : "-");
+			printf("\t%s\t%s\n", optable_adds(o->id) ? "+" : "-",
+			    o->help == NULL ? "alias" : "-");
 		}
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

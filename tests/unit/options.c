@@ -320,7 +320,14 @@ static const struct accepted {
 	/* --while: every status but those ends the run. */
 	{ M_RETRY, { "-w", "1-999", NULL }, "criteria=1 success_on=0" },
 	/* -h and -v end the parse, as in Debian's retry. */
-	{ M_RETRY, { "-h", "-t", "0", NULL }, "help=1 max=5" },
+	{ M_RETRY, { "-h", "-t", "0", NULL }, "help=1 help_all=0 max=5" },
+	/* --help all: every option; the word after it read only if all. */
+	{ M_RETRY, { "--help", "all", "-t", "0", NULL },
+	  "help=1 help_all=1 max=5" },
+	{ M_RETRY, { "--help=all", NULL }, "help=1 help_all=1" },
+	{ M_RETRY, { "-h", "all", NULL }, "help=1 help_all=1" },
+	{ M_RETRY, { "--help", "ls", "all", NULL }, "help=1 help_all=0" },
+	{ M_SHOW, { "--help", "all", NULL }, "help=1 help_all=1" },
 	{ M_RETRY, { "-v", "-u", "s", NULL },
 	  "version=1 criteria=0 success_on=0 max=5" },
 	{ M_RETRY, { "-t", "3", "-n", "2", NULL }, "max=2" },
@@ -542,6 +549,11 @@ static const struct worded {
 	const char	*argv[12];
 	const char	*line;
 } worded[] = {
+	/* --help=WORD: all, or nothing. */
+	{ M_RETRY, "--help=WORD", { "--help=list", NULL },
+	  "--help: unknown topic 'list' (use all)" },
+	{ M_RETRY, "--help=", { "--help=", NULL },
+	  "--help: unknown topic '' (use all)" },
 	/* --hedge: DUR[:N], and what cannot go with it. */
 	{ M_RETRY, "--hedge without --stdin", { "--hedge", "1s", NULL },
 	  "--hedge: needs --stdin replay or --stdin null (attempts side by "
@@ -961,7 +973,8 @@ describe(const struct config *c, char *s, size_t sz)
 
 	snprintf(s, sz, "%s base=%s factor=%g max=%lu max_delay=%s "
 	    "min_delay=%s budget=%s deadline=%s timeout=%s kill_after=%s signal=%d "
-	    "forever=%d reset_after=%s nlist=%zu nargs=%d help=%d version=%d "
+	    "forever=%d reset_after=%s nlist=%zu nargs=%d help=%d help_all=%d "
+	    "version=%d "
 	    "criteria=%d success_on=%s successes=%lu delay_on_success=%g "
 	    "limits=%zu share_window=%s share_timeout=%s label=%s share=%s "
 	    "share_open=%d share_max=%g share_ratio=%g share_trip=%lu "
@@ -975,7 +988,7 @@ describe(const struct config *c, char *s, size_t sz)
 	    dur(c->limits.timeout, d[4], sizeof(d[4])),
 	    dur(c->kill_after, d[5], sizeof(d[5])), c->signal,
 	    c->limits.forever, dur(c->limits.reset_after, d[6], sizeof(d[6])),
-	    b->nlist, c->nargs, c->help, c->version, c->verdict.criteria,
+	    b->nlist, c->nargs, c->help, c->help_all, c->version, c->verdict.criteria,
 	    success, c->limits.successes, b->delay_on_success,
 	    c->limits.nretry_limits,
 	    dur(c->share_rules.window, d[8], sizeof(d[8])),

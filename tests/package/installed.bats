@@ -127,7 +127,7 @@ without_redis_libs() {
 	    /usr/bin/retry --share pkg --share-store redis://127.0.0.1:1 \
 	    --max 1 -- echo ran
 	assert_output ran
-	[[ $stderr =~ ^retry:\ --share\ pkg:\ redis://127\.0\.0\.1:1/0:\ Redis\ needs\ hiredis:\ .*libhiredis\.so\..*\;\ going\ on\ without\ the\ shared\ state ]] ||
+	[[ $stderr =~ ^retry:\ echo\ ran:\ --share\ pkg:\ redis://127\.0\.0\.1:1/0:\ Redis\ needs\ hiredis:\ .*libhiredis\.so\..*\;\ going\ on\ without\ the\ shared\ state ]] ||
 		fail "$stderr"
 	assert_equal "${#stderr_lines[@]}" 1
 	# hiredis there, OpenSSL not: a redis:// store does not need it (the
@@ -137,7 +137,7 @@ without_redis_libs() {
 	    /usr/bin/retry --share pkg --share-store redis://127.0.0.1:1 \
 	    --max 1 -- echo ran
 	assert_output ran
-	[[ $stderr =~ ^retry:\ --share\ pkg:\ redis://127\.0\.0\.1:1/0:\ cannot\ connect:\ .*\;\ going\ on\ without\ the\ shared\ state ]] ||
+	[[ $stderr =~ ^retry:\ echo\ ran:\ --share\ pkg:\ redis://127\.0\.0\.1:1/0:\ cannot\ connect:\ .*\;\ going\ on\ without\ the\ shared\ state ]] ||
 		fail "$stderr"
 	assert_equal "${#stderr_lines[@]}" 1
 	silent_start
@@ -145,7 +145,7 @@ without_redis_libs() {
 	    /usr/bin/retry --share pkg \
 	    --share-store "rediss://127.0.0.1:$SILENT_PORT" --max 1 -- echo ran
 	assert_output ran
-	[[ $stderr =~ ^retry:\ --share\ pkg:\ rediss://127\.0\.0\.1:$SILENT_PORT/0:\ TLS\ needs\ OpenSSL:\ .*lib(ssl|crypto)\.so\..*\;\ going\ on\ without\ the\ shared\ state ]] ||
+	[[ $stderr =~ ^retry:\ echo\ ran:\ --share\ pkg:\ rediss://127\.0\.0\.1:$SILENT_PORT/0:\ TLS\ needs\ OpenSSL:\ .*lib(ssl|crypto)\.so\..*\;\ going\ on\ without\ the\ shared\ state ]] ||
 		fail "$stderr"
 	assert_equal "${#stderr_lines[@]}" 1
 }

@@ -534,7 +534,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	    --share s --budget 150ms --timeout 1s -- sh -c 'echo ran'
 	kill -CONT "$REDIS_PID"
 	assert_line "ran"
-	assert_line --index 0 --regexp "no answer within [0-9.]+ms \(half of what was left of --budget\); going on without the shared state until it answers$"
+	assert_line --index 0 --regexp "no answer within [0-9.]+ms \(half of what was left of --budget\); going on without the shared state for the rest of this run$"
 	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
 	[ $(($(now_ms) - t0)) -lt 10000 ]
 }
@@ -548,7 +548,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	    --share s --budget 1s --share-connect-timeout 10s -- sh -c 'echo ran'
 	kill -CONT "$REDIS_PID"
 	assert_line "ran"
-	assert_line --index 0 --regexp "no answer within [0-9.]+ms \(half of what was left of --budget\); going on without the shared state until it answers$"
+	assert_line --index 0 --regexp "no answer within [0-9.]+ms \(half of what was left of --budget\); going on without the shared state for the rest of this run$"
 	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
 	# Not a new connection's 10s after the command: room for a busy host.
 	[ $(($(now_ms) - t0)) -lt 6000 ]
@@ -566,6 +566,18 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	assert_output "1"
 }
 
+@test "redis: a server that does not answer is waited for once a run, not at every decision" {
+	silent_start
+	run -1 env RETRY_SHARE_STORE=redis://127.0.0.1:$SILENT_PORT \
+	    timeout 60 "$RETRY" --share w --fixed 10ms --max 5 -- false
+	assert_line --index 0 --regexp "no answer within [0-9.]+m?s; going on without the shared state for the rest of this run$"
+	assert_equal "$(grep -c 'going on without' <<<"$output")" 1
+	assert_equal "$(grep -c 'attempt [0-9]/5 failed' <<<"$output")" 4
+	# One connection, the first gate's: no decision after it waited.
+	run -0 cat "$BATS_TEST_TMPDIR/silent.conns"
+	assert_output "1"
+}
+
 @test "redis: --deadline bounds the last words: a server stopped during the attempt holds the run to the deadline at most" {
 	local t0
 	redis_start
@@ -575,7 +587,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	    -- sh -c 'kill -STOP "$1"; echo ran' _ "$REDIS_PID"
 	kill -CONT "$REDIS_PID"
 	assert_line "ran"
-	assert_line --regexp "no answer within [0-9.]+m?s \(what was left of --deadline\); going on without the shared state until it answers$"
+	assert_line --regexp "no answer within [0-9.]+m?s \(what was left of --deadline\); going on without the shared state for the rest of this run$"
 	# Not the 30s of --share-timeout: room for a busy host.
 	[ $(($(now_ms) - t0)) -lt 12000 ]
 }

@@ -349,7 +349,7 @@ while True:
 	t0=$(now_ms)
 	run -0 env RETRY_SHARE_STORE="rediss://localhost:$STALL_PORT?$(printf 'ssl_ca_certs=%s' "$CERTS/ca.crt")" \
 	    timeout 60 "$RETRY" --share st --share-connect-timeout 300ms --max 2 -- true
-	assert_line --index 0 "retry: true: --share st: rediss://localhost:$STALL_PORT/0: no TLS handshake within 300ms; going on without the shared state until it answers"
+	assert_line --index 0 "retry: true: --share st: rediss://localhost:$STALL_PORT/0: no TLS handshake within 300ms; going on without the shared state for the rest of this run"
 	# Two decisions of 300ms at most, and a busy host: a handshake not
 	# given up would hold the run until timeout(1)'s 60s.
 	[ $(($(now_ms) - t0)) -lt 20000 ]
@@ -416,16 +416,16 @@ while True:
 	export RETRY_SHARE_STORE="rediss://localhost:$SILENT_PORT?$TLS_CA"
 	t0=$(now_ms)
 	run -0 timeout 60 "$RETRY" --share mute --share-timeout 200ms -- true
-	assert_line --index 0 "retry: true: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 2s; going on without the shared state until it answers"
+	assert_line --index 0 "retry: true: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 2s; going on without the shared state for the rest of this run"
 	assert_equal "$(grep -c "going on without" <<<"$output")" 1
 	# Two decisions of 2s at most, on a busy host.
 	[ $(($(now_ms) - t0)) -lt 30000 ]
 	run -0 timeout 60 "$RETRY" --share mute --share-timeout 200ms \
 	    --share-connect-timeout 700ms -- true
-	assert_line --index 0 "retry: true: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 700ms; going on without the shared state until it answers"
+	assert_line --index 0 "retry: true: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 700ms; going on without the shared state for the rest of this run"
 	# Longer than 2s, --share-timeout is the connect bound too.
 	run -0 timeout 60 "$RETRY" --share mute --share-timeout 3s --max 1 -- true
-	assert_line --index 0 "retry: true: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 3s; going on without the shared state until it answers"
+	assert_line --index 0 "retry: true: --share mute: rediss://localhost:$SILENT_PORT/0: no TLS handshake within 3s; going on without the shared state for the rest of this run"
 }
 
 @test "tls: OpenSSL is mapped only by a run whose store is rediss://" {

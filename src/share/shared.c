@@ -476,6 +476,30 @@ shared_close(struct shared *sh)
 	sh->on = false;
 }
 
+/* The shorter of the store's two waits: for an answer, and for a Redis
+ * connection. */
+static int64_t
+shortest_wait(const struct shared *sh)
+{
+	return sh->ops == &redis_ops && sh->connect_timeout < sh->timeout ?
+	    sh->connect_timeout : sh->timeout;
+}
+
+/*
+ * Whether a decision asked at asked (CLOCK_MONOTONIC ns), when --budget
+ * or --deadline bounded it by by (or -1), failed by a wait that ran out,
+ * not by an answer (a refused connection, a server's error): it took the
+ * shorter of the store's waits, or ran to that bound.
+ */
+static bool
+waited_out(const struct shared *sh, int64_t asked, int64_t by)
+{
+	const int64_t now = mono_ns(), slack = NS_PER_MS;
+
+	return now - asked >= shortest_wait(sh) - slack ||
+	    (by >= 0 && now >= by - slack);
+}
+
 /* One decision in the store; a fault, a recovery or a corrupt state said
  * once. */
 static enum shared_said
@@ -487,22 +511,30 @@ decide(struct shared *sh, struct decision *d)
 	const bool late = !before_attempt(d) && sh->hard >= 0 &&
 	    mono_ns() >= sh->hard;
 
-	/* A store that failed is asked again at the next decision (each try
-	 * costs --share-timeout at most), but for one that could not be
-	 * made, and for last words that no time is left for. */
-	if (sh->unusable || not_asked(sh, d))
+	const char *what;
+	const int64_t asked = mono_ns();
+	const int64_t by = budget_by(sh, d, shortest_wait(sh), &what);
+
+	/* A store that refused is asked again at the next decision, which
+	 * costs nothing; one that did not answer in time cost the run a
+	 * wait, and is not waited for again in it; nor is one that could
+	 * not be made, nor asked last words that no time is left for. */
+	if (sh->unusable || sh->silent || not_asked(sh, d))
 		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
 	if (sh->ops->decide(sh, d, err, sizeof(err)) == -1) {
 		/* A signal ends the run, or the deadline had: no fault of
 		 * the store's. */
 		if (signal_stop != 0 || late)
 			return SHARED_UNSHARED;
+		sh->silent = waited_out(sh, asked, by);
 		if (!sh->faulty)
 			tell(sh, "--share %s: %s; %s", sh->name,
-			    err, !sh->required ? "going on without the shared "
-			    "state until it answers" : d->op == SHARE_RECORD &&
+			    err, sh->required ? (d->op == SHARE_RECORD &&
 			    d->success ? "--share-required: the success stands; "
-			    "the run ends" : "--share-required: giving up");
+			    "the run ends" : "--share-required: giving up") :
+			    sh->silent ? "going on without the shared state "
+			    "for the rest of this run" : "going on without the "
+			    "shared state until it answers");
 		sh->faulty = true;
 		return sh->required ? SHARED_DOWN : SHARED_UNSHARED;
 	}

@@ -71,6 +71,8 @@ struct shared {
 	int64_t		 connect_timeout;	/* a new connection's */
 	bool		 faulty;	/* the last decision failed: said */
 	bool		 unusable;	/* it could not be made: not asked */
+	bool		 silent;	/* a wait for it ran out in this run:
+					 * not asked again in it */
 	bool		 said_corrupt;
 	int64_t		 end;		/* the run's --budget or --deadline
 					 * ends then (CLOCK_MONOTONIC ns),

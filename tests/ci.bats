@@ -186,6 +186,21 @@ retry[a,b:c]: no\\x0a::error::pwned%: command not found
 	    "retry: flaky 1: succeeded on attempt 2 of 3 after $DUR"
 }
 
+@test "ci: a run inside another run's attempt adds no group of its own, which neither CI nests" {
+	GITLAB_CI=true run -1 --separate-stderr "$RETRY" -q --max 1 -- \
+	    "$RETRY" -q --immediate --max 2 -- false
+	assert_equal "$(grep -c 'section_start' <<<"$stderr")" 1
+	assert_equal "$(grep -c 'section_end' <<<"$stderr")" 1
+	GITHUB_ACTIONS=true run -0 --separate-stderr "$RETRY" -q --max 1 -- \
+	    "$RETRY" -q --max 2 --immediate flaky 1
+	assert_equal "$(grep -c '^::group::' <<<"$stderr")" 1
+	assert_equal "$(grep -c '^::endgroup::' <<<"$stderr")" 1
+	# Asked for, it is written all the same.
+	GITHUB_ACTIONS=true run -1 --separate-stderr "$RETRY" -q --max 1 -- \
+	    "$RETRY" -q --ci github --max 1 -- false
+	assert_equal "$(grep -c '^::group::' <<<"$stderr")" 2
+}
+
 @test "ci: --ci auto on a terminal adds nothing" {
 	command -v script >/dev/null || skip "no script(1)"
 	GITHUB_ACTIONS=true run -0 timeout 60 script -qec \

@@ -12,11 +12,11 @@
 
 enum ci_mode
 ci_detect(enum ci_mode asked, const char *github_actions,
-    const char *gitlab_ci, bool tty, bool json)
+    const char *gitlab_ci, bool tty, bool json, bool nested)
 {
 	if (asked != CI_AUTO)
 		return asked;
-	if (tty || json)
+	if (tty || json || nested)
 		return CI_NONE;
 	if (github_actions != NULL && strcmp(github_actions, "true") == 0)
 		return CI_GITHUB;

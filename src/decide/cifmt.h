@@ -20,10 +20,12 @@
  * says: GITHUB_ACTIONS=true, else GITLAB_CI=true (each the variable's
  * value, or NULL); never on a terminal (tty: stderr, where the lines go,
  * is one), whose reader is a person, not a CI's log, nor among JSON
- * Lines (json: --log-format json), whose reader is a program.  CI_NONE
- * when none. */
+ * Lines (json: --log-format json), whose reader is a program, nor in a
+ * run that another run of retry's started (nested: RETRY_ATTEMPT is
+ * set), whose group is open: neither CI nests groups.  CI_NONE when
+ * none. */
 enum ci_mode	ci_detect(enum ci_mode asked, const char *github_actions,
-		    const char *gitlab_ci, bool tty, bool json);
+		    const char *gitlab_ci, bool tty, bool json, bool nested);
 /* s, n bytes, as GitHub's workflow commands take it: % CR LF as %25 %0D
  * %0A in a message; in a property's value : and , as %3A %2C too. */
 void	ci_escape_github(struct line *, const char *s, size_t n, bool property);

@@ -24,6 +24,7 @@ static struct {
 				 * for the life of the process */
 	char	**tail;		/* after the inherited variables */
 	bool	  set[ENV_COUNT];
+	bool	  nested;	/* RETRY_ATTEMPT was inherited */
 	char	  buf[ENV_COUNT][48];
 } env;
 
@@ -60,8 +61,10 @@ env_init(void)
 	p = (char *)(v + n + ENV_COUNT + 1);
 	n = 0;
 	for (char **e = environ; *e != NULL; e++) {
-		if (ours(*e))
+		if (ours(*e)) {
+			env.nested |= strncmp(*e, "RETRY_ATTEMPT=", 14) == 0;
 			continue;
+		}
 		len = strlen(*e) + 1;
 		v[n++] = memcpy(p, *e, len);
 		p += len;
@@ -109,4 +112,10 @@ env_unset(enum env_var var)
 		env.set[var] = false;
 		env_tail();
 	}
+}
+
+bool
+env_nested(void)
+{
+	return env.nested;
 }

@@ -29,6 +29,9 @@ enum env_var {
 
 /* Moves environ; -1 (errno ENOMEM) leaves it as it was. */
 int		 env_init(void);
+/* Whether the environment env_init moved had RETRY_ATTEMPT: retry runs
+ * as, or under, another run's attempt or hook. */
+bool		 env_nested(void);
 /* NAME=v, or NAME= with empty true. */
 void		 env_set(enum env_var, uint64_t v, bool empty);
 void		 env_unset(enum env_var);

@@ -18,6 +18,7 @@
 
 #include "compat.h"
 #include "duration.h"
+#include "env.h"
 #include "hedgefmt.h"
 #include "line.h"
 #include "logfile.h"
@@ -201,7 +202,7 @@ reporter_init(struct reporter *r, const struct reporter_opts *o)
 		.syslog = o->syslog,
 		.ci = ci_detect(o->ci, getenv("GITHUB_ACTIONS"),
 		    getenv("GITLAB_CI"), isatty(STDERR_FILENO) == 1,
-		    o->log_format == LOG_JSON),
+		    o->log_format == LOG_JSON, env_nested()),
 		.forever = o->forever || o->successes > 1,
 		.max_attempts = o->forever ? 0 : o->max_attempts,
 		.budget = o->budget, .deadline = o->deadline,

@@ -65,19 +65,24 @@ static const struct detected {
 	const char	*github, *gitlab;
 	bool		 tty;		/* stderr is a terminal */
 	bool		 json;		/* --log-format json */
+	bool		 nested;	/* run by another run of retry's */
 	enum ci_mode	 want;
 } detected[] = {
-	{ "outside CI", CI_AUTO, NULL, NULL, false, false, CI_NONE },
-	{ "GitHub Actions", CI_AUTO, "true", NULL, false, false, CI_GITHUB },
-	{ "GitLab CI", CI_AUTO, NULL, "true", false, false, CI_GITLAB },
-	{ "not true", CI_AUTO, "1", "yes", false, false, CI_NONE },
-	{ "both: GitHub", CI_AUTO, "true", "true", false, false, CI_GITHUB },
-	{ "a terminal", CI_AUTO, "true", NULL, true, false, CI_NONE },
-	{ "JSON Lines", CI_AUTO, NULL, "true", false, true, CI_NONE },
-	{ "none asked", CI_NONE, "true", NULL, false, false, CI_NONE },
-	{ "gitlab asked", CI_GITLAB, "true", NULL, true, false, CI_GITLAB },
-	{ "github asked, JSON", CI_GITHUB, NULL, NULL, false, true,
+	{ "outside CI", CI_AUTO, NULL, NULL, false, false, false, CI_NONE },
+	{ "GitHub Actions", CI_AUTO, "true", NULL, false, false, false, CI_GITHUB },
+	{ "GitLab CI", CI_AUTO, NULL, "true", false, false, false, CI_GITLAB },
+	{ "not true", CI_AUTO, "1", "yes", false, false, false, CI_NONE },
+	{ "both: GitHub", CI_AUTO, "true", "true", false, false, false, CI_GITHUB },
+	{ "a terminal", CI_AUTO, "true", NULL, true, false, false, CI_NONE },
+	{ "JSON Lines", CI_AUTO, NULL, "true", false, true, false, CI_NONE },
+	{ "none asked", CI_NONE, "true", NULL, false, false, false, CI_NONE },
+	{ "gitlab asked", CI_GITLAB, "true", NULL, true, false, false, CI_GITLAB },
+	{ "github asked, JSON", CI_GITHUB, NULL, NULL, false, true, false,
 	  CI_GITHUB },
+	{ "inside another run", CI_AUTO, "true", NULL, false, false, true,
+	  CI_NONE },
+	{ "gitlab asked, inside another run", CI_GITLAB, NULL, "true", false,
+	  false, true, CI_GITLAB },
 };
 
 static void
@@ -124,7 +129,7 @@ unit_cifmt(void)
 	for (size_t i = 0; i < sizeof(detected) / sizeof(detected[0]); i++) {
 		const struct detected *d = &detected[i];
 		const enum ci_mode got = ci_detect(d->asked, d->github,
-		    d->gitlab, d->tty, d->json);
+		    d->gitlab, d->tty, d->json, d->nested);
 
 		unit_row(got == d->want, "cifmt detect", d->name,
 		    "got %d, want %d", (int)got, (int)d->want);

@@ -154,8 +154,9 @@ main(int argc, char *argv[])
 		status = dry_run(&cfg, &rng);
 	else if (reporter_open(&rep, cfg.log_file, why,
 	    sizeof(why)) == -1) {
-		/* The options were right: no pointer to --help. */
-		run_error(getprogname(), why, false);
+		/* The options were right: no pointer to --help; said as the
+		 * run's own errors are, naming it. */
+		report_error(&rep, "%s", why);
 		status = EXIT_CANCELED;
 	} else {
 		if (signals_init() == -1)

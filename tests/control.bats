@@ -283,7 +283,7 @@ open(d + "/log", "wb").write(data)
 	done
 	run -125 retry --log-file "$SHARED/vlog" -- touch "$D/ran"
 	assert_setup_error --log-file
-	assert_equal "$output" "retry: --log-file: $SHARED/vlog: a file that another user (uid $uid) owns in a world-writable sticky directory; refused"
+	assert_equal "$output" "retry: $(command_name touch "$D/ran"): --log-file: $SHARED/vlog: a file that another user (uid $uid) owns in a world-writable sticky directory; refused"
 	[ ! -s "$SHARED/vlog" ] || fail "written: $(cat "$SHARED/vlog")"
 	run -125 retry --log-file "$SHARED/vfifo" -- touch "$D/ran"
 	assert_setup_error --log-file

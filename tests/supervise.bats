@@ -254,7 +254,7 @@ print(events[0]["status"], events[0]["signal"], events[0]["attempt"], events[0][
 @test "--log-file that cannot be opened: one line naming it, exit 125, nothing run" {
 	run -125 --separate-stderr retry --log-file /nonexistent/dir/log -- touch "$D/ran"
 	# No usage error: no pointer to --help.
-	assert_equal "$stderr" "retry: --log-file: /nonexistent/dir/log: No such file or directory"
+	assert_equal "$stderr" "retry: $(command_name touch "$D/ran"): --log-file: /nonexistent/dir/log: No such file or directory"
 	[ ! -e "$D/ran" ]
 }
 

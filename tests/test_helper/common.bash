@@ -76,11 +76,12 @@ assert_usage_error() {
 }
 
 # An error of the run's set-up that is no usage error (a log file that
-# cannot be opened): status 125, one line naming the option, no --help.
+# cannot be opened): status 125, one line naming the run and the option,
+# no --help.
 assert_setup_error() {
 	assert_equal "$status" 125
 	assert_equal "${#lines[@]}" 1
-	assert_line --index 0 --regexp "^retry: $1"
+	assert_line --index 0 --regexp "^retry(: .*|\\[.*\\]): $1"
 }
 
 # Skips a test whose subject valgrind itself changes (tests/run-under

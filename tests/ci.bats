@@ -285,6 +285,50 @@ stderr_piped() {
 	assert_regex "${lines[4]}" "^retry: gave up: "
 }
 
+# Asserts that file $1 has $2 lines, line $3 the command's output $4, and
+# the last the end of a group (GitHub, $env GITHUB_ACTIONS) or a section.
+assert_file_ci() {
+	local e=$'\e' end="::endgroup::"
+	[ "$env" = GITHUB_ACTIONS ] || end="${e}\\[0Ksection_end:"
+	mapfile -t lines <"$1"
+	assert_equal "${#lines[@]}" "$2"
+	assert_equal "${lines[$3]}" "$4"
+	assert_regex "${lines[$2 - 1]}" "^$end"
+}
+
+@test "ci: every marker starts a line of its own where stdout and stderr are one file" {
+	local env
+	cd "$BATS_TEST_TMPDIR"
+	for env in GITHUB_ACTIONS GITLAB_CI; do
+		env "$env=true" "$RETRY" -q -- printf out >log 2>&1
+		assert_file_ci log 3 1 out
+		# What ends with a newline gets none more.
+		env "$env=true" "$RETRY" -q -- echo out >log 2>&1
+		assert_file_ci log 3 1 out
+	done
+}
+
+@test "ci: every marker starts a line of its own where stderr is a file of its own" {
+	local env
+	cd "$BATS_TEST_TMPDIR"
+	for env in GITHUB_ACTIONS GITLAB_CI; do
+		env "$env=true" "$RETRY" -q -- sh -c 'printf err >&2' \
+		    2>e >/dev/null
+		assert_file_ci e 3 1 err
+	done
+}
+
+@test "ci: every marker starts a line of its own where both streams append to one file" {
+	local env
+	cd "$BATS_TEST_TMPDIR"
+	for env in GITHUB_ACTIONS GITLAB_CI; do
+		# Two descriptions, each written at the file's end.
+		echo before >log
+		env "$env=true" "$RETRY" -q -- printf abc >>log 2>>log
+		assert_file_ci log 4 2 abc
+	done
+}
+
 @test "ci: the command's stderr passes through whole, in its order, where it is a pipe" {
 	cd "$BATS_TEST_TMPDIR"
 	head -c 300000 /dev/urandom | od -An -tx1 -v >blob

@@ -340,6 +340,46 @@ assert_file_ci() {
 	sed '1d;$d' err | cmp - blob
 }
 
+@test "ci: where stderr's reader has gone, the command meets it at its next write there, as without retry" {
+	[ -d /proc/self/fd ] || skip "no /proc"
+	cd "$BATS_TEST_TMPDIR"
+	# Once the reader has gone (the file gone), and its parent holds its
+	# stderr no more (at most 5s), writes there, then leaves reached.
+	cat >late <<-'EOF2'
+	#!/bin/sh
+	i=0
+	while [ ! -e gone ] && [ $i -lt 500 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	p=$(readlink /proc/$$/fd/2)
+	i=0
+	while ls -l /proc/$PPID/fd | grep -qF "$p" && [ $i -lt 500 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	echo late >&2
+	echo reached >"$1"
+	EOF2
+	chmod +x late
+	# Without retry: killed by SIGPIPE at that write, so is the pipeline.
+	run -141 bash -c './late z0 2>&1 >/dev/null | { head -c 0; touch gone; }
+	    exit "${PIPESTATUS[0]}"'
+	[ ! -e z0 ]
+	rm gone
+	# Through retry, where --ci relays stderr: the same.
+	GITHUB_ACTIONS=true run -141 bash -c '"$0" --max 1 -- ./late z1 2>&1 \
+	    >/dev/null | { head -c 0; touch gone; }
+	    exit "${PIPESTATUS[0]}"' "$RETRY"
+	[ ! -e z1 ]
+	rm gone
+	# And where stdout and stderr are one pipe.
+	GITLAB_CI=true run -141 bash -c '"$0" --max 1 -- ./late z2 2>&1 |
+	    { head -c 0; touch gone; }
+	    exit "${PIPESTATUS[0]}"' "$RETRY"
+	[ ! -e z2 ]
+}
+
 @test "ci: a --ci line that cannot be written is lost as a report is, and the run goes on" {
 	cd "$BATS_TEST_TMPDIR"
 	[ -w /dev/full ] || skip "no /dev/full"

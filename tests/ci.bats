@@ -300,6 +300,50 @@ stderr_piped() {
 	assert_regex "${lines[4]}" "^retry: gave up: "
 }
 
+# Asserts that file $1 has $2 lines, line $3 the command's output $4, and
+# the last the end of a group (GitHub, $env GITHUB_ACTIONS) or a section.
+assert_file_ci() {
+	local e=$'\e' end="::endgroup::"
+	[ "$env" = GITHUB_ACTIONS ] || end="${e}\\[0Ksection_end:"
+	mapfile -t lines <"$1"
+	assert_equal "${#lines[@]}" "$2"
+	assert_equal "${lines[$3]}" "$4"
+	assert_regex "${lines[$2 - 1]}" "^$end"
+}
+
+@test "ci: every marker starts a line of its own where stdout and stderr are one file" {
+	local env
+	cd "$BATS_TEST_TMPDIR"
+	for env in GITHUB_ACTIONS GITLAB_CI; do
+		env "$env=true" "$RETRY" -q -- printf out >log 2>&1
+		assert_file_ci log 3 1 out
+		# What ends with a newline gets none more.
+		env "$env=true" "$RETRY" -q -- echo out >log 2>&1
+		assert_file_ci log 3 1 out
+	done
+}
+
+@test "ci: every marker starts a line of its own where stderr is a file of its own" {
+	local env
+	cd "$BATS_TEST_TMPDIR"
+	for env in GITHUB_ACTIONS GITLAB_CI; do
+		env "$env=true" "$RETRY" -q -- sh -c 'printf err >&2' \
+		    2>e >/dev/null
+		assert_file_ci e 3 1 err
+	done
+}
+
+@test "ci: every marker starts a line of its own where both streams append to one file" {
+	local env
+	cd "$BATS_TEST_TMPDIR"
+	for env in GITHUB_ACTIONS GITLAB_CI; do
+		# Two descriptions, each written at the file's end.
+		echo before >log
+		env "$env=true" "$RETRY" -q -- printf abc >>log 2>>log
+		assert_file_ci log 4 2 abc
+	done
+}
+
 @test "ci: the command's stderr passes through whole, in its order, where it is a pipe" {
 	cd "$BATS_TEST_TMPDIR"
 	head -c 300000 /dev/urandom | od -An -tx1 -v >blob
@@ -309,6 +353,46 @@ stderr_piped() {
 	assert_equal "$(head -n 1 err)" "::group::retry: attempt 1/1: sh -c 'echo o; cat blob >&2; echo o2'"
 	assert_equal "$(tail -n 1 err)" "::endgroup::"
 	sed '1d;$d' err | cmp - blob
+}
+
+@test "ci: where stderr's reader has gone, the command meets it at its next write there, as without retry" {
+	[ -d /proc/self/fd ] || skip "no /proc"
+	cd "$BATS_TEST_TMPDIR"
+	# Once the reader has gone (the file gone), and its parent holds its
+	# stderr no more (at most 5s), writes there, then leaves reached.
+	cat >late <<-'EOF2'
+	#!/bin/sh
+	i=0
+	while [ ! -e gone ] && [ $i -lt 500 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	p=$(readlink /proc/$$/fd/2)
+	i=0
+	while ls -l /proc/$PPID/fd | grep -qF "$p" && [ $i -lt 500 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	echo late >&2
+	echo reached >"$1"
+	EOF2
+	chmod +x late
+	# Without retry: killed by SIGPIPE at that write, so is the pipeline.
+	run -141 bash -c './late z0 2>&1 >/dev/null | { head -c 0; touch gone; }
+	    exit "${PIPESTATUS[0]}"'
+	[ ! -e z0 ]
+	rm gone
+	# Through retry, where --ci relays stderr: the same.
+	GITHUB_ACTIONS=true run -141 bash -c '"$0" --max 1 -- ./late z1 2>&1 \
+	    >/dev/null | { head -c 0; touch gone; }
+	    exit "${PIPESTATUS[0]}"' "$RETRY"
+	[ ! -e z1 ]
+	rm gone
+	# And where stdout and stderr are one pipe.
+	GITLAB_CI=true run -141 bash -c '"$0" --max 1 -- ./late z2 2>&1 |
+	    { head -c 0; touch gone; }
+	    exit "${PIPESTATUS[0]}"' "$RETRY"
+	[ ! -e z2 ]
 }
 
 @test "ci: a --ci line that cannot be written is lost as a report is, and the run goes on" {

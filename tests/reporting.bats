@@ -213,6 +213,18 @@ load test_helper/core
 	    "retry\\[job\\]: giving up after 2 attempts in $DUR: exit 1"
 }
 
+@test "report: a report starts a line of its own where stderr is a file the command left mid-line" {
+	cd "$BATS_TEST_TMPDIR"
+	run -1 sh -c '"$0" "$@" 2>e >/dev/null' "$RETRY" -n 2 --fixed 1ms -- \
+	    sh -c 'printf err >&2; exit 1'
+	mapfile -t lines <e
+	assert_equal "${#lines[@]}" 4
+	assert_equal "${lines[0]}" "err"
+	assert_regex "${lines[1]}" "^retry: sh -c .*: attempt 1/2 failed: exit 1 after "
+	assert_equal "${lines[2]}" "err"
+	assert_regex "${lines[3]}" "^retry: sh -c .*: giving up after 2 attempts "
+}
+
 @test "report: a long command is cut to 24 columns on every line, the same each time" {
 	local long="exit 1; echo one two three four five six seven eight nine ten"
 	run -1 --separate-stderr retry --verbose -n 2 --fixed 1ms -- sh -c "$long"

@@ -194,17 +194,54 @@ line_start(int cols)
 		(void)out_all(out_std(STDERR_FILENO), "\r", 1);
 }
 
+/*
+ * Where stderr is a regular file, whoever wrote to it last (the command,
+ * which writes there itself, or another writer of a shared log): 1 when
+ * the byte before where the next write goes is not a newline, 0 when it
+ * is or the file is empty there, -1 when that cannot be told.  A file open
+ * with O_APPEND is written at its end, any other at fd 2's offset; a
+ * write-only fd is read through a reopening of its own.
+ */
+static int
+file_open_line(void)
+{
+	struct stat st;
+	off_t at;
+	char c;
+	ssize_t n;
+	int flags, fd;
+
+	if (fstat(STDERR_FILENO, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (flags = fcntl(STDERR_FILENO, F_GETFL)) == -1)
+		return -1;
+	at = (flags & O_APPEND) != 0 ? st.st_size :
+	    lseek(STDERR_FILENO, 0, SEEK_CUR);
+	if (at <= 0)
+		return at == 0 ? 0 : -1;
+	if ((flags & O_ACCMODE) != O_WRONLY)
+		n = pread(STDERR_FILENO, &c, 1, at - 1);
+	else if ((fd = compat_reopen(STDERR_FILENO, O_RDONLY | O_NOCTTY |
+	    O_CLOEXEC)) == -1)
+		return -1;
+	else {
+		n = pread(fd, &c, 1, at - 1);
+		close(fd);
+	}
+	return n == 1 ? c != '\n' : n == 0 ? 0 : -1;
+}
+
 void
 out_newline(bool text)
 {
 	static int same = -1;
-	int cols;
+	int cols, file;
 
 	if (same == -1)
 		same = same_file(STDOUT_FILENO, STDERR_FILENO);
 	if (text && unseen && out_drawable(&cols))
 		line_start(cols);
-	else if (open_line[2] || (same && open_line[1]))
+	else if ((file = file_open_line()) != -1 ? file == 1 :
+	    open_line[2] || (same && open_line[1]))
 		(void)out_all(out_std(STDERR_FILENO), "\n", 1);
 	open_line[1] = open_line[2] = unseen = false;
 }

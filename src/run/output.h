@@ -48,8 +48,10 @@ bool	 out_erases(void);
  * the command's last words: in text, where a child wrote to the terminal
  * unseen and retry may draw, what leads to the first column of a line of
  * its own whatever column the cursor is in (blanks, a carriage return and
- * an erase); else a newline, when what retry passed on to stderr (or to
- * stdout, when both are one file) left a line open.
+ * an erase); else a newline, when a line is open there: where stderr is
+ * a regular file, as its last byte written says, whoever wrote it;
+ * elsewhere, as what retry passed on to stderr (or to stdout, when both
+ * are one file) left it.
  */
 void	 out_newline(bool text);
 /* Whether fd is a pipe, a FIFO or a socket. */

@@ -85,6 +85,20 @@ close_src(struct streams *s, struct stream *st)
 }
 
 /*
+ * The reader of the stream's destination has gone: the command learns it
+ * as without retry, from a pipe with no reader, its next write there
+ * failing with EPIPE (SIGPIPE).
+ */
+static void
+reader_gone(struct streams *s, struct stream *st)
+{
+	s->gone[st->fd - 1] = true;
+	if (s->merged)
+		s->gone[1] = true;
+	close_src(s, st);
+}
+
+/*
  * Passes on what the stream has read, as far as its destination takes it
  * now; -1 when the output cannot be passed on (err says why).
  */
@@ -112,12 +126,7 @@ push(struct streams *s, struct stream *st)
 			return 0;
 		st->off = st->len = 0;
 		if (errno == EPIPE) {
-			/* Its reader has gone: the command learns it as
-			 * without retry, from a pipe with no reader. */
-			s->gone[i] = true;
-			if (s->merged)
-				s->gone[1] = true;
-			close_src(s, st);
+			reader_gone(s, st);
 			return 0;
 		}
 		streams_failed(s, "%s", i == 0 ? "stdout" : "stderr");
@@ -182,7 +191,7 @@ pending(const struct stream *st)
 
 /* What io_watch's fds are for, beside a stream's pipe (its index) and
  * its destination (index + 2). */
-enum { POLL_KEYS = POLLED_FEED + 1, POLL_KEYS_OUT };
+enum { POLL_KEYS = POLLED_FEED + 1, POLL_KEYS_OUT, POLL_GONE };
 
 /*
  * The keys just typed, k[0..*n): the signal that its terminal's modes make
@@ -285,6 +294,14 @@ io_watch(void *ctx, struct pollfd *pfd)
 		} else if (st->src != -1 && st->left > 0) {
 			s->polled[n] = i;
 			pfd[n++] = (struct pollfd){ st->src, POLLIN, 0 };
+			/* Idle, its destination is watched too, so that its
+			 * reader's going is seen when it goes, not at the
+			 * next write, which the command would have met. */
+			if (st->piped) {
+				s->polled[n] = POLL_GONE + i;
+				pfd[n++] = (struct pollfd){ out_std(st->fd)->fd,
+				    0, 0 };
+			}
 		}
 	}
 	/* One attempt fed: one fd, its pipe's or the input's. */
@@ -304,7 +321,12 @@ io_serve(void *ctx, const struct pollfd *pfd, nfds_t n)
 
 		if (pfd[j].revents == 0)
 			continue;
-		if (s->polled[j] == POLLED_FEED) {
+		if (s->polled[j] >= POLL_GONE) {
+			st = &s->s[s->polled[j] - POLL_GONE];
+			if (st->src != -1 &&
+			    (pfd[j].revents & (POLLERR | POLLHUP)) != 0)
+				reader_gone(s, st);
+		} else if (s->polled[j] == POLLED_FEED) {
 			if (feed_serve(&s->in, &pfd[j]) == -1)
 				rc = streams_feed_failed(s);
 		} else if (s->polled[j] == POLL_KEYS)

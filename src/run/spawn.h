@@ -14,7 +14,7 @@
 #define STDIO_INHERIT	(-1)	/* the attempt gets retry's own fd */
 #define STDIO_CLOSED	(-2)	/* the attempt gets it closed */
 
-#define ATTEMPT_IO_MAX	4
+#define ATTEMPT_IO_MAX	6
 
 /* The streams that the attempt's wait serves as well. */
 struct attempt_io {

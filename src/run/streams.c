@@ -77,7 +77,8 @@ stream_init(struct streams *s, struct stream *st, int fd, bool scan,
     bool held)
 {
 	*st = (struct stream){ .src = -1, .fd = fd, .held = held,
-	    .scan = scan, .tty = isatty(fd) == 1 };
+	    .scan = scan, .tty = isatty(fd) == 1, .piped = !held &&
+	    out_piped(fd) };
 	if ((st->buf = malloc(BUFSZ)) == NULL ||
 	    (scan && (st->scanner = calloc(1, sizeof(*st->scanner))) == NULL))
 		return streams_failed(s, "out of memory");

@@ -26,6 +26,8 @@ struct stream {
 	bool		 held;		/* it goes to the held file */
 	bool		 scan;		/* rules read it */
 	bool		 tty;		/* fd is a terminal */
+	bool		 piped;		/* fd is a pipe, a FIFO or a socket,
+					 * whose reader may go */
 	bool		 pty;		/* src is the master of a pseudo-
 					 * terminal (where one can be had for
 					 * a terminal), not a pipe */
@@ -69,7 +71,9 @@ struct streams {
 	const char	*name;		/* the command's, for ps */
 	struct attempt_io io;
 	int		 polled[ATTEMPT_IO_MAX];	/* stream, + 2 for output,
-						 * or the feed's or keys' */
+						 * + POLL_GONE for its
+						 * reader, or the feed's or
+						 * keys' */
 	struct scan_result result;	/* of the current attempt */
 	bool		 gone[2];	/* stdout's, stderr's reader has gone */
 	/*

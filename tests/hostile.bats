@@ -18,7 +18,12 @@ refused() {
 	shift 2
 	run -125 retry "$@" flaky 0
 	"$check" "$option"
-	assert_line --index 0 --regexp "^retry: ${option}[:= ]"
+	# A set-up error names the run first, as the run's errors do.
+	if [ "$check" = assert_setup_error ]; then
+		assert_line --index 0 --regexp "^retry: flaky 0: ${option}[:= ]"
+	else
+		assert_line --index 0 --regexp "^retry: ${option}[:= ]"
+	fi
 	assert_equal "$(flaky_runs)" 0
 }
 

@@ -558,7 +558,8 @@ wait_round(struct round *rd, int64_t at)
 			broken = true;
 	if (!broken)
 		return;
-	hedge_stdin_stop(h->st);
+	/* Stopped before their input ends: an attempt must not take a
+	 * stdin cut short for the whole of it. */
 	for (int i = 0; i < HEDGE_N_MAX; i++) {
 		struct flight *f = &rd->f[i];
 
@@ -567,6 +568,7 @@ wait_round(struct round *rd, int64_t at)
 		f->r.aborted = true;
 		stop(h, f, h->c->signal);
 	}
+	hedge_stdin_stop(h->st);
 	if (rd->decided < 0)
 		rd->decided = youngest(rd);
 	rd->no_more = true;

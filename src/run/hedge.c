@@ -618,6 +618,10 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		if (!passed && rd.decided >= 0 && rd.f[rd.decided].gone) {
 			pass_on(h, &rd.f[rd.decided]);
 			passed = true;
+			/* Its wait for a slow reader took the ends of others
+			 * that came meanwhile: they are reaped now, not at
+			 * --kill-after. */
+			continue;
 		}
 		if (rd.decided >= 0 && rd.live == 0)
 			break;

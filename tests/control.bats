@@ -426,6 +426,50 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 	assert_output "retry: $(command_name sh -c "dd if=/dev/zero bs=64k count=48 >&2 2>/dev/null; exit 0"): --hedge: cannot keep the stderr of attempt 1 in $(spool_place): File too large"
 }
 
+@test "a hedged attempt's spool that cannot grow beside others ends the run with 125, the others stopped" {
+	# Attempt 1 writes 5 MB once attempt 2 has started; a file size limit
+	# of 1 MiB holds its spool.  Every later attempt succeeds in 10s.
+	cat >"$D/big-first" <<-'EOF2'
+	#!/bin/sh
+	if [ "$RETRY_ATTEMPT" != 1 ]; then
+		sleep 10 &
+		echo $! >>pids
+		echo $$ >>pids
+		echo $$ >pid.$RETRY_ATTEMPT
+		wait
+		exit 0
+	fi
+	while ! [ -s pid.2 ]; do sleep 0.02; done
+	yes | head -c 5000000 >&$1
+	EOF2
+	chmod +x "$D/big-first"
+	cd "$D" || return 1
+	# SIGXFSZ kills the writer; ignored, its write fails with EFBIG.
+	# Retry's stdout is counted; its stderr, but for the kept y lines, in
+	# err: each goes through a pipe, which no limit holds.
+	for xfsz in - ''; do
+		for fd in 1 2; do
+			rm -f pid.2 pids
+			run -125 timeout 60 bash -c 'set -o pipefail; trap "$1" XFSZ
+			    { (ulimit -f 1024; exec "$RETRY" --hedge 50ms --stdin null \
+			    --max 3 -- ./big-first "$2") 2>&1 >&3 | grep -v "^y$" >err
+			    } 3>&1 | wc -c' _ "$xfsz" "$fd"
+			if [ "$fd" = 1 ]; then
+				stream=stdout
+				assert_output 1048576
+			else
+				stream=stderr
+				assert_output 0
+			fi
+			run -0 cat err
+			assert_equal "${lines[-1]}" "retry: $(command_name ./big-first "$fd"): --hedge: cannot keep the $stream of attempt 1 in $(spool_place): File too large"
+			assert_line --regexp "attempt 2 cancelled after .* \(attempt 1 ended the run\)$"
+			refute_line --partial failed
+			assert_gone $(cat pids)
+		done
+	done
+}
+
 @test "a spool that cannot grow under --stdin replay is one clear error: the attempt reading it is ended, and the run" {
 	run -125 --separate-stderr bash -c 'head -c 3000000 /dev/zero | (ulimit -f 1024; exec "$RETRY" --stdin replay -- sh -c "cat >/dev/null; echo ran >\"\$1\"" _ "$1")' _ "$D/ran"
 	assert_regex "$stderr" "^retry: sh -c 'cat >/dev/null\\.\\.\\.: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large$"

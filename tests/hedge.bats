@@ -121,6 +121,29 @@ setup() {
 	assert_gone "$(cat pid.1)"
 }
 
+@test "--hedge: a loser that ends while the winner's output waits for its reader is reaped then, not at --kill-after" {
+	cat >big-second <<-'EOF2'
+	#!/bin/sh
+	if [ "$RETRY_ATTEMPT" = 1 ]; then
+		trap 'touch ended; exit 1' TERM
+		echo $$ >pid.1
+		sleep 60 &
+		wait
+	fi
+	while [ ! -s pid.1 ]; do sleep 0.02; done
+	head -c 1000000 /dev/zero
+	EOF2
+	chmod +x big-second
+	# More than a pipe holds, read only once the loser has ended: retry
+	# is passing it on when the loser ends.
+	run -0 --separate-stderr timeout 30 bash -c '"$RETRY" --hedge 50ms \
+	    --kill-after 60s --stdin null -- ./big-second |
+	    { while [ ! -e ended ]; do sleep 0.02; done; wc -c; }'
+	assert_output 1000000
+	assert_regex "${stderr_lines[2]}" "attempt 1 cancelled after .* \\(attempt 2 won\\)$"
+	assert_gone "$(cat pid.1)"
+}
+
 @test "--hedge: what a process the winner left running writes after it ended is not passed on" {
 	mkfifo later
 	run -0 timeout 30 "$RETRY" -q --hedge 1s --stdin null -- \

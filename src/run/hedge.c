@@ -301,8 +301,8 @@ cancel_others(struct round *rd, int i)
 		}
 }
 
-/* Slot i's attempt has ended: the winner, the round's end, or a failure
- * beside others. */
+/* Slot i's attempt has ended: the winner, the round's end (a spool of
+ * its that could not grow too), or a failure beside others. */
 static void
 ended(struct round *rd, int i)
 {
@@ -318,6 +318,13 @@ ended(struct round *rd, int i)
 	}
 	if (rd->decided >= 0)
 		goto drop;
+	/* Its writes to a spool that could take no more failed: retry's
+	 * doing, not the command's.  It decides the round, as an error. */
+	if (!hedge_spools_kept(h->st, f->out, f->err, f->n)) {
+		rd->decided = i;
+		cancel_others(rd, i);
+		return;
+	}
 	scan_held(h->c, f);
 	oc = verdict(&h->c->verdict, f->r.status, f->r.signal, f->scan.matched,
 	    false);
@@ -613,6 +620,10 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		if (!passed && rd.decided >= 0 && rd.f[rd.decided].gone) {
 			pass_on(h, &rd.f[rd.decided]);
 			passed = true;
+			/* Its wait for a slow reader took the ends of others
+			 * that came meanwhile: they are reaped now, not at
+			 * --kill-after. */
+			continue;
 		}
 		if (rd.decided >= 0 && rd.live == 0)
 			break;

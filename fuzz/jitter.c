@@ -7,7 +7,7 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct backoff b = { .strategy = S_EXP, .base = NS_PER_SEC,
+	struct backoff b = { .strategy = STRAT_EXP, .base = NS_PER_SEC,
 	    .factor = 2, .max_delay = { -1, -1 }, .max_attempts = 0 };
 	struct jitter j = { J_NONE, 0, 0 };
 	struct engine e;

@@ -537,7 +537,7 @@ dry_run(const struct config *c, struct rng *rng)
 	const struct backoff *b = &c->backoff;
 	/* Whether the delays are drawn: jitter, or a strategy that draws. */
 	const bool drawn = b->jitter.mode != J_NONE || b->jitter_factor > 0 ||
-	    b->strategy == S_DECORRELATED || b->strategy == S_DECORRELATED_V2;
+	    b->strategy == STRAT_DECORRELATED || b->strategy == STRAT_DECORRELATED_V2;
 	char d[DURATION_BUFSZ], t[DURATION_BUFSZ], lim[128], range[64];
 	struct step s = { 0 };
 	struct replay r;

@@ -76,10 +76,10 @@ static void
 describe(const struct backoff *b, char *buf, size_t sz)
 {
 	static const char *const concise[] = {
-		[S_EXP] = "exp", [S_FIXED] = "fixed", [S_LINEAR] = "linear",
-		[S_FIB] = "fib", [S_LIST] = "delays",
-		[S_DECORRELATED] = "decorrelated", [S_IMMEDIATE] = "immediate",
-		[S_DECORRELATED_V2] = "decorrelated-v2",
+		[STRAT_EXP] = "exp", [STRAT_FIXED] = "fixed", [STRAT_LINEAR] = "linear",
+		[STRAT_FIB] = "fib", [STRAT_LIST] = "delays",
+		[STRAT_DECORRELATED] = "decorrelated", [STRAT_IMMEDIATE] = "immediate",
+		[STRAT_DECORRELATED_V2] = "decorrelated-v2",
 	};
 	static const char *const jitters[] = {
 		[J_NONE] = "", [J_FULL] = "+full-jitter",
@@ -109,12 +109,12 @@ presets(struct plan *p, const struct backoff *given)
 		enum strategy	 strategy;
 		enum jitter_mode jitter;
 	} blog[NPRESETS] = {
-		{ "none", S_IMMEDIATE, J_NONE },
-		{ "exponential", S_EXP, J_NONE },
-		{ "equal-jitter", S_EXP, J_EQUAL },
-		{ "full-jitter", S_EXP, J_FULL },
-		{ "decorrelated", S_DECORRELATED, J_NONE },
-		{ "decorrelated-v2", S_DECORRELATED_V2, J_NONE },
+		{ "none", STRAT_IMMEDIATE, J_NONE },
+		{ "exponential", STRAT_EXP, J_NONE },
+		{ "equal-jitter", STRAT_EXP, J_EQUAL },
+		{ "full-jitter", STRAT_EXP, J_FULL },
+		{ "decorrelated", STRAT_DECORRELATED, J_NONE },
+		{ "decorrelated-v2", STRAT_DECORRELATED_V2, J_NONE },
 	};
 
 	for (size_t i = 0; i < NPRESETS; i++) {
@@ -123,8 +123,8 @@ presets(struct plan *p, const struct backoff *given)
 		snprintf(e->name, sizeof(e->name), "%s", blog[i].name);
 		e->b = *given;
 		e->b.strategy = blog[i].strategy;
-		e->b.base = blog[i].strategy == S_EXP ||
-		    blog[i].strategy == S_DECORRELATED_V2 ?
+		e->b.base = blog[i].strategy == STRAT_EXP ||
+		    blog[i].strategy == STRAT_DECORRELATED_V2 ?
 		    sim_exp_base(given->factor) : SIM_BASE;
 		e->b.jitter = (struct jitter){ blog[i].jitter, 0, 0 };
 	}

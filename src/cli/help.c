@@ -52,13 +52,13 @@ static const char *const brief_titles[] = {
 static const char *
 help_of(const struct opt *o, enum mode mode)
 {
-	if (mode == MODE_SIMULATE && o->id == O_MAX)
+	if (mode == MODE_SIMULATE && o->id == OPT_MAX)
 		return "at most N attempts a client (default 0: no\n"
 		    "limit, as the blog's clients)";
 	/* The other faces' --help is whole already. */
-	if (mode != MODE_RETRY && o->id == O_HELP)
+	if (mode != MODE_RETRY && o->id == OPT_HELP)
 		return "show this help and exit";
-	if (mode == MODE_SIMULATE && o->id == O_HEDGE)
+	if (mode == MODE_SIMULATE && o->id == OPT_HEDGE)
 		return "the hedging model: after DUR, another attempt\n"
 		    "beside the first, up to N in flight (default\n"
 		    "the 95th percentile of --latency, N 2)";
@@ -182,7 +182,7 @@ help_format(enum mode mode, bool all)
 			const struct opt *o = &optable[i];
 			/* retry's --count is --dry-run's, a report. */
 			const enum opt_group og = mode == MODE_RETRY &&
-			    o->id == O_COUNT ? G_REPORT : o->group;
+			    o->id == OPT_COUNT ? G_REPORT : o->group;
 
 			if (og != (enum opt_group)g || o->help == NULL ||
 			    !(o->modes & (1u << mode)))

@@ -265,13 +265,13 @@ special(struct parse *p, const struct opt *o, char *arg)
 	int all;
 
 	switch (o->id) {
-	case O_DELAYS:
-		return opt_strategy(p, o, S_LIST) || opt_delay_list(p, o, arg);
-	case O_DELAY:
+	case OPT_DELAYS:
+		return opt_strategy(p, o, STRAT_LIST) || opt_delay_list(p, o, arg);
+	case OPT_DELAY:
 		/* Its meaning waits for -a, which may come after it. */
 		p->delay = arg;
 		return 0;
-	case O_TIMES:
+	case OPT_TIMES:
 		/* As Debian's retry reads it (strtol), but whole: -1, or more
 		 * than anyone waits for, is no limit; 0 would run nothing. */
 		errno = 0;
@@ -281,39 +281,39 @@ special(struct parse *p, const struct opt *o, char *arg)
 			    "attempts from 1, or -1 for no limit", arg);
 		b->max_attempts = v == -1 || v > 1000000000 ? 0 :
 		    (unsigned long)v;
-		p->given[O_MAX - O_MAX] = true;
+		p->given[OPT_MAX - OPT_MAX] = true;
 		return 0;
-	case O_RETRY_ON:
+	case OPT_RETRY_ON:
 		return retry_on(p, o, arg);
-	case O_ALGORITHM:
+	case OPT_ALGORITHM:
 		if (!algorithm_parse(arg, &b->strategy))
 			return opt_fail(p, o, "unknown algorithm '%s' (use "
 			    "Constant, Exponential, Fibonacci, LILD, LIMD, "
 			    "MILD or MIMD)", arg);
 		return opt_strategy(p, o, b->strategy);
-	case O_SEED:
+	case OPT_SEED:
 		if (count(p, o, arg, 0, INT64_MAX, &v) != 0)
 			return -1;
 		c->seed = (uint64_t)v;
 		c->seeded = true;
 		return 0;
-	case O_HELP:
+	case OPT_HELP:
 		/* --help=all; all as the word after it: options_parse. */
 		if (arg != NULL && choose(p, o, arg, &all) != 0)
 			return -1;
 		c->help = true;
 		c->help_all = arg != NULL;
 		return 0;
-	case O_SHARE_STORE_FILE:
+	case OPT_SHARE_STORE_FILE:
 		if (*arg == '\0')
 			return opt_fail(p, o, "empty file name");
-		if (p->given[O_SHARE_STORE - O_MAX])
+		if (p->given[OPT_SHARE_STORE - OPT_MAX])
 			return opt_fail(p, o, "give --share-store or this, not "
 			    "both");
 		c->share_store_file = arg;
 		return 0;
-	case O_SHARE_STORE:
-		if (p->given[O_SHARE_STORE_FILE - O_MAX])
+	case OPT_SHARE_STORE:
+		if (p->given[OPT_SHARE_STORE_FILE - OPT_MAX])
 			return opt_fail(p, o, "give --share-store-file or "
 			    "this, not both");
 		if (store_spec(p, o, arg) == -1)
@@ -336,8 +336,8 @@ opt_numeric(const struct opt *o)
 {
 	return o->kind == K_DURATION || o->kind == K_SPAN ||
 	    o->kind == K_SECONDS || o->kind == K_COUNT || o->kind == K_REAL ||
-	    o->kind == K_STRATEGY || o->id == O_TIMES || o->id == O_DELAYS ||
-	    o->id == O_DELAY || o->id == O_SEED;
+	    o->kind == K_STRATEGY || o->id == OPT_TIMES || o->id == OPT_DELAYS ||
+	    o->id == OPT_DELAY || o->id == OPT_SEED;
 }
 
 static int
@@ -511,7 +511,7 @@ defaults(struct config *c, enum mode mode)
 {
 	memset(c, 0, sizeof(*c));
 	c->mode = mode;
-	c->backoff.strategy = S_EXP;
+	c->backoff.strategy = STRAT_EXP;
 	c->backoff.base = NS_PER_SEC;
 	c->backoff.factor = 2;
 	c->backoff.exponent_base = 2;
@@ -568,16 +568,16 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	while ((ch = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
 		if (ch == '?' || ch == ':')
 			return unknown(&p, ch, argv[optind - 1], mode);
-		o = ch < O_MAX ? optable_find(ch == 'V' ? 'v' : ch, NULL) :
+		o = ch < OPT_MAX ? optable_find(ch == 'V' ? 'v' : ch, NULL) :
 		    &optable[idx];
 		/* The word of the option: before its value's, if apart. */
-		if (ch >= O_MAX && abbreviated(&p, o, argv[optind - (optarg !=
+		if (ch >= OPT_MAX && abbreviated(&p, o, argv[optind - (optarg !=
 		    NULL && optarg == argv[optind - 1] ? 2 : 1)]) != 0)
 			return -1;
 		if (!(o->modes & (1u << mode)))
 			return opt_fail(&p, o, "is not an option of %s",
 			    mode_name(mode));
-		p.given[o->id - O_MAX] = true;
+		p.given[o->id - OPT_MAX] = true;
 		if (apply(&p, o, optarg) != 0)
 			return -1;
 		p.last = o;

@@ -17,7 +17,7 @@ struct parse {
 	char		*delay;		/* --delay's value, taken in validate */
 	const struct opt *last;		/* the last option given, */
 	const char	*last_arg;	/* and its value */
-	bool		 given[O_VERSION - O_MAX + 1];
+	bool		 given[OPT_VERSION - OPT_MAX + 1];
 };
 
 /* -1, with "--NAME: " (o not NULL) and the rest in p's err. */

@@ -51,17 +51,17 @@ validate_share(struct parse *p)
 static int
 validate_shared(struct parse *p)
 {
-	static const enum opt_id with[] = { O_SHARE_BUDGET, O_SHARE_WINDOW,
-	    O_SHARE_BREAKER,
-	    O_SHARE_OPEN, O_SHARE_STORE, O_SHARE_STORE_FILE, O_SHARE_TIMEOUT,
-	    O_SHARE_CONNECT_TIMEOUT, O_SHARE_REQUIRED };
+	static const enum opt_id with[] = { OPT_SHARE_BUDGET, OPT_SHARE_WINDOW,
+	    OPT_SHARE_BREAKER,
+	    OPT_SHARE_OPEN, OPT_SHARE_STORE, OPT_SHARE_STORE_FILE, OPT_SHARE_TIMEOUT,
+	    OPT_SHARE_CONNECT_TIMEOUT, OPT_SHARE_REQUIRED };
 	struct config *c = p->cfg;
 	struct share_rules *r = &c->share_rules;
 
 	for (size_t i = 0; c->share == NULL && i < OPTABLE_ROWS; i++)
 		for (size_t j = 0; j < sizeof(with) / sizeof(with[0]); j++)
 			if (optable[i].id == with[j] &&
-			    p->given[with[j] - O_MAX])
+			    p->given[with[j] - OPT_MAX])
 				return opt_fail(p, &optable[i],
 				    "goes with --share");
 	r->lease = r->cooldown;
@@ -100,14 +100,14 @@ validate_show(struct parse *p)
 static int
 validate_hedging(struct parse *p)
 {
-	static const enum opt_id other[] = { O_FAILURE_RATE, O_CLIENTS,
-	    O_RUNS, O_CHART };
+	static const enum opt_id other[] = { OPT_FAILURE_RATE, OPT_CLIENTS,
+	    OPT_RUNS, OPT_CHART };
 	struct config *c = p->cfg;
 
 	for (size_t i = 0; i < OPTABLE_ROWS; i++)
 		for (size_t j = 0; j < sizeof(other) / sizeof(other[0]); j++)
 			if (optable[i].id == other[j] &&
-			    p->given[other[j] - O_MAX])
+			    p->given[other[j] - OPT_MAX])
 				return opt_fail(p, &optable[i], "has no part "
 				    "in the hedging model (--latency, "
 				    "--hedge)");
@@ -133,10 +133,10 @@ validate_simulate(struct parse *p)
 	if (c->nargs > 0)
 		return opt_fail(p, NULL, "simulate takes no arguments: '%s'",
 		    c->args[0]);
-	c->custom = p->strategy != NULL || p->given[O_JITTER - O_MAX];
+	c->custom = p->strategy != NULL || p->given[OPT_JITTER - OPT_MAX];
 	c->given_strategy = p->strategy != NULL;
-	c->given_max_delay = p->given[O_MAX_DELAY - O_MAX];
-	c->given_max = p->given[O_MAX - O_MAX];
+	c->given_max_delay = p->given[OPT_MAX_DELAY - OPT_MAX];
+	c->given_max = p->given[OPT_MAX - OPT_MAX];
 	if ((c->latency.n > 0 || c->hedge.delay > 0) &&
 	    validate_hedging(p) != 0)
 		return -1;
@@ -258,8 +258,8 @@ validate_probe(struct parse *p)
 		"preserve-status", "foreground",
 	};
 	static const int given[] = {
-		O_HOLD_STDOUT, O_ONLY_LAST, O_KILL_AFTER, O_SIGNAL,
-		O_PRESERVE_STATUS, O_FOREGROUND,
+		OPT_HOLD_STDOUT, OPT_ONLY_LAST, OPT_KILL_AFTER, OPT_SIGNAL,
+		OPT_PRESERVE_STATUS, OPT_FOREGROUND,
 	};
 	struct config *c = p->cfg;
 	const char *why;
@@ -277,7 +277,7 @@ validate_probe(struct parse *p)
 		return opt_fail(p, optable_find(0, "stdin"), "a probe (%s) "
 		    "has no stdin to replay", c->args[0]);
 	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++)
-		if (p->given[given[i] - O_MAX])
+		if (p->given[given[i] - OPT_MAX])
 			return opt_fail(p, optable_find(0, process[i]),
 			    "a probe (%s) has no process", c->args[0]);
 	return 0;
@@ -350,16 +350,16 @@ validate_retry(struct parse *p)
 		    optable_find(0, "delay-from-output-replaces"),
 		    "goes with --delay-from-output, whose delay it takes");
 	if (!rules_any(&c->verdict.output)) {
-		const char *lone = p->given[O_MATCH - O_MAX] ? "match" :
-		    p->given[O_FIXED_STRINGS - O_MAX] ? "fixed-strings" :
-		    p->given[O_IGNORE_CASE - O_MAX] ? "ignore-case" : NULL;
+		const char *lone = p->given[OPT_MATCH - OPT_MAX] ? "match" :
+		    p->given[OPT_FIXED_STRINGS - OPT_MAX] ? "fixed-strings" :
+		    p->given[OPT_IGNORE_CASE - OPT_MAX] ? "ignore-case" : NULL;
 
 		if (lone != NULL)
 			return opt_fail(p, optable_find(0, lone),
 			    "goes with an output rule such as "
 			    "--until-output");
 	}
-	if (p->given[O_COUNT - O_MAX] && !c->dry_run)
+	if (p->given[OPT_COUNT - OPT_MAX] && !c->dry_run)
 		return opt_fail(p, optable_find(0, "count"),
 		    "goes with --dry-run (a run is limited by --max)");
 	if (c->nargs == 0 && !c->dry_run) {
@@ -391,7 +391,7 @@ resolve_delay(struct parse *p, bool algo)
 			    "number of seconds)", p->delay, why);
 		return 0;
 	}
-	return opt_strategy(p, o, S_LIST) || opt_delay_list(p, o, p->delay);
+	return opt_strategy(p, o, STRAT_LIST) || opt_delay_list(p, o, p->delay);
 }
 
 /*
@@ -407,27 +407,27 @@ between_successes(struct parse *p, bool algo)
 	struct backoff *b = &p->cfg->backoff;
 	double *d = &b->delay_on_success;
 
-	if (p->given[O_DELAY_ON_SUCCESS - O_MAX])
+	if (p->given[OPT_DELAY_ON_SUCCESS - OPT_MAX])
 		return;
 	/* --forever: a command that succeeds at once (a daemon that forks
 	 * and exits) is not restarted faster than once a second, as runit's
 	 * runsv waits a second before it restarts a service that ran for
 	 * less.  -a's increase/decrease strategies keep their own rule. */
-	if (p->cfg->limits.forever && (!algo || b->strategy == A_CONSTANT ||
-	    b->strategy == A_EXPONENTIAL || b->strategy == A_FIBONACCI)) {
+	if (p->cfg->limits.forever && (!algo || b->strategy == ALGO_CONSTANT ||
+	    b->strategy == ALGO_EXPONENTIAL || b->strategy == ALGO_FIBONACCI)) {
 		*d = FOREVER_DELAY_ON_SUCCESS;
 		return;
 	}
 	if (p->cfg->limits.successes <= 1)
 		return;
 	if (!algo)
-		*d = b->strategy == S_IMMEDIATE ? 0 : b->strategy == S_LIST ?
+		*d = b->strategy == STRAT_IMMEDIATE ? 0 : b->strategy == STRAT_LIST ?
 		    (double)b->list[0] / 1e9 : (double)b->base / 1e9;
-	else if (b->strategy == A_CONSTANT)
+	else if (b->strategy == ALGO_CONSTANT)
 		*d = b->delay;
-	else if (b->strategy == A_EXPONENTIAL)
+	else if (b->strategy == ALGO_EXPONENTIAL)
 		*d = b->initial_delay;
-	else if (b->strategy == A_FIBONACCI)
+	else if (b->strategy == ALGO_FIBONACCI)
 		*d = b->initial_delay1;
 }
 
@@ -445,7 +445,7 @@ floor_above_cap(struct parse *p)
 	const struct backoff *b = &p->cfg->backoff;
 	char cap[32], base[32];
 
-	if (b->strategy != S_DECORRELATED || b->max_delay.ns >= b->base)
+	if (b->strategy != STRAT_DECORRELATED || b->max_delay.ns >= b->base)
 		return 0;
 	return opt_fail(p, optable_find(0, "max-delay"), "%s is below "
 	    "--decorrelated's %s, the least delay it draws", duration_format(
@@ -457,8 +457,8 @@ floor_above_cap(struct parse *p)
 static const struct codes *
 status_set(const struct config *c, enum opt_id id)
 {
-	return id == O_STOP_ON ? &c->verdict.stop_on :
-	    id == O_RETRY_ON ? &c->verdict.retry_on : &c->verdict.success_on;
+	return id == OPT_STOP_ON ? &c->verdict.stop_on :
+	    id == OPT_RETRY_ON ? &c->verdict.retry_on : &c->verdict.success_on;
 }
 
 /* The first status in both, or -1. */
@@ -475,7 +475,7 @@ shared_status(const struct codes *a, const struct codes *b)
 static int64_t
 span_given(const struct config *c, enum opt_id id)
 {
-	return id == O_MIN_DELAY ? c->backoff.min_delay.ns :
+	return id == OPT_MIN_DELAY ? c->backoff.min_delay.ns :
 	    c->backoff.max_delay.ns;
 }
 
@@ -502,8 +502,8 @@ conflicts(struct parse *p)
 		const struct opt_conflict *k = &optable_conflicts[i];
 		const struct opt *oa = row_of(k->a), *ob = row_of(k->b);
 
-		if (!(k->modes & (1u << c->mode)) || !p->given[k->a - O_MAX] ||
-		    !p->given[k->b - O_MAX])
+		if (!(k->modes & (1u << c->mode)) || !p->given[k->a - OPT_MAX] ||
+		    !p->given[k->b - OPT_MAX])
 			continue;
 		switch (k->when) {
 		case C_BOTH:
@@ -541,14 +541,14 @@ success_retried(struct parse *p)
 	const struct config *c = p->cfg;
 	int s;
 
-	if (c->mode != MODE_RETRY || !p->given[O_RETRY_ON - O_MAX] ||
-	    p->given[O_SUCCESS_ON - O_MAX] || p->given[O_UNTIL - O_MAX] ||
-	    p->given[O_WHILE - O_MAX] || p->given[O_FAIL_IF_OUTPUT - O_MAX] ||
-	    p->given[O_UNTIL_OUTPUT - O_MAX] ||
+	if (c->mode != MODE_RETRY || !p->given[OPT_RETRY_ON - OPT_MAX] ||
+	    p->given[OPT_SUCCESS_ON - OPT_MAX] || p->given[OPT_UNTIL - OPT_MAX] ||
+	    p->given[OPT_WHILE - OPT_MAX] || p->given[OPT_FAIL_IF_OUTPUT - OPT_MAX] ||
+	    p->given[OPT_UNTIL_OUTPUT - OPT_MAX] ||
 	    (s = shared_status(&c->verdict.retry_on,
 	    &c->verdict.success_on)) < 0)
 		return 0;
-	return opt_fail(p, row_of(O_RETRY_ON), "status %d is a success, never "
+	return opt_fail(p, row_of(OPT_RETRY_ON), "status %d is a success, never "
 	    "retried; --success-on can say which statuses succeed", s);
 }
 
@@ -566,13 +566,13 @@ opt_validate(struct parse *p)
 
 		if (o->takes == 0 || o->help == NULL)
 			continue;
-		if (p->given[o->id - O_MAX] && !algo &&
+		if (p->given[o->id - OPT_MAX] && !algo &&
 		    !(o->takes & OPT_CONCISE))
 			return opt_fail(p, o, "goes with -a/--algorithm");
-		if (p->given[o->id - O_MAX] && algo && !(o->takes & bit))
+		if (p->given[o->id - OPT_MAX] && algo && !(o->takes & bit))
 			return opt_fail(p, o, "is not an option of -a %s",
 			    algorithm_name(b->strategy));
-		if (algo && (o->needs & bit) && !p->given[o->id - O_MAX])
+		if (algo && (o->needs & bit) && !p->given[o->id - OPT_MAX])
 			return opt_fail(p, optable_find(0, "algorithm"),
 			    "%s needs --%s", algorithm_name(b->strategy),
 			    o->name);
@@ -587,28 +587,28 @@ opt_validate(struct parse *p)
 	 * and show-backoff-delays -a, Algorithm::Backoff's own default.
 	 * A --budget, --deadline or --max-actual-duration of 0 is none,
 	 * as if not given: the default --max holds. */
-	if (!p->given[O_MAX - O_MAX] && (c->limits.forever ||
+	if (!p->given[OPT_MAX - OPT_MAX] && (c->limits.forever ||
 	    c->limits.budget >= 0 || c->limits.deadline >= 0 ||
 	    b->max_actual_duration > 0 ||
 	    (algo && c->mode == MODE_SHOW)))
 		b->max_attempts = 0;
 	/* A strategy that grows, in a run without a limit, waits at most
 	 * UNLIMITED_CAP unless --max-delay says otherwise. */
-	if (b->max_attempts == 0 && !p->given[O_MAX_DELAY - O_MAX] &&
-	    (b->strategy == S_EXP || b->strategy == S_LINEAR ||
-	    b->strategy == S_FIB || b->strategy == S_DECORRELATED ||
-	    b->strategy == S_DECORRELATED_V2))
+	if (b->max_attempts == 0 && !p->given[OPT_MAX_DELAY - OPT_MAX] &&
+	    (b->strategy == STRAT_EXP || b->strategy == STRAT_LINEAR ||
+	    b->strategy == STRAT_FIB || b->strategy == STRAT_DECORRELATED ||
+	    b->strategy == STRAT_DECORRELATED_V2))
 		b->max_delay = span_of(UNLIMITED_CAP);
-	if (p->given[O_MAX_DELAY - O_MAX] && floor_above_cap(p) != 0)
+	if (p->given[OPT_MAX_DELAY - OPT_MAX] && floor_above_cap(p) != 0)
 		return -1;
 	if (!algo && (b->jitter_factor > 0 || b->consider_actual_delay))
 		return opt_fail(p, optable_find(0, b->consider_actual_delay ?
 		    "consider-actual-delay" : "jitter-factor"),
 		    "goes with -a/--algorithm");
-	if (p->given[O_FACTOR - O_MAX] && b->strategy != S_EXP)
+	if (p->given[OPT_FACTOR - OPT_MAX] && b->strategy != STRAT_EXP)
 		return opt_fail(p, optable_find(0, "factor"),
 		    "goes with --exp");
-	if (c->limits.forever && p->given[O_SUCCESSES - O_MAX])
+	if (c->limits.forever && p->given[OPT_SUCCESSES - OPT_MAX])
 		return opt_fail(p, optable_find(0, "successes"),
 		    "a --forever run never ends on a success");
 	if (b->max_attempts > 0 && c->limits.successes > b->max_attempts)

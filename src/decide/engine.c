@@ -19,25 +19,25 @@ static const struct {
 	const char	*name;
 	enum strategy	 strategy;
 } algorithms[] = {
-	{ "Constant", A_CONSTANT },
-	{ "Exponential", A_EXPONENTIAL },
-	{ "Fibonacci", A_FIBONACCI },
-	{ "LILD", A_LILD },
-	{ "LIMD", A_LIMD },
-	{ "MILD", A_MILD },
-	{ "MIMD", A_MIMD },
+	{ "Constant", ALGO_CONSTANT },
+	{ "Exponential", ALGO_EXPONENTIAL },
+	{ "Fibonacci", ALGO_FIBONACCI },
+	{ "LILD", ALGO_LILD },
+	{ "LIMD", ALGO_LIMD },
+	{ "MILD", ALGO_MILD },
+	{ "MIMD", ALGO_MIMD },
 };
 
 bool
 strategy_is_algorithm(enum strategy s)
 {
-	return s >= A_CONSTANT;
+	return s >= ALGO_CONSTANT;
 }
 
 bool
 strategy_uses_pow(enum strategy s)
 {
-	return s == S_EXP || s == S_DECORRELATED_V2 || s == A_EXPONENTIAL;
+	return s == STRAT_EXP || s == STRAT_DECORRELATED_V2 || s == ALGO_EXPONENTIAL;
 }
 
 bool
@@ -268,19 +268,19 @@ concise(struct engine *e, unsigned long n)
 	const struct backoff *b = e->b;
 
 	switch (b->strategy) {
-	case S_EXP:
+	case STRAT_EXP:
 		return sat_from_ldouble((long double)b->base *
 		    math_powl((long double)b->factor, (long double)(n - 1)));
-	case S_FIXED:
+	case STRAT_FIXED:
 		return b->base;
-	case S_LINEAR:
+	case STRAT_LINEAR:
 		return sat_mul(b->base, (int64_t)(n > INT64_MAX ? INT64_MAX :
 		    (int64_t)n));
-	case S_FIB:
+	case STRAT_FIB:
 		return sat_mul(b->base, fibonacci(n));
-	case S_LIST:
+	case STRAT_LIST:
 		return b->list[(n < b->nlist ? n : b->nlist) - 1];
-	case S_DECORRELATED:
+	case STRAT_DECORRELATED:
 		/* AWS's: the previous delay is the base at the start, and
 		 * every delay, the first too, is drawn from [base, 3 x it]. */
 		if (n == 1)
@@ -292,7 +292,7 @@ concise(struct engine *e, unsigned long n)
 		if (b->max_delay.ns >= 0 && e->decorrelated > b->max_delay.ns)
 			e->decorrelated = b->max_delay.ns;
 		return e->decorrelated;
-	case S_DECORRELATED_V2:
+	case STRAT_DECORRELATED_V2:
 		return decorrelated_v2(e, n);
 	default:
 		return 0;
@@ -307,12 +307,12 @@ algorithm(struct engine *e, bool success)
 	double t;
 
 	switch (b->strategy) {
-	case A_CONSTANT:
+	case ALGO_CONSTANT:
 		return success ? b->delay_on_success : b->delay;
-	case A_EXPONENTIAL:
+	case ALGO_EXPONENTIAL:
 		return success ? b->delay_on_success : b->initial_delay *
 		    math_pow(b->exponent_base, (double)e->k - 1);
-	case A_FIBONACCI:
+	case ALGO_FIBONACCI:
 		if (success)
 			return b->delay_on_success;
 		if (e->k == 1) {
@@ -333,12 +333,12 @@ algorithm(struct engine *e, bool success)
 	if (!e->has_prev)
 		return b->initial_delay;
 	switch (b->strategy) {
-	case A_LILD:
+	case ALGO_LILD:
 		return e->prev + (success ? b->inc_success : b->inc_failure);
-	case A_LIMD:
+	case ALGO_LIMD:
 		return success ? e->prev * b->mul_success :
 		    e->prev + b->inc_failure;
-	case A_MILD:
+	case ALGO_MILD:
 		return success ? e->prev + b->inc_success :
 		    e->prev * b->mul_failure;
 	default:
@@ -360,7 +360,7 @@ previous(const struct engine *e)
 {
 	if (e->has_prev)
 		return e->prev;
-	return e->b->strategy >= A_LILD && e->b->strategy <= A_MIMD ?
+	return e->b->strategy >= ALGO_LILD && e->b->strategy <= ALGO_MIMD ?
 	    e->b->initial_delay : 0;
 }
 
@@ -381,8 +381,8 @@ compute(struct engine *e, bool success, double now)
 			    (long double)b->delay_on_success * 1e9L));
 		else
 			r.ns = clamp(b, concise(e, e->k));
-		if (success || (b->strategy != S_DECORRELATED &&
-		    b->strategy != S_DECORRELATED_V2))
+		if (success || (b->strategy != STRAT_DECORRELATED &&
+		    b->strategy != STRAT_DECORRELATED_V2))
 			e->lo = e->hi = r.ns;
 		r.lo = clamp(b, jitter_lo(&b->jitter, clamp(b, e->lo)));
 		r.hi = clamp(b, jitter_hi(&b->jitter, clamp(b, e->hi)));

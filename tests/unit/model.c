@@ -141,7 +141,7 @@ rows_contention_edges(void)
 		{ "more clients than --clients allows", CLIENTS_MAX + 1, 1 },
 		{ "no runs", 1, 0 },
 	};
-	const struct backoff b = { .strategy = S_IMMEDIATE };
+	const struct backoff b = { .strategy = STRAT_IMMEDIATE };
 	struct contention_result r, again;
 
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)

@@ -919,9 +919,9 @@ static const struct words {
 };
 
 static const char *const strategies[] = {
-	[S_EXP] = "exp", [S_FIXED] = "fixed", [S_LINEAR] = "linear",
-	[S_FIB] = "fib", [S_LIST] = "list", [S_DECORRELATED] = "decorrelated",
-	[S_IMMEDIATE] = "immediate", [S_DECORRELATED_V2] = "decorrelated-v2",
+	[STRAT_EXP] = "exp", [STRAT_FIXED] = "fixed", [STRAT_LINEAR] = "linear",
+	[STRAT_FIB] = "fib", [STRAT_LIST] = "list", [STRAT_DECORRELATED] = "decorrelated",
+	[STRAT_IMMEDIATE] = "immediate", [STRAT_DECORRELATED_V2] = "decorrelated-v2",
 };
 
 static const char *
@@ -979,7 +979,7 @@ describe(const struct config *c, char *s, size_t sz)
 	    "limits=%zu share_window=%s share_timeout=%s label=%s share=%s "
 	    "share_open=%d share_max=%g share_ratio=%g share_trip=%lu "
 	    "share_cooldown=%s clients=%s rates=%s",
-	    b->strategy < A_CONSTANT ? strategies[b->strategy] : "algorithm",
+	    b->strategy < ALGO_CONSTANT ? strategies[b->strategy] : "algorithm",
 	    dur(b->base, d[0], sizeof(d[0])), b->factor, b->max_attempts,
 	    dur(b->max_delay.ns, d[1], sizeof(d[1])),
 	    dur(b->min_delay.ns, d[2], sizeof(d[2])),
@@ -1112,7 +1112,7 @@ unit_options(void)
 	for (size_t j = 0; j < OPTABLE_ROWS; j++) {
 		const struct opt *o = &optable[j];
 		const bool list = o->kind == K_TEXTS || o->kind == K_CODES ||
-		    o->id == O_RETRY_ON || o->id == O_SUCCESS_ON;
+		    o->id == OPT_RETRY_ON || o->id == OPT_SUCCESS_ON;
 
 		unit_row(optable_adds(o->id) == list, "adds", o->name,
 		    "adds %d, a list %d", optable_adds(o->id), list);

@@ -142,20 +142,20 @@ function __fish_retry_jitter_modes
     printf '%s\t%s\n' \
         none 'No jitter: the delay as the strategy gives it' \
         full 'Uniform in [0, d]' \
-        equal 'd/2 plus uniform in [0, d/2]' \
-        half 'd/2 plus uniform in [0, d/2] (as equal)' \
+        equal 'Half of d, plus uniform in [0, d/2]' \
+        half 'Half of d, plus uniform in [0, d/2] (as equal)' \
         scattered 'Uniform in [d(1-R), d(1+R)], R 0.5' \
         scattered: 'Uniform in [d(1-R), d(1+R)]: give R' \
         down 'Uniform in [d(1-R), d], R 0.2' \
         down: 'Uniform in [d(1-R), d]: give R' \
-        add: 'd plus uniform in [0, DUR]: give DUR'
+        add: 'The delay d, plus uniform in [0, DUR]: give DUR'
 end
 
 function __fish_retry_stdin_modes
     printf '%s\t%s\n' \
-        inherit "retry's own stdin, as it is" \
+        inherit 'The input retry was given, as it is' \
         replay 'All of stdin, to every attempt from its first byte' \
-        null '/dev/null'
+        null 'Nothing: /dev/null'
 end
 
 set -l opts "not __fish_retry_show; and __fish_retry_options_only $__retry_valued"

@@ -214,5 +214,17 @@ check_each_shell() {
 	refute_output --partial 'What each attempt reads'
 	assert_equal "$(cut -f2 <<<"$output" | sort -u | wc -l)" 13
 	assert_line $'full\tUniform in [0, d]'
-	assert_line $'null\t/dev/null'
+	assert_line $'null\tNothing: /dev/null'
+}
+
+@test "fish: every description begins with a capital letter" {
+	run -0 timeout 30 fish -c "source '$ROOT/completions/retry.fish'
+	    for line in 'retry --' 'retry --jitter ' 'retry --stdin ' \
+	        'retry -a ' 'retry simulate --' 'retry share --'
+	        complete -C \$line
+	    end"
+	local bad
+	bad=$(cut -s -f2 <<<"$output" | grep -v '^[A-Z0-9*]' || true)
+	assert_equal "$bad" ""
+	assert_line $'null\tNothing: /dev/null'
 }

@@ -150,6 +150,17 @@ assert_quotes_all() {
 	assert_output --partial 'dur x fib(n), with fib = 1, 1, 2'
 }
 
+@test "the manuals render no quote opened inside another: ('stop', reason 'quit')" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	for page in "$ROOT"/man/*.[17]; do
+		run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$page"
+		refute_output --regexp "\`[^']*\`"
+	done
+	run -0 bash -c 'mandoc -Tascii "$1" | col -bx | tr -s " \n" "  "' sh \
+	    "$ROOT/man/retry.1"
+	assert_output --partial "(\`stop', reason \`quit')"
+}
+
 @test "retry simulate --help gives --max the default simulate uses: no limit" {
 	run -0 retry simulate --help
 	refute_output --partial 'default 5'

@@ -17,14 +17,10 @@
  * for --hedge's attempts.
  *
  * The command gets the descriptors that retry was given, and none of
- * retry's own: every one retry opens is close-on-exec.  A helper of
- * retry's (the sentry, what passes on output after an attempt) execs
- * nothing, so it closes all but what it needs, the inherited ones too: a
- * pipe's end that it held would keep that pipe's reader from its EOF.
+ * retry's own: every one retry opens is close-on-exec.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,28 +41,6 @@
 #include "spawn.h"
 
 static pid_t	 self;		/* retry's pid, asked once */
-
-/* Closes every fd but those in keep[0..n). */
-static void
-close_except(const int *keep, int n)
-{
-	unsigned lo = 0, next;
-
-	for (;;) {
-		next = UINT_MAX;
-		for (int i = 0; i < n; i++)
-			if (keep[i] >= 0 && (unsigned)keep[i] >= lo &&
-			    (unsigned)keep[i] < next)
-				next = (unsigned)keep[i];
-		if (next == UINT_MAX) {
-			compat_close_range(lo, ~0U);
-			return;
-		}
-		if (next > lo)
-			compat_close_range(lo, next - 1);
-		lo = next + 1;
-	}
-}
 
 /*
  * The child of vfork: it shares retry's memory and stack until it execs or
@@ -142,21 +116,6 @@ start(const struct attempt_opts *o, int tty, volatile int *err)
 		/* NOLINTNEXTLINE(clang-analyzer-unix.Vfork) */
 		child(o, tty, err);
 	return pid;
-}
-
-pid_t
-spawn_helper(void (*fn)(void *), void *arg, const int *keep, int n)
-{
-	pid_t pid;
-
-	if (self == 0)
-		self = getpid();
-	if ((pid = fork()) != 0)
-		return pid;
-	signals_reset();
-	close_except(keep, n);
-	fn(arg);
-	_exit(0);
 }
 
 /* True when pid has ended; it stays a zombie, so its group stays ours. */

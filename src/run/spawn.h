@@ -99,10 +99,4 @@ void		 attempt_ended(int st, bool preserve, struct attempt_result *);
  * as stdout and stderr). */
 void		 stdio_close(const int stdio[3]);
 
-/* Starts a process of retry's own that calls fn(arg) with retry's signal
- * dispositions and mask undone and only the fds in keep[0..n) left
- * open, then exits; its pid, or -1. */
-pid_t		 spawn_helper(void (*)(void *), void *, const int *keep,
-		    int n);
-
 #endif

@@ -202,14 +202,10 @@ share_main(const struct config *c)
 	events = json ? &rep : NULL;
 	opened = shared_open(&sh, &so, false, why, sizeof(why));
 	e = errno;
+	if (events != NULL)
+		report_news(events, &sh, c->share);
 	for (size_t i = 0; i < sh.nnews; i++)
-		if (events != NULL && c->share != NULL)
-			report_error(events, "--share %s: %s", c->share,
-			    sh.news[i]);
-		else if (events != NULL)
-			report_error(events, "%s", sh.news[i]);
-		else
-			warnx("%s", sh.news[i]);
+		warnx("%s", sh.news[i]);
 	sh.nnews = 0;
 	errno = e;
 	if (opened == -1) {

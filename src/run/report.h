@@ -59,6 +59,11 @@ void	report_late_end(const struct reporter *, struct report e,
 /* retry's own errors: always shown, with the label. */
 void	report_error(const struct reporter *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* What the shared state had to say (shared.h's news), said as errors
+ * and forgotten: after "--share NAME: " when share is not NULL. */
+struct shared;
+void	report_news(const struct reporter *, struct shared *,
+	    const char *share);
 /* The command cmd could not be run (exec's errno e): said as a shell
  * says it ("command not found", with the face of retry's that a name
  * most likely meant; "Is a directory"), as report_error says "CMD: WHY",

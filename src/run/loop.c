@@ -573,11 +573,6 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
     struct rng *rng, const bool closed[3])
 {
 	const struct observed broken = { .own_error = true };
-	const struct shared_opts so = { .name = c->share,
-	    .rules = &c->share_rules, .store = c->share_store,
-	    .store_file = c->share_store_file, .timeout = c->share_timeout,
-	    .connect_timeout = c->share_connect_timeout,
-	    .required = c->share_required };
 	/* --hedge reads its held output itself (hedge.c): no pipes.  --ci
 	 * has the command's stderr pass through retry where it is a pipe (a
 	 * runner's), so that a group's end never sticks to a line the
@@ -631,7 +626,7 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 			    strerror(ENOMEM));
 			return policy_halt(x, &broken);
 		}
-		rc = shared_open(run->sh, &so, true, why, sizeof(why));
+		rc = shared_open(run->sh, &c->shared, true, why, sizeof(why));
 		report_news(run->rep, run->sh, c->share);
 		if (rc != 0) {
 			if (signal_stop != 0)

@@ -184,13 +184,8 @@ share_main(const struct config *c)
 	const bool reset = strcmp(c->args[0], "reset") == 0;
 	const bool json = c->log_format == LOG_JSON;
 	static const struct reporter rep = { .json = true };
-	const struct shared_opts so = { .name = c->share,
-	    .rules = &c->share_rules, .store = c->share_store,
-	    .store_file = c->share_store_file, .timeout = c->share_timeout,
-	    .connect_timeout = c->share_connect_timeout,
-	    .required = c->share_required };
 	/* A first connection's bound and the waits after it. */
-	const int64_t waits = shared_connect_timeout(&so) +
+	const int64_t waits = shared_connect_timeout(&c->shared) +
 	    SHARE_CMD_WAITS * c->share_timeout;
 	const int64_t until = mono_ns() + waits;
 	char **names = NULL, why[1024], d[DURATION_BUFSZ];
@@ -200,16 +195,12 @@ share_main(const struct config *c)
 	int rc = 0, w = 4, opened, e;
 
 	events = json ? &rep : NULL;
-	opened = shared_open(&sh, &so, false, why, sizeof(why));
+	opened = shared_open(&sh, &c->shared, false, why, sizeof(why));
 	e = errno;
+	if (events != NULL)
+		report_news(events, &sh, c->share);
 	for (size_t i = 0; i < sh.nnews; i++)
-		if (events != NULL && c->share != NULL)
-			report_error(events, "--share %s: %s", c->share,
-			    sh.news[i]);
-		else if (events != NULL)
-			report_error(events, "%s", sh.news[i]);
-		else
-			warnx("%s", sh.news[i]);
+		warnx("%s", sh.news[i]);
 	sh.nnews = 0;
 	errno = e;
 	if (opened == -1) {

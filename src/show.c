@@ -376,11 +376,6 @@ static void
 dry_run_shared(const struct config *c)
 {
 	const struct share_rules *r = &c->share_rules;
-	const struct shared_opts so = { .name = c->share,
-	    .rules = &c->share_rules, .store = c->share_store,
-	    .store_file = c->share_store_file, .timeout = c->share_timeout,
-	    .connect_timeout = c->share_connect_timeout,
-	    .required = c->share_required };
 	struct share_state st;
 	struct gate_answer g;
 	struct shared sh;
@@ -393,7 +388,7 @@ dry_run_shared(const struct config *c)
 	double tokens;
 	int got = 1, opened, e;
 
-	opened = shared_open(&sh, &so, false, why, sizeof(why));
+	opened = shared_open(&sh, &c->shared, false, why, sizeof(why));
 	e = errno;
 	for (size_t i = 0; i < sh.nnews; i++)
 		warnx("%s", sh.news[i]);

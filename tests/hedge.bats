@@ -354,10 +354,14 @@ early_wins() {
 
 @test "--hedge: a finite pipe is replayed byte for byte to each attempt, however much of it there is" {
 	head -c 3000000 /dev/urandom >data
+	# The second wins only once the first has its sum: else, on a busy
+	# host, the first can be cancelled before it has read the whole.
 	cat >reader <<-'EOF2'
 	#!/bin/sh
-	cksum >sum.$RETRY_ATTEMPT
+	cksum >sum.$RETRY_ATTEMPT.part && mv sum.$RETRY_ATTEMPT.part sum.$RETRY_ATTEMPT
 	[ "$RETRY_ATTEMPT" -ge 2 ] || exec sleep 30
+	i=0
+	while [ ! -e sum.1 ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
 	EOF2
 	chmod +x reader
 	run -0 --separate-stderr bash -c 'cat data |

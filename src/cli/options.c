@@ -531,6 +531,27 @@ defaults(struct config *c, enum mode mode)
 	c->limits.successes = 1;
 }
 
+/* What the reports and the shared state take, built once. */
+static void
+module_opts(struct config *c)
+{
+	c->report = (struct reporter_opts){ .label = c->label,
+	    .args = c->args, .nargs = c->nargs, .verbosity = c->verbosity,
+	    .log_format = c->log_format, .ci = c->ci, .syslog = c->syslog,
+	    .forever = c->limits.forever,
+	    .max_attempts = c->backoff.max_attempts,
+	    .successes = c->limits.successes, .budget = c->limits.budget,
+	    .deadline = c->limits.deadline,
+	    .retry_on = c->verdict.retry_on.set, .rules = &c->verdict.output,
+	    .hedge = c->hedge.delay > 0,
+	    .share = c->share, .share_rules = &c->share_rules };
+	c->shared = (struct shared_opts){ .name = c->share,
+	    .rules = &c->share_rules, .store = c->share_store,
+	    .store_file = c->share_store_file, .timeout = c->share_timeout,
+	    .connect_timeout = c->share_connect_timeout,
+	    .required = c->share_required };
+}
+
 int
 options_parse(int argc, char **argv, enum mode mode, struct config *c,
     char *err, size_t errsz)
@@ -539,7 +560,7 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	char shortopts[2 * OPTABLE_ROWS + 5], *s = shortopts;
 	struct parse p = { .cfg = c, .err = err, .errsz = errsz };
 	const struct opt *o;
-	int ch, idx;
+	int ch, idx, rc;
 
 	defaults(c, mode);
 	/* retry stops at the command; show takes STATUS anywhere. */
@@ -598,7 +619,9 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	c->nwords = argc;
 	if (c->help || c->version)
 		return 0;
-	return opt_validate(&p);
+	if ((rc = opt_validate(&p)) == 0)
+		module_opts(c);
+	return rc;
 }
 
 void

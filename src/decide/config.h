@@ -35,6 +35,39 @@ struct texts {
 	size_t		 n;
 };
 
+/* What reports need, as the options say. */
+struct reporter_opts {
+	const char	*label;		/* --label, or NULL */
+	char *const	*args;		/* the command */
+	int		 nargs;
+	enum verbosity	 verbosity;	/* -q, --verbose */
+	enum log_format	 log_format;	/* --log-format */
+	enum ci_mode	 ci;		/* --ci */
+	bool		 syslog;	/* --syslog */
+	bool		 forever;	/* --forever */
+	unsigned long	 max_attempts;	/* --max */
+	unsigned long	 successes;	/* --successes */
+	int64_t		 budget;	/* --budget, ns, or -1 */
+	int64_t		 deadline;	/* --deadline, ns, or -1 */
+	bool		 retry_on;	/* --retry-on given */
+	bool		 hedge;		/* --hedge given */
+	const struct output_rules *rules;	/* the output rules */
+	const char	*share;		/* --share NAME, or NULL */
+	const struct share_rules *share_rules;
+};
+
+/* What a run, `retry share` or --dry-run says of its shared state. */
+struct shared_opts {
+	const char	*name;		/* --share NAME, or NULL */
+	const struct share_rules *rules;
+	const char	*store;		/* --share-store, or NULL */
+	const char	*store_file;	/* --share-store-file, or NULL */
+	int64_t		 timeout;	/* --share-timeout, ns */
+	int64_t		 connect_timeout;	/* --share-connect-timeout, ns;
+					 * 0: the default */
+	bool		 required;	/* --share-required */
+};
+
 struct config {
 	enum mode	 mode;
 	struct backoff	 backoff;
@@ -102,6 +135,9 @@ struct config {
 	/* The whole command line, retry's name first: ps shows it. */
 	char *const	*words;
 	int		 nwords;
+	/* What the modules take, built once from the above by options.c. */
+	struct reporter_opts report;
+	struct shared_opts shared;
 };
 
 #endif

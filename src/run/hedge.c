@@ -33,19 +33,14 @@
 #include "wait.h"
 
 /* An attempt of the round. */
-struct flight {
-	pid_t		 pid;		/* 0: the slot is free */
+struct slot {
+	struct flight	 fl;		/* pid 0: the slot is free */
 	unsigned long	 n;
 	int64_t		 start, end;	/* ns since the run started */
-	int64_t		 deadline;	/* CLOCK_MONOTONIC ns, or -1 */
-	int64_t		 kill_at;	/* the same, or -1 */
 	int		 out, err;	/* its held stdout and stderr */
 	int		 feed;		/* its reader of the replayed stdin's
 					 * feed, or -1 */
-	bool		 gone;		/* it has ended, and is reaped */
-	bool		 cancelled;	/* another won: it was stopped */
 	enum reason	 why;		/* why it failed */
-	struct attempt_result r;
 	struct scan_result scan;	/* what the output rules read in its
 					 * held output */
 };
@@ -53,7 +48,9 @@ struct flight {
 /* The state of a round. */
 struct round {
 	struct hedge_run *h;
-	struct flight	 f[HEDGE_N_MAX];
+	struct attempt_opts o;		/* how each is run */
+	struct slot	 f[HEDGE_N_MAX];
+	struct flight	*fl[HEDGE_N_MAX];	/* each slot's */
 	unsigned	 live;		/* in flight */
 	int		 decided;	/* the slot that decides it, or -1 */
 	bool		 won;		/* it succeeded */
@@ -68,7 +65,7 @@ struct round {
 };
 
 static void
-close_held(struct flight *f)
+close_held(struct slot *f)
 {
 	if (f->out != -1)
 		close(f->out);
@@ -79,19 +76,15 @@ close_held(struct flight *f)
 
 /* Starts attempt n in f (a hedge unless first); -1 with why in h->err. */
 static int
-launch(struct round *rd, struct flight *f, unsigned long n, bool first)
+launch(struct round *rd, struct slot *f, unsigned long n, bool first)
 {
 	struct hedge_run *h = rd->h;
-	struct attempt_opts o = *h->ao;
+	struct attempt_opts o = rd->o;
 	int64_t timeout;
 
-	*f = (struct flight){ .n = n, .deadline = -1, .kill_at = -1,
-	    .out = -1, .err = -1, .feed = -1, .start = mono_ns() - h->t0 };
-	o.tty = -1;
-	o.hand_over = o.session = o.foreground = false;
-	o.detached = true;
-	o.io = NULL;
-	o.stdio[0] = o.stdio[1] = o.stdio[2] = -1;
+	*f = (struct slot){ .fl = { .o = &rd->o, .deadline = -1,
+	    .kill_at = -1 }, .n = n, .out = -1, .err = -1, .feed = -1,
+	    .start = mono_ns() - h->t0 };
 	if (hedge_spool(h->st, 1, &f->out, &o.stdio[1]) == -1 ||
 	    hedge_spool(h->st, 2, &f->err, &o.stdio[2]) == -1) {
 		snprintf(h->err, sizeof(h->err), "--hedge: cannot hold an "
@@ -111,21 +104,21 @@ launch(struct round *rd, struct flight *f, unsigned long n, bool first)
 	else
 		env_set(ENV_HEDGED, 1, false);
 	timeout = policy_timeout(h->pol, f->start);
-	if ((f->pid = attempt_start(&o, &f->r.exec_errno)) == -1) {
+	if ((f->fl.pid = attempt_start(&o, &f->fl.r.exec_errno)) == -1) {
 		snprintf(h->err, sizeof(h->err), "%s", strerror(errno));
-		f->pid = 0;
+		f->fl.pid = 0;
 		hedge_stdin_end(h->st, f->feed);
 		close_held(f);
 		return -1;
 	}
-	if (f->r.exec_errno != 0) {
+	if (f->fl.r.exec_errno != 0) {
 		hedge_stdin_end(h->st, f->feed);
-		f->gone = true;
+		f->fl.reaped = true;
 		f->end = mono_ns() - h->t0;
 	} else
 		rd->live++;
 	rd->since = f->start;
-	f->deadline = timeout >= 0 ? sat_add(mono_ns(), timeout) : -1;
+	f->fl.deadline = timeout >= 0 ? sat_add(mono_ns(), timeout) : -1;
 	return 0;
 fail:
 	for (int i = 0; i < 3; i++)
@@ -136,22 +129,10 @@ fail:
 	return -1;
 }
 
-/* Stops f as a timeout does: --signal to its group, KILL later. */
-static void
-stop(const struct hedge_run *h, struct flight *f, int sig)
-{
-	if (f->pid <= 0 || f->gone)
-		return;
-	signal_group(-f->pid, sig);
-	f->deadline = -1;
-	if (f->kill_at < 0)
-		f->kill_at = sat_add(mono_ns(), h->c->kill_after);
-}
-
 /* What a loser wrote in fd, its stream: to the log file line by line (a
  * line longer than the buffer in pieces), if there is one, else nowhere. */
 static void
-drop_output(const struct hedge_run *h, const struct flight *f, int fd,
+drop_output(const struct hedge_run *h, const struct slot *f, int fd,
     const char *stream)
 {
 	char buf[8192], *p, *nl;
@@ -184,21 +165,12 @@ drop_output(const struct hedge_run *h, const struct flight *f, int fd,
  * spool that could take no more is said as --hold-stdout's is, and ends
  * the run with 125: the attempt's writes to it failed. */
 static void
-pass_on(const struct hedge_run *h, const struct flight *f)
+pass_on(const struct hedge_run *h, const struct slot *f)
 {
 	(void)hedge_spools_kept(h->st, f->out, f->err, f->n);
 	ci_output(h->rep, f->n);
 	(void)streams_pass_held(h->st, f->out, STDOUT_FILENO);
 	(void)streams_pass_held(h->st, f->err, STDERR_FILENO);
-}
-
-/* What shared state had to say, said. */
-static void
-say_news(const struct hedge_run *h)
-{
-	for (size_t i = 0; i < h->sh->nnews; i++)
-		report_error(h->rep, "%s", h->sh->news[i]);
-	h->sh->nnews = 0;
 }
 
 /* With --share: whether a hedge may start, as a retry may: the breaker
@@ -217,7 +189,7 @@ shared_allows(const struct hedge_run *h)
 	if (h->probing)
 		return false;
 	got = shared_gate(h->sh, &g);
-	say_news(h);
+	report_news(h->rep, h->sh, NULL);
 	if (got == SHARED_DOWN)
 		return false;
 	if (got == SHARED_ANSWERED && g.what == GATE_PROBE)
@@ -225,7 +197,7 @@ shared_allows(const struct hedge_run *h)
 	if (got == SHARED_ANSWERED && g.what != GATE_GO)
 		return false;
 	got = shared_hedge(h->sh, &a, &tokens);
-	say_news(h);
+	report_news(h->rep, h->sh, NULL);
 	return got == SHARED_UNSHARED || (got == SHARED_ANSWERED && a.retry);
 }
 
@@ -240,18 +212,18 @@ shared_failed(const struct hedge_run *h)
 	if (h->sh == NULL || !h->sh->on)
 		return;
 	(void)shared_record(h->sh, false, false, -1, &a, &tokens);
-	say_news(h);
+	report_news(h->rep, h->sh, NULL);
 }
 
 static void
-say(const struct round *rd, enum hedge_what what, const struct flight *f,
+say(const struct round *rd, enum hedge_what what, const struct slot *f,
     unsigned long beside, unsigned others)
 {
 	const struct hedge_run *h = rd->h;
 	const struct hedge_event e = { .what = what, .attempt = f->n,
 	    .beside = beside, .others = others, .after = h->c->hedge.delay,
 	    .won = rd->won,
-	    .result = what == HE_FAILED ? &f->r : NULL,
+	    .result = what == HE_FAILED ? &f->fl.r : NULL,
 	    .duration = f->end - f->start, .elapsed = mono_ns() - h->t0,
 	    .failed = rd->failed, .why = f->why };
 
@@ -264,7 +236,7 @@ say(const struct round *rd, enum hedge_what what, const struct flight *f,
  * stream on its own.  A scanner that cannot be had matches nothing.
  */
 static void
-scan_held(const struct config *c, struct flight *f)
+scan_held(const struct config *c, struct slot *f)
 {
 	static struct scanner *sc;
 	const int files[2] = { c->match != MATCH_STDERR ? f->out : -1,
@@ -295,9 +267,9 @@ static void
 cancel_others(struct round *rd, int i)
 {
 	for (int k = 0; k < HEDGE_N_MAX; k++)
-		if (k != i && rd->f[k].pid > 0 && !rd->f[k].gone) {
-			rd->f[k].cancelled = true;
-			stop(rd->h, &rd->f[k], rd->h->c->signal);
+		if (k != i && flight_live(&rd->f[k].fl)) {
+			rd->f[k].fl.cancelled = true;
+			flight_stop(&rd->f[k].fl, rd->h->c->signal, mono_ns());
 		}
 }
 
@@ -307,12 +279,12 @@ static void
 ended(struct round *rd, int i)
 {
 	struct hedge_run *h = rd->h;
-	struct flight *f = &rd->f[i];
+	struct slot *f = &rd->f[i];
 	struct outcome oc;
 
 	if (rd->decided == i)
 		return;
-	if (f->cancelled && rd->decided >= 0) {
+	if (f->fl.cancelled && rd->decided >= 0) {
 		say(rd, HE_CANCELLED, f, rd->f[rd->decided].n, 0);
 		goto drop;
 	}
@@ -326,9 +298,9 @@ ended(struct round *rd, int i)
 		return;
 	}
 	scan_held(h->c, f);
-	oc = verdict(&h->c->verdict, f->r.status, f->r.signal, f->scan.matched,
+	oc = verdict(&h->c->verdict, f->fl.r.status, f->fl.r.signal, f->scan.matched,
 	    false);
-	if (f->r.exec_errno != 0 || f->r.interrupted != 0 ||
+	if (f->fl.r.exec_errno != 0 || f->fl.r.interrupted != 0 ||
 	    oc.verdict != V_RETRY || rd->live == 0) {
 		rd->decided = i;
 		rd->won = oc.verdict == V_SUCCESS;
@@ -339,7 +311,7 @@ ended(struct round *rd, int i)
 	}
 	report_limited(h->rep, f->scan.limited);
 	(*h->failures)++;
-	env_set(ENV_LAST_STATUS, (uint64_t)f->r.status, false);
+	env_set(ENV_LAST_STATUS, (uint64_t)f->fl.r.status, false);
 	rd->since = f->end;
 	rd->failed = f->n;
 	f->why = oc.reason;
@@ -349,7 +321,7 @@ drop:
 	drop_output(h, f, f->out, "stdout");
 	drop_output(h, f, f->err, "stderr");
 	close_held(f);
-	f->pid = 0;
+	f->fl.pid = 0;
 }
 
 /* The title ps shows: the attempts of the round in flight. */
@@ -361,9 +333,9 @@ retitle(const struct round *rd)
 	if (rd->live == 0 || rd->decided >= 0)
 		return;
 	for (int i = 0; i < HEDGE_N_MAX; i++) {
-		const struct flight *f = &rd->f[i];
+		const struct slot *f = &rd->f[i];
 
-		if (f->pid <= 0 || f->gone)
+		if (f->fl.pid <= 0 || f->fl.reaped)
 			continue;
 		if (first == 0 || f->n < first)
 			first = f->n;
@@ -378,91 +350,18 @@ retitle(const struct round *rd)
 static void
 reap(struct round *rd)
 {
-	const struct config *c = rd->h->c;
-	pid_t w;
-	int st;
-
 	for (int i = 0; i < HEDGE_N_MAX; i++) {
-		struct flight *f = &rd->f[i];
+		struct slot *f = &rd->f[i];
 
-		if (f->pid <= 0 || f->gone || !attempt_exited(f->pid))
+		if (!flight_live(&f->fl) || !flight_exited(&f->fl))
 			continue;
-		if (f->cancelled || f->r.timed_out || f->r.forwarded ||
-		    f->r.aborted)
-			signal_group(-f->pid, SIGKILL);
-		while ((w = waitpid(f->pid, &st, 0)) == -1 && errno == EINTR)
-			;
-		/* Reaped behind retry's back (it cannot be, as SIGCHLD is
-		 * never ignored): an end retry cannot tell, not a success. */
-		if (w == -1)
-			st = W_EXITCODE(EXIT_CANCELED, 0);
-		f->gone = true;
+		(void)flight_reap(&f->fl, false);
 		f->end = mono_ns() - rd->h->t0;
 		/* What it did not read stays recorded for the others. */
 		hedge_stdin_end(rd->h->st, f->feed);
-		attempt_ended(st, c->preserve_status, &f->r);
 		rd->live--;
 		ended(rd, i);
 		retitle(rd);
-	}
-}
-
-/*
- * Ctrl-Z, or SIGTSTP sent to retry: the attempts, in sessions of their
- * own, hear no terminal's key, and the kernel would drop a SIGTSTP in
- * their orphaned groups.  Each group is stopped by SIGSTOP, retry stops
- * as a command would, and once continued (fg, bg, SIGCONT) it continues
- * them.  Their deadlines keep counting meanwhile, as a single attempt's
- * do.
- */
-static void
-suspend_all(struct round *rd)
-{
-	for (int i = 0; i < HEDGE_N_MAX; i++)
-		if (rd->f[i].pid > 0 && !rd->f[i].gone)
-			kill(-rd->f[i].pid, SIGSTOP);
-	signals_suspend(false);
-	for (int i = 0; i < HEDGE_N_MAX; i++)
-		if (rd->f[i].pid > 0 && !rd->f[i].gone)
-			kill(-rd->f[i].pid, SIGCONT);
-}
-
-/* The signals retry received, sent on to every attempt in flight, as to
- * a single one; those that end the run stop them all. */
-static void
-forward(struct round *rd)
-{
-	struct compat_siginfo q;
-	int sig;
-
-	while (signals_take_queued(&q))
-		for (int i = 0; i < HEDGE_N_MAX; i++) {
-			const struct flight *f = &rd->f[i];
-
-			if (f->pid <= 0 || f->gone)
-				continue;
-			if (q.code == SI_QUEUE)
-				(void)sigqueue(f->pid, q.signo, q.value);
-			else
-				kill(-f->pid, q.signo);
-		}
-	while ((sig = signals_take()) != 0) {
-		if (sig == SIGTSTP) {
-			suspend_all(rd);
-			continue;
-		}
-		for (int i = 0; i < HEDGE_N_MAX; i++) {
-			struct flight *f = &rd->f[i];
-
-			if (f->pid <= 0 || f->gone)
-				continue;
-			if (!signals_ends(sig)) {
-				kill(-f->pid, sig);
-				continue;
-			}
-			f->r.forwarded = true;
-			stop(rd->h, f, sig);
-		}
 	}
 }
 
@@ -473,7 +372,7 @@ youngest(const struct round *rd)
 	int y = -1;
 
 	for (int i = 0; i < HEDGE_N_MAX; i++)
-		if (rd->f[i].pid > 0 && !rd->f[i].gone &&
+		if (rd->f[i].fl.pid > 0 && !rd->f[i].fl.reaped &&
 		    (y < 0 || rd->f[i].start > rd->f[y].start))
 			y = i;
 	return y;
@@ -519,7 +418,7 @@ hedge_more(struct round *rd)
 		break;
 	}
 	for (int i = 0; i < HEDGE_N_MAX && slot < 0; i++)
-		if (rd->f[i].pid <= 0 && i != rd->decided)
+		if (rd->f[i].fl.pid <= 0 && i != rd->decided)
 			slot = i;
 	if (slot < 0 || !shared_allows(h)) {
 		rd->refused = rd->since;
@@ -536,7 +435,7 @@ hedge_more(struct round *rd)
 	say(rd, HE_STARTED, &rd->f[slot], rd->f[y].n, 0);
 	rd->failed = 0;
 	retitle(rd);
-	if (rd->f[slot].gone) {
+	if (rd->f[slot].fl.reaped) {
 		/* Its command could not be run: that decides the round. */
 		rd->decided = slot;
 		cancel_others(rd, slot);
@@ -568,12 +467,12 @@ wait_round(struct round *rd, int64_t at)
 	/* Stopped before their input ends: an attempt must not take a
 	 * stdin cut short for the whole of it. */
 	for (int i = 0; i < HEDGE_N_MAX; i++) {
-		struct flight *f = &rd->f[i];
+		struct slot *f = &rd->f[i];
 
-		if (f->pid <= 0 || f->gone || f->r.aborted)
+		if (f->fl.pid <= 0 || f->fl.reaped || f->fl.r.aborted)
 			continue;
-		f->r.aborted = true;
-		stop(h, f, h->c->signal);
+		f->fl.r.aborted = true;
+		flight_stop(&f->fl, h->c->signal, mono_ns());
 	}
 	hedge_stdin_stop(h->st);
 	if (rd->decided < 0)
@@ -586,13 +485,22 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 {
 	static struct round rd;
 	int64_t at, now;
-	struct flight *f;
+	struct slot *f;
 	bool passed = false;
 
 	memset(r, 0, sizeof(*r));
 	memset(&rd, 0, sizeof(rd));
 	memset(&h->st->result, 0, sizeof(h->st->result));
 	rd.h = h;
+	/* Without the terminal, in sessions of their own. */
+	rd.o = *h->ao;
+	rd.o.tty = -1;
+	rd.o.hand_over = rd.o.session = rd.o.foreground = false;
+	rd.o.detached = true;
+	rd.o.io = NULL;
+	rd.o.stdio[0] = rd.o.stdio[1] = rd.o.stdio[2] = -1;
+	for (int i = 0; i < HEDGE_N_MAX; i++)
+		rd.fl[i] = &rd.f[i].fl;
 	rd.decided = -1;
 	rd.refused = -1;
 	h->n = h->pol->n;
@@ -609,7 +517,7 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		(void)signals_catch_stop(false);
 		return -1;
 	}
-	if (rd.f[0].gone)
+	if (rd.f[0].fl.reaped)
 		rd.decided = 0;
 	for (;;) {
 		reap(&rd);
@@ -617,7 +525,7 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		 * ended, while the others are still being stopped and
 		 * reaped: a loser that ignores the signal holds up neither
 		 * it nor the next command of a script. */
-		if (!passed && rd.decided >= 0 && rd.f[rd.decided].gone) {
+		if (!passed && rd.decided >= 0 && rd.f[rd.decided].fl.reaped) {
 			pass_on(h, &rd.f[rd.decided]);
 			passed = true;
 			/* Its wait for a slow reader took the ends of others
@@ -627,26 +535,15 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		}
 		if (rd.decided >= 0 && rd.live == 0)
 			break;
-		forward(&rd);
+		flights_forward(rd.fl, HEDGE_N_MAX, mono_ns(), NULL);
 		if (signal_stop != 0 && rd.decided < 0)
 			rd.decided = youngest(&rd);
 		if ((at = hedge_more(&rd)) == 0)
 			continue;
 		now = mono_ns();
-		for (int i = 0; i < HEDGE_N_MAX; i++) {
-			f = &rd.f[i];
-			if (f->pid <= 0 || f->gone)
-				continue;
-			if (f->deadline >= 0 && now >= f->deadline) {
-				f->r.timed_out = true;
-				stop(h, f, h->c->signal);
-			}
-			if (f->kill_at >= 0 && now >= f->kill_at) {
-				signal_group(-f->pid, SIGKILL);
-				f->kill_at = -1;
-			}
-			at = earliest(at, earliest(f->deadline, f->kill_at));
-		}
+		for (int i = 0; i < HEDGE_N_MAX; i++)
+			if (rd.f[i].fl.pid > 0)
+				at = earliest(at, flight_tick(&rd.f[i].fl, now));
 		wait_round(&rd, at);
 	}
 	hedge_stdin_stop(h->st);
@@ -661,10 +558,10 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	env_unset(ENV_HEDGED);
 	env_set(ENV_ATTEMPT, f->n, false);
 	env_set(ENV_ELAPSED_MS, (uint64_t)f->start / 1000000, false);
-	*r = f->r;
+	*r = f->fl.r;
 	/* A signal that ends the run went to every attempt in flight. */
 	for (int i = 0; i < HEDGE_N_MAX; i++)
-		if (r->forwarded && rd.f[i].r.forwarded)
+		if (r->forwarded && rd.f[i].fl.r.forwarded)
 			r->in_flight++;
 	h->st->result = f->scan;
 	if (r->interrupted == 0)

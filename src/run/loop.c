@@ -258,20 +258,6 @@ observe_attempt(struct run *run)
 
 /* --share, after an attempt: counted, with what it changed kept to be
  * said; the policy then judges the store's answer. */
-/* What the shared state had to say (shared.h), said as errors: after
- * --share NAME when the store's warning is said (name), else as told. */
-static void
-say_news(struct run *run, const char *name)
-{
-	for (size_t i = 0; i < run->sh->nnews; i++)
-		if (name != NULL)
-			report_error(run->rep, "--share %s: %s", name,
-			    run->sh->news[i]);
-		else
-			report_error(run->rep, "%s", run->sh->news[i]);
-	run->sh->nnews = 0;
-}
-
 static struct next
 record_result(struct run *run, const struct observed *o, struct next x)
 {
@@ -283,7 +269,7 @@ record_result(struct run *run, const struct observed *o, struct next x)
 
 	got = shared_record(run->sh, success, x.what == NEXT_SLEEP &&
 	    !success, x.others, &a, &run->tokens);
-	say_news(run, NULL);
+	report_news(run->rep, run->sh, NULL);
 	if (got == SHARED_ANSWERED) {
 		if (a.opened || a.closed) {
 			ev.shared = a.closed ? SE_CLOSED : run->probing ?
@@ -443,7 +429,7 @@ ask_gate(struct run *run)
 	struct next x;
 
 	got = shared_gate(run->sh, &g);
-	say_news(run, NULL);
+	report_news(run->rep, run->sh, NULL);
 	ev.elapsed = mono_ns() - run->t0;
 	ev.waited = g.why;
 	run->said = ev;
@@ -561,7 +547,7 @@ end_run(struct run *run, struct next x)
 	}
 	if (run->probing) {
 		shared_leave(run->sh);
-		say_news(run, NULL);
+		report_news(run->rep, run->sh, NULL);
 	}
 	resultfile_write(run->res, run->rep, &x, run->made, run->last,
 	    mono_ns() - run->t0);
@@ -587,11 +573,6 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
     struct rng *rng, const bool closed[3])
 {
 	const struct observed broken = { .own_error = true };
-	const struct shared_opts so = { .name = c->share,
-	    .rules = &c->share_rules, .store = c->share_store,
-	    .store_file = c->share_store_file, .timeout = c->share_timeout,
-	    .connect_timeout = c->share_connect_timeout,
-	    .required = c->share_required };
 	/* --hedge reads its held output itself (hedge.c): no pipes.  --ci
 	 * has the command's stderr pass through retry where it is a pipe (a
 	 * runner's), so that a group's end never sticks to a line the
@@ -645,8 +626,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 			    strerror(ENOMEM));
 			return policy_halt(x, &broken);
 		}
-		rc = shared_open(run->sh, &so, true, why, sizeof(why));
-		say_news(run, c->share);
+		rc = shared_open(run->sh, &c->shared, true, why, sizeof(why));
+		report_news(run->rep, run->sh, c->share);
 		if (rc != 0) {
 			if (signal_stop != 0)
 				return check_signal(run, x, signal_stop);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "feed.h"
+#include "helper.h"
 #include "signals.h"
 #include "streamparts.h"
 #include "streams.h"

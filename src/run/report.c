@@ -24,6 +24,7 @@
 #include "logfile.h"
 #include "output.h"
 #include "report.h"
+#include "shared.h"
 #include "suggest.h"
 #include "cifmt.h"
 #include "ci.h"
@@ -305,6 +306,17 @@ report_error(const struct reporter *c, const char *fmt, ...)
 	clock_gettime(CLOCK_REALTIME, &now);
 	body = report_format_error(&l, c, msg, &now);
 	emit(c, &l, body, true, LOG_ERR, &now);
+}
+
+void
+report_news(const struct reporter *c, struct shared *sh, const char *share)
+{
+	for (size_t i = 0; i < sh->nnews; i++)
+		if (share != NULL)
+			report_error(c, "--share %s: %s", share, sh->news[i]);
+		else
+			report_error(c, "%s", sh->news[i]);
+	sh->nnews = 0;
 }
 
 void

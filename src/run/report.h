@@ -15,27 +15,6 @@
 #include "verdict.h"
 #include "reportfmt.h"
 
-/* What reports need, as the options say. */
-struct reporter_opts {
-	const char	*label;		/* --label, or NULL */
-	char *const	*args;		/* the command */
-	int		 nargs;
-	enum verbosity	 verbosity;	/* -q, --verbose */
-	enum log_format	 log_format;	/* --log-format */
-	enum ci_mode	 ci;		/* --ci */
-	bool		 syslog;	/* --syslog */
-	bool		 forever;	/* --forever */
-	unsigned long	 max_attempts;	/* --max */
-	unsigned long	 successes;	/* --successes */
-	int64_t		 budget;	/* --budget, ns, or -1 */
-	int64_t		 deadline;	/* --deadline, ns, or -1 */
-	bool		 retry_on;	/* --retry-on given */
-	bool		 hedge;		/* --hedge given */
-	const struct output_rules *rules;	/* the output rules */
-	const char	*share;		/* --share NAME, or NULL */
-	const struct share_rules *share_rules;
-};
-
 /* What reports need, taken from the options once (args, label, share and
  * the rules are kept, not copied); no sink is opened (reporter_open). */
 void	reporter_init(struct reporter *, const struct reporter_opts *);
@@ -59,6 +38,11 @@ void	report_late_end(const struct reporter *, struct report e,
 /* retry's own errors: always shown, with the label. */
 void	report_error(const struct reporter *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* What the shared state had to say (shared.h's news), said as errors
+ * and forgotten: after "--share NAME: " when share is not NULL. */
+struct shared;
+void	report_news(const struct reporter *, struct shared *,
+	    const char *share);
 /* The command cmd could not be run (exec's errno e): said as a shell
  * says it ("command not found", with the face of retry's that a name
  * most likely meant; "Is a directory"), as report_error says "CMD: WHY",

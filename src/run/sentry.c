@@ -16,7 +16,7 @@
 #include "compat.h"
 #include "duration.h"
 #include "signals.h"
-#include "spawn.h"
+#include "helper.h"
 #include "wait.h"
 #include "sentry.h"
 

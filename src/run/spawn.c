@@ -17,14 +17,10 @@
  * for --hedge's attempts.
  *
  * The command gets the descriptors that retry was given, and none of
- * retry's own: every one retry opens is close-on-exec.  A helper of
- * retry's (the sentry, what passes on output after an attempt) execs
- * nothing, so it closes all but what it needs, the inherited ones too: a
- * pipe's end that it held would keep that pipe's reader from its EOF.
+ * retry's own: every one retry opens is close-on-exec.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,28 +41,6 @@
 #include "spawn.h"
 
 static pid_t	 self;		/* retry's pid, asked once */
-
-/* Closes every fd but those in keep[0..n). */
-static void
-close_except(const int *keep, int n)
-{
-	unsigned lo = 0, next;
-
-	for (;;) {
-		next = UINT_MAX;
-		for (int i = 0; i < n; i++)
-			if (keep[i] >= 0 && (unsigned)keep[i] >= lo &&
-			    (unsigned)keep[i] < next)
-				next = (unsigned)keep[i];
-		if (next == UINT_MAX) {
-			compat_close_range(lo, ~0U);
-			return;
-		}
-		if (next > lo)
-			compat_close_range(lo, next - 1);
-		lo = next + 1;
-	}
-}
 
 /*
  * The child of vfork: it shares retry's memory and stack until it execs or
@@ -142,32 +116,6 @@ start(const struct attempt_opts *o, int tty, volatile int *err)
 		/* NOLINTNEXTLINE(clang-analyzer-unix.Vfork) */
 		child(o, tty, err);
 	return pid;
-}
-
-pid_t
-spawn_helper(void (*fn)(void *), void *arg, const int *keep, int n)
-{
-	pid_t pid;
-
-	if (self == 0)
-		self = getpid();
-	if ((pid = fork()) != 0)
-		return pid;
-	signals_reset();
-	close_except(keep, n);
-	fn(arg);
-	_exit(0);
-}
-
-/* True when pid has ended; it stays a zombie, so its group stays ours. */
-bool
-attempt_exited(pid_t pid)
-{
-	siginfo_t si;
-
-	si.si_pid = 0;
-	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-	    si.si_pid == pid;
 }
 
 /* The signal that stopped pid (Ctrl-Z), or 0; consumes that event only. */
@@ -265,43 +213,6 @@ suspend_session(int tty, pid_t pid, struct termios *saved, bool *raw,
 	kill(-pid, SIGWINCH);
 }
 
-/* Sends sig to whom kill(2) names (-pgid, a whole group; or a pid), and
- * wakes it in case it is stopped. */
-void
-signal_group(pid_t to, int sig)
-{
-	kill(to, sig);
-	if (sig != SIGKILL && sig != SIGCONT)
-		kill(to, SIGCONT);
-}
-
-void
-attempt_ended(int st, bool preserve, struct attempt_result *r)
-{
-	if (r->timed_out) {
-		/* Not a death by signal: --signal INT must not end the run.
-		 * --preserve-status: the status is what the command ended
-		 * with, as the shell would say it. */
-		if (!preserve)
-			r->status = EXIT_TIMEDOUT;
-		else if (WIFSIGNALED(st))
-			r->status = 128 + WTERMSIG(st);
-		else
-			r->status = WEXITSTATUS(st);
-		return;
-	}
-	/* Ended on its match, as it asked: not a death by signal either. */
-	if (r->matched) {
-		r->status = 0;
-		return;
-	}
-	if (WIFSIGNALED(st)) {
-		r->signal = WTERMSIG(st);
-		r->status = 128 + r->signal;
-	} else
-		r->status = WEXITSTATUS(st);
-}
-
 void
 stdio_close(const int stdio[3])
 {
@@ -313,14 +224,11 @@ stdio_close(const int stdio[3])
 /* The state of an attempt being waited for. */
 struct wait {
 	const struct attempt_opts *o;
-	struct attempt_result *r;
-	pid_t		 pid;
+	struct flight	 f;
+	struct attempt_result *r;	/* f's */
 	bool		 handed;	/* the attempt has the terminal */
 	bool		 keyed;		/* Ctrl-Z typed at its terminal of its
 					 * own stopped it */
-	bool		 gone;		/* its command has ended */
-	int64_t		 deadline;	/* the timeout, or -1 */
-	int64_t		 kill_at;	/* KILL for what ignores a signal */
 	struct sentry	 sentry;
 	bool		 raw;		/* the terminal is raw: saved holds
 					 * its modes */
@@ -329,14 +237,6 @@ struct wait {
 					 * they were before it was handed */
 	struct termios	 modes;
 };
-
-/* What kill(2) is to name for the attempt: its group, or with
- * --foreground, its command alone. */
-static pid_t
-target(const struct wait *w)
-{
-	return w->o->foreground ? w->pid : -w->pid;
-}
 
 /*
  * The terminal's modes, before the attempt gets the terminal: an attempt
@@ -363,101 +263,27 @@ modes_restore(const struct wait *w, int st)
 		(void)tcsetattr(w->o->tty, TCSANOW, &w->modes);
 }
 
-/* Whether sig, just taken, is one that a terminal sends its foreground
- * process group (a key, its hangup, its new size), and came from the
- * kernel: not a CPU limit's SIGXCPU, which is retry's alone. */
-static bool
-from_terminal(int sig)
-{
-	return (sig == SIGINT || sig == SIGQUIT || sig == SIGHUP ||
-	    sig == SIGWINCH || sig == SIGTSTP) && signals_by_kernel(sig);
-}
-
 static void	stopped_by(struct wait *, int);
 
-/*
- * SIGTSTP to retry: Ctrl-Z in retry's own process group, where the
- * attempt does not hold the terminal, or a kill -TSTP.  As for --hedge's
- * attempts: the attempt is stopped by SIGSTOP (unless, in retry's group,
- * it heard the terminal's Ctrl-Z itself), retry stops by SIGTSTP, and both
- * go on once retry is continued.  Its timeout keeps counting.
- */
+/* A stop of retry's while the attempt runs (flights_forward): the
+ * terminal's and retry's part. */
 static void
-stop_both(struct wait *w, bool heard)
+stop_both(void *ctx)
 {
-	if (w->gone) {
-		signals_suspend(false);
-		return;
-	}
-	if (!heard)
-		kill(target(w), SIGSTOP);
-	stopped_by(w, 0);
+	stopped_by(ctx, 0);
 }
 
-/* The signals retry received: sent on, and those that end the run end it
+/* The signals retry received, sent on; those that end the run end it
  * once the attempt has ended, or the --kill-after time later. */
 static void
 forward(struct wait *w, int64_t now)
 {
-	struct compat_siginfo q;
-	int sig;
+	struct flight *const one[1] = { &w->f };
+	const struct flight_suspend how = { stop_both, w };
 
-	/*
-	 * A real-time signal each time it came: one sent with a value
-	 * (sigqueue) to the attempt's first process with that value, as
-	 * sigqueue reaches one process and not a group; the others to the
-	 * group, as the other signals.
-	 */
-	while (signals_take_queued(&q))
-		if (w->gone)
-			continue;
-		else if (q.code == SI_QUEUE)
-			(void)sigqueue(w->pid, q.signo, q.value);
-		else
-			kill(target(w), q.signo);
-	while ((sig = signals_take()) != 0) {
-		/* In retry's foreground group, the attempt heard the
-		 * terminal's own signal as retry did: not twice. */
-		const bool heard = w->o->foreground && from_terminal(sig);
-
-		if (sig == SIGTSTP) {
-			stop_both(w, heard);
-			continue;
-		}
-		if (w->gone)
-			continue;
-		if (!signals_ends(sig)) {
-			if (sig == SIGWINCH && w->o->io != NULL)
-				w->o->io->resize(w->o->io->ctx);
-			/* Its terminal's new size signals it itself. */
-			if ((sig != SIGWINCH || !w->o->session) && !heard)
-				kill(target(w), sig);
-			continue;
-		}
-		if (heard)
-			w->r->terminal = true;
-		else {
-			signal_group(target(w), sig);
-			w->r->forwarded = true;
-		}
-		if (w->kill_at < 0)
-			w->kill_at = sat_add(now, w->o->kill_after);
-		w->deadline = -1;
-	}
+	flights_forward(one, 1, now, &how);
 	if (w->r->interrupted == 0)
 		w->r->interrupted = signal_stop;
-}
-
-/* Ends the attempt, as on a timeout: its --signal, then KILL. */
-static void
-end_it(struct wait *w, int64_t now)
-{
-	w->deadline = -1;
-	if (w->gone)
-		return;
-	signal_group(target(w), w->o->signal);
-	if (w->kill_at < 0)
-		w->kill_at = sat_add(now, w->o->kill_after);
 }
 
 /* A signal the sentry heard from the terminal: the attempt heard it too. */
@@ -483,19 +309,19 @@ stopped_by(struct wait *w, int sig)
 	const struct attempt_opts *o = w->o;
 
 	if (o->session) {
-		suspend_session(o->tty, w->pid, &w->saved, &w->raw, w->keyed);
+		suspend_session(o->tty, w->f.pid, &w->saved, &w->raw, w->keyed);
 		w->keyed = false;
 		return;
 	}
 	if ((sig == SIGTTIN || sig == SIGTTOU) && !w->handed &&
 	    foreground(o->tty)) {
 		/* It reads the terminal: it gets it. */
-		tcsetpgrp(o->tty, w->pid);
+		tcsetpgrp(o->tty, w->f.pid);
 		w->handed = true;
 		modes_keep(w);
-		kill(-w->pid, SIGCONT);
+		kill(-w->f.pid, SIGCONT);
 	} else
-		w->handed = suspend(o->tty, target(w), w->handed,
+		w->handed = suspend(o->tty, flight_target(&w->f), w->handed,
 		    !o->foreground && (sig != 0 || w->handed),
 		    w->handed && sig == SIGTSTP);
 	if (o->tty < 0)
@@ -503,7 +329,7 @@ stopped_by(struct wait *w, int sig)
 	modes_keep(w);
 	if (w->handed && w->sentry.pid <= 0) {
 		sentry_start(&w->sentry);
-		sentry_join(&w->sentry, w->pid);
+		sentry_join(&w->sentry, w->f.pid);
 	}
 }
 
@@ -522,67 +348,63 @@ turn(struct wait *w)
 {
 	const struct attempt_opts *o = w->o;
 	const struct attempt_io *io = o->io;
+	struct flight *f = &w->f;
 	struct pollfd pfd[ATTEMPT_IO_MAX + 1];
 	nfds_t n = 0, nio;
-	int64_t now;
+	int64_t now, at;
+	bool timed;
 	int sig;
 
-	if (!w->gone && (w->gone = attempt_exited(w->pid))) {
-		if (w->r->timed_out || w->r->forwarded || w->r->terminal ||
-		    w->r->aborted || w->r->matched)
+	if (!f->exited && flight_exited(f)) {
+		if (flight_ended_by_retry(f))
 			/* So that its pipes close too. */
-			signal_group(target(w), SIGKILL);
-		w->kill_at = -1;
+			signal_group(flight_target(f), SIGKILL);
+		f->kill_at = -1;
 		if (io != NULL)
 			io->end(io->ctx);
 	}
 	/* Its time is up: what its destination has not taken is dropped. */
-	if (w->gone && w->r->timed_out && io != NULL)
+	if (f->exited && w->r->timed_out && io != NULL)
 		io->drop(io->ctx);
 	/* Done at the end of the command and of what it wrote; output that
 	 * has nowhere to go does not hold up a signal. */
-	if (w->gone && (io == NULL || !io->busy(io->ctx) || signal_stop != 0))
+	if (f->exited && (io == NULL || !io->busy(io->ctx) || signal_stop != 0))
 		return false;
 	/* With --foreground, a stop (Ctrl-Z) stops retry's group, retry
 	 * with it, and fg continues them all. */
-	if (!w->gone && o->tty >= 0 && !o->foreground &&
-	    (sig = take_stop_signal(w->pid)) != 0) {
+	if (!f->exited && o->tty >= 0 && !o->foreground &&
+	    (sig = take_stop_signal(f->pid)) != 0) {
 		stopped_by(w, sig);
 		return true;
 	}
 	/* Continued in the background (bg), and in the foreground since
 	 * (fg): raw again, so that its keys are relayed as they are typed. */
-	if (o->session && !w->gone && !w->raw && foreground(o->tty))
+	if (o->session && !f->exited && !w->raw && foreground(o->tty))
 		w->raw = term_raw(o->tty, &w->saved);
 	now = mono_ns();
 	forward(w, now);
-	/* Its output not yet taken counts against its time too. */
-	if (w->deadline >= 0 && now >= w->deadline) {
-		w->r->timed_out = true;
-		end_it(w, now);
+	/* Past its time, even with its output still on its way: ended as a
+	 * timeout ends it, and looked at again. */
+	timed = w->r->timed_out;
+	at = flight_tick(f, now);
+	if (!timed && w->r->timed_out)
 		return true;
-	}
-	/* Whatever ignored the signal for kill_after gets KILL. */
-	if (w->kill_at >= 0 && now >= w->kill_at) {
-		signal_group(target(w), SIGKILL);
-		w->kill_at = -1;
-	}
 	nio = io != NULL ? io->watch(io->ctx, pfd) : 0;
 	n = nio;
 	if (w->sentry.pid > 0)
 		pfd[n++] = (struct pollfd){ w->sentry.fd, POLLIN, 0 };
-	if (wait_until(pfd, n, earliest(w->deadline, w->kill_at)) <= 0)
+	if (wait_until(pfd, n, at) <= 0)
 		return true;
 	if (nio > 0 && io->serve(io->ctx, pfd, nio) == -1 && !w->r->aborted &&
-	    !w->gone) {
+	    !f->exited) {
 		w->r->aborted = true;
-		end_it(w, mono_ns());
+		flight_stop(f, o->signal, mono_ns());
 	}
 	/* Done by its output, unless its end came first. */
-	if (!w->gone && !w->r->timed_out && !w->r->aborted &&
+	if (!f->exited && !w->r->timed_out && !w->r->aborted &&
 	    !w->r->forwarded && !w->r->matched && done(w)) {
 		w->r->matched = true;
-		end_it(w, mono_ns());
+		flight_stop(f, o->signal, mono_ns());
 	}
 	if (w->sentry.pid > 0 && pfd[nio].revents != 0)
 		(void)sentry_heard(&w->sentry, heard, w);
@@ -591,8 +413,8 @@ turn(struct wait *w)
 	while (io != NULL && io->keys != NULL &&
 	    (sig = io->keys(io->ctx)) != 0) {
 		if (sig == SIGTSTP) {
-			if (!w->gone)
-				w->keyed = kill(target(w), SIGSTOP) == 0;
+			if (!f->exited)
+				w->keyed = kill(flight_target(f), SIGSTOP) == 0;
 		} else if (w->r->interrupted == 0) {
 			w->r->interrupted = sig;
 			w->r->terminal = true;
@@ -604,11 +426,12 @@ turn(struct wait *w)
 int
 attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 {
-	struct wait w = { .o = o, .r = r, .kill_at = -1,
-	    .sentry = { .pid = -1, .fd = -1 } };
+	struct wait w = { .o = o, .f = { .o = o, .deadline = -1,
+	    .kill_at = -1 }, .sentry = { .pid = -1, .fd = -1 } };
 	int st, e;
 	volatile int err;
 
+	w.r = &w.f.r;
 	memset(r, 0, sizeof(*r));
 	if (self == 0)
 		self = getpid();
@@ -639,29 +462,29 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	out_unseen(o->stdio[2] == STDIO_INHERIT ? STDERR_FILENO : o->stdio[2]);
 	/* Ctrl-Z or SIGTSTP, caught while the attempt runs, stops it too. */
 	(void)signals_catch_stop(true);
-	w.pid = start(o, w.handed ? o->tty : -1, &err);
+	w.f.pid = start(o, w.handed ? o->tty : -1, &err);
 	e = errno;
 	stdio_close(o->stdio);
-	if (w.pid == -1 || err != 0) {
+	if (w.f.pid == -1 || err != 0) {
 		term_restore(o->tty, &w.saved, &w.raw);
 		sentry_stop(&w.sentry);
 		if (signals_catch_stop(false))
 			signals_suspend(false);
 	}
-	if (w.pid == -1) {
+	if (w.f.pid == -1) {
 		errno = e;
 		return -1;
 	}
 	if (err != 0) {
-		while (waitpid(w.pid, NULL, 0) == -1 && errno == EINTR)
+		while (waitpid(w.f.pid, NULL, 0) == -1 && errno == EINTR)
 			;
 		if (w.handed)
 			tcsetpgrp(o->tty, getpgrp());
 		r->exec_errno = err;
 		return 0;
 	}
-	sentry_join(&w.sentry, w.pid);
-	w.deadline = o->timeout >= 0 ? sat_add(mono_ns(), o->timeout) : -1;
+	sentry_join(&w.sentry, w.f.pid);
+	w.f.deadline = o->timeout >= 0 ? sat_add(mono_ns(), o->timeout) : -1;
 	while (turn(&w))
 		;
 	/* A signal that came with the attempt's end still ends the run. */
@@ -671,24 +494,17 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 		signals_suspend(false);
 	if (w.sentry.pid > 0)
 		sentry_flush(&w.sentry, heard, &w);
-	/*
-	 * Nothing the attempt started outlives a timeout or a signal (with
-	 * --foreground, the command itself only).  The leader is not reaped
-	 * yet, so its group id cannot have been reused.
-	 */
-	if (r->timed_out || r->forwarded || r->terminal || r->aborted ||
-	    done(&w))
-		signal_group(target(&w), SIGKILL);
+	/* Nothing the attempt started outlives a timeout or a signal (with
+	 * --foreground, the command itself only). */
+	st = flight_reap(&w.f, done(&w));
 	sentry_stop(&w.sentry);
-	while (waitpid(w.pid, &st, 0) == -1 && errno == EINTR)
-		;
 	term_restore(o->tty, &w.saved, &w.raw);
 	modes_restore(&w, st);
 	if (w.handed)
 		tcsetpgrp(o->tty, getpgrp());
-	r->foreground = w.handed || o->session ||
+	w.r->foreground = w.handed || o->session ||
 	    (o->foreground && foreground(o->tty));
-	attempt_ended(st, o->preserve_status, r);
+	*r = w.f.r;
 	return 0;
 }
 

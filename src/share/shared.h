@@ -18,23 +18,13 @@
 #include <stdint.h>
 
 #include "redisconn.h"
+#include "config.h"
 #include "share.h"
 #include "store.h"
 #include "storeurl.h"
 
 struct store_ops;
 
-/* What a run, `retry share` or --dry-run says of its shared state. */
-struct shared_opts {
-	const char	*name;		/* --share NAME, or NULL */
-	const struct share_rules *rules;
-	const char	*store;		/* --share-store, or NULL */
-	const char	*store_file;	/* --share-store-file, or NULL */
-	int64_t		 timeout;	/* --share-timeout, ns */
-	int64_t		 connect_timeout;	/* --share-connect-timeout, ns;
-					 * 0: the default */
-	bool		 required;	/* --share-required */
-};
 
 /* A new connection's bound when none is given, or --share-timeout if
  * longer: a lookup, a TLS handshake and a greeting cost more round trips

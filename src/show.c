@@ -439,12 +439,11 @@ dry_run_shared(const struct config *c)
 		    g.why == WAIT_OPEN ? "the circuit is open" :
 		    g.why == WAIT_PROBE ? "another run probes the circuit" :
 		    "another run was asked to wait");
-		/* The earlier of the two limits is the one passed. */
+		/* The policy names the limit passed. */
 		if (x.what == NEXT_EXIT)
 			printf("; past --%s, the run would give up (%d)",
-			    c->limits.deadline >= 0 && (c->limits.budget < 0 ||
-			    c->limits.deadline <= c->limits.budget) ?
-			    "deadline" : "budget", x.status);
+			    x.give_up == GIVE_UP_DEADLINE ? "deadline" :
+			    "budget", x.status);
 		putchar('\n');
 	}
 }

@@ -1,8 +1,11 @@
 /*
- * The back-off engine.  The concise strategies compute in saturating
- * nanoseconds; Algorithm::Backoff's compute in double seconds, in the
- * module's own order, so that show-backoff-delays agrees with it to the
- * last printed digit.
+ * The back-off engine.  Delays are saturating nanoseconds: the concise
+ * strategies compute in them, and --jitter, --max-delay and --min-delay
+ * apply in them.  Algorithm::Backoff's strategies alone compute in double
+ * seconds, in the module's own order, so that show-backoff-delays agrees
+ * with it to the last printed digit: their seconds (their state,
+ * --jitter-factor, --consider-actual-delay and their own clamping) are
+ * the last part of this file, and end in nanoseconds before --jitter.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -150,19 +153,6 @@ clamp(const struct backoff *b, int64_t d)
 	return d;
 }
 
-/* The same in the seconds of Algorithm::Backoff's strategies. */
-static double
-clamp_s(const struct backoff *b, double d)
-{
-	if (b->max_delay.ns >= 0 && d > b->max_delay.s)
-		d = b->max_delay.s;
-	if (d < 0)
-		d = 0;
-	if (d < b->min_delay.s)
-		d = b->min_delay.s;
-	return d;
-}
-
 static int64_t
 scale(int64_t d, double f)
 {
@@ -299,6 +289,61 @@ concise(struct engine *e, unsigned long n)
 	}
 }
 
+/* --jitter on a delay r, drawn from [lo, hi], clamped before and after;
+ * its seconds are its ns'. */
+static struct delay
+jittered(const struct backoff *b, struct rng *rng, struct delay r,
+    int64_t lo, int64_t hi)
+{
+	r.lo = clamp(b, jitter_lo(&b->jitter, clamp(b, lo)));
+	r.hi = clamp(b, jitter_hi(&b->jitter, clamp(b, hi)));
+	r.ns = clamp(b, jitter(&b->jitter, rng, clamp(b, r.ns)));
+	r.s = (double)r.ns / 1e9;
+	return r;
+}
+
+/* A concise strategy's delay after the k-th failure in a row, or after a
+ * success. */
+static struct delay
+concise_delay(struct engine *e, bool success)
+{
+	const struct backoff *b = e->b;
+	struct delay r = { 0, 0, GIVE_UP_NONE, 0, 0 };
+
+	if (success)
+		r.ns = clamp(b, sat_from_ldouble(
+		    (long double)b->delay_on_success * 1e9L));
+	else
+		r.ns = clamp(b, concise(e, e->k));
+	if (success || (b->strategy != STRAT_DECORRELATED &&
+	    b->strategy != STRAT_DECORRELATED_V2))
+		e->lo = e->hi = r.ns;
+	return jittered(b, e->rng, r, e->lo, e->hi);
+}
+
+/*
+ * Algorithm::Backoff's strategies, in its double seconds.
+ */
+
+/* A delay within --max-delay and --min-delay, which wins, in seconds. */
+static double
+clamp_s(const struct backoff *b, double d)
+{
+	if (b->max_delay.ns >= 0 && d > b->max_delay.s)
+		d = b->max_delay.s;
+	if (d < 0)
+		d = 0;
+	if (d < b->min_delay.s)
+		d = b->min_delay.s;
+	return d;
+}
+
+static int64_t
+ns_of(double s)
+{
+	return sat_from_ldouble((long double)s * 1e9L);
+}
+
 /* Algorithm::Backoff's _failure and _success: the raw value, in seconds. */
 static double
 algorithm(struct engine *e, bool success)
@@ -316,34 +361,34 @@ algorithm(struct engine *e, bool success)
 		if (success)
 			return b->delay_on_success;
 		if (e->k == 1) {
-			e->fib_prev = 0;
-			e->fib_cur = b->initial_delay1;
+			e->algo.fib_prev = 0;
+			e->algo.fib_cur = b->initial_delay1;
 		} else if (e->k == 2) {
-			e->fib_prev = b->initial_delay1;
-			e->fib_cur = b->initial_delay2;
+			e->algo.fib_prev = b->initial_delay1;
+			e->algo.fib_cur = b->initial_delay2;
 		} else {
-			t = e->fib_cur;
-			e->fib_cur += e->fib_prev;
-			e->fib_prev = t;
+			t = e->algo.fib_cur;
+			e->algo.fib_cur += e->algo.fib_prev;
+			e->algo.fib_prev = t;
 		}
-		return e->fib_cur;
+		return e->algo.fib_cur;
 	default:
 		break;
 	}
-	if (!e->has_prev)
+	if (!e->algo.has_prev)
 		return b->initial_delay;
 	switch (b->strategy) {
 	case ALGO_LILD:
-		return e->prev + (success ? b->inc_success : b->inc_failure);
+		return e->algo.prev + (success ? b->inc_success : b->inc_failure);
 	case ALGO_LIMD:
-		return success ? e->prev * b->mul_success :
-		    e->prev + b->inc_failure;
+		return success ? e->algo.prev * b->mul_success :
+		    e->algo.prev + b->inc_failure;
 	case ALGO_MILD:
-		return success ? e->prev + b->inc_success :
-		    e->prev * b->mul_failure;
+		return success ? e->algo.prev + b->inc_success :
+		    e->algo.prev * b->mul_failure;
 	default:
-		return success ? e->prev * b->mul_success :
-		    e->prev * b->mul_failure;
+		return success ? e->algo.prev * b->mul_success :
+		    e->algo.prev * b->mul_failure;
 	}
 }
 
@@ -358,44 +403,29 @@ algorithm(struct engine *e, bool success)
 static double
 previous(const struct engine *e)
 {
-	if (e->has_prev)
-		return e->prev;
+	if (e->algo.has_prev)
+		return e->algo.prev;
 	return e->b->strategy >= ALGO_LILD && e->b->strategy <= ALGO_MIMD ?
 	    e->b->initial_delay : 0;
 }
 
+/* Its delay after the k-th failure in a row, or after a success, at now:
+ * computed, jittered by --jitter-factor and clamped in seconds, then in ns,
+ * where --jitter applies as to the concise strategies' delays. */
 static struct delay
-compute(struct engine *e, bool success, double now)
+algorithm_delay(struct engine *e, bool success, double now)
 {
 	const struct backoff *b = e->b;
 	struct delay r = { 0, 0, GIVE_UP_NONE, 0, 0 };
 	double d, lo, hi;
 
-	if (!e->seen) {
-		e->last_time = now;
-		e->seen = true;
-	}
-	if (!strategy_is_algorithm(b->strategy)) {
-		if (success)
-			r.ns = clamp(b, sat_from_ldouble(
-			    (long double)b->delay_on_success * 1e9L));
-		else
-			r.ns = clamp(b, concise(e, e->k));
-		if (success || (b->strategy != STRAT_DECORRELATED &&
-		    b->strategy != STRAT_DECORRELATED_V2))
-			e->lo = e->hi = r.ns;
-		r.lo = clamp(b, jitter_lo(&b->jitter, clamp(b, e->lo)));
-		r.hi = clamp(b, jitter_hi(&b->jitter, clamp(b, e->hi)));
-		r.ns = clamp(b, jitter(&b->jitter, e->rng, r.ns));
-		r.s = (double)r.ns / 1e9;
-		e->last_time = now;
-		e->prev = r.s;
-		e->has_prev = true;
-		return r;
+	if (!e->algo.seen) {
+		e->algo.last_time = now;
+		e->algo.seen = true;
 	}
 	d = algorithm(e, success);
 	if (b->consider_actual_delay)
-		d = d + previous(e) - (now - e->last_time);
+		d = d + previous(e) - (now - e->algo.last_time);
 	lo = hi = d;
 	if (b->jitter_factor > 0 && d != 0) {
 		lo = d * (1 - b->jitter_factor);
@@ -404,25 +434,28 @@ compute(struct engine *e, bool success, double now)
 	}
 	d = clamp_s(b, d);
 	r.s = d;
-	r.ns = sat_from_ldouble((long double)d * 1e9L);
+	r.ns = ns_of(d);
 	/* Drawn from a range only with a jitter factor: else the delay's
 	 * own, computed once (show-backoff-delays makes a great many). */
 	if (lo == hi)
 		r.lo = r.hi = r.ns;
 	else {
-		r.lo = sat_from_ldouble((long double)clamp_s(b, lo) * 1e9L);
-		r.hi = sat_from_ldouble((long double)clamp_s(b, hi) * 1e9L);
+		r.lo = ns_of(clamp_s(b, lo));
+		r.hi = ns_of(clamp_s(b, hi));
 	}
-	if (b->jitter.mode != J_NONE) {
-		r.lo = clamp(b, jitter_lo(&b->jitter, clamp(b, r.lo)));
-		r.hi = clamp(b, jitter_hi(&b->jitter, clamp(b, r.hi)));
-		r.ns = clamp(b, jitter(&b->jitter, e->rng, clamp(b, r.ns)));
-		r.s = (double)r.ns / 1e9;
-	}
-	e->last_time = now;
-	e->prev = r.s;
-	e->has_prev = true;
+	if (b->jitter.mode != J_NONE)
+		r = jittered(b, e->rng, r, r.lo, r.hi);
+	e->algo.last_time = now;
+	e->algo.prev = r.s;
+	e->algo.has_prev = true;
 	return r;
+}
+
+static struct delay
+compute(struct engine *e, bool success, double now)
+{
+	return strategy_is_algorithm(e->b->strategy) ?
+	    algorithm_delay(e, success, now) : concise_delay(e, success);
 }
 
 struct delay

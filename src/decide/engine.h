@@ -49,14 +49,17 @@ struct engine {
 	struct rng	*rng;
 	unsigned long	 k;		/* consecutive failures */
 	double		 start;
-	bool		 seen;		/* an event has been recorded */
-	double		 last_time;
-	bool		 has_prev;
-	double		 prev;		/* P: the previous returned delay */
-	double		 fib_prev, fib_cur;
 	int64_t		 decorrelated;	/* its previous (capped) delay */
 	double		 v2_prev;	/* --decorrelated-v2: the previous g(t) */
 	int64_t		 lo, hi;	/* what a random strategy drew from */
+	/* Algorithm::Backoff's strategies' own, in seconds. */
+	struct {
+		bool	 seen;		/* an event has been recorded */
+		double	 last_time;	/* the previous event's */
+		bool	 has_prev;
+		double	 prev;		/* P: the previous returned delay */
+		double	 fib_prev, fib_cur;
+	} algo;
 };
 
 /* Why a run gives up: the back-off ended. */

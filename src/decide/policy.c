@@ -335,6 +335,23 @@ policy_next(struct policy *p, const struct observed *o)
 	return x;
 }
 
+/*
+ * The limit that a wait until at would pass: --deadline (no wait reaches
+ * it) or --budget (none ends past it), or GIVE_UP_NONE.  Past both, the
+ * earlier of the two; at the same instant, the deadline, which holds from
+ * its instant on.
+ */
+static enum give_up
+wait_past(const struct limits *l, int64_t at)
+{
+	const bool deadline = l->deadline >= 0 && at >= l->deadline;
+	const bool budget = l->budget >= 0 && at > l->budget;
+
+	if (deadline && (!budget || l->deadline <= l->budget))
+		return GIVE_UP_DEADLINE;
+	return budget ? GIVE_UP_BUDGET : GIVE_UP_NONE;
+}
+
 /* The end of the run by shared state, before an attempt. */
 static struct next
 end_shared(struct next x, enum end why)
@@ -372,8 +389,7 @@ policy_gate(const struct policy *p, const struct gate_answer *g, bool down,
 	/* At least a millisecond, whatever a store says. */
 	wait = g->until > NS_PER_MS ? g->until : NS_PER_MS;
 	x.at = sat_add(now, wait);
-	if ((p->l->budget >= 0 && x.at > p->l->budget) ||
-	    (p->l->deadline >= 0 && x.at >= p->l->deadline))
+	if ((x.give_up = wait_past(p->l, x.at)) != GIVE_UP_NONE)
 		return end_shared(x, END_SHARE_PAST_BUDGET);
 	x.what = NEXT_SLEEP;
 	x.delay = (struct delay){ wait, (double)wait / 1e9, GIVE_UP_NONE, wait,

@@ -99,8 +99,8 @@ enum end {
 				 * probes it), and --share-open giveup:
 				 * EXIT_SHARED */
 	END_SHARE_PAST_BUDGET,	/* waiting for shared state would pass
-				 * --deadline, or
-				 * --budget: EXIT_SHARED */
+				 * --deadline or --budget (give_up says
+				 * which): EXIT_SHARED */
 	END_SHARE_DOWN,		/* the store does not answer before an
 				 * attempt, and --share-required:
 				 * EXIT_SHARED */
@@ -112,7 +112,11 @@ struct next {
 	unsigned long	 attempt;	/* the attempt judged, as counted: a
 					 * --forever reset starts at 1 */
 	struct outcome	 outcome;	/* the verdict on it, and why */
-	enum give_up	 give_up;	/* the back-off ended: why */
+	enum give_up	 give_up;	/* END_VERDICT: the back-off or a
+					 * limit ended the run: which;
+					 * END_SHARE_PAST_BUDGET: the limit
+					 * the wait would pass, GIVE_UP_BUDGET
+					 * or GIVE_UP_DEADLINE */
 	const struct codes_limit *limit;	/* GIVE_UP_LIMIT: the
 					 * --retry-on item it reached */
 	unsigned long	 streak;	/* successes in a row, this one
@@ -185,8 +189,8 @@ struct next	 policy_next(struct policy *, const struct observed *);
  * gate answered g, or nothing (NULL; down: the store is down, and
  * --share-required).  The attempt starts (and may probe the breaker), or
  * waits (a millisecond at least) and asks again; a wait that would pass
- * --budget, --share-open giveup and a store down end the run with
- * EXIT_SHARED.
+ * --budget or --deadline (give_up names the earlier of those it passes),
+ * --share-open giveup and a store down end the run with EXIT_SHARED.
  */
 struct next	 policy_gate(const struct policy *, const struct gate_answer *g,
 		    bool down, int64_t now);

@@ -100,17 +100,6 @@ add_next(struct line *l, const struct report *e)
 	    duration_format(e->wanted, d, sizeof(d)));
 }
 
-/*
- * Whether a wait for the shared state that would pass a limit passes
- * --deadline rather than --budget: the earlier of the two that are given
- * (at the same time, the deadline, which holds from its instant on).
- */
-static bool
-wait_limit(const struct reporter *c)
-{
-	return c->deadline >= 0 && (c->budget < 0 || c->deadline <= c->budget);
-}
-
 /* EV_SHARE's text. */
 static void
 share_text(struct line *l, const struct reporter *c, const struct report *e)
@@ -168,8 +157,9 @@ share_text(struct line *l, const struct reporter *c, const struct report *e)
 		    e->waited == WAIT_OPEN ? "waiting for the circuit of" :
 		    e->waited == WAIT_PROBE ? "waiting for the probe of" :
 		    "waiting for the not-before of", c->share,
-		    duration_format(wait_limit(c) ? c->deadline : c->budget, d,
-		    sizeof(d)), wait_limit(c) ? "deadline" : "budget");
+		    duration_format(e->give_up == GIVE_UP_DEADLINE ?
+		    c->deadline : c->budget, d, sizeof(d)),
+		    e->give_up == GIVE_UP_DEADLINE ? "deadline" : "budget");
 		return;
 	case SE_STORE_DOWN:
 		line_add(l, "giving up: the store of %s does not answer "
@@ -418,7 +408,7 @@ ends_run(const struct report *e)
  * every other event, and where a run ends as its command's success asks.
  */
 static const char *
-run_reason(const struct reporter *c, const struct report *e)
+run_reason(const struct report *e)
 {
 	static const char *const give_ups[] = {
 		[GIVE_UP_NONE] = "max_attempts", [GIVE_UP_MAX] = "max_attempts",
@@ -442,8 +432,8 @@ run_reason(const struct reporter *c, const struct report *e)
 		return give_ups[e->give_up];
 	case EV_SHARE:
 		return e->shared == SE_GIVE_UP_OPEN ? "share_open" :
-		    e->shared == SE_PAST_BUDGET ? (wait_limit(c) ?
-		    "deadline" : "budget") : "share_store";
+		    e->shared == SE_PAST_BUDGET ? (e->give_up ==
+		    GIVE_UP_DEADLINE ? "deadline" : "budget") : "share_store";
 	default:
 		/* A --forever run ends on a success too. */
 		return e->give_up == GIVE_UP_BUDGET ? "budget" :
@@ -517,7 +507,7 @@ json(struct line *l, const struct reporter *c, const struct report *e,
     const struct timespec *now)
 {
 	const struct attempt_result *r = e->result;
-	const char *why = run_reason(c, e), *judged = attempt_reason(e), *sig;
+	const char *why = run_reason(e), *judged = attempt_reason(e), *sig;
 	char t[1][NUMBER_BUFSZ];
 
 	report_json_head(l, c, event_names[e->event], now);

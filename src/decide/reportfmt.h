@@ -33,7 +33,8 @@ enum share_event {
 	SE_WAIT_PROBE,		/* half-open: another run probes */
 	SE_WAIT_NOT_BEFORE,	/* another run's output asked for a delay */
 	SE_GIVE_UP_OPEN,	/* open, and --share-open giveup */
-	SE_PAST_BUDGET,		/* open past this run's --budget */
+	SE_PAST_BUDGET,		/* a wait past this run's --budget or
+				 * --deadline */
 	SE_STORE_DOWN,		/* --share-required: the store is down */
 };
 
@@ -59,7 +60,9 @@ struct report {
 	enum reason	 verdict_why;	/* why the attempt it reports got its
 					 * verdict (a stop by the reader
 					 * gone keeps the attempt's) */
-	enum give_up	 give_up;	/* EV_GIVE_UP */
+	enum give_up	 give_up;	/* EV_GIVE_UP; SE_PAST_BUDGET: the
+					 * limit passed, GIVE_UP_BUDGET or
+					 * GIVE_UP_DEADLINE */
 	const struct codes_limit *limit;	/* GIVE_UP_LIMIT: which */
 	unsigned long	 streak;	/* EV_SUCCEEDED: successes in a row */
 	const char	*cause;		/* the attempt could not start: why */

@@ -444,6 +444,7 @@ ask_gate(struct run *run)
 		break;
 	case END_SHARE_PAST_BUDGET:
 		ev.shared = SE_PAST_BUDGET;
+		ev.give_up = x.give_up;
 		break;
 	case END_SHARE_DOWN:
 		ev.shared = SE_STORE_DOWN;

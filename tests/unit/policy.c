@@ -1099,6 +1099,55 @@ rows_late(void)
 	}
 }
 
+/* A wait for shared state past --budget, --deadline or both, in each
+ * order (in seconds, -1 for none): the limit the policy names, the
+ * earlier of those passed. */
+static void
+rows_gate_limit(void)
+{
+	static const struct {
+		int64_t		 budget, deadline, wait;
+		enum give_up	 want;
+	} t[] = {
+		{ 10, -1, 30, GIVE_UP_BUDGET }, { -1, 10, 30, GIVE_UP_DEADLINE },
+		/* Past both: the earlier; at the same instant, the deadline. */
+		{ 10, 20, 30, GIVE_UP_BUDGET }, { 20, 10, 30, GIVE_UP_DEADLINE },
+		{ 10, 10, 30, GIVE_UP_DEADLINE },
+		/* Past one of the two. */
+		{ 10, 20, 15, GIVE_UP_BUDGET }, { 20, 10, 15, GIVE_UP_DEADLINE },
+		{ 10, 10, 10, GIVE_UP_DEADLINE },
+		/* Past neither: the wait. */
+		{ 20, 30, 10, GIVE_UP_NONE }, { 10, 30, 10, GIVE_UP_NONE },
+	};
+	const struct verdict_rules rules = { 0 };
+	struct policy p;
+	struct backoff b = { 0 };
+	struct limits l;
+	struct gate_answer g;
+	struct next x;
+	char name[80];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		l = (struct limits){ .budget = t[i].budget < 0 ? -1 :
+		    t[i].budget * NS_PER_SEC, .timeout = -1, .reset_after = -1,
+		    .deadline = t[i].deadline < 0 ? -1 :
+		    t[i].deadline * NS_PER_SEC };
+		policy_init(&p, &b, &l, &rules, NULL);
+		g = (struct gate_answer){ GATE_WAIT, WAIT_OPEN,
+		    t[i].wait * NS_PER_SEC };
+		x = policy_gate(&p, &g, false, 0);
+		snprintf(name, sizeof(name), "budget %llds, deadline %llds, "
+		    "wait %llds", (long long)t[i].budget,
+		    (long long)t[i].deadline, (long long)t[i].wait);
+		unit_row(t[i].want == GIVE_UP_NONE ? x.what == NEXT_SLEEP &&
+		    x.give_up == GIVE_UP_NONE : x.what == NEXT_EXIT &&
+		    x.end == END_SHARE_PAST_BUDGET && x.give_up == t[i].want &&
+		    x.status == EXIT_SHARED, "policy_gate", name,
+		    "what %d, end %d, give_up %d, status %d", (int)x.what,
+		    (int)x.end, (int)x.give_up, x.status);
+	}
+}
+
 static void
 rows_cannot_run(void)
 {
@@ -1121,5 +1170,6 @@ unit_policy(void)
 	rows_policy();
 	rows_timeout();
 	rows_late();
+	rows_gate_limit();
 	rows_cannot_run();
 }

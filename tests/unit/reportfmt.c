@@ -40,10 +40,12 @@ fmt_cases(struct fmt_case *c, size_t max)
 		if (n < max)
 			c[n++] = (struct fmt_case){ EV_GIVE_UP, WHY_NONE,
 			    (enum give_up)g, SE_OPENED, 0 };
+	/* A wait past a limit: the policy names --budget. */
 	for (int s = SE_OPENED; s <= SE_STORE_DOWN; s++)
 		if (n < max)
 			c[n++] = (struct fmt_case){ EV_SHARE, WHY_NONE,
-			    GIVE_UP_NONE, (enum share_event)s, 0 };
+			    s == SE_PAST_BUDGET ? GIVE_UP_BUDGET : GIVE_UP_NONE,
+			    (enum share_event)s, 0 };
 	if (n + 3 <= max) {
 		c[n++] = (struct fmt_case){ EV_FAILED, WHY_NONE,
 		    GIVE_UP_NONE, SE_OPENED, 1 };
@@ -63,8 +65,8 @@ fmt_cases(struct fmt_case *c, size_t max)
 	}
 	/* A wait for the shared state past --deadline, without --budget. */
 	if (n < max)
-		c[n++] = (struct fmt_case){ EV_SHARE, WHY_NONE, GIVE_UP_NONE,
-		    SE_PAST_BUDGET, 4 };
+		c[n++] = (struct fmt_case){ EV_SHARE, WHY_NONE,
+		    GIVE_UP_DEADLINE, SE_PAST_BUDGET, 4 };
 	return n;
 }
 

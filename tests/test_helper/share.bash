@@ -1,5 +1,5 @@
 # What the tests of the shared state share (share, redis, tls and
-# cluster.bats).
+# cluster.bats, and signals.bats for a store's lock).
 
 # The attempts so far: the lines of $BATS_TEST_TMPDIR/calls, or of
 # calls.NAME for a NAME, counted without a process.
@@ -15,4 +15,20 @@ calls() {
 field() {
 	"$RETRY" share status --share-window 1d --log-format json "$1" |
 	    jq -r ".$2"
+}
+
+# Holds the lock of FILE (an fcntl lock, as another run's) for SECONDS,
+# in the background; returns once it holds it. Its pid in LOCKER, for the
+# test.
+# shellcheck disable=SC2034
+hold_lock() {
+	local file=$1 seconds=$2 ready=$BATS_TEST_TMPDIR/locked.$RANDOM
+	python3 -c '
+import fcntl, sys, time
+f = open(sys.argv[1], "r+")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
+	LOCKER=$!
+	poll_until 10 test -e "$ready"
 }

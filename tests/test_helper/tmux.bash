@@ -53,23 +53,39 @@ screen() {
 	tmux -S "$SOCK" capture-pane -p "$@" | sed 's/ *$//'
 }
 
-# Waits, up to about 10 s, until the pane shows text matching regex $1.
+# Whether the pane shows text matching extended regex $1.
+shows() {
+	screen | grep -Eq -- "$1"
+}
+
+# Waits, up to ${2:-10} s, until the pane shows text matching regex $1.
 wait_screen() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.05
-	done
+	poll_until "${2:-10}" shows "$1" 2>/dev/null && return
 	screen >&2
 	fail "timed out waiting for /$1/ on the screen"
 }
 
-# Waits, up to about 10 s, until the pane no longer shows regex $1.
+# Waits, up to 10 s, until the pane no longer shows regex $1.
 wait_screen_not() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		screen | grep -Eq -- "$1" || return 0
-		sleep 0.05
-	done
+	poll_until 10 not shows "$1" 2>/dev/null && return
 	fail "/$1/ stayed on the screen"
+}
+
+# Whether file $1 holds at least $3 times the string $2.
+holds_times() {
+	[ "$(grep -aoF -- "$2" "$1" 2>/dev/null | wc -l)" -ge "$3" ]
+}
+
+# Waits, up to 20 s, until what the pane wrote to file $1 (tmux_record's)
+# holds ${3:-1} times the string $2.
+wait_bytes() {
+	poll_until 20 holds_times "$1" "$2" "${3:-1}"
+}
+
+# Waits, up to ${3:-10} s, until what the pane wrote to file $1 has a line
+# matching extended regex $2; shows the screen if it does not.
+wait_recorded() {
+	poll_until "${3:-10}" has_match "$1" "$2" && return
+	screen >&2
+	return 1
 }

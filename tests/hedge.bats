@@ -383,18 +383,6 @@ SPOOL_LIMIT=65536
 	assert_output "$(yes | head -c 5000000 | cksum)"
 }
 
-# The bytes retry $1 holds in files: its spools, in memory or in TMPDIR.
-spooled() {
-	local f fs n=0
-	for f in /proc/"$1"/fd/*; do
-		fs=$(stat -L -c '%F:%s' "$f" 2>/dev/null) || continue
-		case $fs in
-		regular*) n=$((n + ${fs##*:})) ;;
-		esac
-	done
-	echo "$n"
-}
-
 @test "--hedge: attempts that stop reading a replayed pipe hold its writer back: retry keeps no more than a little of it" {
 	cat >stalls <<-'EOF2'
 	#!/bin/sh

@@ -20,15 +20,6 @@ teardown() {
 	return 0
 }
 
-# Starts the shell in a pane $1 columns wide.
-start_shell() {
-	tmux_shell "$1" 40
-	type_line "cd '$D' && echo ready >ready"
-	wait_lines "$D/ready"
-	type_line clear
-	wait_screen_not ready
-}
-
 @test "in a 30-column pane, the countdown fits on one line and leaves none behind" {
 	start_shell 30
 	tmux_record "$D/bytes"

@@ -12,23 +12,6 @@ setup() {
 	export RETRY_SHARE_STORE=file:$STORE
 }
 
-# Opens NAME's circuit, waits until it half-opens, and starts a run that
-# probes it with sleep 30 in the background (more of its options in $@),
-# whose pid is PROBE; returns once it holds the probe, and fails the test
-# if it never does.
-start_probe() {
-	local name=$1
-	shift
-	run -1 retry --share "$name" --share-breaker 1:1s -n 1 -- false
-	assert_equal "$(field "$name" breaker)" open
-	sleep 1.1
-	timeout 60 "$RETRY" --share "$name" --share-breaker 1:30s "$@" -- \
-	    sleep 30 2>/dev/null 3>&- &
-	PROBE=$!
-	poll_until 10 eval '[ "$(field "$name" breaker)" = half-open ]' 2>/dev/null ||
-		fail "the run $PROBE never held the probe of $name"
-}
-
 @test "share: 50 runs of an always-failing command together: the budget holds the retries" {
 	local i d=$BATS_TEST_TMPDIR
 	for i in $(seq 50); do

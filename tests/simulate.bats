@@ -482,14 +482,6 @@ for r in json.loads(sys.argv[1]):
 
 # Progress: at a terminal only.
 
-# A tmux pane running an interactive bash, all it shows logged to
-# $BATS_TEST_TMPDIR/pane.
-pane_start() {
-	D=$BATS_TEST_TMPDIR
-	tmux_shell 120 40
-	tmux_record "$D/pane"
-}
-
 teardown() {
 	tmux_end
 }

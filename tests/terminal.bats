@@ -22,15 +22,6 @@ teardown() {
 	return 0
 }
 
-# Has the shell report, with builtins only, whether the terminal is back
-# in its hands, and waits for the answer in $D/$1.
-shell_has_terminal() {
-	rm -f "$D/$1"
-	type_line "read -ra f </proc/\$\$/stat; [ \${f[7]} = \$\$ ] && echo yes >'$D/$1' || echo no >'$D/$1'"
-	wait_lines "$D/$1"
-	assert_equal "$(cat "$D/$1")" yes
-}
-
 @test "the attempt has the terminal's foreground and reads from it" {
 	type_line "$RETRY -n 3 -d 0 -- sh -c '
 	    ps -o pgid=,tpgid= -p \$\$ >>\"$D/pg\"

@@ -20,11 +20,6 @@ teardown() {
 	true
 }
 
-# The lines of $output that say the store failed.
-faults() {
-	grep -c "going on without\|--share-required: giving up" <<<"$output"
-}
-
 @test "tls: two groups of 25 runs over TLS, one of them with a client certificate, share one budget" {
 	local i d=$BATS_TEST_TMPDIR pids=()
 	tls_start localhost --tls-auth-clients optional

@@ -141,3 +141,15 @@ kill_recorded() {
 	kill -KILL "${pids[@]}" 2>/dev/null
 	return 0
 }
+
+# The bytes retry $1 holds in files: its spools, in memory or in TMPDIR.
+spooled() {
+	local f fs n=0
+	for f in /proc/"$1"/fd/*; do
+		fs=$(stat -L -c '%F:%s' "$f" 2>/dev/null) || continue
+		case $fs in
+		regular*) n=$((n + ${fs##*:})) ;;
+		esac
+	done
+	echo "$n"
+}

@@ -89,3 +89,30 @@ wait_recorded() {
 	screen >&2
 	return 1
 }
+
+# Has the pane's shell report, with builtins only, whether the terminal
+# is back in its hands, waits for the answer in $D/$1, and asserts it is.
+shell_has_terminal() {
+	rm -f "$D/$1"
+	type_line "read -ra f </proc/\$\$/stat; [ \${f[7]} = \$\$ ] && echo yes >'$D/$1' || echo no >'$D/$1'"
+	wait_lines "$D/$1"
+	assert_equal "$(cat "$D/$1")" yes
+}
+
+# Starts the shell in a pane $1 columns by 40 lines, in $D, its screen
+# cleared.
+start_shell() {
+	tmux_shell "$1" 40
+	type_line "cd '$D' && echo ready >ready"
+	wait_lines "$D/ready"
+	type_line clear
+	wait_screen_not ready
+}
+
+# A pane of 120 columns by 40 lines running an interactive bash, all it
+# shows logged to $D/pane ($D the test's directory).
+pane_start() {
+	D=$BATS_TEST_TMPDIR
+	tmux_shell 120 40
+	tmux_record "$D/pane"
+}

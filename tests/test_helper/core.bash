@@ -26,6 +26,11 @@ flaky_runs() {
 	cat "$BATS_TEST_TMPDIR/flaky.count" 2>/dev/null || echo 0
 }
 
+# The number of times statuses ran with the file $1.
+statuses_runs() {
+	wc -l <"$1" | tr -d ' '
+}
+
 # refused_by CHECK OPTION ARG...: retry ARG... flaky 0 exits 125 without
 # running, its line naming OPTION right after "retry: " (or after "retry:
 # status" for a STATUS), as CHECK wants it.

@@ -4,21 +4,6 @@ bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/offers
 
-check_each_shell() {
-	local line=$1 shell
-	shift
-	for shell in bash zsh fish; do
-		complete_lines "$shell" "$line"
-		offers 1
-		for want in "$@"; do
-			assert_line "$want" || {
-				echo "$shell did not offer '$want' for '$line'"
-				return 1
-			}
-		done
-	done
-}
-
 @test "an option name completes: --jit offers --jitter" {
 	check_each_shell 'retry --jit' --jitter --jitter-factor
 }

@@ -276,11 +276,8 @@ open(d + "/log", "wb").write(data)
 	local reader=$! i
 	echo $reader >>"$D/pids"
 	# Once cat waits in its open of the FIFO: a reader.
-	for ((i = 0; i < 200; i++)); do
-		[ "$(cat "/proc/$reader/comm" 2>/dev/null)" = cat ] &&
-			[ "$(ps -o stat= -p "$reader")" = S ] && break
-		sleep 0.05
-	done
+	poll_until 10 eval '[ "$(cat "/proc/$reader/comm" 2>/dev/null)" = cat ] &&
+	    [ "$(ps -o stat= -p "$reader")" = S ]'
 	run -125 retry --log-file "$SHARED/vlog" -- touch "$D/ran"
 	assert_setup_error --log-file
 	assert_equal "$output" "retry: $(command_name touch "$D/ran"): --log-file: $SHARED/vlog: a file that another user (uid $uid) owns in a world-writable sticky directory; refused"
@@ -475,7 +472,8 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 	assert_regex "$stderr" "^retry: sh -c 'cat >/dev/null\\.\\.\\.: --stdin replay: cannot keep stdin in $(spool_place) after 1048576 bytes: File too large$"
 	[ ! -e "$D/ran" ]
 	# Between attempts too: the sleep records what comes, sent once the
-	# first attempt has failed.
+	# first attempt has failed.  Not poll_until: the writer is a shell of
+	# its own.
 	run -125 bash -c '{ timeout 30 sh -c "until grep -q \"next attempt in 30s\" \"\$0\"; do sleep 0.05; done" "$1"
 	    head -c 3000000 /dev/zero; } | (ulimit -f 1024; exec "$RETRY" --stdin replay --fixed 30s -- sh -c "exit 1") 2>"$1"' _ "$D/err"
 	run -0 cat "$D/err"

@@ -78,11 +78,7 @@ load test_helper/procs
 	setsid ./group.sh </dev/null >group.out 2>&1 3>&- &
 	pid=$!
 	# retry_delay_ in theirs: until the command has started.
-	for ((i = 0; i < 200; i++)); do
-		[ -e timeout.running ] && break
-		sleep 0.05
-	done
-	[ -e timeout.running ]
+	poll_until 10 test -e timeout.running
 	kill -USR1 -- -"$pid"
 	wait_status "$pid"
 	[ -e sig.received ]

@@ -26,16 +26,6 @@ retry_fd5() {
 	bash -c "$FD5_RUN" _ "$@"
 }
 
-# Waits, up to a minute, for file $1 to have a line matching ${2:-.}.
-wait_for() {
-	local i
-	for ((i = 0; i < 1200; i++)); do
-		grep -q -- "${2:-.}" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	fail "timed out waiting for /${2:-.}/ in $1"
-}
-
 # What an attempt or a hook runs to list its fds in $D/seen/$1: ls's own
 # (the directory it reads) is told apart later by where it leads.
 mkdir_seen() {
@@ -177,11 +167,8 @@ with open(sys.argv[2], "ab", buffering=0) as f:
     while True:
         f.write(s.recv(65536) + b"\n")
 ' "$D/log" "$D/syslog" 3>&- &
-	local pid=$! i
-	for ((i = 0; i < 1200; i++)); do
-		[ -S "$D/log" ] && break
-		sleep 0.05
-	done
+	local pid=$!
+	poll_until 60 test -S "$D/log"
 	mkdir "$D/old" "$D/dev"
 	run -1 unshare -m bash -c '
 	    mount --rbind /dev "$D/old" || exit 9
@@ -214,7 +201,7 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	local tty pty
 	tty=$(tmux -S "$SOCK" display-message -p '#{pane_tty}')
 	type_line "bash '$D/go'; echo \$? >'$D/status'"
-	wait_for "$D/status"
+	wait_match "$D/status" . 60
 	tmux_end
 	assert_equal "$(cat "$D/status")" 1
 	# Its stderr was retry's pseudo-terminal, not the pane's.
@@ -236,10 +223,10 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	    while [ ! -e \"\$0/go\" ] && [ \$i -lt 1200 ]; do
 		sleep 0.05; i=\$((i + 1)); done
 	    echo late) & echo early" "$D"' >"$D/out" 3>&-
-	wait_for "$D/end"
+	wait_match "$D/end" . 60
 	assert_equal "$(cat "$D/out")" early
 	touch "$D/go"
-	wait_for "$D/out" late
+	wait_match "$D/out" late 60
 }
 
 # The lines of a two-attempt run of COMMAND that prints NAME1 and NAME2

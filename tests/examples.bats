@@ -15,11 +15,7 @@ setup_file() {
 	python3 "$BATS_TEST_DIRNAME/examples/httpd.py" "$dir/port" \
 	    </dev/null >/dev/null 2>&1 3>&- &
 	echo $! >"$dir/httpd.pid"
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[ -s "$dir/port" ] && break
-		sleep 0.05
-	done
+	poll_until 10 test -s "$dir/port"
 }
 
 teardown_file() {

@@ -336,11 +336,7 @@ PY
 
 @test "ps shows retry's whole command line, then the state, for pgrep -f" {
 	start_retry --label db --fixed 30s -- sh -c 'exit 1' sh tunnel-to-db
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[[ $(ps -o args= -p "$RETRY_PID") == *failed* ]] && break
-		sleep 0.05
-	done
+	poll_until 10 eval '[[ $(ps -o args= -p "$RETRY_PID") == *failed* ]]'
 	run -0 ps -o args= -p "$RETRY_PID"
 	assert_output "$RETRY --label db --fixed 30s -- sh -c exit 1 sh tunnel-to-db [attempt 1/5 failed, next in 30s]"
 	run -0 pgrep -f 'retry --label db --fixed'

@@ -64,12 +64,8 @@ setup() {
 	"$RETRY" -q --hedge 50ms:3 --stdin null -- \
 	    sh -c 'echo "$RETRY_ATTEMPT" >>calls; exec sleep 30' \
 	    >/dev/null 2>&1 3>&- &
-	local pid=$! i title=
-	for ((i = 0; i < 200; i++)); do
-		title=$(ps -o args= -p "$pid")
-		[[ $title == *"attempts 1-3/5"* ]] && break
-		sleep 0.05
-	done
+	local pid=$! title=
+	poll_until 10 eval 'title=$(ps -o args= -p "$pid"); [[ $title == *"attempts 1-3/5"* ]]'
 	kill -TERM "$pid"
 	wait "$pid" || true
 	assert_equal "${title##*exec sleep 30 }" "[attempts 1-3/5 running]"
@@ -391,18 +387,6 @@ SPOOL_LIMIT=65536
 	assert_output "$(yes | head -c 5000000 | cksum)"
 }
 
-# The bytes retry $1 holds in files: its spools, in memory or in TMPDIR.
-spooled() {
-	local f fs n=0
-	for f in /proc/"$1"/fd/*; do
-		fs=$(stat -L -c '%F:%s' "$f" 2>/dev/null) || continue
-		case $fs in
-		regular*) n=$((n + ${fs##*:})) ;;
-		esac
-	done
-	echo "$n"
-}
-
 @test "--hedge: attempts that stop reading a replayed pipe hold its writer back: retry keeps no more than a little of it" {
 	cat >stalls <<-'EOF2'
 	#!/bin/sh
@@ -497,11 +481,7 @@ Try 'retry --help'."
 	chmod +x both-wait
 	timeout 60 "$RETRY" -q --hedge 50ms --stdin null -- ./both-wait 3>&- &
 	local rpid=$! st=0
-	for _ in $(seq 200); do
-		[ -s pid.1 ] && [ -s pid.2 ] && break
-		sleep 0.05
-	done
-	[ -s pid.1 ] && [ -s pid.2 ]
+	poll_until 10 eval '[ -s pid.1 ] && [ -s pid.2 ]'
 	kill -TERM "$rpid"
 	wait "$rpid" || st=$?
 	assert_equal "$st" 143

@@ -10,43 +10,6 @@ bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
 
-# refused CHECK OPTION ARG...: retry ARG... flaky 0 exits 125 without
-# running, its line naming OPTION right after "retry: " (or after "retry:
-# status" for a STATUS), as CHECK wants it.
-refused() {
-	local check=$1 option=$2
-	shift 2
-	run -125 retry "$@" flaky 0
-	"$check" "$option"
-	# A set-up error names the run first, as the run's errors do.
-	if [ "$check" = assert_setup_error ]; then
-		assert_line --index 0 --regexp "^retry: flaky 0: ${option}[:= ]"
-	else
-		assert_line --index 0 --regexp "^retry: ${option}[:= ]"
-	fi
-	assert_equal "$(flaky_runs)" 0
-}
-
-# bad OPTION ARG...: a usage error.
-bad() {
-	refused assert_usage_error "$@"
-}
-
-# bad_setup OPTION ARG...: what is no usage error (a log file that cannot
-# be opened): one line, without the pointer to --help.
-bad_setup() {
-	refused assert_setup_error "$@"
-}
-
-# bad_show OPTION ARG...: the same for show-backoff-delays ARG...
-bad_show() {
-	local option=$1
-	shift
-	run -125 show "$@"
-	assert_usage_error "$option"
-	assert_line --index 0 --regexp "^show-backoff-delays: ${option}[:= ]"
-}
-
 # Asserts that no line of $output is a negative number.
 assert_no_negative() {
 	awk '$1 + 0 < 0 { exit 1 }' <<<"$output" ||

@@ -116,33 +116,27 @@ tmp_retry() {
 	TMPDIR=$tmp timeout 60 "$RETRY" --stdin replay --hold-stdout "$@"
 }
 
-assert_tmp_empty() {
-	local left
-	left=$(ls -A "$BATS_TEST_TMPDIR/tmp")
-	[ -z "$left" ] || fail "left in TMPDIR: $left"
-}
-
 @test "hygiene: no temporary file after any exit status" {
 	run -0 tmp_retry --immediate -- flaky 1 <<<in
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 	run -1 tmp_retry --immediate --max 2 -- false <<<in
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 	run -2 tmp_retry --immediate --stop-on 2 -- sh -c 'exit 2' <<<in
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 	run -3 tmp_retry --immediate --retry-on 1 -- sh -c 'exit 3' <<<in
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 	run -124 tmp_retry --immediate --max 2 --timeout 10ms -- sleep 5 <<<in
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 	run -1 tmp_retry --fixed 10s --budget 1s -- false <<<in
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 	run -125 tmp_retry --fixed bogus -- true <<<in
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 	run -127 tmp_retry -- no-such-command-anywhere <<<in
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 	run -126 tmp_retry -- "$BATS_TEST_TMPDIR" <<<in
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 	run -139 tmp_retry --max 1 -- sh -c 'kill -SEGV $$' <<<in
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 }
 
 # tmp_signal SIGNAL WHEN: retry, in a session of its own, gets SIGNAL while
@@ -172,7 +166,7 @@ tmp_signal() {
 	local start=$SECONDS
 	wait "$pid" || true
 	(( SECONDS - start < 10 )) || fail "retry outlived SIG$sig ($when)"
-	assert_tmp_empty
+	assert_no_temp_files "$BATS_TEST_TMPDIR/tmp"
 }
 
 @test "hygiene: no temporary file after TERM, INT, HUP or KILL" {

@@ -9,16 +9,11 @@ bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
 
-# The number of times statuses ran with the file $1.
-runs() {
-	wc -l <"$1" | tr -d ' '
-}
-
 @test "--retry-on 1:2,75: status 1 retried twice, then the run gives up with it" {
 	local f=$BATS_TEST_TMPDIR/runs
 	run -1 --separate-stderr retry --fixed 1ms --retry-on 1:2,75 \
 	    --on-giveup 'echo gave up >&2' statuses "$f" 1
-	assert_equal "$(runs "$f")" 3
+	assert_equal "$(statuses_runs "$f")" 3
 	assert_stderr_lines \
 	    "retry: $(named statuses "$f" 1): attempt 1/5 failed: exit 1 after $DUR; next attempt in 1ms" \
 	    "retry: $(named statuses "$f" 1): attempt 2/5 failed: exit 1 after $DUR; next attempt in 1ms" \
@@ -30,7 +25,7 @@ runs() {
 	local f=$BATS_TEST_TMPDIR/runs
 	run -75 --separate-stderr retry -n 4 --fixed 1ms --retry-on 1:2,75 \
 	    statuses "$f" 75
-	assert_equal "$(runs "$f")" 4
+	assert_equal "$(statuses_runs "$f")" 4
 	assert_regex "${stderr_lines[3]}" "^retry: $(named statuses "$f" 75): giving up after 4 attempts in $DUR: exit 75$"
 }
 
@@ -38,7 +33,7 @@ runs() {
 	local f=$BATS_TEST_TMPDIR/runs
 	run -1 --separate-stderr retry -n 0 --fixed 1ms --retry-on 1:2,75 \
 	    statuses "$f" 1 75 1 75 1 0
-	assert_equal "$(runs "$f")" 5
+	assert_equal "$(statuses_runs "$f")" 5
 	assert_regex "${stderr_lines[4]}" \
 	    "status 1 retried 2 times \(--retry-on 1:2\)$"
 }
@@ -47,7 +42,7 @@ runs() {
 	local f=$BATS_TEST_TMPDIR/runs
 	run -77 --separate-stderr retry --fixed 1ms --retry-on 75-78:2 \
 	    statuses "$f" 75 76 77 0
-	assert_equal "$(runs "$f")" 3
+	assert_equal "$(statuses_runs "$f")" 3
 	assert_regex "${stderr_lines[2]}" \
 	    "statuses 75-78 retried 2 times \(--retry-on 75-78:2\)$"
 	run -137 --separate-stderr retry --fixed 1ms --retry-on SIGKILL:1 \
@@ -98,14 +93,14 @@ runs() {
 	local f=$BATS_TEST_TMPDIR/runs
 	run -0 --separate-stderr retry -n 0 --fixed 1ms --successes 2 \
 	    statuses "$f" 0 1 0 0 1
-	assert_equal "$(runs "$f")" 4
+	assert_equal "$(statuses_runs "$f")" 4
 }
 
 @test "--successes: --max counts every attempt, and the run gives up once too few are left" {
 	local f=$BATS_TEST_TMPDIR/runs
 	run -1 --separate-stderr retry -n 4 --fixed 1ms --successes 3 \
 	    --on-giveup 'echo "gave up: $RETRY_STATUS" >&2' statuses "$f" 0 1 0
-	assert_equal "$(runs "$f")" 2
+	assert_equal "$(statuses_runs "$f")" 2
 	assert_stderr_lines \
 	    "retry: $(named statuses "$f" 0 1 0): attempt 1/4 succeeded after $DUR, 1 of 3 in a row; next attempt in 1ms" \
 	    "retry: $(named statuses "$f" 0 1 0): giving up after 2 attempts in $DUR: exit 1; --max 4 leaves too few attempts for 3 successes in a row" \
@@ -134,7 +129,7 @@ runs() {
 	run -0 --separate-stderr retry -n 0 --fixed 1ms --successes 2 \
 	    --until-output ready -- sh -c 'echo run >>"$1"
 	    [ "$(wc -l <"$1")" -eq 2 ] && echo busy || echo ready' sh "$f"
-	assert_equal "$(runs "$f")" 4
+	assert_equal "$(statuses_runs "$f")" 4
 	assert_regex "${stderr_lines[1]}" "failed: exit 0 after $DUR \(no line matched --until-output\)"
 }
 

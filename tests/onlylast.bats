@@ -78,7 +78,7 @@ twice_then_ok='echo "attempt $RETRY_ATTEMPT out"; echo "attempt $RETRY_ATTEMPT e
 	    'echo "attempt $RETRY_ATTEMPT out"; echo "attempt $RETRY_ATTEMPT err" >&2; exit 1' \
 	    >"$D/out" 2>"$D/err" 3>&- &
 	local pid=$!
-	timeout 30 sh -c 'until grep -q "next attempt in" "$1"; do sleep 0.05; done' _ "$D/err"
+	poll_until 30 grep -q "next attempt in" "$D/err"
 	kill -TERM "$pid"
 	local rc=0
 	wait "$pid" || rc=$?

@@ -3,6 +3,7 @@
 # attempt a connection, against listeners on the loopback.
 bats_require_minimum_version 1.5.0
 load test_helper/common
+load test_helper/procs
 
 setup() {
 	command -v python3 >/dev/null || skip "python3 is not installed"
@@ -20,13 +21,7 @@ teardown() {
 listen() {
 	python3 "$BATS_TEST_DIRNAME/probes/listen.py" "$@" 3>&- &
 	echo $! >>"$BATS_TEST_TMPDIR/pids"
-	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$2"
-}
-
-# A port that nothing listens on, found by binding port 0 and letting go.
-free_port() {
-	python3 -c 'import socket; s = socket.socket()
-s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	poll_until 30 test -s "$2"
 }
 
 @test "a listener that accepts: success on the first attempt, the connection closed" {
@@ -37,8 +32,7 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	assert_success
 	assert_equal "$stderr" ""
 	assert_equal "$output" ""
-	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' \
-	    "$d/port.accepted"
+	poll_until 30 test -s "$d/port.accepted"
 	assert_equal "$(wc -l <"$d/port.accepted")" 1
 }
 
@@ -84,21 +78,17 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 @test "a unix socket whose backlog is full is waited for up to --timeout, as a tcp:// one is" {
-	local d=$BATS_TEST_TMPDIR pid state i
+	local d=$BATS_TEST_TMPDIR pid
 	python3 "$BATS_TEST_DIRNAME/probes/fullq.py" "$d/sock" "$d/ready" "$d/go" 3>&- &
 	echo $! >>"$d/pids"
-	timeout 30 sh -c 'while [ ! -s "$0" ]; do sleep 0.05; done' "$d/ready"
+	poll_until 30 test -s "$d/ready"
 	run --separate-stderr retry --max 1 --timeout 200ms -- "unix://$d/sock"
 	assert_failure 124
 	assert_equal "${stderr_lines[0]}" "retry: $(command_name "unix://$d/sock"): unix://$d/sock: no connection within 200ms"
 	# Let in once retry waits (in its one wait, state S): it connects.
 	"$RETRY" --max 1 --timeout 60s -- "unix://$d/sock" 2>"$d/err" 3>&- &
 	pid=$!
-	for ((i = 0; i < 600; i++)); do
-		state=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
-		[ "$state" != S ] || break
-		sleep 0.05
-	done
+	poll_until 30 eval '[ "$(state_of "$pid")" = S ]'
 	touch "$d/go"
 	wait "$pid"
 	assert_equal "$(cat "$d/err")" ""
@@ -120,8 +110,8 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	python3 "$BATS_TEST_DIRNAME/probes/dns.py" late.retry.test "$d/dns" \
 	    127.53.0.9 "$d/gate" 2>"$d/dns.err" 3>&- &
 	echo $! >>"$d/pids"
-	timeout 30 sh -c 'while [ ! -s "$0" ] && kill -0 "$1"; do sleep 0.05; done' \
-	    "$d/dns" "$!" 2>/dev/null
+	local dns=$!
+	poll_until 30 eval '[ -s "$d/dns" ] || ! kill -0 "$dns" 2>/dev/null'
 	[ -s "$d/dns" ] || skip "127.53.0.9 port 53 is taken: $(cat "$d/dns.err")"
 	listen 127.0.0.1:0 "$d/port"
 	port=$(cat "$d/port")
@@ -134,8 +124,7 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	    "$d" "$RETRY" "tcp://late.retry.test:$port" 2>>"$d/err" 3>&- &
 	local pid=$!
 	echo "$pid" >>"$d/pids"
-	timeout 60 sh -c 'until [ "$(grep -c "no address within" "$0")" -ge 5 ]; do
-	    sleep 0.05; done' "$d/err"
+	poll_until 60 eval '[ "$(grep -c "no address within" "$d/err")" -ge 5 ]'
 	# Each lookup given up is ended: no thread or request is left
 	# waiting for the resolver, and retry has no thread but its own.
 	assert_equal "$(ls "/proc/$pid/task" | wc -l)" 1
@@ -242,8 +231,7 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 	"$RETRY" --verbose --max 1 --timeout 60s -- \
 	    "tcp://127.0.0.1:$(cat "$d/port")" 2>"$d/err" 3>&- &
 	pid=$!
-	timeout 30 sh -c 'until grep -q "starting" "$0"; do sleep 0.05; done' \
-	    "$d/err"
+	poll_until 30 grep -q starting "$d/err"
 	t0=$(now_ms)
 	kill -TERM "$pid"
 	wait "$pid" || st=$?

@@ -224,9 +224,9 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	timeout 60 "$RETRY" --share mid --fixed 400ms --max 9 --share-budget 100 \
 	    -- sh -c 'echo x >>"$0/calls"; exit 1' "$d" 2>"$d/err" 3>&- &
 	local pid=$!
-	until [ "$(calls)" -ge 2 ]; do sleep 0.05; done
+	poll_until 60 eval '[ "$(calls)" -ge 2 ]'
 	redis_stop
-	until [ "$(calls)" -ge 5 ]; do sleep 0.05; done
+	poll_until 60 eval '[ "$(calls)" -ge 5 ]'
 	redis_start
 	local rc=0
 	wait "$pid" || rc=$?
@@ -380,7 +380,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	timeout 60 "$RETRY" --share pl --share-breaker 1:20s -- \
 	    sh -c 'echo probing >"$0/probe"; exec sleep 30' "$d" 3>&- &
 	pid=$!
-	until [ -s "$d/probe" ]; do sleep 0.05; done
+	poll_until 60 test -s "$d/probe"
 	kill -TERM "$pid"
 	wait "$pid" || rc=$?
 	assert_equal "$rc" 143
@@ -399,10 +399,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	    -- sh -c 'echo x >>"$0/calls"; exit 1' "$d" 2>"$d/err" 3>&- &
 	pid=$!
 	# Once the run said it sleeps: its decision is made.
-	for _ in $(seq 400); do
-		grep -q 'next attempt in 2s' "$d/err" && break
-		sleep 0.05
-	done
+	poll_until 20 grep -q 'next attempt in 2s' "$d/err"
 	redis_cli CLIENT KILL TYPE normal SKIPME yes >/dev/null
 	rc=0
 	wait "$pid" || rc=$?

@@ -20,34 +20,13 @@ teardown() {
 	return 0
 }
 
-# Starts the shell in a pane $1 columns wide.
-start_shell() {
-	tmux_shell "$1" 40
-	type_line "cd '$D' && echo ready >ready"
-	wait_lines "$D/ready"
-	type_line clear
-	wait_screen_not ready
-}
-
-# Waits, up to about 20 s, until what was written to the pane holds
-# ${2:-1} times the string $1.
-wait_bytes() {
-	local i n
-	for ((i = 0; i < 400; i++)); do
-		n=$(grep -aoF -- "$1" "$D/bytes" 2>/dev/null | wc -l)
-		[ "$n" -ge "${2:-1}" ] && return 0
-		sleep 0.05
-	done
-	fail "timed out waiting for ${2:-1} times '$1' in what the pane got"
-}
-
 @test "in a 30-column pane, the countdown fits on one line and leaves none behind" {
 	start_shell 30
 	tmux_record "$D/bytes"
 	type_line "$RETRY --label deploy-production --fixed 30s --max 2 -- sh -c 'echo \$PPID >pid; echo attempt \$RETRY_ATTEMPT; exit 1'; echo done >done"
 	wait_lines "$D/pid"
 	# Drawn, then drawn again twice.
-	wait_bytes ']: nex' 3
+	wait_bytes "$D/bytes" ']: nex' 3
 	kill -TERM "$(cat "$D/pid")"
 	wait_lines "$D/done"
 	run -0 screen -J -S -
@@ -72,10 +51,10 @@ print("\n".join(sorted(set(repr(x.removeprefix(b"\x1b[J")) for x in b.split(b"\r
 	tmux_record "$D/bytes"
 	type_line "$RETRY --label deploy-production --fixed 30s --max 2 -- sh -c 'echo \$PPID >pid; exit 1'; echo done >done"
 	wait_lines "$D/pid"
-	wait_bytes ']: next attempt in 30s'
+	wait_bytes "$D/bytes" ']: next attempt in 30s'
 	# tmux wraps the line drawn over two; SIGWINCH has it drawn again.
 	tmux -S "$SOCK" resize-window -x 30 -y 40
-	wait_bytes $']: nex\r'
+	wait_bytes "$D/bytes" $']: nex\r'
 	kill -TERM "$(cat "$D/pid")"
 	wait_lines "$D/done"
 	run -0 screen -J -S -

@@ -4,38 +4,12 @@
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/share
+load test_helper/procs
 
 setup() {
 	STORE=$BATS_TEST_TMPDIR/store
 	mkdir -m 700 "$STORE"
 	export RETRY_SHARE_STORE=file:$STORE
-}
-
-# Opens NAME's circuit, waits until it half-opens, and starts a run that
-# probes it with sleep 30 in the background (more of its options in $@),
-# whose pid is PROBE; returns once it holds the probe, and fails the test
-# if it never does.
-start_probe() {
-	local name=$1
-	shift
-	run -1 retry --share "$name" --share-breaker 1:1s -n 1 -- false
-	assert_equal "$(field "$name" breaker)" open
-	sleep 1.1
-	timeout 60 "$RETRY" --share "$name" --share-breaker 1:30s "$@" -- \
-	    sleep 30 2>/dev/null 3>&- &
-	PROBE=$!
-	for _ in $(seq 100); do
-		[ "$(field "$name" breaker)" = half-open ] && return 0
-		sleep 0.05
-	done
-	fail "the run $PROBE never held the probe of $name"
-}
-
-# Waits for the background process PID and asserts its exit status.
-assert_waited() {
-	local pid=$1 want=$2 st=0
-	wait "$pid" || st=$?
-	assert_equal "$st" "$want"
 }
 
 @test "share: 50 runs of an always-failing command together: the budget holds the retries" {
@@ -174,7 +148,7 @@ assert_waited() {
 	    sh -c 'echo >"$0/probing"
 	    while [ ! -e "$0/tried" ]; do sleep 0.05; done; exit 1' "$d" \
 	    2>"$d/probe" 3>&- &
-	for _ in $(seq 200); do [ -e "$d/probing" ] && break; sleep 0.05; done
+	poll_until 10 test -e "$d/probing"
 	run -75 retry --share q --share-breaker 1:1s --budget 1.5s -T 5s -- true
 	: >"$d/tried"
 	assert_line --index 0 "retry: true: attempt 1 waits: another run probes the circuit of q"
@@ -192,7 +166,7 @@ assert_waited() {
 	timeout 60 "$RETRY" --share k --share-breaker 1:500ms -- \
 	    sh -c 'echo $$ >"$0/probe"; exec sleep 100' "$d" 2>/dev/null 3>&- &
 	pid=$!
-	for _ in $(seq 100); do [ -s "$d/probe" ] && break; sleep 0.05; done
+	poll_until 10 test -s "$d/probe"
 	assert_equal "$(field k breaker)" half-open
 	kill -KILL "$(pgrep -P "$pid" retry)" "$(cat "$d/probe")" 2>/dev/null || kill -KILL "$pid"
 	assert_waited "$pid" 137
@@ -281,12 +255,8 @@ assert_waited() {
 	pid=$!
 	# Once retry, not the shell that forks it and still holds fd 4,
 	# has the pipe open, its handlers are in place.
-	for ((i = 0; i < 250; i++)); do
-		[ "$(readlink "/proc/$pid/exe")" = "$(realpath "$RETRY")" ] &&
-		    readlink "/proc/$pid"/fd/* 2>/dev/null |
-		    grep -qxF "$d/fifo" && break
-		sleep 0.02
-	done
+	poll_until 10 eval '[ "$(readlink "/proc/$pid/exe")" = "$(realpath "$RETRY")" ] &&
+	    readlink "/proc/$pid"/fd/* 2>/dev/null | grep -qxF "$d/fifo"'
 	kill -TERM "$pid"
 	st=0
 	wait "$pid" || st=$?
@@ -582,7 +552,6 @@ deploy-api  not-before  -                                         2023-11-14T22:
 }
 
 @test "share: a delay the output asks for holds the others when the run's own is longer" {
-	load test_helper/procs
 	# 30s asked, 60s its own: however slow the host, the dry run comes
 	# well within the 30s.
 	start_retry --share rl -n 2 --fixed 60s \
@@ -614,21 +583,6 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	run -1 retry --share ig --share-breaker 1:1h -n 1 -- false
 	run -0 retry --share ig -- true
 	assert_output ""
-}
-
-# Holds the lock of FILE (an fcntl lock, as another run's) for SECONDS,
-# in the background; returns once it holds it.
-hold_lock() {
-	local file=$1 seconds=$2 ready=$BATS_TEST_TMPDIR/locked.$RANDOM
-	python3 -c '
-import fcntl, sys, time
-f = open(sys.argv[1], "r+")
-fcntl.lockf(f, fcntl.LOCK_EX)
-open(sys.argv[2], "w").close()
-time.sleep(float(sys.argv[3]))' "$file" "$ready" "$seconds" 3>&- &
-	LOCKER=$!
-	for _ in $(seq 200); do [ -e "$ready" ] && return 0; sleep 0.02; done
-	return 1
 }
 
 @test "share: a store whose lock another process holds costs --share-timeout, and the command runs within --budget" {

@@ -4,6 +4,7 @@
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/procs
+load test_helper/share
 
 # An attempt that records its pid in $0/leader and a background child's in
 # $0/bg, counts its runs in $0/runs, then waits.
@@ -99,12 +100,6 @@ forwarded() {
 	run -0 cat "$d/err"
 	assert_output --partial 'timed out'
 	assert_gone "$(cat "$d/leader")" "$(cat "$d/bg")"
-}
-
-# Microseconds, from bash itself: nothing forked while timing.
-now_us() {
-	local t=${EPOCHREALTIME/[.,]/}
-	echo $((10#$t))
 }
 
 # Sends signal $1 to $2 (retry's pid, or -pid for its group) while retry
@@ -299,32 +294,17 @@ sleep_ended() {
 }
 
 @test "a USR1 while retry waits for its store's lock is not sent to the attempt" {
-	local d=$BATS_TEST_TMPDIR i
+	local d=$BATS_TEST_TMPDIR
 	export RETRY_SHARE_STORE=file:$d/store
 	mkdir -m 700 "$d/store"
 	run -0 retry --share u -- true
 	# Another process holds the store's lock, as another run would.
-	python3 -c '
-import fcntl, sys, time
-f = open(sys.argv[1], "r+")
-fcntl.lockf(f, fcntl.LOCK_EX)
-open(sys.argv[2], "w").close()
-time.sleep(60)' "$d/store/u" "$d/locked" 3>&- &
-	echo $! >"$d/bg"
-	for ((i = 0; i < 200; i++)); do
-		[ -e "$d/locked" ] && break
-		sleep 0.05
-	done
-	[ -e "$d/locked" ]
+	hold_lock "$d/store/u" 60
+	echo "$LOCKER" >"$d/bg"
 	start_retry --share u --share-timeout 60s -n 1 -- \
 	    sh -c 'echo start >>"$0/runs"; sleep 1; echo done >>"$0/runs"' "$d"
 	# Waiting for the lock: the store's file is open.
-	for ((i = 0; i < 200; i++)); do
-		ls -l "/proc/$RETRY_PID/fd" 2>/dev/null | grep -q "$d/store/u" &&
-		    break
-		sleep 0.05
-	done
-	ls -l "/proc/$RETRY_PID/fd" | grep -q "$d/store/u"
+	poll_until 10 eval 'ls -l "/proc/$RETRY_PID/fd" 2>/dev/null | grep -q "$d/store/u"'
 	[ ! -e "$d/runs" ]
 	kill -USR1 "$RETRY_PID"
 	kill "$(cat "$d/bg")"
@@ -358,11 +338,7 @@ while libc.sigwaitinfo(mask, info) == rt:
 open(sys.argv[1], "w").write("".join(line + "\n" for line in got))
 PY
 	start_retry -n 1 -- python3 "$d/rx.py" "$d/got"
-	for ((i = 0; i < 400; i++)); do
-		[ -e "$d/got.ready" ] && break
-		sleep 0.05
-	done
-	[ -e "$d/got.ready" ]
+	poll_until 20 test -e "$d/got.ready"
 	for i in $(seq 100); do
 		/usr/bin/kill --queue "$i" -s RTMIN "$RETRY_PID"
 	done

@@ -18,11 +18,6 @@ get() {
 	    END { exit !found }' <<<"$output"
 }
 
-# Succeeds when a < f * b, for decimal numbers.
-less_than() {
-	awk -v a="$1" -v f="$2" -v b="$3" 'BEGIN { exit !(a < f * b) }'
-}
-
 # The widest line of $output in characters, not bytes.
 widest_line() {
 	python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().splitlines()))' <<<"$output"
@@ -83,12 +78,6 @@ AWS_SIMULATOR=(
 	"100 full-jitter 4911.85 795.987"
 	"100 decorrelated 4599.92 1001.808"
 )
-
-# Succeeds when a is within the fraction f of b.
-within() {
-	awk -v a="$1" -v f="$2" -v b="$3" 'BEGIN {
-	    d = a - b; if (d < 0) d = -d; exit !(d <= f * b) }'
-}
 
 @test "the defaults reproduce the blog's simulator: calls within 2%, time within 3%" {
 	local n runs row clients s time calls
@@ -493,27 +482,8 @@ for r in json.loads(sys.argv[1]):
 
 # Progress: at a terminal only.
 
-# A tmux pane running an interactive bash, all it shows logged to
-# $BATS_TEST_TMPDIR/pane.
-pane_start() {
-	D=$BATS_TEST_TMPDIR
-	tmux_shell 120 40
-	tmux_record "$D/pane"
-}
-
 teardown() {
 	tmux_end
-}
-
-# Waits, up to about 60 s, until file $1 has a line matching regex $2.
-wait_for() {
-	local i
-	for ((i = 0; i < 600; i++)); do
-		[ -f "$1" ] && grep -Eq -- "$2" "$1" && return 0
-		sleep 0.1
-	done
-	tmux -S "$SOCK" capture-pane -p >&2
-	fail "timed out waiting for /$2/ in $1"
 }
 
 @test "progress never appears on a pipe or in a file" {
@@ -527,18 +497,18 @@ wait_for() {
 	pane_start
 	# Long enough to be said (minutes): stopped once its progress shows.
 	type_line "$RETRY simulate --clients 5000 --runs 100 >'$D/out'"
-	wait_for "$D/pane" 'retry simulate: this will take about [0-9.]+(m|h|s)'
-	wait_for "$D/pane" 'retry simulate: [0-9]+% done, about [0-9].* left'
+	wait_recorded "$D/pane" 'retry simulate: this will take about [0-9.]+(m|h|s)' 60
+	wait_recorded "$D/pane" 'retry simulate: [0-9]+% done, about [0-9].* left' 60
 	tmux -S "$SOCK" send-keys C-c
 	# The marker as typed is not the marker as printed.
 	type_line "echo inter''rupted"
-	wait_for "$D/pane" 'interrupted'
+	wait_recorded "$D/pane" 'interrupted' 60
 	# A short one draws its line and clears it: the screen keeps the
 	# table and nothing of the line.  (Whether an estimate is said
 	# depends on how fast the machine simulates: not asked here.)
 	: >"$D/pane"
 	type_line "$RETRY simulate --clients 400 --runs 40 --seed 1; echo fini''shed"
-	wait_for "$D/pane" 'finished'
+	wait_recorded "$D/pane" 'finished' 60
 	grep -q '% done' "$D/pane"
 	run -0 bash -c 'tmux -S "$1" capture-pane -p | sed -n "/--clients 400/,\$p"' \
 	    sh "$SOCK"
@@ -549,6 +519,6 @@ wait_for() {
 @test "in the background, a simulation draws no progress over the shell" {
 	pane_start
 	type_line "$RETRY simulate --clients 400 --runs 40 --seed 1 >/dev/null & wait; echo fini''shed"
-	wait_for "$D/pane" 'finished'
+	wait_recorded "$D/pane" 'finished' 60
 	run -1 grep -q '% done' "$D/pane"
 }

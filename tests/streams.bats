@@ -12,12 +12,6 @@ teardown() {
 	kill_recorded
 }
 
-# Fails unless TMPDIR is empty: no temporary file was left behind.
-assert_no_temp_files() {
-	run -0 ls -A "$TMPDIR"
-	assert_output ""
-}
-
 @test "--until-output: exit 0 without the line is a failure; with it, a success" {
 	run -0 --separate-stderr retry --immediate --until-output '^ready$' -- \
 	    sh -c 'echo "try $RETRY_ATTEMPT"; [ "$RETRY_ATTEMPT" -lt 3 ] || echo ready'
@@ -136,11 +130,8 @@ assert_no_temp_files() {
 	retry -q --max 1 --until-output two -- \
 	    sh -c 'echo one; while [ ! -e "$1" ]; do sleep 0.05; done; echo two' \
 	    sh "$D/go" >"$D/out" 3>&- &
-	local pid=$! i
-	for ((i = 0; i < 200; i++)); do
-		[ "$(cat "$D/out")" = one ] && break
-		sleep 0.05
-	done
+	local pid=$!
+	poll_until 10 eval '[ "$(cat "$D/out")" = one ]'
 	assert_equal "$(cat "$D/out")" one
 	touch "$D/go"
 	wait "$pid"
@@ -209,6 +200,7 @@ fd_target() {
 # (a file, up to about 20 s) before it writes more, and says in $D/saw
 # whether the event came.
 @test "--stdin replay streams: the first attempt reads the input as it arrives" {
+	# Not poll_until: the writer is a bash of its own, and may not fail.
 	run -0 timeout 60 bash -c '{ echo a
 	    for ((i = 0; i < 400; i++)); do
 	    [ -e "$1/done" ] && { echo saw >"$1/saw"; break; }; sleep 0.05; done
@@ -244,7 +236,8 @@ fd_target() {
 	head -c 2500000 /dev/urandom >"$D/a"
 	head -c 2500000 /dev/urandom >"$D/b"
 	want=$(cat "$D/a" "$D/b" | cksum)
-	# The second half is written once attempt 2 has started.
+	# The second half is written once attempt 2 has started.  Not
+	# poll_until: the writer is a bash of its own, and may not fail.
 	run -1 timeout 60 bash -c '{ cat "$1/a"
 	    for ((i = 0; i < 400; i++)); do
 	    [ -e "$1/started" ] && { echo saw >"$1/saw"; break; }; sleep 0.05; done
@@ -361,12 +354,9 @@ fd_target() {
 	skip_portable "no memfd: spools are files in TMPDIR"
 	"$RETRY" --stdin replay --hold-stdout -- sh -c 'echo $$ >"$1"; sleep 100' sh "$D/pid" \
 	    </dev/null >/dev/null 2>&1 3>&- &
-	local rpid=$! i
+	local rpid=$!
 	echo "$rpid" >"$D/retry.pid"
-	for ((i = 0; i < 200; i++)); do
-		[ -s "$D/pid" ] && break
-		sleep 0.05
-	done
+	poll_until 10 test -s "$D/pid"
 	assert_no_temp_files
 	# retry holds them open, in memory.
 	run -0 bash -c "ls -l /proc/$rpid/fd | grep -c '/memfd:retry (deleted)'"

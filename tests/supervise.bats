@@ -298,15 +298,9 @@ with open(sys.argv[2], "ab", buffering=0) as f:
         f.write(s.recv(65536).rstrip(b"\0\n") + b"\n")' \
 	    "$D/dev/log" "$D/syslog" 3>&- &
 	local server=$! st=0
-	for _ in $(seq 200); do
-		[ -e "$D/syslog.ready" ] && break
-		sleep 0.05
-	done
+	poll_until 10 test -e "$D/syslog.ready" || { kill "$server"; return 1; }
 	retry_in_dev "$@" || st=$?
-	for _ in $(seq 200); do
-		[ "$(wc -l <"$D/syslog")" -ge "$SYSLOG_LINES" ] && break
-		sleep 0.05
-	done
+	poll_until 10 has_lines "$D/syslog" "$SYSLOG_LINES" || st=1
 	kill "$server"
 	return "$st"
 }
@@ -495,12 +489,8 @@ print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
 	skip_under_valgrind "ps shows valgrind"
 	"$RETRY" -q --fixed 5s --max 2 -- sh -c 'echo x >>"$1"; exit 1' sh "$D/runs" \
 	    >/dev/null 2>&1 3>&- &
-	local pid=$! i title=
-	for ((i = 0; i < 100; i++)); do
-		title=$(ps -o args= -p "$pid")
-		[[ $title == *failed* ]] && break
-		sleep 0.05
-	done
+	local pid=$! title=
+	poll_until 10 eval 'title=$(ps -o args= -p "$pid"); [[ $title == *failed* ]]'
 	kill -TERM "$pid"
 	wait "$pid" || true
 	assert_equal "${title##* -- sh -c * sh $D/runs }" "[attempt 1/2 failed, next in 5s]"
@@ -513,11 +503,8 @@ print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
 	"$RETRY" -q --fixed 30s --max 2 -- sh -c 'echo x >>"$1"; exit 1' sh \
 	    "$D/runs" "$big" >/dev/null 2>&1 3>&- &
 	pid=$!
-	for ((i = 0; i < 200; i++)); do
-		[ -s "$D/runs" ] && title=$(ps -o args= -p "$pid") &&
-		    [[ $title == *failed* ]] && break
-		sleep 0.05
-	done
+	poll_until 10 eval '[ -s "$D/runs" ] && title=$(ps -o args= -p "$pid") &&
+	    [[ $title == *failed* ]]'
 	kill -TERM "$pid"
 	wait "$pid" || true
 	[[ $title == *"0000... [attempt 1/2 failed, next in 30s]" ]] ||

@@ -22,36 +22,6 @@ teardown() {
 	return 0
 }
 
-# Waits, up to about 5 s, until process $1 is stopped.
-wait_stopped() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		[[ $(ps -o stat= -p "$1") == T* ]] && return 0
-		sleep 0.05
-	done
-	fail "process $1 did not stop"
-}
-
-# Waits, up to about 5 s, until process $1's group has the terminal.
-wait_foreground() {
-	local i f
-	for ((i = 0; i < 100; i++)); do
-		read -ra f <"/proc/$1/stat"
-		[ "${f[7]}" = "${f[4]}" ] && return 0
-		sleep 0.05
-	done
-	fail "the group of $1 did not get the terminal"
-}
-
-# Has the shell report, with builtins only, whether the terminal is back
-# in its hands, and waits for the answer in $D/$1.
-shell_has_terminal() {
-	rm -f "$D/$1"
-	type_line "read -ra f </proc/\$\$/stat; [ \${f[7]} = \$\$ ] && echo yes >'$D/$1' || echo no >'$D/$1'"
-	wait_lines "$D/$1"
-	assert_equal "$(cat "$D/$1")" yes
-}
-
 @test "the attempt has the terminal's foreground and reads from it" {
 	type_line "$RETRY -n 3 -d 0 -- sh -c '
 	    ps -o pgid=,tpgid= -p \$\$ >>\"$D/pg\"
@@ -168,8 +138,8 @@ sentry_pid() {
 	wait_lines "$D/leader"
 	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
 	keys C-z
-	wait_stopped "$(cat "$D/leader")"
-	wait_stopped "$rpid"
+	wait_state T "$(cat "$D/leader")"
+	wait_state T "$rpid"
 	shell_has_terminal stopped
 	type_line fg
 	# Typed only once the attempt has the terminal again: bash puts back
@@ -190,7 +160,7 @@ sentry_pid() {
 	wait_lines "$D/leader"
 	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
 	keys C-z
-	wait_stopped "$rpid"
+	wait_state T "$rpid"
 	type_line "echo \"status \$?\" >'$D/status'; jobs >'$D/jobs'"
 	wait_lines "$D/status"
 	assert_equal "$(cat "$D/status")" "status 148"
@@ -219,7 +189,7 @@ sentry_pid() {
 	wait_lines "$D/leader"
 	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
 	keys C-z
-	wait_stopped "$rpid"
+	wait_state T "$rpid"
 	type_line bg
 	shell_has_terminal after-bg
 	wait_lines "$D/out"
@@ -250,7 +220,7 @@ close_terminal_under() {
 	wait_screen 'next attempt in 1s'
 	rpid=$(cat "$D/rpid")
 	keys C-z
-	wait_stopped "$rpid"
+	wait_state T "$rpid"
 	sleep 1.5
 	# Stopped, it started nothing.
 	assert_equal "$(wc -l <"$D/runs")" 1
@@ -295,7 +265,7 @@ except KeyboardInterrupt:
 @test "started in the background, an attempt that reads the terminal works after fg" {
 	type_line "$RETRY --max 2 -- sh -c 'echo \$\$ >\"$D/leader\"; read x; echo \"got \$x\" >\"$D/out\"' &"
 	wait_lines "$D/leader"
-	wait_stopped "$(cat "$D/leader")"
+	wait_state T "$(cat "$D/leader")"
 	type_line fg
 	wait_foreground "$(cat "$D/leader")"
 	type_line hello
@@ -353,7 +323,7 @@ except KeyboardInterrupt:
 @test "--stdin replay started in the background stops as a job that reads the terminal, and reads it after fg" {
 	type_line "$RETRY --max 2 --immediate --stdin replay -- sh -c 'cat >>\"$D/got\"; exit 1' & echo \$! >'$D/pids'"
 	wait_lines "$D/pids"
-	wait_stopped "$(cat "$D/pids")"
+	wait_state T "$(cat "$D/pids")"
 	type_line fg
 	wait_foreground "$(cat "$D/pids")"
 	type_line hello
@@ -690,8 +660,8 @@ PERL
 	wait_lines "$D/leader"
 	rpid=$(ps -o ppid= -p "$(cat "$D/leader")" | tr -d ' ')
 	keys C-z
-	wait_stopped "$(cat "$D/leader")"
-	wait_stopped "$rpid"
+	wait_state T "$(cat "$D/leader")"
+	wait_state T "$rpid"
 	shell_has_terminal stopped
 	type_line fg
 	wait_foreground "$rpid"

@@ -4,12 +4,6 @@ bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/procs
 
-# retry with INT and QUIT at their defaults (a suite run as a background
-# job has them ignored), bounded in time.
-retry_dfl() {
-	timeout 60 env --default-signal=INT,QUIT "$RETRY" "$@"
-}
-
 # An attempt that counts its runs in $1/n and, from run $2 on, succeeds;
 # before that it sleeps "forever" (to be timed out).
 slow_until='n=$(cat "$0/n" 2>/dev/null || echo 0); n=$((n + 1))

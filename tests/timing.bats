@@ -3,19 +3,7 @@
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
-
-# Waits up to 20s for process $1 to end, then reaps it; its status in
-# $status.
-await() {
-	local i
-	for ((i = 0; i < 400; i++)); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -0 "$1" 2>/dev/null && kill -KILL "$1"
-	status=0
-	wait "$1" || status=$?
-}
+load test_helper/procs
 
 @test "timing: a 200ms fixed delay between two attempts" {
 	local t0 ms
@@ -73,11 +61,12 @@ await() {
 	t0=$(now_ms)
 	"$RETRY" -q -n 2 --fixed 500ms flaky 1 >/dev/null 3>&- &
 	pid=$!
+	# Not poll_until: a SIGCHLD every 100ms, for up to 5s, is what is tested.
 	for ((i = 0; i < 50; i++)); do
 		sleep 0.1
 		kill -CHLD "$pid" 2>/dev/null || break
 	done
-	await "$pid"
+	wait_status "$pid"
 	ms=$(($(now_ms) - t0))
 	assert_equal "$status" 0
 	assert_equal "$(flaky_runs)" 2
@@ -90,12 +79,9 @@ await() {
 	"$RETRY" -q -n 2 --fixed 30s flaky 9 >/dev/null 3>&- &
 	pid=$!
 	# Once the first attempt ran: retry sleeps, or is about to.
-	for ((i = 0; i < 400; i++)); do
-		[ "$(flaky_runs)" -ge 1 ] && break
-		sleep 0.05
-	done
+	poll_until 20 eval '[ "$(flaky_runs)" -ge 1 ]'
 	kill -TERM "$pid"
-	await "$pid"
+	wait_status "$pid"
 	ms=$(($(now_ms) - t0))
 	assert_equal "$status" 143
 	assert_equal "$(flaky_runs)" 1

@@ -20,11 +20,6 @@ teardown() {
 	true
 }
 
-# The lines of $output that say the store failed.
-faults() {
-	grep -c "going on without\|--share-required: giving up" <<<"$output"
-}
-
 @test "tls: two groups of 25 runs over TLS, one of them with a client certificate, share one budget" {
 	local i d=$BATS_TEST_TMPDIR pids=()
 	tls_start localhost --tls-auth-clients optional
@@ -70,10 +65,7 @@ faults() {
 		    sh -c 'echo x >>"$0/calls"; exit 1' "$d" 2>"$d/err.$i" 3>&- &
 		pids+=($!)
 	done
-	for ((i = 0; i < 2000; i++)); do
-		[ "$(find "$d" -name 'ready.*' | wc -l)" -lt 30 ] || break
-		sleep 0.05
-	done
+	poll_until 100 eval '[ "$(find "$d" -name "ready.*" | wc -l)" -ge 30 ]'
 	t0=$(now_ms)
 	: >"$d/go"
 	wait "${pids[@]}" || true
@@ -109,10 +101,7 @@ faults() {
 	    -- sh -c 'echo x >>"$0/calls"; exit 1' "$d" 2>"$d/err" 3>&- &
 	pid=$!
 	# Once the run said it sleeps: its decision is made.
-	for ((i = 0; i < 400; i++)); do
-		grep -q 'next attempt in 2s' "$d/err" && break
-		sleep 0.05
-	done
+	poll_until 20 grep -q 'next attempt in 2s' "$d/err"
 	tls_cli CLIENT KILL TYPE normal SKIPME yes >/dev/null
 	wait "$pid" || rc=$?
 	assert_equal "$rc" 1
@@ -359,10 +348,7 @@ while True:
 	    timeout 60 "$RETRY" --share st --share-connect-timeout 30s -- true 3>&- &
 	pid=$!
 	# TERM once the handshake stalls, which would last 30s.
-	for ((i = 0; i < 400; i++)); do
-		[ -s "$BATS_TEST_TMPDIR/stalled" ] && break
-		sleep 0.05
-	done
+	poll_until 20 test -s "$BATS_TEST_TMPDIR/stalled"
 	kill -TERM "$pid"
 	wait "$pid" || rc=$?
 	assert_equal "$rc" 143

@@ -6,17 +6,6 @@ bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/core
 
-# usage_error OPTION MESSAGE ARG...: retry ARG... flaky 0 is a usage error
-# whose first line is "retry: MESSAGE"; flaky never ran.
-usage_error() {
-	local option=$1 message=$2
-	shift 2
-	run -125 retry "$@" flaky 0
-	assert_usage_error "$option"
-	assert_line --index 0 "retry: $message"
-	assert_equal "$(flaky_runs)" 0
-}
-
 @test "usage: a bad duration: 125, one line, nothing runs" {
 	usage_error --fixed "--fixed: '': empty duration" --fixed ''
 }

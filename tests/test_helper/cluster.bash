@@ -17,7 +17,7 @@ cluster_cli_tls() {
 # Starts one node, with the options given, on a free port: its port and
 # pid on stdout ("PORT PID"); fails when five ports would not do.
 cluster_node() {
-	local dir=$1 port try i pid listen
+	local dir=$1 port try pid listen
 	shift
 	for try in 1 2 3 4 5; do
 		# Its bus at port + 10000 stays below the ports that the
@@ -41,16 +41,14 @@ cluster_node() {
 		    --unixsocket "$dir/$port/sock" --unixsocketperm 700 \
 		    --logfile "$dir/$port/log" "$@" </dev/null >/dev/null 2>&1 3>&- &
 		pid=$!
-		for ((i = 0; i < 1500; i++)); do
-			kill -0 "$pid" 2>/dev/null || break
-			# Listening on its port and its bus, and its socket.
-			if grep -q 'Ready to accept connections' \
-			    "$dir/$port/log" 2>/dev/null; then
-				echo "$port $pid"
-				return 0
-			fi
-			sleep 0.02
-		done
+		# Listening on its port and its bus, and its socket.
+		poll_until 30 ended_or "$pid" grep -q 'Ready to accept connections' \
+		    "$dir/$port/log" 2>/dev/null || true
+		if kill -0 "$pid" 2>/dev/null &&
+		    grep -q 'Ready to accept connections' "$dir/$port/log"; then
+			echo "$port $pid"
+			return 0
+		fi
 		cat "$dir/$port/log" >&2
 		cluster_kill "$pid"
 	done
@@ -71,13 +69,14 @@ cluster_gone() {
 # Ends a node by its pid, and waits until it is gone: the nodes are not
 # the test's children (each is started in a subshell), so wait(1) cannot.
 cluster_kill() {
-	local i
 	kill "$1" 2>/dev/null || return 0
-	for ((i = 0; i < 500; i++)); do
-		cluster_gone "$1" && return 0
-		sleep 0.02
-	done
-	kill -KILL "$1" 2>/dev/null || true
+	poll_until 10 cluster_gone "$1" 2>/dev/null ||
+	    kill -KILL "$1" 2>/dev/null || true
+}
+
+# Whether the node on port $1 says the cluster is ok.
+cluster_ok() {
+	cluster_cli "$1" CLUSTER INFO 2>/dev/null | grep -q '^cluster_state:ok'
 }
 
 # Starts three masters and makes them a cluster (redis-cli --cluster
@@ -105,14 +104,10 @@ cluster_start() {
 		return 1
 	}
 	for p in "${CLUSTER_PORTS[@]}"; do
-		for ((i = 0; i < 500; i++)); do
-			cluster_cli "$p" CLUSTER INFO 2>/dev/null |
-			    grep -q '^cluster_state:ok' && break
-			sleep 0.02
-		done
+		poll_until 10 cluster_ok "$p" 2>/dev/null || true
 	done
 	for p in "${CLUSTER_PORTS[@]}"; do
-		cluster_cli "$p" CLUSTER INFO | grep -q '^cluster_state:ok' || {
+		cluster_ok "$p" || {
 			echo "the cluster is not ok on $p" >&2
 			return 1
 		}
@@ -167,7 +162,6 @@ cluster_name_on() {
 # "next" to each of its other ports in turn, a new one each time.  Sets
 # FAKE_PORTS, all of its ports.
 fake_node_start() {
-	local i
 	read -r FAKE_PORT FAKE_PID < <(serve '
 import os, selectors
 dir, more, listed, target = sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
@@ -243,10 +237,7 @@ while True:
         except OSError:
             pass
 ' "$BATS_TEST_TMPDIR" "$1" "$2" "$3")
-	for ((i = 0; i < 250; i++)); do
-		[ -s "$BATS_TEST_TMPDIR/fake.ports" ] && break
-		sleep 0.02
-	done
+	poll_until 5 test -s "$BATS_TEST_TMPDIR/fake.ports"
 	read -r -a FAKE_PORTS <"$BATS_TEST_TMPDIR/fake.ports"
 }
 
@@ -254,7 +245,6 @@ while True:
 # and never answer; their numbers, joined by commas, in SILENT_PORTS, the
 # process in SILENT_PID.
 silent_ports_start() {
-	local i
 	read -r SILENT_PORT SILENT_PID < <(serve '
 held = [s]
 for _ in range(int(sys.argv[4]) - 1):
@@ -266,9 +256,6 @@ os.rename(sys.argv[3] + "/silent.tmp", sys.argv[3] + "/silent.ports")
 while True:
     time.sleep(60)
 ' "$BATS_TEST_TMPDIR" "$1")
-	for ((i = 0; i < 250; i++)); do
-		[ -s "$BATS_TEST_TMPDIR/silent.ports" ] && break
-		sleep 0.02
-	done
+	poll_until 5 test -s "$BATS_TEST_TMPDIR/silent.ports"
 	read -r SILENT_PORTS <"$BATS_TEST_TMPDIR/silent.ports"
 }

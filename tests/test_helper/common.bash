@@ -58,11 +58,98 @@ show() {
 	timeout 60 "$SHOW" "$@"
 }
 
+# Runs "$@" until it succeeds, a moment's sleep between tries, and
+# returns then: what is waited for decides, never a guess at the machine's
+# pace. Fails the test, naming the command, if $1 (seconds, as 10 or 10s; a
+# generous bound, for a machine that is slow) passes first.
+poll_until() {
+	local bound=${1%s} now end
+	shift
+	[[ $bound =~ ^[0-9]+$ ]] || {
+		fail "poll_until: the bound '$bound' is no whole number of seconds"
+		return
+	}
+	now=${EPOCHREALTIME//[!0-9]/}
+	end=$((10#$now + bound * 1000000))
+	until "$@"; do
+		now=${EPOCHREALTIME//[!0-9]/}
+		if ((10#$now >= end)); then
+			fail "gave up after ${bound}s waiting for: $*"
+			return
+		fi
+		sleep 0.02
+	done
+}
+
+# Whether "$@" fails: for poll_until, which waits for a success.
+not() {
+	! "$@"
+}
+
+# Whether process $1 has ended or "${@:2}" succeeds: for poll_until, to
+# wait for a server to listen that may end instead (its port was taken).
+ended_or() {
+	! kill -0 "$1" 2>/dev/null || "${@:2}"
+}
+
+# Whether file $1 has at least ${2:-1} lines.
+has_lines() {
+	[ -f "$1" ] && [ "$(wc -l <"$1")" -ge "${2:-1}" ]
+}
+
+# Waits, up to 10 s, until file $1 has at least ${2:-1} lines.
+wait_lines() {
+	poll_until 10 has_lines "$1" "${2:-1}"
+}
+
+# Whether file $1 has a line matching extended regex $2.
+has_match() {
+	grep -Eq -- "$2" "$1" 2>/dev/null
+}
+
+# Waits, up to ${3:-10} s, until file $1 has a line matching extended
+# regex $2.
+wait_match() {
+	poll_until "${3:-10}" has_match "$1" "$2"
+}
+
 # Milliseconds on a monotonic-enough clock.
 now_ms() {
 	local t
 	t=$(date +%s%N)
 	echo $((t / 1000000))
+}
+
+# Microseconds, from bash itself: nothing forked while timing.
+now_us() {
+	local t=${EPOCHREALTIME/[.,]/}
+	echo $((10#$t))
+}
+
+# Succeeds when a < f * b, for decimal numbers.
+less_than() {
+	awk -v a="$1" -v f="$2" -v b="$3" 'BEGIN { exit !(a < f * b) }'
+}
+
+# Succeeds when a is within the fraction f of b.
+within() {
+	awk -v a="$1" -v f="$2" -v b="$3" 'BEGIN {
+	    d = a - b; if (d < 0) d = -d; exit !(d <= f * b) }'
+}
+
+# A port of 127.0.0.1 that nothing listens on, found by binding port 0
+# and letting go.
+free_port() {
+	python3 -c 'import socket; s = socket.socket()
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Fails unless directory ${1:-$TMPDIR} is empty: no temporary file was
+# left behind.
+assert_no_temp_files() {
+	local dir=${1:-$TMPDIR} left
+	left=$(ls -A "$dir") || return
+	[ -z "$left" ] || fail "left in $dir: $left"
 }
 
 # Asserts a usage error: status 125, one line naming the option, then the

@@ -58,3 +58,20 @@ refute_offered() {
 	}
 }
 
+
+# check_each_shell LINE WANT...: bash, zsh and fish each offer every WANT
+# for LINE; fails naming the shell that did not.
+check_each_shell() {
+	local line=$1 shell want
+	shift
+	for shell in bash zsh fish; do
+		complete_lines "$shell" "$line"
+		offers 1
+		for want in "$@"; do
+			assert_line "$want" || {
+				echo "$shell did not offer '$want' for '$line'"
+				return 1
+			}
+		done
+	done
+}

@@ -17,29 +17,29 @@ group_alive() {
 	    '$1 == g && $2 !~ /^Z/ { found = 1 } END { exit !found }'
 }
 
-# Polls, up to about 5 s, until none of the processes is left; fails
-# naming the survivors otherwise.
+# Whether none of the processes given is alive.
+none_alive() {
+	local p
+	for p in "$@"; do
+		! alive "$p" || return 1
+	done
+}
+
+# Polls, up to 5 s, until none of the processes is left; fails naming the
+# survivors otherwise.
 assert_gone() {
-	local i p left
-	for ((i = 0; i < 100; i++)); do
-		left=
-		for p in "$@"; do
-			alive "$p" && left+=" $p"
-		done
-		[ -z "$left" ] && return 0
-		sleep 0.05
+	poll_until 5 none_alive "$@" 2>/dev/null && return
+	local p left=
+	for p in "$@"; do
+		alive "$p" && left+=" $p"
 	done
 	ps -o pid,pgid,ppid,stat,args -p "${left# }" >&2
 	fail "still running:$left"
 }
 
-# Polls, up to about 5 s, until no process of the group is left.
+# Polls, up to 5 s, until no process of the group is left.
 assert_group_gone() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		group_alive "$1" || return 0
-		sleep 0.05
-	done
+	poll_until 5 not group_alive "$1" 2>/dev/null && return
 	ps -eo pid,pgid,stat,args | awk -v g="$1" 'NR == 1 || $2 == g' >&2
 	fail "process group $1 is still running"
 }
@@ -51,49 +51,42 @@ state_of() {
 	printf '%s\n' "${f[2]}"
 }
 
-# Waits, up to about 10 s, until every process given is in state $1 (T:
+# Whether every process given but the first word is in state $1 (T:
+# stopped) or, with !T, none is.
+in_state() {
+	local want=$1 p
+	shift
+	for p in "$@"; do
+		case $want in
+		!*) [ "$(state_of "$p")" != "${want#!}" ] || return 1 ;;
+		*) [ "$(state_of "$p")" = "$want" ] || return 1 ;;
+		esac
+	done
+}
+
+# Waits, up to 10 s, until every process given is in state $1 (T:
 # stopped) or, with !T, none is.
 wait_state() {
-	local want=$1 i p ok
+	local want=$1 p
 	shift
-	for ((i = 0; i < 200; i++)); do
-		ok=1
-		for p in "$@"; do
-			case $want in
-			!*) [ "$(state_of "$p")" != "${want#!}" ] || ok= ;;
-			*) [ "$(state_of "$p")" = "$want" ] || ok= ;;
-			esac
-		done
-		[ -n "$ok" ] && return 0
-		sleep 0.05
-	done
+	poll_until 10 in_state "$want" "$@" 2>/dev/null && return
 	for p in "$@"; do
 		echo "$p: $(state_of "$p")" >&2
 	done
 	fail "not all in state $want: $*"
 }
 
-# Waits, up to about 10 s, until file $1 has at least ${2:-1} lines.
-wait_lines() {
-	local i n
-	for ((i = 0; i < 200; i++)); do
-		if [ -f "$1" ]; then
-			n=$(wc -l <"$1")
-			[ "$n" -ge "${2:-1}" ] && return 0
-		fi
-		sleep 0.05
-	done
-	fail "timed out waiting for ${2:-1} line(s) in $1"
+# Whether process $1's group has its terminal (the foreground group:
+# /proc/PID/stat's tpgid is its pgrp).
+in_foreground() {
+	local f
+	read -ra f <"/proc/$1/stat" 2>/dev/null && [ "${f[7]}" = "${f[4]}" ]
 }
 
-# Waits, up to about 10 s, until file $1 has a line matching regex $2.
-wait_match() {
-	local i
-	for ((i = 0; i < 200; i++)); do
-		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	fail "timed out waiting for /$2/ in $1"
+# Waits, up to 10 s, until process $1's group has the terminal.
+wait_foreground() {
+	poll_until 10 in_foreground "$1" 2>/dev/null && return
+	fail "the group of $1 did not get the terminal"
 }
 
 # Starts retry in the background in a session (and process group) of its
@@ -107,20 +100,29 @@ start_retry() {
 	RETRY_PID=$!
 }
 
-# Waits, up to about 20 s, for the background process $1 to end and sets
+# Waits, up to 20 s, for the background process $1 to end and sets
 # status to its wait status; kills it and fails if it does not end.
 wait_status() {
-	local i
-	for ((i = 0; i < 400; i++)); do
-		alive "$1" || break
-		sleep 0.05
-	done
-	if alive "$1"; then
+	if ! poll_until 20 not alive "$1" 2>/dev/null; then
 		kill -KILL "$1"
 		fail "process $1 did not end"
+		return
 	fi
 	status=0
 	wait "$1" || status=$?
+}
+
+# Waits for the background process PID and asserts its exit status.
+assert_waited() {
+	local pid=$1 want=$2 st=0
+	wait "$pid" || st=$?
+	assert_equal "$st" "$want"
+}
+
+# retry with INT and QUIT at their defaults (a suite run as a background
+# job has them ignored), bounded in time.
+retry_dfl() {
+	timeout 60 env --default-signal=INT,QUIT "$RETRY" "$@"
 }
 
 # Each test gets a TMPDIR of its own in its scratch directory $D, so that
@@ -138,4 +140,16 @@ kill_recorded() {
 	read -ra pids < <(tr '\n' ' ' <"$D/pids")
 	kill -KILL "${pids[@]}" 2>/dev/null
 	return 0
+}
+
+# The bytes retry $1 holds in files: its spools, in memory or in TMPDIR.
+spooled() {
+	local f fs n=0
+	for f in /proc/"$1"/fd/*; do
+		fs=$(stat -L -c '%F:%s' "$f" 2>/dev/null) || continue
+		case $fs in
+		regular*) n=$((n + ${fs##*:})) ;;
+		esac
+	done
+	echo "$n"
 }

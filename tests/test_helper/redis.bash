@@ -12,7 +12,7 @@
 redis_start() {
 	command -v redis-server >/dev/null ||
 	    skip "redis-server is not installed (make deps installs it)"
-	local dir=$BATS_TEST_TMPDIR/redis given=${REDIS_PORT:-} try i conf=()
+	local dir=$BATS_TEST_TMPDIR/redis given=${REDIS_PORT:-} try conf=()
 	if [ -n "${1:-}" ] && [ "${1#--}" = "$1" ]; then
 		conf=("$1")
 		shift
@@ -28,12 +28,10 @@ redis_start() {
 		REDIS_PID=$!
 		REDIS_URL=redis://127.0.0.1:$REDIS_PORT
 		# Its listeners are made together: the socket says both are.
-		for ((i = 0; i < 250; i++)); do
-			# Gone: the port was taken.
-			kill -0 "$REDIS_PID" 2>/dev/null || break
-			[ -S "$dir/sock" ] && return 0
-			sleep 0.02
-		done
+		# Gone: the port was taken.
+		poll_until 5 ended_or "$REDIS_PID" test -S "$dir/sock" 2>/dev/null ||
+		    true
+		kill -0 "$REDIS_PID" 2>/dev/null && [ -S "$dir/sock" ] && return 0
 		redis_stop
 		[ -z "$given" ] || break
 	done
@@ -64,7 +62,7 @@ redis_cli() {
 # python3 running the server program $1 (its arguments after it) on a port
 # of its own choosing, once it listens: prints "PORT PID".
 serve() {
-	local ready=$BATS_TEST_TMPDIR/ready.$RANDOM i
+	local ready=$BATS_TEST_TMPDIR/ready.$RANDOM
 	python3 -c '
 import re, socket, sys, time
 s = socket.socket()
@@ -73,11 +71,8 @@ with open(sys.argv[1], "w") as f:
     f.write(str(s.getsockname()[1]))
 exec(sys.argv[2])
 ' "$ready" "$@" </dev/null >/dev/null 2>&1 3>&- &
-	for ((i = 0; i < 250; i++)); do
-		[ -s "$ready" ] && { echo "$(<"$ready") $!"; return 0; }
-		sleep 0.02
-	done
-	return 1
+	poll_until 5 test -s "$ready" || return
+	echo "$(<"$ready") $!"
 }
 
 # A server that is not Redis: it answers anything with garbage.

@@ -66,7 +66,7 @@ tls_certs() {
 tls_start() {
 	command -v redis-server >/dev/null ||
 	    skip "redis-server is not installed (make deps installs it)"
-	local cert=$1 dir=$BATS_TEST_TMPDIR/tls try i
+	local cert=$1 dir=$BATS_TEST_TMPDIR/tls try
 	shift
 	tls_certs
 	mkdir -p "$dir"
@@ -84,11 +84,9 @@ tls_start() {
 		TLS_URL=rediss://localhost:$TLS_PORT
 		TLS_CA="ssl_ca_certs=$CERTS/ca.crt"
 		# Its listeners are made together: the socket says all are.
-		for ((i = 0; i < 250; i++)); do
-			kill -0 "$TLS_PID" 2>/dev/null || break
-			[ -S "$dir/sock" ] && return 0
-			sleep 0.02
-		done
+		poll_until 5 ended_or "$TLS_PID" test -S "$dir/sock" 2>/dev/null ||
+		    true
+		kill -0 "$TLS_PID" 2>/dev/null && [ -S "$dir/sock" ] && return 0
 		tls_stop
 		! grep -q "tls-port.*unknown\|Bad directive" "$dir/log" 2>/dev/null ||
 		    skip "this redis-server has no TLS"

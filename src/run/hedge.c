@@ -129,37 +129,6 @@ fail:
 	return -1;
 }
 
-/* What a loser wrote in fd, its stream: to the log file line by line (a
- * line longer than the buffer in pieces), if there is one, else nowhere. */
-static void
-drop_output(const struct hedge_run *h, const struct slot *f, int fd,
-    const char *stream)
-{
-	char buf[8192], *p, *nl;
-	size_t len = 0;
-	off_t off = 0;
-	ssize_t n;
-
-	if (fd == -1 || h->rep->log == NULL)
-		return;
-	while ((n = pread(fd, buf + len, sizeof(buf) - len, off)) > 0) {
-		off += n;
-		len += (size_t)n;
-		for (p = buf; (nl = memchr(p, '\n', len - (size_t)(p - buf))) !=
-		    NULL; p = nl + 1)
-			report_output(h->rep, f->n, stream, p,
-			    (size_t)(nl - p));
-		len -= (size_t)(p - buf);
-		memmove(buf, p, len);
-		if (len == sizeof(buf)) {
-			report_output(h->rep, f->n, stream, buf, len);
-			len = 0;
-		}
-	}
-	if (len > 0)
-		report_output(h->rep, f->n, stream, buf, len);
-}
-
 /* The deciding attempt's held output passed on, as --hold-stdout's is,
  * in a CI log's group of its own: an error said, a reader gone noted.  A
  * spool that could take no more is said as --hold-stdout's is, and ends
@@ -318,8 +287,9 @@ ended(struct round *rd, int i)
 	say(rd, HE_FAILED, f, 0, rd->live);
 	shared_failed(h);
 drop:
-	drop_output(h, f, f->out, "stdout");
-	drop_output(h, f, f->err, "stderr");
+	/* A loser's output goes to the log file alone. */
+	report_held_output(h->rep, f->n, "stdout", f->out);
+	report_held_output(h->rep, f->n, "stderr", f->err);
 	close_held(f);
 	f->fl.pid = 0;
 }

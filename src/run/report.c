@@ -377,7 +377,8 @@ report_hedge(const struct reporter *c, const struct hedge_event *e)
 	    LOG_INFO, &now);
 }
 
-void
+/* A line of output that no reader gets, to the log file. */
+static void
 report_output(const struct reporter *c, unsigned long attempt,
     const char *stream, const char *buf, size_t n)
 {
@@ -396,6 +397,35 @@ report_output(const struct reporter *c, unsigned long attempt,
 		log_put(c, t.buf, t.len);
 	free(l.buf);
 	free(t.buf);
+}
+
+void
+report_held_output(const struct reporter *c, unsigned long attempt,
+    const char *stream, int fd)
+{
+	char buf[8192], *p, *nl;
+	size_t len = 0;
+	off_t off = 0;
+	ssize_t n;
+
+	if (fd == -1 || c->log == NULL)
+		return;
+	while ((n = pread(fd, buf + len, sizeof(buf) - len, off)) > 0) {
+		off += n;
+		len += (size_t)n;
+		for (p = buf; (nl = memchr(p, '\n', len - (size_t)(p - buf))) !=
+		    NULL; p = nl + 1)
+			report_output(c, attempt, stream, p, (size_t)(nl - p));
+		len -= (size_t)(p - buf);
+		memmove(buf, p, len);
+		/* A line longer than the buffer, in pieces. */
+		if (len == sizeof(buf)) {
+			report_output(c, attempt, stream, buf, len);
+			len = 0;
+		}
+	}
+	if (len > 0)
+		report_output(c, attempt, stream, buf, len);
 }
 
 /* The columns of the countdown on the terminal, 0 when none is. */

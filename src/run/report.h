@@ -54,11 +54,11 @@ void	report_limited(const struct reporter *, const bool limited[RULE_COUNT]);
  * unless -q, in the log and to syslog. */
 struct hedge_event;
 void	report_hedge(const struct reporter *, const struct hedge_event *);
-/* A line of output that no reader gets (a cancelled attempt's, or one
- * that failed beside others) to the log file, if there is one: attempt's,
- * of stream ("stdout", "stderr"). */
-void	report_output(const struct reporter *, unsigned long attempt,
-	    const char *stream, const char *, size_t);
+/* Output that no reader gets (a cancelled attempt's, or one that failed
+ * beside others), held in the file fd (-1: none), to the log file line by
+ * line, if there is one: attempt's, of stream ("stdout", "stderr"). */
+void	report_held_output(const struct reporter *, unsigned long attempt,
+	    const char *stream, int fd);
 /* The countdown of a sleep on a terminal: whether there is one, the time
  * left, and the line cleared at the end. */
 bool	countdown_start(const struct reporter *);

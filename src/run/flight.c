@@ -1,7 +1,10 @@
 /*
  * What retry does to its attempts while they run (flight.h), one path for
- * a single attempt (spawn.c) and for a hedged round (hedge.c): they differ
- * only in how many are in flight and in what a stop does to the terminal.
+ * a single attempt (spawn.c) and for a hedged round (hedge.c), with one
+ * wait over them: they differ only in how many are in flight, in what
+ * else the wait serves (a single attempt's pipes and terminal, a round's
+ * replayed stdin and its next hedge) and in what a stop does to the
+ * terminal.
  */
 #include <errno.h>
 #include <signal.h>
@@ -11,6 +14,7 @@
 #include "duration.h"
 #include "exits.h"
 #include "signals.h"
+#include "wait.h"
 #include "flight.h"
 
 bool
@@ -189,6 +193,28 @@ flights_forward(struct flight *const *fl, size_t n, int64_t now,
 				pass_signal(fl[i], sig);
 			else
 				end_by(fl[i], sig, now);
+	}
+}
+
+void
+flights_wait(struct flight *const *fl, size_t n, const struct flight_ops *ops)
+{
+	struct pollfd pfd[FLIGHT_WATCH_MAX];
+	int64_t now, at;
+	nfds_t nfds;
+
+	while (ops->before(ops->ctx)) {
+		now = mono_ns();
+		flights_forward(fl, n, now, ops->how);
+		at = -1;
+		if (!ops->due(ops->ctx, now, &at))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (fl[i]->pid > 0)
+				at = earliest(at, flight_tick(fl[i], now));
+		nfds = ops->watch(ops->ctx, pfd);
+		if (wait_until(pfd, nfds, at) > 0)
+			ops->serve(ops->ctx, pfd, nfds);
 	}
 }
 

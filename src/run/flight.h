@@ -133,6 +133,26 @@ int64_t	 flight_tick(struct flight *, int64_t now);
 void	 flights_forward(struct flight *const *, size_t n, int64_t now,
 	    const struct flight_suspend *how);
 
+/*
+ * The one wait over the n attempts in flight, one alone or a round's:
+ * until before says it is over, each turn their ends (before), the
+ * signals retry received sent on (how: what a stop does), what is due
+ * (due: false to look again at once; *at, when something next is, -1
+ * for nothing), their timeouts, then one ppoll over what watch gives (at
+ * most FLIGHT_WATCH_MAX fds), served by serve.
+ */
+#define FLIGHT_WATCH_MAX	24
+struct flight_ops {
+	void	 *ctx;
+	bool	(*before)(void *);
+	bool	(*due)(void *, int64_t now, int64_t *at);
+	nfds_t	(*watch)(void *, struct pollfd *);
+	void	(*serve)(void *, const struct pollfd *, nfds_t);
+	const struct flight_suspend *how;
+};
+void	 flights_wait(struct flight *const *, size_t n,
+	    const struct flight_ops *);
+
 /* Reaps f, whose command has ended: nothing in its group outlives it when
  * retry ended it (or kill), and its result read from its status.  The
  * status, as waitpid(2) says it. */

@@ -62,6 +62,7 @@ struct round {
 					 * DUR after since then, or -1 */
 	unsigned long	 failed;	/* since is the end of its failure, or
 					 * 0 */
+	bool		 passed;	/* the deciding one's output is out */
 };
 
 static void
@@ -413,22 +414,56 @@ hedge_more(struct round *rd)
 	return 0;
 }
 
-/*
- * Waits for the round's next event until at, feeding the replayed stdin
- * meanwhile.  A stdin that cannot be kept (st->err says why) ends every
- * attempt it feeds, and the round, as it ends a single attempt.
- */
-static void
-wait_round(struct round *rd, int64_t at)
+/* The attempts' ends: the deciding one's output passed on as soon as it
+ * has ended, while the others are still being stopped and reaped (a
+ * loser that ignores the signal holds up neither it nor the next command
+ * of a script).  False once the round is decided and all are reaped. */
+static bool
+before(void *ctx)
 {
+	struct round *rd = ctx;
+
+	reap(rd);
+	if (!rd->passed && rd->decided >= 0 && rd->f[rd->decided].fl.reaped) {
+		pass_on(rd->h, &rd->f[rd->decided]);
+		rd->passed = true;
+		/* Its wait for a slow reader took the ends of others that
+		 * came meanwhile: they are reaped now, not at --kill-after. */
+		reap(rd);
+	}
+	return rd->decided < 0 || rd->live > 0;
+}
+
+/* A signal that ends the run decides the round; the next hedge, when it
+ * is due (false: one started, look again). */
+static bool
+due(void *ctx, int64_t now, int64_t *at)
+{
+	struct round *rd = ctx;
+
+	if (signal_stop != 0 && rd->decided < 0)
+		rd->decided = youngest(rd);
+	return (*at = hedge_more(rd)) != 0;
+}
+
+/* The replayed stdin's feed, served in the round's wait. */
+static nfds_t
+watch(void *ctx, struct pollfd *pfd)
+{
+	const struct round *rd = ctx;
+
+	return streams_wait_watch(rd->h->st, pfd);
+}
+
+/* A stdin that cannot be kept (st->err says why) ends every attempt it
+ * feeds, and the round, as it ends a single attempt. */
+static void
+serve(void *ctx, const struct pollfd *pfd, nfds_t n)
+{
+	struct round *rd = ctx;
 	struct hedge_run *h = rd->h;
-	struct pollfd pfd[FEED_WATCH_MAX];
-	nfds_t n;
 	bool broken = false;
 
-	n = streams_wait_watch(h->st, pfd);
-	if (wait_until(pfd, n, at) <= 0)
-		return;
 	for (nfds_t i = 0; i < n; i++)
 		if (streams_wait_serve(h->st, &pfd[i]) == -1)
 			broken = true;
@@ -439,7 +474,7 @@ wait_round(struct round *rd, int64_t at)
 	for (int i = 0; i < HEDGE_N_MAX; i++) {
 		struct slot *f = &rd->f[i];
 
-		if (f->fl.pid <= 0 || f->fl.reaped || f->fl.r.aborted)
+		if (!flight_live(&f->fl) || f->fl.r.aborted)
 			continue;
 		f->fl.r.aborted = true;
 		flight_stop(&f->fl, h->c->signal, mono_ns());
@@ -450,13 +485,14 @@ wait_round(struct round *rd, int64_t at)
 	rd->no_more = true;
 }
 
+_Static_assert(FEED_WATCH_MAX <= FLIGHT_WATCH_MAX, "the fds watched");
+
 int
 hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 {
 	static struct round rd;
-	int64_t at, now;
+	const struct flight_ops ops = { &rd, before, due, watch, serve, NULL };
 	struct slot *f;
-	bool passed = false;
 
 	memset(r, 0, sizeof(*r));
 	memset(&rd, 0, sizeof(rd));
@@ -489,39 +525,13 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 	}
 	if (rd.f[0].fl.reaped)
 		rd.decided = 0;
-	for (;;) {
-		reap(&rd);
-		/* The deciding attempt's output goes out as soon as it has
-		 * ended, while the others are still being stopped and
-		 * reaped: a loser that ignores the signal holds up neither
-		 * it nor the next command of a script. */
-		if (!passed && rd.decided >= 0 && rd.f[rd.decided].fl.reaped) {
-			pass_on(h, &rd.f[rd.decided]);
-			passed = true;
-			/* Its wait for a slow reader took the ends of others
-			 * that came meanwhile: they are reaped now, not at
-			 * --kill-after. */
-			continue;
-		}
-		if (rd.decided >= 0 && rd.live == 0)
-			break;
-		flights_forward(rd.fl, HEDGE_N_MAX, mono_ns(), NULL);
-		if (signal_stop != 0 && rd.decided < 0)
-			rd.decided = youngest(&rd);
-		if ((at = hedge_more(&rd)) == 0)
-			continue;
-		now = mono_ns();
-		for (int i = 0; i < HEDGE_N_MAX; i++)
-			if (rd.f[i].fl.pid > 0)
-				at = earliest(at, flight_tick(&rd.f[i].fl, now));
-		wait_round(&rd, at);
-	}
+	flights_wait(rd.fl, HEDGE_N_MAX, &ops);
 	hedge_stdin_stop(h->st);
 	/* A Ctrl-Z as the last attempt ended: retry stops, alone now. */
 	if (signals_catch_stop(false))
 		signals_suspend(false);
 	f = &rd.f[rd.decided];
-	if (!passed)
+	if (!rd.passed)
 		pass_on(h, f);
 	close_held(f);
 	/* The hooks see the deciding attempt, as after a single one. */

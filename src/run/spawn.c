@@ -236,7 +236,10 @@ struct wait {
 	bool		 kept;		/* modes holds the terminal's modes as
 					 * they were before it was handed */
 	struct termios	 modes;
+	nfds_t		 nio;		/* of the fds watched, io's */
 };
+
+_Static_assert(ATTEMPT_IO_MAX + 1 <= FLIGHT_WATCH_MAX, "the fds watched");
 
 /*
  * The terminal's modes, before the attempt gets the terminal: an attempt
@@ -342,17 +345,15 @@ done(const struct wait *w)
 	return io != NULL && io->done != NULL && io->done(io->ctx);
 }
 
-/* Waits for the command's end and its output's; one turn of the loop. */
+/* The attempt's end, and its output's: false once both are over.  A
+ * stop (Ctrl-Z, a read of the terminal) stops retry with it. */
 static bool
-turn(struct wait *w)
+before(void *ctx)
 {
+	struct wait *w = ctx;
 	const struct attempt_opts *o = w->o;
 	const struct attempt_io *io = o->io;
 	struct flight *f = &w->f;
-	struct pollfd pfd[ATTEMPT_IO_MAX + 1];
-	nfds_t n = 0, nio;
-	int64_t now, at;
-	bool timed;
 	int sig;
 
 	if (!f->exited && flight_exited(f)) {
@@ -373,28 +374,50 @@ turn(struct wait *w)
 	/* With --foreground, a stop (Ctrl-Z) stops retry's group, retry
 	 * with it, and fg continues them all. */
 	if (!f->exited && o->tty >= 0 && !o->foreground &&
-	    (sig = take_stop_signal(f->pid)) != 0) {
+	    (sig = take_stop_signal(f->pid)) != 0)
 		stopped_by(w, sig);
-		return true;
-	}
 	/* Continued in the background (bg), and in the foreground since
 	 * (fg): raw again, so that its keys are relayed as they are typed. */
 	if (o->session && !f->exited && !w->raw && foreground(o->tty))
 		w->raw = term_raw(o->tty, &w->saved);
-	now = mono_ns();
-	forward(w, now);
-	/* Past its time, even with its output still on its way: ended as a
-	 * timeout ends it, and looked at again. */
-	timed = w->r->timed_out;
-	at = flight_tick(f, now);
-	if (!timed && w->r->timed_out)
-		return true;
-	nio = io != NULL ? io->watch(io->ctx, pfd) : 0;
-	n = nio;
+	return true;
+}
+
+/* Nothing is due but the attempt's own times (flight_tick). */
+static bool
+due(void *ctx, int64_t now, int64_t *at)
+{
+	struct wait *w = ctx;
+
+	if (w->r->interrupted == 0)
+		w->r->interrupted = signal_stop;
+	return true;
+}
+
+/* The streams the attempt writes and reads, and the sentry's pipe. */
+static nfds_t
+watch(void *ctx, struct pollfd *pfd)
+{
+	struct wait *w = ctx;
+	const struct attempt_io *io = w->o->io;
+	nfds_t n = io != NULL ? io->watch(io->ctx, pfd) : 0;
+
+	w->nio = n;
 	if (w->sentry.pid > 0)
 		pfd[n++] = (struct pollfd){ w->sentry.fd, POLLIN, 0 };
-	if (wait_until(pfd, n, at) <= 0)
-		return true;
+	return n;
+}
+
+static void
+serve(void *ctx, const struct pollfd *pfd, nfds_t n)
+{
+	struct wait *w = ctx;
+	const struct attempt_opts *o = w->o;
+	const struct attempt_io *io = o->io;
+	struct flight *f = &w->f;
+	const nfds_t nio = w->nio;
+	int sig;
+
 	if (nio > 0 && io->serve(io->ctx, pfd, nio) == -1 && !w->r->aborted &&
 	    !f->exited) {
 		w->r->aborted = true;
@@ -406,7 +429,7 @@ turn(struct wait *w)
 		w->r->matched = true;
 		flight_stop(f, o->signal, mono_ns());
 	}
-	if (w->sentry.pid > 0 && pfd[nio].revents != 0)
+	if (n > nio && pfd[nio].revents != 0)
 		(void)sentry_heard(&w->sentry, heard, w);
 	/* Ctrl-C typed into its terminal of its own: the sentry's news.
 	 * Ctrl-Z: stopped by retry, which stops too once it sees it. */
@@ -420,7 +443,6 @@ turn(struct wait *w)
 			w->r->terminal = true;
 		}
 	}
-	return true;
 }
 
 int
@@ -428,6 +450,9 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 {
 	struct wait w = { .o = o, .f = { .o = o, .deadline = -1,
 	    .kill_at = -1 }, .sentry = { .pid = -1, .fd = -1 } };
+	struct flight *const one[1] = { &w.f };
+	const struct flight_suspend how = { stop_both, &w };
+	const struct flight_ops ops = { &w, before, due, watch, serve, &how };
 	int st, e;
 	volatile int err;
 
@@ -485,8 +510,7 @@ attempt_run(const struct attempt_opts *o, struct attempt_result *r)
 	}
 	sentry_join(&w.sentry, w.f.pid);
 	w.f.deadline = o->timeout >= 0 ? sat_add(mono_ns(), o->timeout) : -1;
-	while (turn(&w))
-		;
+	flights_wait(one, 1, &ops);
 	/* A signal that came with the attempt's end still ends the run. */
 	forward(&w, mono_ns());
 	/* A Ctrl-Z as the attempt ended: retry stops, alone now. */

@@ -102,6 +102,19 @@ assert_names_all() {
 	run ! assert_names_all "$ROOT/completions/retry.bash" <<<"--no-such-option"
 }
 
+@test "retry's, simulate's and share's --help name their manual pages, which exist" {
+	local face page
+	for face in '' simulate share; do
+		run -0 "$RETRY" $face --help
+		page=$(grep -oE 'the manual: man [a-z-]+$|^The manual: man [a-z-]+$' \
+		    <<<"$output")
+		page=${page##* }
+		[ "$page" = "retry${face:+-$face}" ] ||
+			fail "retry $face --help names ${page:-no page}"
+		[ -f "$ROOT/man/$page.1" ] || fail "no man/$page.1"
+	done
+}
+
 @test "every --help text fits in 80 columns" {
 	run -0 bash -c '"$RETRY" --help; "$RETRY" --help all; "$SHOW" --help
 	    "$RETRY" simulate --help; "$RETRY" share --help'

@@ -86,7 +86,10 @@ wing_srcs =	$(filter-out $(if $(filter no,$(1)),$(WING), \
 SRCS =		$(call wing_srcs,$(REDIS))
 OBJ_DIR =	build/obj
 OBJS =		$(SRCS:src/%.c=$(OBJ_DIR)/%.o)
-MANPAGES =	man/retry.1 man/show-backoff-delays.1
+MAN1 =		man/retry.1 man/retry-share.1 man/retry-simulate.1 \
+		man/show-backoff-delays.1
+MAN7 =		man/retry-compat.7
+MANPAGES =	$(MAN1) $(MAN7)
 
 # The list of objects, rewritten when it changes (make REDIS=no and
 # back), so that the binary is linked again.
@@ -185,11 +188,13 @@ deps:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man7 \
 	    $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 	    $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 retry $(DESTDIR)$(BINDIR)/retry
 	ln -sf retry $(DESTDIR)$(BINDIR)/show-backoff-delays
-	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 completions/retry.bash $(DESTDIR)$(BASHCOMPDIR)/retry
 	ln -sf retry $(DESTDIR)$(BASHCOMPDIR)/show-backoff-delays
 	install -m 644 completions/_retry $(DESTDIR)$(ZSHCOMPDIR)/_retry
@@ -198,7 +203,8 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/retry $(DESTDIR)$(BINDIR)/show-backoff-delays
-	rm -f $(MANPAGES:man/%=$(DESTDIR)$(MANDIR)/man1/%)
+	rm -f $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
+	    $(MAN7:man/%=$(DESTDIR)$(MANDIR)/man7/%)
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/retry \
 	    $(DESTDIR)$(BASHCOMPDIR)/show-backoff-delays
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_retry

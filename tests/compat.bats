@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# retry.1's COMPATIBILITY: a subsection for each tool whose command lines
+# retry-compat.7: a subsection for each tool whose command lines
 # and habits users bring, and every command line that it gives for a
 # tool's way run here, to do what its row says.  The peers' own behaviour
 # is as their sources have it (Debian's retry is tested in debian.bats);
@@ -34,9 +34,12 @@ LINES=(
 	"retry -a Exponential --initial-delay 1 --max 0 -- cmd"
 )
 
-# The section's source, from its .Sh to the next one.
+PAGE=$ROOT/man/retry-compat.7
+
+# The page's DESCRIPTION, which holds the subsections, from its .Sh to
+# the next one.
 section() {
-	sed -n '/^\.Sh COMPATIBILITY$/,/^\.Sh /p' "$ROOT/man/retry.1" | sed '$d'
+	sed -n '/^\.Sh DESCRIPTION$/,/^\.Sh /p' "$PAGE" | sed '$d'
 }
 
 # The command lines the section gives (.Dl or .Ql), one a line.
@@ -62,7 +65,7 @@ run_theirs() {
 	shift
 	fixture=("$@")
 	given_lines | grep -qxF -- "$line" ||
-	    fail "retry.1's COMPATIBILITY does not give: $line"
+	    fail "retry-compat.7 does not give: $line"
 	eval "words=($line)"
 	for w in "${words[@]:1}"; do
 		if [ "$seen" = 0 ] && [ "$w" = -- ]; then
@@ -103,10 +106,10 @@ dry_attempts() {
 	grep -cE '^[0-9]+ ' <<<"$output"
 }
 
-@test "retry.1 has COMPATIBILITY, a subsection for each peer in order" {
+@test "retry-compat.7 has a subsection for each peer in order, and retry.1 points to it" {
 	local -a got
 	mapfile -t got < <(section | sed -n 's/^\.Ss //p')
-	[ ${#got[@]} -gt 0 ] || fail "retry.1 has no COMPATIBILITY section"
+	[ ${#got[@]} -gt 0 ] || fail "retry-compat.7 has no subsections"
 	assert_equal "${got[*]}" "${PEERS[*]}"
 	# Each subsection gives a command line for the peer's way.
 	local peer
@@ -115,9 +118,12 @@ dry_attempts() {
 		    on && /^\.(Dl|Ql) retry .* -- / { n++ } END { exit !n }' ||
 		    fail "$peer gives no command line"
 	done
+	sed -n '/^\.Sh COMPATIBILITY$/,/^\.Sh /p' "$ROOT/man/retry.1" |
+	    grep -qx '\.Xr retry-compat 7 \.' ||
+	    fail "retry.1's COMPATIBILITY does not point to retry-compat(7)"
 	command -v mandoc >/dev/null || return 0
-	run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$ROOT/man/retry.1"
-	assert_line "COMPATIBILITY"
+	run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$PAGE"
+	assert_line "DESCRIPTION"
 	assert_line "   Debian's retry"
 	refute_output --partial "COMING FROM"
 }
@@ -126,7 +132,7 @@ dry_attempts() {
 	local given want
 	given=$(given_lines | sort)
 	want=$(printf '%s\n' "${LINES[@]}" | sort)
-	[ -n "$given" ] || fail "retry.1 gives no command line in COMPATIBILITY"
+	[ -n "$given" ] || fail "retry-compat.7 gives no command line"
 	assert_equal "$given" "$want"
 }
 
@@ -135,7 +141,7 @@ dry_attempts() {
 	local -a shown
 	mapfile -t shown < <(section | sed -n 's/^\.Dl //p')
 	[ ${#shown[@]} -gt 10 ] || fail "too few displays: ${#shown[@]}"
-	run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$ROOT/man/retry.1"
+	run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$PAGE"
 	local line
 	for line in "${shown[@]}"; do
 		assert_line --regexp "^ +${line//[.*+?()|\[\]\\^\$]/.}\$"
@@ -248,9 +254,9 @@ dry_attempts() {
 
 @test "compat: joshdk/retry: its one-dash -attempts=3 is refused" {
 	section | grep -qxF -- ".Ql -attempts=3" ||
-	    fail "retry.1's COMPATIBILITY does not say so"
+	    fail "retry-compat.7 does not say so"
 	section | grep -qxF -- ".Ql -a ttempts=3" ||
-	    fail "retry.1's COMPATIBILITY does not say so"
+	    fail "retry-compat.7 does not say so"
 	run retry -attempts=3 true
 	assert_usage_error "ttempts=3"
 }

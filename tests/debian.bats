@@ -169,7 +169,7 @@ same() {
 	[ "$(cat "$d/out.${DEBIAN##*/}")" = "$output" ]
 }
 
-# Where the manual says this retry differs on purpose: each claim, checked
+# Where retry-compat(7) says this retry differs on purpose: each claim, checked
 # against Debian's binary.
 @test "debian: differs: any criterion of a list counts, not only the first" {
 	run attempts "$DEBIAN" "$BATS_TEST_TMPDIR/d" "0 0 3" -t 5 -d 0 -u 1,3

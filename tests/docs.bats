@@ -8,7 +8,9 @@ long_options() {
 	"$@" --help all | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
 }
 
-# Fails, naming them, when FILE lacks any of the options on stdin.
+# Fails, naming them, when FILE lacks any of the options on stdin; with
+# more than one FILE (manual pages, all of one kind), when none of them
+# has it.
 assert_names_all() {
 	local file=$1 missing=() opt pattern
 	while read -r opt; do
@@ -19,10 +21,10 @@ assert_names_all() {
 		*.fish) pattern="-l ${opt#--}( |$)" ;;
 		*) pattern="(^|[ '])${opt}([ '|)]|$)" ;;
 		esac
-		grep -qE -- "$pattern" "$file" || missing+=("$opt")
+		grep -qE -- "$pattern" "$@" || missing+=("$opt")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
-		echo "$file lacks: ${missing[*]}"
+		echo "$* lacks: ${missing[*]}"
 		return 1
 	fi
 }
@@ -35,12 +37,30 @@ assert_names_all() {
 	done
 }
 
-@test "retry.1 describes every option of retry --help" {
-	long_options "$RETRY" | assert_names_all "$ROOT/man/retry.1"
+@test "retry.1 or retry-share.1 describes every option of retry --help" {
+	long_options "$RETRY" |
+	    assert_names_all "$ROOT/man/retry.1" "$ROOT/man/retry-share.1"
 }
 
-@test "retry.1 describes every option of retry simulate --help" {
-	long_options "$RETRY" simulate | assert_names_all "$ROOT/man/retry.1"
+@test "retry-simulate.1 or retry.1 describes every option of retry simulate --help" {
+	long_options "$RETRY" simulate |
+	    assert_names_all "$ROOT/man/retry-simulate.1" "$ROOT/man/retry.1"
+}
+
+@test "retry-share.1 or retry.1 describes every option of retry share --help" {
+	long_options "$RETRY" share |
+	    assert_names_all "$ROOT/man/retry-share.1" "$ROOT/man/retry.1"
+}
+
+# retry.1 lists the options of --share, one line each; retry-share.1 has
+# an entry for each.
+@test "retry-share.1 has an entry for every option of --share, not only retry.1's list" {
+	local opt missing=()
+	while read -r opt; do
+		grep -qE -- "^\\.It Fl \\\\${opt#-}( |\$)" "$ROOT/man/retry-share.1" ||
+		    missing+=("$opt")
+	done < <(long_options "$RETRY" | grep -- '^--share')
+	assert_equal "${missing[*]}" ""
 }
 
 @test "show-backoff-delays.1 or retry.1 describes every option of show-backoff-delays --help" {
@@ -75,8 +95,24 @@ assert_names_all() {
 	run ! assert_names_all "$ROOT/completions/retry.fish" <<<"--no-such-option"
 	assert_output --partial "lacks: --no-such-option"
 	run ! assert_names_all "$ROOT/man/retry.1" <<<"--no-such-option"
+	run ! assert_names_all "$ROOT/man/retry.1" "$ROOT/man/retry-share.1" \
+	    <<<"--no-such-option"
+	assert_output --partial "retry-share.1 lacks: --no-such-option"
 	run ! assert_names_all "$ROOT/completions/_retry" <<<"--no-such-option"
 	run ! assert_names_all "$ROOT/completions/retry.bash" <<<"--no-such-option"
+}
+
+@test "retry's, simulate's and share's --help name their manual pages, which exist" {
+	local face page
+	for face in '' simulate share; do
+		run -0 "$RETRY" $face --help
+		page=$(grep -oE 'the manual: man [a-z-]+$|^The manual: man [a-z-]+$' \
+		    <<<"$output")
+		page=${page##* }
+		[ "$page" = "retry${face:+-$face}" ] ||
+			fail "retry $face --help names ${page:-no page}"
+		[ -f "$ROOT/man/$page.1" ] || fail "no man/$page.1"
+	done
 }
 
 @test "every --help text fits in 80 columns" {
@@ -88,11 +124,27 @@ assert_names_all() {
 	done
 }
 
-@test "both manuals pass mandoc's lint" {
+@test "every manual page passes mandoc's lint" {
 	command -v mandoc >/dev/null || skip "mandoc is not installed"
-	run -0 mandoc -Tlint -Wwarning "$ROOT/man/retry.1" \
-	    "$ROOT/man/show-backoff-delays.1"
+	local pages=("$ROOT"/man/*.[17])
+	[ ${#pages[@]} -ge 5 ] || fail "too few pages: ${pages[*]}"
+	run -0 mandoc -Tlint -Wwarning "${pages[@]}"
 	assert_output ""
+}
+
+@test "the Makefile's MANPAGES names every manual page, and retry.1 links to each" {
+	local page name
+	run -0 make -s -C "$ROOT" --eval 'print-pages: ; @echo $(MANPAGES)' \
+	    print-pages
+	for page in "$ROOT"/man/*.[17]; do
+		name=${page#"$ROOT"/}
+		assert_output --regexp "(^| )$name( |\$)"
+		[ "$name" = man/retry.1 ] || {
+			name=${name#man/}
+			grep -qx "\.Xr ${name%.*} ${name##*.}[ ,]*" "$ROOT/man/retry.1" ||
+			    fail "retry.1's SEE ALSO lacks $name"
+		}
+	done
 }
 
 # The --log-format entry of retry.1.
@@ -142,7 +194,7 @@ assert_quotes_all() {
 
 @test "the manuals render no stray space inside parentheses: fib(n), not fib( n)" {
 	command -v mandoc >/dev/null || skip "mandoc is not installed"
-	for page in "$ROOT"/man/*.1; do
+	for page in "$ROOT"/man/*.[17]; do
 		run -0 bash -c 'mandoc -Tascii "$1" | col -bx' sh "$page"
 		refute_output --regexp '[a-z]\( [a-z]'
 	done

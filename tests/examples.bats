@@ -160,6 +160,28 @@ $want"
 	grep -qx 'result=success' "$D/work/github_output"
 }
 
+@test "every example in retry-share(1) runs as printed" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	mandoc -Tascii "$ROOT/man/retry-share.1" | col -bx >"$D/share.txt"
+	run_examples "$D/share.txt" man 3
+	# The first shared its state in the test's file store.
+	[ -n "$(ls "$D/share")" ] || fail "nothing in the store $D/share"
+}
+
+@test "every example in retry-simulate(1) runs as printed" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	mandoc -Tascii "$ROOT/man/retry-simulate.1" | col -bx >"$D/simulate.txt"
+	run_examples "$D/simulate.txt" man 1
+}
+
+@test "every manual page but retry-compat(7) has examples that this file runs" {
+	local page
+	for page in "$ROOT"/man/*.1; do
+		grep -q "man/${page##*/}\"" "$BATS_TEST_FILENAME" ||
+		    fail "no test runs the examples of ${page##*/}"
+	done
+}
+
 @test "every example in show-backoff-delays(1) runs as printed, output and all" {
 	command -v mandoc >/dev/null || skip "mandoc is not installed"
 	mandoc -Tascii "$ROOT/man/show-backoff-delays.1" | col -bx >"$D/show.txt"

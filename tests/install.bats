@@ -11,8 +11,14 @@ load test_helper/common
 	assert_equal "$(readlink "$d/usr/bin/show-backoff-delays")" retry
 	run -0 "$d/usr/bin/show-backoff-delays" --exp 1s --max 3
 	assert_output "$(printf '1\n2\n-1')"
-	[ -f "$d/usr/share/man/man1/retry.1" ]
-	[ -f "$d/usr/share/man/man1/show-backoff-delays.1" ]
+	local page
+	for page in "$ROOT"/man/*.[17]; do
+		page=${page##*/}
+		[ -f "$d/usr/share/man/man${page##*.}/$page" ] ||
+		    fail "make install did not install $page"
+	done
+	[ -f "$d/usr/share/man/man1/retry-share.1" ]
+	[ -f "$d/usr/share/man/man7/retry-compat.7" ]
 	[ -f "$d/usr/share/bash-completion/completions/retry" ]
 	assert_equal "$(readlink "$d/usr/share/bash-completion/completions/show-backoff-delays")" retry
 	[ -f "$d/usr/share/zsh/site-functions/_retry" ]
@@ -28,6 +34,7 @@ load test_helper/common
 	    MANDIR=/opt/m BASHCOMPDIR=/opt/c ZSHCOMPDIR=/opt/z FISHCOMPDIR=/opt/f
 	[ -x "$d/opt/b/retry" ]
 	[ -f "$d/opt/m/man1/retry.1" ]
+	[ -f "$d/opt/m/man7/retry-compat.7" ]
 	[ -f "$d/opt/c/retry" ]
 }
 

@@ -11,7 +11,7 @@ load test_helper/offers
 
 OPTDUMP=${OPTDUMP:-$ROOT/build/optdump}
 FACES='retry show-backoff-delays simulate share'
-PAGES=("$ROOT/man/retry.1" "$ROOT/man/show-backoff-delays.1")
+PAGES=("$ROOT"/man/*.[17])
 
 setup() {
 	[ -x "$OPTDUMP" ] || fail "no $OPTDUMP: make build/optdump"
@@ -336,12 +336,14 @@ manual_items() {
 	}' "${PAGES[@]}"
 }
 
-# The pages that document a face's options: show-backoff-delays.1 its
-# own, and retry.1 those it shares with retry.
+# The pages that document a face's options: show-backoff-delays.1,
+# retry-simulate.1 and retry-share.1 their own, and retry.1 those they
+# share with retry; retry-share.1 those of --share.
 pages_of() {
 	case $1 in
 	show-backoff-delays) echo 'retry.1|show-backoff-delays.1' ;;
-	*) echo 'retry.1' ;;
+	simulate) echo 'retry.1|retry-simulate.1' ;;
+	*) echo 'retry.1|retry-share.1' ;;
 	esac
 }
 
@@ -377,10 +379,10 @@ pages_of() {
 	manual_items >"$BATS_TEST_TMPDIR/items"
 	while IFS=$'\t' read -r page section longs shorts; do
 		# The face that the item is of: show-backoff-delays.1's
-		# items, simulate's section, or any.
+		# items, retry-simulate.1's, or any.
 		case $page:$section in
 		show-backoff-delays.1:*) face=show-backoff-delays ;;
-		retry.1:SIMULATE) face=simulate ;;
+		retry-simulate.1:*) face=simulate ;;
 		*) face='[a-z-]*' ;;
 		esac
 		want='' got=''
@@ -431,16 +433,18 @@ entries() {
 }
 
 # entries_of FACE NAME: the items of NAME where FACE's are: those of
-# show-backoff-delays.1 or of retry.1's SIMULATE when they have one, else
-# those of retry.1.
+# show-backoff-delays.1 or of retry-simulate.1 when they have one, else
+# those of retry.1 and retry-share.1 (whose entries retry.1's list of
+# --share's options names in a line each).
 entries_of() {
 	local text=
 	case $1 in
 	show-backoff-delays)
 		text=$(entries "$ROOT/man/show-backoff-delays.1" '' "$2") ;;
-	simulate) text=$(entries "$ROOT/man/retry.1" SIMULATE "$2") ;;
+	simulate) text=$(entries "$ROOT/man/retry-simulate.1" '' "$2") ;;
 	esac
-	[ -n "$text" ] || text=$(entries "$ROOT/man/retry.1" '' "$2")
+	[ -n "$text" ] || text=$(entries "$ROOT/man/retry.1" '' "$2"
+	    entries "$ROOT/man/retry-share.1" '' "$2")
 	printf '%s\n' "$text"
 }
 

@@ -149,7 +149,7 @@ help_format(enum mode mode, bool all)
 		    "the breaker, failures in a row, the\nnot-before time, "
 		    "and when each last changed; or start NAME afresh.\n"
 		    "A state unused for --share-window (60s) is none: runs "
-		    "drop it.\n",
+		    "drop it.\nThe manual: man retry-share\n",
 		    f);
 	else if (mode == MODE_SIMULATE)
 		fputs("Usage: retry simulate [OPTION]...\n"
@@ -168,7 +168,7 @@ help_format(enum mode mode, bool all)
 		    "Means over the runs: time until the last\nclient is done, "
 		    "and calls, the write calls of all clients.\n"
 		    "--format plain is the table; --chart draws a bar per "
-		    "strategy.\n", f);
+		    "strategy.\nThe manual: man retry-simulate\n", f);
 	else
 		fputs(RETRY_USAGE
 		    "tcp://HOST:PORT or unix:///PATH in its place is a probe: "

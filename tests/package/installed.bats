@@ -56,13 +56,25 @@ teardown() {
 # pages: every build of one version gives them the same time (the
 # changelog's), so a page formatted from an earlier build would pass for
 # this one's.
-@test "man retry and man show-backoff-delays read the installed pages" {
+@test "man retry, its other pages and man show-backoff-delays read the installed pages" {
 	command -v man >/dev/null || skip "no man"
 	run -0 man -w retry
 	assert_output /usr/share/man/man1/retry.1.gz
 	run -0 env MANWIDTH=80 MAN_KEEP_FORMATTING= man -P cat -l "$output"
 	assert_output --partial COMPATIBILITY
+	assert_output --partial "retry-compat(7)"
+	run -0 man -w retry-compat
+	assert_output /usr/share/man/man7/retry-compat.7.gz
+	run -0 env MANWIDTH=80 MAN_KEEP_FORMATTING= man -P cat -l "$output"
 	assert_output --partial "Debian's retry"
+	run -0 man -w retry-share
+	assert_output /usr/share/man/man1/retry-share.1.gz
+	run -0 env MANWIDTH=80 MAN_KEEP_FORMATTING= man -P cat -l "$output"
+	assert_output --partial "share status"
+	run -0 man -w retry-simulate
+	assert_output /usr/share/man/man1/retry-simulate.1.gz
+	run -0 env MANWIDTH=80 MAN_KEEP_FORMATTING= man -P cat -l "$output"
+	assert_output --partial "The load model"
 	run -0 man -w show-backoff-delays
 	assert_output /usr/share/man/man1/show-backoff-delays.1.gz
 	run -0 env MANWIDTH=80 man -P cat -l "$output"

@@ -66,7 +66,7 @@ main(int argc, char *argv[])
 	 * not.  Refused, as sudo is the tool for that.
 	 */
 	if (compat_privileged())
-		errx(EXIT_CANCELED, "refusing to run set-user-ID, "
+		errx(STATUS_CANCELED, "refusing to run set-user-ID, "
 		    "set-group-ID or with capabilities: it would run any "
 		    "command with them");
 	name = name != NULL ? name + 1 : argv[0];
@@ -91,7 +91,7 @@ main(int argc, char *argv[])
 	 * variable by variable with setenv(3). */
 	if (mode == MODE_RETRY) {
 		if (env_init() == -1)
-			err(EXIT_CANCELED, "the environment");
+			err(STATUS_CANCELED, "the environment");
 		setproctitle_init(argc0, argv0, envp0);
 	}
 	if ((status = options_parse(argc, argv, mode, &cfg, why,
@@ -103,7 +103,7 @@ main(int argc, char *argv[])
 			usage_error(getprogname(), status ==
 			    OPTIONS_NO_COMMAND ? HELP_SYNOPSIS : NULL, why);
 		options_free(&cfg);
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	if (cfg.help || cfg.version) {
 		if (cfg.version)
@@ -114,7 +114,7 @@ main(int argc, char *argv[])
 		}
 		options_free(&cfg);
 		if (fflush(stdout) != 0)
-			err(EXIT_CANCELED, "stdout");
+			err(STATUS_CANCELED, "stdout");
 		return 0;
 	}
 	if (cfg.seeded)
@@ -131,7 +131,7 @@ main(int argc, char *argv[])
 	    math_load(why, sizeof(why)) == -1) {
 		run_error(getprogname(), why, false);
 		options_free(&cfg);
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	ro = (struct reporter_opts){ .label = cfg.label, .args = cfg.args,
 	    .nargs = cfg.nargs, .verbosity = cfg.verbosity,
@@ -157,10 +157,10 @@ main(int argc, char *argv[])
 		/* The options were right: no pointer to --help; said as the
 		 * run's own errors are, naming it. */
 		report_error(&rep, "%s", why);
-		status = EXIT_CANCELED;
+		status = STATUS_CANCELED;
 	} else {
 		if (signals_init() == -1)
-			err(EXIT_CANCELED, "cannot make a pipe");
+			err(STATUS_CANCELED, "cannot make a pipe");
 		status = loop_run(&cfg, &rep, &rng, closed);
 		reporter_close(&rep);
 	}

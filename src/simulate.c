@@ -664,11 +664,11 @@ simulate_main(const struct config *given, struct rng *rng)
 	if (why != NULL) {
 		fflush(stdout);
 		warnx("%s", why);
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	return 0;
 }

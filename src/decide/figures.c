@@ -8,7 +8,7 @@
 static bool
 won(const struct next *x)
 {
-	return x->what == NEXT_EXIT && x->end == END_VERDICT && x->succeeded;
+	return x->what == NEXT_EXIT && x->end == FIN_VERDICT && x->succeeded;
 }
 
 const char *

@@ -25,7 +25,7 @@
  * elements are allocated when its header is read, so they are bounded
  * too. */
 #define REPLY_MAX	(1024 * 1024)
-#define ELEMENTS_MAX	10000
+#define REPLY_ELEMENTS_MAX	10000
 
 /* A server that the run talks to: the URL's, or a node of its cluster
  * that a redirection named.  Each keeps its connection. */

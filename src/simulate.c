@@ -16,12 +16,12 @@
 #include "clock.h"
 #include "duration.h"
 #include "exits.h"
-#include "lists.h"
+#include "hedgemodel.h"
 #include "mathlib.h"
 #include "model.h"
 #include "number.h"
+#include "simlists.h"
 #include "simulate.h"
-#include "tail.h"
 
 /* The contention model: which strategies, their rows and their chart. */
 

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "duration.h"
-#include "lists.h"
 #include "optable.h"
 #include "optparse.h"
 

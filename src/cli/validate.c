@@ -10,13 +10,14 @@
 #include "config.h"
 #include "duration.h"
 #include "engine.h"
-#include "lists.h"
+#include "entry.h"
+#include "hedgemodel.h"
 #include "match.h"
 #include "optable.h"
 #include "optparse.h"
 #include "probeurl.h"
 #include "share.h"
-#include "tail.h"
+#include "simlists.h"
 #include "validate.h"
 
 /* The default --max-delay of --exp, --linear, --fib, --decorrelated and

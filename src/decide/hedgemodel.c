@@ -1,5 +1,5 @@
 /*
- * retry simulate's hedging model (tail.h), in closed form: each way's
+ * retry simulate's hedging model (hedgemodel.h), in closed form: each way's
  * chance that a run takes longer than t, at every t where it changes.
  */
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "duration.h"
-#include "tail.h"
+#include "hedgemodel.h"
 
 /* Shares compared with this much slack, so that 95% of 20ms is the 95th
  * percentile however the chances add up in binary. */

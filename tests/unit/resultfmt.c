@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "figures.h"
+#include "resultfmt.h"
 #include "unit.h"
 
 struct row {

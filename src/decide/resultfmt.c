@@ -1,9 +1,9 @@
-/* The run's figures as --result-file writes them (figures.h). */
+/* The run's figures as --result-file writes them (resultfmt.h). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "figures.h"
+#include "resultfmt.h"
 
 static bool
 won(const struct next *x)

@@ -143,7 +143,9 @@ names() {
 	    '#ifndef O_PATH' '#define O_PATH 0' '#endif' \
 	    '#undef SIGPWR' '#define SIGPWR 30' \
 	    '#if !defined(ENOTSUP)' '#define ENOTSUP 95' '#endif' \
-	    'enum a { A_X, /* EBAD, SIGX */ B_X = 2,' '	STOP_X };' '#endif'
+	    'enum a { A_X, /* EBAD, SIGX */ B_X = 2,' '	STOP_X };' \
+	    'enum b { C_X, // EBAD' '	D_X };' \
+	    'struct my_enum { int EBAD; };' '#endif'
 	assert_success
 	assert_output ''
 }

@@ -3,8 +3,9 @@
  * --failure-rate, from the same string. */
 #include <math.h>
 
-#include "lists.h"
+#include "entry.h"
 #include "fuzz.h"
+#include "simlists.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

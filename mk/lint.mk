@@ -2,7 +2,11 @@
 # variables it uses.
 
 # mk/layers: no file includes a header of a layer above its own, nor a
-# face another face's (the layers are HACKING.md's map of the code).
+# face another face's (the layers are HACKING.md's map of the code), and
+# no two modules include each other.
+# mk/names: no macro or enum constant takes a prefix that a libc or
+# POSIX header reserves (O_, S_, E and a capital, SIG, LC_, _ and a
+# capital).
 
 # cppcheck and clang-tidy (.clang-tidy says which checks, and why the
 # few left out are) over the sources and the fuzz targets.
@@ -11,6 +15,7 @@ CPPCHECK_FLAGS = --quiet --std=c11 --error-exitcode=1 --inline-suppr \
 
 lint: build/gen/share_lua.h
 	./mk/layers HACKING.md src
+	./mk/names src
 	cppcheck $(CPPCHECK_FLAGS) $(SRC_DIRS:%=-I%) src fuzz tests/unit tests/redis \
 	    tests/optable
 	clang-tidy --quiet $(ALL_SRCS) fuzz/*.c tests/unit/*.c tests/redis/*.c \
@@ -23,7 +28,8 @@ lint: build/gen/share_lua.h
 	    fuzz/run tests/distcheck tests/package/build-deb \
 	    tests/package/check-installed mk/static/hot-symbols \
 	    tests/test_helper/*.bash .ci/run
-	shellcheck -s sh tests/bin/* .ci/deps mk/configure mk/layers
+	shellcheck -s sh tests/bin/* .ci/deps mk/configure mk/layers \
+	    mk/names
 
 # clang-format (.clang-format: style(9), tabs) over the lines changed
 # since FORMAT_BASE (HEAD: what is not committed yet), not over whole

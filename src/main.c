@@ -52,7 +52,7 @@ static void
 refuse_privileges(void)
 {
 	if (compat_privileged())
-		errx(EXIT_CANCELED, "refusing to run set-user-ID, "
+		errx(STATUS_CANCELED, "refusing to run set-user-ID, "
 		    "set-group-ID or with capabilities: it would run any "
 		    "command with them");
 }
@@ -72,10 +72,10 @@ retry_face(const struct config *c, struct reporter *rep, struct rng *rng,
 		/* The options were right: no pointer to --help; said as the
 		 * run's own errors are, naming it. */
 		report_error(rep, "%s", why);
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	if (signals_init() == -1)
-		err(EXIT_CANCELED, "cannot make a pipe");
+		err(STATUS_CANCELED, "cannot make a pipe");
 	status = loop_run(c, rep, rng, closed);
 	reporter_close(rep);
 	return status;
@@ -146,7 +146,7 @@ refused(int status, const char *why)
 	else
 		usage_error(getprogname(), status == OPTIONS_NO_COMMAND ?
 		    HELP_SYNOPSIS : NULL, why);
-	return EXIT_CANCELED;
+	return STATUS_CANCELED;
 }
 
 /* --help (of the face, or all of it) or --version, on stdout. */
@@ -162,7 +162,7 @@ help_or_version(const struct config *c, enum mode mode)
 		free(help);
 	}
 	if (fflush(stdout) != 0)
-		err(EXIT_CANCELED, "stdout");
+		err(STATUS_CANCELED, "stdout");
 	return 0;
 }
 
@@ -199,7 +199,7 @@ main(int argc, char *argv[])
 	 * variable by variable with setenv(3). */
 	if (face->mode == MODE_RETRY) {
 		if (env_init() == -1)
-			err(EXIT_CANCELED, "the environment");
+			err(STATUS_CANCELED, "the environment");
 		setproctitle_init(argc0, argv0, envp0);
 	}
 	status = options_parse(argc, argv, face->mode, &cfg, why, sizeof(why));
@@ -213,7 +213,7 @@ main(int argc, char *argv[])
 	else if ((face->computes || cfg.dry_run) &&
 	    math_load(why, sizeof(why)) == -1) {
 		run_error(getprogname(), why, false);
-		status = EXIT_CANCELED;
+		status = STATUS_CANCELED;
 	} else {
 		seed(&cfg, &rng);
 		reporter_init(&rep, &cfg.report);

@@ -3,9 +3,9 @@
  * state of names, as a table or JSON Lines, and a fresh start for one.
  * Listing all names, a master of a cluster that cannot be reached is said
  * in a line of its own, the others' names are listed, and the status is
- * EXIT_SHARED.  The whole command waits for the store one connection's
+ * STATUS_SHARED.  The whole command waits for the store one connection's
  * bound and SHARE_CMD_WAITS times --share-timeout at most: what was not
- * asked by then is said, and the status is EXIT_SHARED too.
+ * asked by then is said, and the status is STATUS_SHARED too.
  */
 #include <err.h>
 #include <errno.h>
@@ -223,7 +223,7 @@ share_main(const struct config *c)
 			    "--share-store-file" : "$RETRY_SHARE_STORE", why);
 		else
 			say("%s", why);
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	snprintf(what, sizeof(what), "share %s's %s in all", c->args[0],
 	    duration_format(waits, d, sizeof(d)));
@@ -265,8 +265,8 @@ share_main(const struct config *c)
 	shared_close(&sh);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		say("stdout: %s", strerror(errno));
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	/* A part of the store down: what was listed is not all. */
-	return unreached > 0 ? EXIT_SHARED : rc;
+	return unreached > 0 ? STATUS_SHARED : rc;
 }

@@ -287,7 +287,7 @@ flushed(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	return 0;
 }
@@ -366,7 +366,7 @@ show_main(const struct config *c, struct rng *rng)
 	if (why != NULL) {
 		fflush(stdout);
 		warnx("%s", why);
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	return flushed();
 }
@@ -430,7 +430,7 @@ dry_run_shared(const struct config *c)
 	if (x.what == NEXT_ATTEMPT)
 		printf("%s\n", x.probe ? "the circuit is half-open: an attempt "
 		    "would start now and probe it" : "an attempt would start now");
-	else if (x.end == END_SHARE_OPEN)
+	else if (x.end == FIN_SHARE_OPEN)
 		printf("the circuit is open: the run would give up (%d)\n",
 		    x.status);
 	else {

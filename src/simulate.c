@@ -16,12 +16,12 @@
 #include "clock.h"
 #include "duration.h"
 #include "exits.h"
-#include "lists.h"
+#include "hedgemodel.h"
 #include "mathlib.h"
 #include "model.h"
 #include "number.h"
+#include "simlists.h"
 #include "simulate.h"
-#include "tail.h"
 
 /* The contention model: which strategies, their rows and their chart. */
 
@@ -664,11 +664,11 @@ simulate_main(const struct config *given, struct rng *rng)
 	if (why != NULL) {
 		fflush(stdout);
 		warnx("%s", why);
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warn("stdout");
-		return EXIT_CANCELED;
+		return STATUS_CANCELED;
 	}
 	return 0;
 }

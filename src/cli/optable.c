@@ -60,7 +60,7 @@ static const struct opt_choice share_open_modes = { "mode", 2,
 #define REAL_WHY(f, l, h, why)	K_REAL, OFF(f), l, h, why
 #define CHOICE(f, c)	K_CHOICE, OFF(f), 0, 0, &c
 #define CODES(f)	K_CODES, OFF(f), 0, 0, NULL
-#define SIGNAL(f)	K_SIGNAL, OFF(f), 0, 0, NULL
+#define ONE_SIGNAL(f)	K_SIGNAL, OFF(f), 0, 0, NULL
 #define TEXT(f, why)	K_TEXT, OFF(f), 0, 0, why
 /* -a's increase/decrease strategies: a failure never shortens the delay. */
 #define NEVER_SHORTER	"a failure never shortens the delay"
@@ -97,7 +97,7 @@ const struct opt optable[] = {
 	  NONE_AT_0(limits.timeout),
 	  "stop an attempt after DUR (status 124)" },
 	{ "signal", 0, OPT_SIGNAL, "SIG", G_ATTEMPTS, RETRY, 0, 0,
-	  SIGNAL(signal),
+	  ONE_SIGNAL(signal),
 	  "signal sent on timeout (default TERM)" },
 	{ "kill-after", 'k', OPT_KILL_AFTER, "DUR", G_ATTEMPTS, RETRY, 0, 0,
 	  DURATION(kill_after),

@@ -5,45 +5,18 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "duration.h"
-#include "lists.h"
 #include "number.h"
 #include "optable.h"
 #include "options.h"
 #include "optparse.h"
 #include "storeurl.h"
 #include "suggest.h"
-
-int
-opt_fail(struct parse *p, const struct opt *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n = 0;
-
-	if (o != NULL)
-		n = snprintf(p->err, p->errsz, "--%s: ", o->name);
-	if (n < 0 || (size_t)n >= p->errsz)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(p->err + n, p->errsz - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int
-duration(struct parse *p, const struct opt *o, const char *arg, int64_t *out)
-{
-	const char *why;
-
-	if ((why = duration_parse(arg, out)) != NULL)
-		return opt_fail(p, o, "'%s': %s", arg, why);
-	return 0;
-}
+#include "validate.h"
 
 static int
 real(struct parse *p, const struct opt *o, const char *arg, double lo,
@@ -78,50 +51,6 @@ count(struct parse *p, const struct opt *o, const char *arg, long long lo,
 		    "from %lld to %lld)", arg, strcmp(why, "invalid") == 0 ?
 		    "not a whole number" : why, lo, hi);
 	*out = v;
-	return 0;
-}
-
-int
-opt_delay_list(struct parse *p, const struct opt *o, const char *arg)
-{
-	struct config *c = p->cfg;
-	const char *s, *next = arg;
-	char item[64];
-	size_t n = 1, len, i = 0;
-
-	for (const char *t = arg; *t != '\0'; t++)
-		n += *t == ',';
-	free(c->list);
-	if ((c->list = calloc(n, sizeof(*c->list))) == NULL)
-		return opt_fail(p, o, "out of memory");
-	/* "1, 2, 4" as Debian's retry reads it. */
-	while (next != NULL) {
-		s = list_item(next, &len, &next);
-		if (len == 0)
-			return opt_fail(p, o, "item %zu of '%s' is empty",
-			    i + 1, arg);
-		if (len >= sizeof(item))
-			return opt_fail(p, o, "item %zu of '%s' is too long",
-			    i + 1, arg);
-		memcpy(item, s, len);
-		item[len] = '\0';
-		if (duration(p, o, item, &c->list[i]) != 0)
-			return -1;
-		i++;
-	}
-	c->backoff.list = c->list;
-	c->backoff.nlist = n;
-	return 0;
-}
-
-int
-opt_strategy(struct parse *p, const struct opt *o, enum strategy s)
-{
-	if (p->strategy != NULL && p->strategy->id != o->id)
-		return opt_fail(p, o, "conflicts with --%s (give one strategy)",
-		    p->strategy->name);
-	p->strategy = o;
-	p->cfg->backoff.strategy = s;
 	return 0;
 }
 
@@ -325,21 +254,6 @@ special(struct parse *p, const struct opt *o, char *arg)
 	}
 }
 
-/*
- * getopt takes the word after an option for its value, whatever it is:
- * in "--exp -- true", '--'.  A value that is '--', or that looks like an
- * option where only a number or a duration can stand, says what was
- * missing.  Text (a pattern, a label, a command) may be anything.
- */
-bool
-opt_numeric(const struct opt *o)
-{
-	return o->kind == K_DURATION || o->kind == K_SPAN ||
-	    o->kind == K_SECONDS || o->kind == K_COUNT || o->kind == K_REAL ||
-	    o->kind == K_STRATEGY || o->id == OPT_TIMES || o->id == OPT_DELAYS ||
-	    o->id == OPT_DELAY || o->id == OPT_SEED;
-}
-
 static int
 missing(struct parse *p, const struct opt *o, const char *arg)
 {
@@ -381,14 +295,14 @@ apply(struct parse *p, const struct opt *o, char *arg)
 		*(int *)to = (int)o->lo;
 		return 0;
 	case K_DURATION:
-		if (duration(p, o, arg, to) != 0)
+		if (opt_duration(p, o, arg, to) != 0)
 			return -1;
 		/* 0 is none, as timeout(1)'s 0 is. */
 		if (o->lo > 0 && *(int64_t *)to == 0)
 			*(int64_t *)to = -1;
 		return 0;
 	case K_WITHIN:
-		if (duration(p, o, arg, to) != 0)
+		if (opt_duration(p, o, arg, to) != 0)
 			return -1;
 		if ((double)*(int64_t *)to < o->lo ||
 		    (double)*(int64_t *)to > o->hi)
@@ -442,7 +356,7 @@ apply(struct parse *p, const struct opt *o, char *arg)
 		return 0;
 	case K_STRATEGY:
 		return opt_strategy(p, o, (enum strategy)o->lo) ||
-		    (arg != NULL && duration(p, o, arg, to) != 0);
+		    (arg != NULL && opt_duration(p, o, arg, to) != 0);
 	case K_PARSED:
 		why = parsed((enum opt_parser)o->lo, arg, to);
 		break;
@@ -560,7 +474,7 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	char shortopts[2 * OPTABLE_ROWS + 5], *s = shortopts;
 	struct parse p = { .cfg = c, .err = err, .errsz = errsz };
 	const struct opt *o;
-	int ch, idx, rc;
+	int ch, idx;
 
 	defaults(c, mode);
 	/* retry stops at the command; show takes STATUS anywhere. */
@@ -619,9 +533,17 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	c->nwords = argc;
 	if (c->help || c->version)
 		return 0;
-	if ((rc = opt_validate(&p)) == 0)
+	switch (opt_validate(&p)) {
+	case 0:
 		module_opts(c);
-	return rc;
+		return 0;
+	case VALIDATE_NO_LIBRARY:
+		return OPTIONS_NO_LIBRARY;
+	case VALIDATE_NO_COMMAND:
+		return OPTIONS_NO_COMMAND;
+	default:
+		return -1;
+	}
 }
 
 void

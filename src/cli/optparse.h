@@ -1,10 +1,12 @@
-/* The parser's state, and its helpers that options.c (the options one by
- * one) and validate.c (the checks that need every option) share.  Pure. */
+/* The parser's state, and its helpers (optparse.c) that options.c (the
+ * options one by one) and validate.c (the checks that need every option)
+ * share.  Pure. */
 #ifndef RETRY_OPTPARSE_H
 #define RETRY_OPTPARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 #include "optable.h"
@@ -24,6 +26,9 @@ struct parse {
 int		 opt_fail(struct parse *p, const struct opt *o,
 		    const char *fmt, ...)
 		    __attribute__((format(printf, 3, 4)));
+/* arg, a duration, in *out: 0, or -1 (opt_fail). */
+int		 opt_duration(struct parse *p, const struct opt *o,
+		    const char *arg, int64_t *out);
 /* o's strategy s, or -1 if another strategy option was given. */
 int		 opt_strategy(struct parse *p, const struct opt *o,
 		    enum strategy s);
@@ -32,8 +37,5 @@ int		 opt_delay_list(struct parse *p, const struct opt *o,
 		    const char *arg);
 /* Whether only a number or a duration can stand for o's value. */
 bool		 opt_numeric(const struct opt *o);
-/* The checks that need every option (validate.c): 0, -1, or one of
- * options.h's OPTIONS_NO_LIBRARY and OPTIONS_NO_COMMAND. */
-int		 opt_validate(struct parse *p);
 
 #endif

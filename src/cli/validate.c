@@ -10,14 +10,15 @@
 #include "config.h"
 #include "duration.h"
 #include "engine.h"
-#include "lists.h"
+#include "entry.h"
+#include "hedgemodel.h"
 #include "match.h"
 #include "optable.h"
-#include "options.h"
 #include "optparse.h"
 #include "probeurl.h"
 #include "share.h"
-#include "tail.h"
+#include "simlists.h"
+#include "validate.h"
 
 /* The default --max-delay of --exp, --linear, --fib, --decorrelated and
  * --decorrelated-v2 in a run without a limit on attempts, as Kubernetes
@@ -339,7 +340,7 @@ validate_retry(struct parse *p)
 			(void)opt_fail(p, rule_option(k), "'%s': %s",
 			    re->v[bad], why);
 			/* A library that cannot load is no usage error. */
-			return rc == -2 ? OPTIONS_NO_LIBRARY : -1;
+			return rc == -2 ? VALIDATE_NO_LIBRARY : -1;
 		}
 	}
 	if (c->verdict.exit_on_match && c->patterns[RULE_UNTIL].n == 0)
@@ -365,7 +366,7 @@ validate_retry(struct parse *p)
 	if (c->nargs == 0 && !c->dry_run) {
 		(void)opt_fail(p, NULL, "no command given (as in: retry -- "
 		    "curl -fsS URL)");
-		return OPTIONS_NO_COMMAND;
+		return VALIDATE_NO_COMMAND;
 	}
 	if (c->nargs > 0 && stray_word(p) != 0)
 		return -1;

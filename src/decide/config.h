@@ -9,13 +9,13 @@
 #include <stdint.h>
 
 #include "codes.h"
-#include "lists.h"
 #include "engine.h"
 #include "hedging.h"
 #include "match.h"
 #include "policy.h"
 #include "probeurl.h"
 #include "share.h"
+#include "simlists.h"
 #include "verdict.h"
 
 enum mode { MODE_RETRY, MODE_SHOW, MODE_SIMULATE, MODE_SHARE };

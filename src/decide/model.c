@@ -21,11 +21,11 @@
 #include <string.h>
 
 #include "codes.h"
-#include "lists.h"
 #include "mathlib.h"
 #include "model.h"
 #include "policy.h"
 #include "rng.h"
+#include "simlists.h"
 
 int64_t
 sim_exp_base(double factor)

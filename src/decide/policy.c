@@ -53,7 +53,8 @@ policy_timeout(const struct policy *p, int64_t elapsed)
 int
 policy_cannot_run(int e)
 {
-	return e == ENOENT || e == ENOTDIR ? EXIT_ENOENT : EXIT_CANNOT_INVOKE;
+	return e == ENOENT || e == ENOTDIR ? STATUS_ENOENT :
+	    STATUS_CANNOT_INVOKE;
 }
 
 /* x cut short, for why: an exit with status, or a death by signal. */
@@ -74,14 +75,14 @@ static bool
 halted(const struct observed *o, struct next *x)
 {
 	if (o->exec_errno != 0)
-		*x = cut_short(x, NEXT_EXIT, END_CANNOT_RUN,
+		*x = cut_short(x, NEXT_EXIT, FIN_CANNOT_RUN,
 		    policy_cannot_run(o->exec_errno));
 	else if (o->received != 0)
-		*x = cut_short(x, NEXT_DIE, END_SIGNAL, o->received);
+		*x = cut_short(x, NEXT_DIE, FIN_SIGNAL, o->received);
 	else if (o->own_error)
-		*x = cut_short(x, NEXT_EXIT, END_OWN_ERROR, EXIT_CANCELED);
+		*x = cut_short(x, NEXT_EXIT, FIN_OWN_ERROR, STATUS_CANCELED);
 	else if (o->reader_gone) {
-		*x = cut_short(x, NEXT_DIE, END_READER_GONE, SIGPIPE);
+		*x = cut_short(x, NEXT_DIE, FIN_READER_GONE, SIGPIPE);
 		x->outcome = (struct outcome){ V_STOP, WHY_READER_GONE };
 	} else
 		return false;
@@ -168,7 +169,7 @@ end_with(struct next *x, const struct verdict_rules *rules,
 	const bool won = x->outcome.verdict == V_SUCCESS && !x->pending;
 
 	x->what = NEXT_EXIT;
-	x->end = END_VERDICT;
+	x->end = FIN_VERDICT;
 	x->give_up = why;
 	x->gave_up = !won;
 	x->succeeded = won;
@@ -232,7 +233,7 @@ judge(struct policy *p, const struct observed *o, struct next *x)
 	}
 	x->outcome = verdict(p->rules, o->status, o->signal, o->matched,
 	    o->at_terminal);
-	x->end = END_VERDICT;
+	x->end = FIN_VERDICT;
 	if (x->outcome.verdict == V_STOP) {
 		/* Ctrl-C, or a pager quit: die of it too, so that a
 		 * calling shell loop stops, and $? is the command's; a
@@ -301,7 +302,7 @@ judge(struct policy *p, const struct observed *o, struct next *x)
 		return;
 	}
 	x->what = NEXT_SLEEP;
-	x->end = END_NONE;
+	x->end = FIN_NONE;
 	p->n++;
 }
 
@@ -360,7 +361,7 @@ end_shared(struct next x, enum end why)
 	x.end = why;
 	x.gave_up = true;
 	x.at = -1;
-	x.status = EXIT_SHARED;
+	x.status = STATUS_SHARED;
 	return x;
 }
 
@@ -373,7 +374,7 @@ policy_gate(const struct policy *p, const struct gate_answer *g, bool down,
 
 	x.what = NEXT_ATTEMPT;
 	if (g == NULL)
-		return down ? end_shared(x, END_SHARE_DOWN) : x;
+		return down ? end_shared(x, FIN_SHARE_DOWN) : x;
 	x.waited = g->why;
 	switch (g->what) {
 	case GATE_GO:
@@ -382,7 +383,7 @@ policy_gate(const struct policy *p, const struct gate_answer *g, bool down,
 		x.probe = true;
 		return x;
 	case GATE_GIVE_UP:
-		return end_shared(x, END_SHARE_OPEN);
+		return end_shared(x, FIN_SHARE_OPEN);
 	case GATE_WAIT:
 		break;
 	}
@@ -390,7 +391,7 @@ policy_gate(const struct policy *p, const struct gate_answer *g, bool down,
 	wait = g->until > NS_PER_MS ? g->until : NS_PER_MS;
 	x.at = sat_add(now, wait);
 	if ((x.give_up = wait_past(p->l, x.at)) != GIVE_UP_NONE)
-		return end_shared(x, END_SHARE_PAST_BUDGET);
+		return end_shared(x, FIN_SHARE_PAST_BUDGET);
 	x.what = NEXT_SLEEP;
 	x.delay = (struct delay){ wait, (double)wait / 1e9, GIVE_UP_NONE, wait,
 	    wait };
@@ -411,7 +412,7 @@ policy_shared(const struct policy *p, struct next x, const struct observed *o,
 		if (!retry || !down)
 			return x;
 		end_with(&x, p->rules, o, GIVE_UP_STORE);
-		x.status = EXIT_SHARED;
+		x.status = STATUS_SHARED;
 		return x;
 	}
 	if (retry && !a->retry)

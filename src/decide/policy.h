@@ -85,25 +85,25 @@ enum next_what {
 
 /* Why a run ends (NEXT_EXIT, NEXT_DIE). */
 enum end {
-	END_NONE,		/* it goes on */
-	END_VERDICT,		/* the verdict on the attempt, or a limit of
+	FIN_NONE,		/* it goes on */
+	FIN_VERDICT,		/* the verdict on the attempt, or a limit of
 				 * the run's (outcome and give_up say which,
 				 * a spent shared budget or store among them) */
-	END_SIGNAL,		/* a signal that ends the run came to retry:
+	FIN_SIGNAL,		/* a signal that ends the run came to retry:
 				 * it dies of it */
-	END_READER_GONE,	/* retry's reader has gone: it dies of
+	FIN_READER_GONE,	/* retry's reader has gone: it dies of
 				 * SIGPIPE, as a pipeline's writer */
-	END_CANNOT_RUN,		/* the command could not be run: 126, 127 */
-	END_OWN_ERROR,		/* retry's own error: EXIT_CANCELED */
-	END_SHARE_OPEN,		/* the shared breaker is open (or another run
+	FIN_CANNOT_RUN,		/* the command could not be run: 126, 127 */
+	FIN_OWN_ERROR,		/* retry's own error: STATUS_CANCELED */
+	FIN_SHARE_OPEN,		/* the shared breaker is open (or another run
 				 * probes it), and --share-open giveup:
-				 * EXIT_SHARED */
-	END_SHARE_PAST_BUDGET,	/* waiting for shared state would pass
+				 * STATUS_SHARED */
+	FIN_SHARE_PAST_BUDGET,	/* waiting for shared state would pass
 				 * --deadline or --budget (give_up says
-				 * which): EXIT_SHARED */
-	END_SHARE_DOWN,		/* the store does not answer before an
+				 * which): STATUS_SHARED */
+	FIN_SHARE_DOWN,		/* the store does not answer before an
 				 * attempt, and --share-required:
-				 * EXIT_SHARED */
+				 * STATUS_SHARED */
 };
 
 struct next {
@@ -112,9 +112,9 @@ struct next {
 	unsigned long	 attempt;	/* the attempt judged, as counted: a
 					 * --forever reset starts at 1 */
 	struct outcome	 outcome;	/* the verdict on it, and why */
-	enum give_up	 give_up;	/* END_VERDICT: the back-off or a
+	enum give_up	 give_up;	/* FIN_VERDICT: the back-off or a
 					 * limit ended the run: which;
-					 * END_SHARE_PAST_BUDGET: the limit
+					 * FIN_SHARE_PAST_BUDGET: the limit
 					 * the wait would pass, GIVE_UP_BUDGET
 					 * or GIVE_UP_DEADLINE */
 	const struct codes_limit *limit;	/* GIVE_UP_LIMIT: the
@@ -190,7 +190,7 @@ struct next	 policy_next(struct policy *, const struct observed *);
  * --share-required).  The attempt starts (and may probe the breaker), or
  * waits (a millisecond at least) and asks again; a wait that would pass
  * --budget or --deadline (give_up names the earlier of those it passes),
- * --share-open giveup and a store down end the run with EXIT_SHARED.
+ * --share-open giveup and a store down end the run with STATUS_SHARED.
  */
 struct next	 policy_gate(const struct policy *, const struct gate_answer *g,
 		    bool down, int64_t now);
@@ -199,7 +199,7 @@ struct next	 policy_gate(const struct policy *, const struct gate_answer *g,
  * at now: a, its answer, or nothing (NULL; down: the store is down, and
  * --share-required).  A retry that the shared budget refuses ends the run
  * with the attempt's status (GIVE_UP_SHARED), one that a store down
- * cannot count with EXIT_SHARED (GIVE_UP_STORE), and one that would now
+ * cannot count with STATUS_SHARED (GIVE_UP_STORE), and one that would now
  * start past --budget as the budget does.  A success stands.
  */
 struct next	 policy_shared(const struct policy *, struct next x,

@@ -14,7 +14,7 @@
 
 #include "config.h"
 #include "engine.h"
-#include "lists.h"
+#include "entry.h"
 #include "policy.h"
 #include "rng.h"
 

@@ -35,7 +35,7 @@ report_status(struct line *l, const struct attempt_result *r,
 
 	if (cause != NULL)
 		line_add(l, "could not start: %s", cause);
-	else if (r->timed_out && r->status != EXIT_TIMEDOUT)
+	else if (r->timed_out && r->status != STATUS_TIMEDOUT)
 		/* --preserve-status: the command's own. */
 		line_add(l, "timed out (status %d)", r->status);
 	else if (r->timed_out)
@@ -100,7 +100,7 @@ add_next(struct line *l, const struct report *e)
 	    duration_format(e->wanted, d, sizeof(d)));
 }
 
-/* EV_SHARE's text. */
+/* REP_SHARE's text. */
 static void
 share_text(struct line *l, const struct reporter *c, const struct report *e)
 {
@@ -194,11 +194,11 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 	unsigned long n;
 
 	switch (e->event) {
-	case EV_START:
+	case REP_START:
 		report_attempt(l, c, e->attempt);
 		line_add(l, " starting");
 		return;
-	case EV_SUCCEEDED:
+	case REP_SUCCEEDED:
 		report_attempt(l, c, e->attempt);
 		line_add(l, " succeeded");
 		/* A success by --success-on or --until says which. */
@@ -226,7 +226,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			add_deadline(l, c, e);
 		}
 		return;
-	case EV_FAILED:
+	case REP_FAILED:
 		report_attempt(l, c, e->attempt);
 		line_add(l, " failed: ");
 		report_status(l, e->result, e->cause);
@@ -236,7 +236,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			    report_failure_why(e->reason));
 		add_next(l, e);
 		return;
-	case EV_GIVE_UP:
+	case REP_GIVE_UP:
 		n = made(e);
 		line_add(l, "giving up after %lu attempt%s in %s: ", n,
 		    n == 1 ? "" : "s", duration_format(
@@ -273,10 +273,10 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			    "%lu successes in a row", c->max_attempts,
 			    c->successes);
 		return;
-	case EV_SHARE:
+	case REP_SHARE:
 		share_text(l, c, e);
 		return;
-	case EV_DONE:
+	case REP_DONE:
 		line_add(l, "succeeded on attempt %lu", e->hedged ?
 		    e->attempt : made(e));
 		if (c->max_attempts > 0)
@@ -289,7 +289,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 			report_status(l, e->result, e->cause);
 		}
 		return;
-	case EV_SIGNAL:
+	case REP_SIGNAL:
 		add_signal(l, e->received);
 		if (e->result == NULL && e->attempt == 0)
 			line_add(l, " before the first attempt");
@@ -315,7 +315,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		}
 		line_add(l, "; stopping");
 		return;
-	case EV_STOP:
+	case REP_STOP:
 		/* Between attempts (a wait on the shared state) there is no
 		 * attempt to speak of. */
 		if (e->result == NULL && e->cause == NULL)
@@ -350,10 +350,10 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 }
 
 static const char *const event_names[] = {
-	[EV_START] = "start", [EV_FAILED] = "failure",
-	[EV_SUCCEEDED] = "success", [EV_GIVE_UP] = "giveup",
-	[EV_STOP] = "stop", [EV_SIGNAL] = "signal", [EV_SHARE] = "share",
-	[EV_DONE] = "done",
+	[REP_START] = "start", [REP_FAILED] = "failure",
+	[REP_SUCCEEDED] = "success", [REP_GIVE_UP] = "giveup",
+	[REP_STOP] = "stop", [REP_SIGNAL] = "signal", [REP_SHARE] = "share",
+	[REP_DONE] = "done",
 };
 
 static const char *const share_events[] = {
@@ -386,18 +386,18 @@ static bool
 ends_run(const struct report *e)
 {
 	switch (e->event) {
-	case EV_START:
-	case EV_FAILED:
+	case REP_START:
+	case REP_FAILED:
 		return false;
-	case EV_SUCCEEDED:
+	case REP_SUCCEEDED:
 		return e->delay < 0;
-	case EV_SHARE:
+	case REP_SHARE:
 		return e->shared == SE_GIVE_UP_OPEN ||
 		    e->shared == SE_PAST_BUDGET || e->shared == SE_STORE_DOWN;
-	case EV_GIVE_UP:
-	case EV_STOP:
-	case EV_SIGNAL:
-	case EV_DONE:
+	case REP_GIVE_UP:
+	case REP_STOP:
+	case REP_SIGNAL:
+	case REP_DONE:
 		return true;
 	}
 	return false;
@@ -424,13 +424,13 @@ run_reason(const struct report *e)
 	if (!ends_run(e))
 		return NULL;
 	switch (e->event) {
-	case EV_SIGNAL:
+	case REP_SIGNAL:
 		return "signal";
-	case EV_STOP:
+	case REP_STOP:
 		return reason_names[e->reason];
-	case EV_GIVE_UP:
+	case REP_GIVE_UP:
 		return give_ups[e->give_up];
-	case EV_SHARE:
+	case REP_SHARE:
 		return e->shared == SE_GIVE_UP_OPEN ? "share_open" :
 		    e->shared == SE_PAST_BUDGET ? (e->give_up ==
 		    GIVE_UP_DEADLINE ? "deadline" : "budget") : "share_store";
@@ -450,8 +450,8 @@ run_reason(const struct report *e)
 static const char *
 attempt_reason(const struct report *e)
 {
-	if (e->event == EV_START || e->event == EV_SIGNAL ||
-	    e->event == EV_SHARE || (e->result == NULL && e->cause == NULL))
+	if (e->event == REP_START || e->event == REP_SIGNAL ||
+	    e->event == REP_SHARE || (e->result == NULL && e->cause == NULL))
 		return NULL;
 	if (e->cause != NULL)
 		return "not_started";
@@ -528,7 +528,7 @@ json(struct line *l, const struct reporter *c, const struct report *e,
 		    "\"timed_out\":false,\"duration_ms\":null");
 	line_add(l, ",\"elapsed_ms\":%lld",
 	    (long long)(e->elapsed / NS_PER_MS));
-	if (e->delay >= 0 && e->event != EV_START) {
+	if (e->delay >= 0 && e->event != REP_START) {
 		line_add(l, ",\"delay_ms\":%lld,\"delay_from_output\":%s",
 		    (long long)(e->delay / NS_PER_MS),
 		    e->asked ? "true" : "false");
@@ -553,36 +553,36 @@ json(struct line *l, const struct reporter *c, const struct report *e,
 		line_add(l, "\"%s\"", why);
 	else
 		line_add(l, "null");
-	if (e->cause != NULL && e->event != EV_START) {
+	if (e->cause != NULL && e->event != REP_START) {
 		line_add(l, ",\"message\":");
 		line_add_json(l, e->cause);
 	}
 	/* The two ends of a run that count its attempts. */
-	if (e->event == EV_GIVE_UP || e->event == EV_DONE)
+	if (e->event == REP_GIVE_UP || e->event == REP_DONE)
 		line_add(l, ",\"attempts\":%lu,\"failures\":%lu", made(e),
 		    e->failures);
-	if (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_LIMIT) {
+	if (e->event == REP_GIVE_UP && e->give_up == GIVE_UP_LIMIT) {
 		/* Checked: digits, '-', ':' and a signal's name. */
 		line_add(l, ",\"limit\":\"%.*s\"", (int)e->limit->len,
 		    e->limit->item);
 	}
-	if (e->event == EV_SUCCEEDED && c->successes > 1)
+	if (e->event == REP_SUCCEEDED && c->successes > 1)
 		line_add(l, ",\"in_a_row\":%lu", e->streak);
 	if (c->share != NULL) {
 		line_add(l, ",\"share\":\"%s\"", c->share);
-		if (e->event == EV_SHARE)
+		if (e->event == REP_SHARE)
 			line_add(l, ",\"what\":\"%s\"",
 			    share_events[e->shared]);
-		if ((e->event == EV_SHARE && (e->shared == SE_OPENED ||
+		if ((e->event == REP_SHARE && (e->shared == SE_OPENED ||
 		    e->shared == SE_REOPENED || e->shared == SE_CLOSED)) ||
-		    (e->event == EV_GIVE_UP && e->give_up == GIVE_UP_SHARED))
+		    (e->event == REP_GIVE_UP && e->give_up == GIVE_UP_SHARED))
 			line_add(l, ",\"tokens\":%s", number_text(
 			    share_shown(e->tokens), t[0]));
-		if (e->event == EV_SHARE && e->wait >= 0)
+		if (e->event == REP_SHARE && e->wait >= 0)
 			line_add(l, ",\"wait_ms\":%lld",
 			    (long long)(e->wait / NS_PER_MS));
 	}
-	if (e->event == EV_SIGNAL) {
+	if (e->event == REP_SIGNAL) {
 		line_add(l, ",\"received\":\"");
 		add_signal(l, e->received);
 		line_add(l, "\",\"forwarded\":%s,\"from_terminal\":%s",

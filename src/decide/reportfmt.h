@@ -18,12 +18,12 @@
 #include "attempt.h"
 #include "verdict.h"
 
-/* EV_DONE: the run ended in a success after one or more failures, said
+/* REP_DONE: the run ended in a success after one or more failures, said
  * once, as it ends. */
-enum event { EV_START, EV_FAILED, EV_SUCCEEDED, EV_GIVE_UP, EV_STOP,
-	EV_SIGNAL, EV_SHARE, EV_DONE };
+enum event { REP_START, REP_FAILED, REP_SUCCEEDED, REP_GIVE_UP, REP_STOP,
+	REP_SIGNAL, REP_SHARE, REP_DONE };
 
-/* EV_SHARE: what the shared state did or said. */
+/* REP_SHARE: what the shared state did or said. */
 enum share_event {
 	SE_OPENED,		/* this run's failure opened the breaker */
 	SE_REOPENED,		/* this run's probe failed: open again */
@@ -44,9 +44,9 @@ struct report {
 	unsigned long	 made;		/* the attempts the run made, a
 					 * --forever --reset-after's before
 					 * its count started over too */
-	bool		 hedged;	/* EV_DONE: attempt won a round of
+	bool		 hedged;	/* REP_DONE: attempt won a round of
 					 * --hedge, and is named, not made */
-	unsigned long	 failures;	/* EV_GIVE_UP, EV_DONE: the attempts
+	unsigned long	 failures;	/* REP_GIVE_UP, REP_DONE: the attempts
 					 * of the run that failed */
 	const struct attempt_result *result;
 	int64_t		 duration;	/* of the attempt, ns */
@@ -60,19 +60,19 @@ struct report {
 	enum reason	 verdict_why;	/* why the attempt it reports got its
 					 * verdict (a stop by the reader
 					 * gone keeps the attempt's) */
-	enum give_up	 give_up;	/* EV_GIVE_UP; SE_PAST_BUDGET: the
+	enum give_up	 give_up;	/* REP_GIVE_UP; SE_PAST_BUDGET: the
 					 * limit passed, GIVE_UP_BUDGET or
 					 * GIVE_UP_DEADLINE */
 	const struct codes_limit *limit;	/* GIVE_UP_LIMIT: which */
-	unsigned long	 streak;	/* EV_SUCCEEDED: successes in a row */
+	unsigned long	 streak;	/* REP_SUCCEEDED: successes in a row */
 	const char	*cause;		/* the attempt could not start: why */
-	int		 received;	/* EV_SIGNAL: the signal that ends the
+	int		 received;	/* REP_SIGNAL: the signal that ends the
 					 * run; result is NULL between
 					 * attempts */
-	enum share_event shared;	/* EV_SHARE */
-	double		 tokens;	/* EV_SHARE, GIVE_UP_SHARED: left */
-	int64_t		 wait;		/* EV_SHARE: ns waited, or -1 */
-	enum gate_why	 waited;	/* EV_SHARE: what for */
+	enum share_event shared;	/* REP_SHARE */
+	double		 tokens;	/* REP_SHARE, GIVE_UP_SHARED: left */
+	int64_t		 wait;		/* REP_SHARE: ns waited, or -1 */
+	enum gate_why	 waited;	/* REP_SHARE: what for */
 };
 
 struct logfile;

@@ -156,7 +156,7 @@ ci_report(const struct reporter *c, const struct report *e)
 	if (c->ci == CI_NONE)
 		return;
 	switch (e->event) {
-	case EV_START:
+	case REP_START:
 		/* --hedge: the group opens when the output of the attempt
 		 * that decides the round comes (ci_output). */
 		if (c->hedge) {
@@ -165,30 +165,30 @@ ci_report(const struct reporter *c, const struct report *e)
 		} else
 			open_group(c, e->attempt);
 		break;
-	case EV_FAILED:
+	case REP_FAILED:
 		keep_status(e->result, e->cause);
 		close_group(c);
 		break;
-	case EV_GIVE_UP:
-	case EV_STOP:
+	case REP_GIVE_UP:
+	case REP_STOP:
 		if (e->result != NULL || e->cause != NULL)
 			keep_status(e->result, e->cause);
 		close_group(c);
-		if (e->event == EV_GIVE_UP)
+		if (e->event == REP_GIVE_UP)
 			annotate(c, e, true, "gave up");
 		else if (e->reason != WHY_READER_GONE &&
 		    e->reason != WHY_QUIT && e->reason != WHY_INTERRUPTED)
 			annotate(c, e, true, "stopped");
 		break;
-	case EV_SUCCEEDED:
-	case EV_SIGNAL:
+	case REP_SUCCEEDED:
+	case REP_SIGNAL:
 		close_group(c);
 		break;
-	case EV_DONE:
+	case REP_DONE:
 		close_group(c);
 		annotate(c, e, false, NULL);
 		break;
-	case EV_SHARE:
+	case REP_SHARE:
 		break;
 	}
 }

@@ -7,7 +7,7 @@
 #include "hedgefmt.h"
 #include "reportfmt.h"
 
-/* e, as the CI that c names says it (nothing with CI_NONE): EV_START
+/* e, as the CI that c names says it (nothing with CI_NONE): REP_START
  * before the event's own report, any other after it.  With --hedge, an
  * attempt's group opens only when its output comes (ci_output). */
 void	ci_report(const struct reporter *c, const struct report *e);

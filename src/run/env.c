@@ -9,23 +9,23 @@
 
 extern char **environ;
 
-static const char *const names[ENV_COUNT] = {
-	[ENV_MAX_ATTEMPTS] = "RETRY_MAX_ATTEMPTS",
-	[ENV_LAST_STATUS] = "RETRY_LAST_STATUS",
-	[ENV_ATTEMPT] = "RETRY_ATTEMPT",
-	[ENV_ELAPSED_MS] = "RETRY_ELAPSED_MS",
-	[ENV_STATUS] = "RETRY_STATUS",
-	[ENV_DELAY_MS] = "RETRY_DELAY_MS",
-	[ENV_HEDGED] = "RETRY_HEDGED",
+static const char *const names[VAR_COUNT] = {
+	[VAR_MAX_ATTEMPTS] = "RETRY_MAX_ATTEMPTS",
+	[VAR_LAST_STATUS] = "RETRY_LAST_STATUS",
+	[VAR_ATTEMPT] = "RETRY_ATTEMPT",
+	[VAR_ELAPSED_MS] = "RETRY_ELAPSED_MS",
+	[VAR_STATUS] = "RETRY_STATUS",
+	[VAR_DELAY_MS] = "RETRY_DELAY_MS",
+	[VAR_HEDGED] = "RETRY_HEDGED",
 };
 
 static struct {
 	char	**block;	/* the pointers, then the strings: kept
 				 * for the life of the process */
 	char	**tail;		/* after the inherited variables */
-	bool	  set[ENV_COUNT];
+	bool	  set[VAR_COUNT];
 	bool	  nested;	/* RETRY_ATTEMPT was inherited */
-	char	  buf[ENV_COUNT][48];
+	char	  buf[VAR_COUNT][48];
 } env;
 
 static bool	 ours(const char *);
@@ -39,7 +39,7 @@ ours(const char *s)
 
 	if (strncmp(s, "RETRY_", 6) != 0)
 		return false;
-	for (size_t i = 0; i < ENV_COUNT; i++) {
+	for (size_t i = 0; i < VAR_COUNT; i++) {
 		len = strlen(names[i]);
 		if (strncmp(s, names[i], len) == 0 && s[len] == '=')
 			return true;
@@ -56,9 +56,9 @@ env_init(void)
 	for (char **e = environ; *e != NULL; e++, n++)
 		bytes += strlen(*e) + 1;
 	/* The pointers, room for ours and the NULL, then the strings. */
-	if ((v = malloc((n + ENV_COUNT + 1) * sizeof(*v) + bytes)) == NULL)
+	if ((v = malloc((n + VAR_COUNT + 1) * sizeof(*v) + bytes)) == NULL)
 		return -1;
-	p = (char *)(v + n + ENV_COUNT + 1);
+	p = (char *)(v + n + VAR_COUNT + 1);
 	n = 0;
 	for (char **e = environ; *e != NULL; e++) {
 		if (ours(*e)) {
@@ -84,7 +84,7 @@ env_tail(void)
 
 	if (env.tail == NULL)
 		return;
-	for (size_t i = 0; i < ENV_COUNT; i++)
+	for (size_t i = 0; i < VAR_COUNT; i++)
 		if (env.set[i])
 			env.tail[k++] = env.buf[i];
 	env.tail[k] = NULL;

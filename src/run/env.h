@@ -16,15 +16,15 @@
 
 /* In the order they follow the inherited variables. */
 enum env_var {
-	ENV_MAX_ATTEMPTS,	/* RETRY_MAX_ATTEMPTS */
-	ENV_LAST_STATUS,	/* RETRY_LAST_STATUS, empty before a status */
-	ENV_ATTEMPT,		/* RETRY_ATTEMPT */
-	ENV_ELAPSED_MS,		/* RETRY_ELAPSED_MS */
-	ENV_STATUS,		/* RETRY_STATUS, for hooks */
-	ENV_DELAY_MS,		/* RETRY_DELAY_MS, for hooks */
-	ENV_HEDGED,		/* RETRY_HEDGED, 1 in an attempt started as a
+	VAR_MAX_ATTEMPTS,	/* RETRY_MAX_ATTEMPTS */
+	VAR_LAST_STATUS,	/* RETRY_LAST_STATUS, empty before a status */
+	VAR_ATTEMPT,		/* RETRY_ATTEMPT */
+	VAR_ELAPSED_MS,		/* RETRY_ELAPSED_MS */
+	VAR_STATUS,		/* RETRY_STATUS, for hooks */
+	VAR_DELAY_MS,		/* RETRY_DELAY_MS, for hooks */
+	VAR_HEDGED,		/* RETRY_HEDGED, 1 in an attempt started as a
 				 * hedge */
-	ENV_COUNT
+	VAR_COUNT
 };
 
 /* Moves environ; -1 (errno ENOMEM) leaves it as it was. */

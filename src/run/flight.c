@@ -227,7 +227,7 @@ read_status(const struct flight *f, int st, struct attempt_result *r)
 		 * --preserve-status: the status is what the command ended
 		 * with, as the shell would say it. */
 		if (!f->o->preserve_status)
-			r->status = EXIT_TIMEDOUT;
+			r->status = STATUS_TIMEDOUT;
 		else if (WIFSIGNALED(st))
 			r->status = 128 + WTERMSIG(st);
 		else
@@ -261,7 +261,7 @@ flight_reap(struct flight *f, bool kill)
 	/* Reaped behind retry's back (it cannot be, as SIGCHLD is never
 	 * ignored): an end retry cannot tell, not a success. */
 	if (w == -1)
-		st = W_EXITCODE(EXIT_CANCELED, 0);
+		st = W_EXITCODE(STATUS_CANCELED, 0);
 	f->exited = f->reaped = true;
 	f->kill_at = -1;
 	read_status(f, st, &f->r);

@@ -98,12 +98,12 @@ launch(struct round *rd, struct slot *f, unsigned long n, bool first)
 		    "anew for attempt %lu: %s", n, strerror(errno));
 		goto fail;
 	}
-	env_set(ENV_ATTEMPT, n, false);
-	env_set(ENV_ELAPSED_MS, (uint64_t)f->start / 1000000, false);
+	env_set(VAR_ATTEMPT, n, false);
+	env_set(VAR_ELAPSED_MS, (uint64_t)f->start / 1000000, false);
 	if (first)
-		env_unset(ENV_HEDGED);
+		env_unset(VAR_HEDGED);
 	else
-		env_set(ENV_HEDGED, 1, false);
+		env_set(VAR_HEDGED, 1, false);
 	timeout = policy_timeout(h->pol, f->start);
 	if ((f->fl.pid = attempt_start(&o, &f->fl.r.exec_errno)) == -1) {
 		snprintf(h->err, sizeof(h->err), "%s", strerror(errno));
@@ -281,7 +281,7 @@ ended(struct round *rd, int i)
 	}
 	report_limited(h->rep, f->scan.limited);
 	(*h->failures)++;
-	env_set(ENV_LAST_STATUS, (uint64_t)f->fl.r.status, false);
+	env_set(VAR_LAST_STATUS, (uint64_t)f->fl.r.status, false);
 	rd->since = f->end;
 	rd->failed = f->n;
 	f->why = oc.reason;
@@ -353,7 +353,7 @@ youngest(const struct round *rd)
 static void
 say_start(const struct hedge_run *h, unsigned long n)
 {
-	const struct report ev = { .event = EV_START, .attempt = n,
+	const struct report ev = { .event = REP_START, .attempt = n,
 	    .elapsed = mono_ns() - h->t0, .delay = -1 };
 
 	report(h->rep, &ev);
@@ -535,9 +535,9 @@ hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 		pass_on(h, f);
 	close_held(f);
 	/* The hooks see the deciding attempt, as after a single one. */
-	env_unset(ENV_HEDGED);
-	env_set(ENV_ATTEMPT, f->n, false);
-	env_set(ENV_ELAPSED_MS, (uint64_t)f->start / 1000000, false);
+	env_unset(VAR_HEDGED);
+	env_set(VAR_ATTEMPT, f->n, false);
+	env_set(VAR_ELAPSED_MS, (uint64_t)f->start / 1000000, false);
 	*r = f->fl.r;
 	/* A signal that ends the run went to every attempt in flight. */
 	for (int i = 0; i < HEDGE_N_MAX; i++)

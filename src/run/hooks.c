@@ -65,8 +65,8 @@ hook_one(const struct hooks *h, const char *option, char *cmd,
 	}
 	/* None before the first attempt: the shared breaker held it. */
 	if (last != NULL)
-		env_set(ENV_STATUS, (uint64_t)last->status, false);
-	env_set(ENV_DELAY_MS, delay >= 0 ? (uint64_t)(delay / NS_PER_MS) : 0,
+		env_set(VAR_STATUS, (uint64_t)last->status, false);
+	env_set(VAR_DELAY_MS, delay >= 0 ? (uint64_t)(delay / NS_PER_MS) : 0,
 	    false);
 	r.interrupted = 0;
 	if (attempt_run(&ao, &r) == -1)
@@ -82,8 +82,8 @@ hook_one(const struct hooks *h, const char *option, char *cmd,
 		report_error(h->rep, "%s: exit %d", option, r.status);
 	else if (r.interrupted == 0)
 		rc = 0;
-	env_unset(ENV_STATUS);
-	env_unset(ENV_DELAY_MS);
+	env_unset(VAR_STATUS);
+	env_unset(VAR_DELAY_MS);
 	*sig = r.interrupted;
 	return rc;
 }

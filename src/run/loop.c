@@ -129,28 +129,28 @@ say_halt(const struct run *run, const struct next *x,
 	struct report ev;
 
 	switch (x->end) {
-	case END_SIGNAL:
-		ev = (struct report){ .event = EV_SIGNAL,
+	case FIN_SIGNAL:
+		ev = (struct report){ .event = REP_SIGNAL,
 		    .attempt = r != NULL ? run->pol.n : run->judged,
 		    .result = r, .duration = r != NULL ? o->end - o->start : 0,
 		    .elapsed = mono_ns() - run->t0, .delay = -1,
 		    .received = x->status };
 		report(run->rep, &ev);
 		return;
-	case END_READER_GONE:
+	case FIN_READER_GONE:
 		/* The run ends because its output's reader has gone: retry
 		 * dies of SIGPIPE, as any writer of a pipeline whose reader
 		 * went away. */
 		ev = run->said;
-		ev.event = EV_STOP;
+		ev.event = REP_STOP;
 		ev.reason = WHY_READER_GONE;
 		ev.delay = -1;
 		report(run->rep, &ev);
 		return;
-	case END_CANNOT_RUN:
+	case FIN_CANNOT_RUN:
 		report_cannot_run(run->rep, cmd, o->exec_errno);
 		return;
-	case END_OWN_ERROR:
+	case FIN_OWN_ERROR:
 		report_error(run->rep, "%s", run->st.err);
 		return;
 	default:
@@ -173,12 +173,12 @@ check_signal(const struct run *run, struct next x, int sig)
 }
 
 /* An attempt that could not be started fails as any other, with
- * EXIT_CANCELED. */
+ * STATUS_CANCELED. */
 static void
 fail_start(struct run *run, struct attempt_result *r, const char *why)
 {
 	memset(r, 0, sizeof(*r));
-	r->status = EXIT_CANCELED;
+	r->status = STATUS_CANCELED;
 	snprintf(run->cause, sizeof(run->cause), "%s", why);
 	run->st.err[0] = '\0';
 }
@@ -206,15 +206,15 @@ observe_attempt(struct run *run)
 	    .probing = run->probing };
 	struct attempt_result *r = &run->result;
 	struct observed *o = &run->seen;
-	struct report ev = { .event = EV_START, .attempt = run->pol.n,
+	struct report ev = { .event = REP_START, .attempt = run->pol.n,
 	    .elapsed = start, .delay = -1 };
 	char why[256];
 
 	run->made++;
 	run->waiting = WAIT_NONE;
 	run->wait_said = -1;
-	env_set(ENV_ATTEMPT, run->pol.n, false);
-	env_set(ENV_ELAPSED_MS, (uint64_t)start / 1000000, false);
+	env_set(VAR_ATTEMPT, run->pol.n, false);
+	env_set(VAR_ELAPSED_MS, (uint64_t)start / 1000000, false);
 	run->ao.timeout = policy_timeout(&run->pol, start);
 	run->cause[0] = '\0';
 	report(run->rep, &ev);
@@ -242,7 +242,7 @@ observe_attempt(struct run *run)
 	if (o->exec_errno != 0 || o->received != 0 || o->own_error)
 		return;
 	report_limited(run->rep, run->st.result.limited);
-	env_set(ENV_LAST_STATUS, (uint64_t)r->status, false);
+	env_set(VAR_LAST_STATUS, (uint64_t)r->status, false);
 	o->end_s = (double)o->end / 1e9;
 	memcpy(o->matched, run->st.result.matched, sizeof(o->matched));
 	o->at_terminal = r->foreground && isatty(STDOUT_FILENO);
@@ -262,7 +262,7 @@ static struct next
 record_result(struct run *run, const struct observed *o, struct next x)
 {
 	const bool success = x.outcome.verdict == V_SUCCESS;
-	struct report ev = { .event = EV_SHARE, .attempt = x.attempt,
+	struct report ev = { .event = REP_SHARE, .attempt = x.attempt,
 	    .elapsed = o->end, .delay = -1, .wait = -1 };
 	struct record_answer a;
 	enum shared_said got;
@@ -288,9 +288,9 @@ record_result(struct run *run, const struct observed *o, struct next x)
 static void
 say_after(struct run *run)
 {
-	if (run->after.event == EV_SHARE)
+	if (run->after.event == REP_SHARE)
 		report(run->rep, &run->after);
-	run->after.event = EV_START;
+	run->after.event = REP_START;
 }
 
 /* Before a retry: what the attempt read of stdin is said, then
@@ -342,28 +342,28 @@ say_judgement(struct run *run, struct next x)
 	if (x.what == NEXT_DIE) {
 		/* Ctrl-C, a pager quit, or the reader gone: as the
 		 * pipeline. */
-		ev.event = EV_STOP;
+		ev.event = REP_STOP;
 		report(run->rep, &ev);
 		return x;
 	}
 	settle_output(run, x.what == NEXT_EXIT ? x.succeeded :
 	    x.outcome.verdict == V_SUCCESS && !x.pending, x.what == NEXT_EXIT,
 	    o);
-	if ((x = policy_halt(x, o)).end == END_OWN_ERROR)
+	if ((x = policy_halt(x, o)).end == FIN_OWN_ERROR)
 		say_halt(run, &x, o, NULL);
 	/* A signal, or the reader gone, as it was written: nothing more is
 	 * said. */
-	if (x.end != END_NONE && x.end != END_VERDICT)
+	if (x.end != FIN_NONE && x.end != FIN_VERDICT)
 		return x;
 	if (x.what == NEXT_EXIT)
 		/* A --forever run that --budget ends after a success ends as
 		 * any successful run. */
-		ev.event = x.succeeded ? EV_SUCCEEDED :
-		    x.give_up != GIVE_UP_NONE ? EV_GIVE_UP :
-		    x.outcome.verdict == V_STOP ? EV_STOP : EV_SUCCEEDED;
+		ev.event = x.succeeded ? REP_SUCCEEDED :
+		    x.give_up != GIVE_UP_NONE ? REP_GIVE_UP :
+		    x.outcome.verdict == V_STOP ? REP_STOP : REP_SUCCEEDED;
 	else {
-		ev.event = x.outcome.verdict == V_SUCCESS ? EV_SUCCEEDED :
-		    EV_FAILED;
+		ev.event = x.outcome.verdict == V_SUCCESS ? REP_SUCCEEDED :
+		    REP_FAILED;
 		ev.delay = x.delay.ns;
 	}
 	/* What the attempt did to the breaker comes before the line that
@@ -393,8 +393,8 @@ run_attempt(struct run *run)
 	x = policy_next(&run->pol, o);
 	if (run->hedged != 0)
 		x.attempt = run->hedged;
-	if (x.end != END_NONE && x.end != END_VERDICT &&
-	    x.end != END_READER_GONE) {
+	if (x.end != FIN_NONE && x.end != FIN_VERDICT &&
+	    x.end != FIN_READER_GONE) {
 		/* A signal before the attempt could start: said as between
 		 * attempts, or before the first. */
 		say_halt(run, &x, o, run->last->unstarted ? NULL : run->last);
@@ -422,7 +422,7 @@ run_attempt(struct run *run)
 static struct next
 ask_gate(struct run *run)
 {
-	struct report ev = { .event = EV_SHARE, .attempt = run->pol.n,
+	struct report ev = { .event = REP_SHARE, .attempt = run->pol.n,
 	    .delay = -1, .wait = run->wait_said };
 	struct gate_answer g = { GATE_GO, WAIT_NONE, 0 };
 	enum shared_said got;
@@ -439,14 +439,14 @@ ask_gate(struct run *run)
 	if (signal_stop != 0)
 		return check_signal(run, x, signal_stop);
 	switch (x.end) {
-	case END_SHARE_OPEN:
+	case FIN_SHARE_OPEN:
 		ev.shared = SE_GIVE_UP_OPEN;
 		break;
-	case END_SHARE_PAST_BUDGET:
+	case FIN_SHARE_PAST_BUDGET:
 		ev.shared = SE_PAST_BUDGET;
 		ev.give_up = x.give_up;
 		break;
-	case END_SHARE_DOWN:
+	case FIN_SHARE_DOWN:
 		ev.shared = SE_STORE_DOWN;
 		break;
 	default:
@@ -507,14 +507,14 @@ static void
 say_recovered(const struct run *run, const struct next *x)
 {
 	const struct observed *o = &run->seen;
-	struct report ev = { .event = EV_DONE, .attempt = x->attempt,
+	struct report ev = { .event = REP_DONE, .attempt = x->attempt,
 	    .made = run->made, .hedged = run->hedged != 0,
 	    .failures = run->failures,
 	    .result = run->last, .duration = o->end - o->start,
 	    .elapsed = o->end, .delay = -1, .reason = x->outcome.reason,
 	    .verdict_why = x->outcome.reason, .give_up = x->give_up };
 
-	if (x->what == NEXT_EXIT && x->end == END_VERDICT && x->succeeded &&
+	if (x->what == NEXT_EXIT && x->end == FIN_VERDICT && x->succeeded &&
 	    run->failures > 0)
 		report(run->rep, &ev);
 }
@@ -533,15 +533,15 @@ end_run(struct run *run, struct next x)
 {
 	struct observed o = { 0 };
 
-	if (x.what == NEXT_EXIT && (x.gave_up || (x.end == END_VERDICT &&
+	if (x.what == NEXT_EXIT && (x.gave_up || (x.end == FIN_VERDICT &&
 	    x.succeeded)))
 		x = check_signal(run, x, hook_run(&run->hooks, x.gave_up ?
 		    "--on-giveup" : "--on-success", x.gave_up ?
 		    &run->c->on_giveup : &run->c->on_success, run->last, -1));
 	if (x.what == NEXT_EXIT) {
-		settle_output(run, x.end == END_VERDICT && x.succeeded, true,
+		settle_output(run, x.end == FIN_VERDICT && x.succeeded, true,
 		    &o);
-		if ((x = policy_halt(x, &o)).end == END_OWN_ERROR &&
+		if ((x = policy_halt(x, &o)).end == FIN_OWN_ERROR &&
 		    o.own_error)
 			say_halt(run, &x, &o, NULL);
 		say_recovered(run, &x);
@@ -659,8 +659,8 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 		report_error(run->rep, "exponential delays need libm: %s", why);
 		return policy_halt(x, &broken);
 	}
-	env_set(ENV_MAX_ATTEMPTS, c->backoff.max_attempts, false);
-	env_set(ENV_LAST_STATUS, 0, true);
+	env_set(VAR_MAX_ATTEMPTS, c->backoff.max_attempts, false);
+	env_set(VAR_LAST_STATUS, 0, true);
 	return admit_attempt(run);
 }
 

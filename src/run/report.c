@@ -244,10 +244,10 @@ static void
 say(const struct reporter *c, const struct report *e)
 {
 	static const int priorities[] = {
-		[EV_START] = LOG_INFO, [EV_SUCCEEDED] = LOG_INFO,
-		[EV_FAILED] = LOG_WARNING, [EV_GIVE_UP] = LOG_ERR,
-		[EV_STOP] = LOG_ERR, [EV_SIGNAL] = LOG_ERR,
-		[EV_SHARE] = LOG_WARNING, [EV_DONE] = LOG_INFO,
+		[REP_START] = LOG_INFO, [REP_SUCCEEDED] = LOG_INFO,
+		[REP_FAILED] = LOG_WARNING, [REP_GIVE_UP] = LOG_ERR,
+		[REP_STOP] = LOG_ERR, [REP_SIGNAL] = LOG_ERR,
+		[REP_SHARE] = LOG_WARNING, [REP_DONE] = LOG_INFO,
 	};
 	struct line l = { 0 };
 	struct timespec now;
@@ -255,11 +255,11 @@ say(const struct reporter *c, const struct report *e)
 	/* A pipeline whose reader has gone, and a pager quit, say nothing
 	 * on a terminal: the 141 says it.  JSON, a log file and syslog still
 	 * hear of it. */
-	const bool said = c->json || e->event != EV_STOP ||
+	const bool said = c->json || e->event != REP_STOP ||
 	    (e->reason != WHY_READER_GONE && e->reason != WHY_QUIT);
 	const bool shown = said && (c->verbosity == VERBOSE ||
-	    (c->verbosity == NORMAL && (e->event != EV_START &&
-	    (e->event != EV_SUCCEEDED || c->forever))));
+	    (c->verbosity == NORMAL && (e->event != REP_START &&
+	    (e->event != REP_SUCCEEDED || c->forever))));
 
 	if (!shown && c->log == NULL && !c->syslog)
 		return;
@@ -273,10 +273,10 @@ say(const struct reporter *c, const struct report *e)
 void
 report(const struct reporter *c, const struct report *e)
 {
-	if (e->event == EV_START)
+	if (e->event == REP_START)
 		ci_report(c, e);
 	say(c, e);
-	if (e->event != EV_START)
+	if (e->event != REP_START)
 		ci_report(c, e);
 }
 
@@ -284,7 +284,7 @@ void
 report_late_end(const struct reporter *c, struct report e,
     enum give_up give_up, int64_t elapsed)
 {
-	e.event = EV_GIVE_UP;
+	e.event = REP_GIVE_UP;
 	e.give_up = give_up;
 	e.delay = -1;
 	e.elapsed = elapsed;

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "figures.h"
+#include "resultfmt.h"
 #include "resultfile.h"
 
 int

@@ -1,5 +1,5 @@
 /*
- * --result-file: the run's figures (figures.h), appended to FILE as it
+ * --result-file: the run's figures (resultfmt.h), appended to FILE as it
  * ends in one write.  The file is opened as --log-file is, before the
  * first attempt, and written without waiting.
  */

@@ -41,7 +41,7 @@ sentry_hears(int sig, siginfo_t *si, void *uc)
 	const unsigned char c = (unsigned char)sig;
 
 	(void)uc;
-	if (sig == SIGNALS_FLUSH ? si->si_code == SI_USER && si->si_pid == self :
+	if (sig == FLUSH_SIGNAL ? si->si_code == SI_USER && si->si_pid == self :
 	    si->si_code == SI_KERNEL)
 		(void)!write(sentry_fd, &c, 1);
 }
@@ -123,7 +123,7 @@ sentry_heard(struct sentry *s, void (*fn)(void *, int), void *ctx)
 	ssize_t n;
 
 	while ((n = read(s->fd, &c, 1)) == 1)
-		if (c == SIGNALS_FLUSH)
+		if (c == FLUSH_SIGNAL)
 			flushed = true;
 		else
 			fn(ctx, c);
@@ -148,7 +148,7 @@ sentry_flush(struct sentry *s, void (*fn)(void *, int), void *ctx)
 	const int64_t until = sat_add(mono_ns(), SENTRY_READY);
 	struct pollfd pfd;
 
-	if (kill(s->pid, SIGNALS_FLUSH) == -1) {
+	if (kill(s->pid, FLUSH_SIGNAL) == -1) {
 		(void)sentry_heard(s, fn, ctx);
 		return;
 	}

@@ -399,7 +399,7 @@ void
 signals_sentry(void (*hear)(int, siginfo_t *, void *))
 {
 	static const int quiet[] = { SIGTSTP, SIGTTIN, SIGTTOU };
-	static const int heard[] = { SIGINT, SIGQUIT, SIGNALS_FLUSH,
+	static const int heard[] = { SIGINT, SIGQUIT, FLUSH_SIGNAL,
 	    SIGWINCH };
 	struct sigaction sa;
 	sigset_t mask;
@@ -427,7 +427,7 @@ signals_sentry(void (*hear)(int, siginfo_t *, void *))
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&mask);
 	for (size_t i = 0; i < sizeof(heard) / sizeof(heard[0]); i++)
-		if (heard[i] == SIGNALS_FLUSH || heard[i] == SIGWINCH ||
+		if (heard[i] == FLUSH_SIGNAL || heard[i] == SIGWINCH ||
 		    !ignored[heard[i]])
 			sigaddset(&mask, heard[i]);
 	/* Each handler blocks the others: with two pending, the kernel would

@@ -57,12 +57,12 @@ void		 signals_child(void);
 void		 signals_reset(void);
 /* In the sentry, a process of retry's in the attempt's group: hear is
  * called for INT and QUIT (unless retry found them ignored), for WINCH
- * and for SIGNALS_FLUSH, one at a time and, on Linux, the lowest number
- * first, so that the answer to a SIGNALS_FLUSH comes after what was
+ * and for FLUSH_SIGNAL, one at a time and, on Linux, the lowest number
+ * first, so that the answer to a FLUSH_SIGNAL comes after what was
  * already pending.  Ctrl-Z does not stop it, and what retry passes on to the
  * attempt's group does not end it. */
 void		 signals_sentry(void (*)(int, siginfo_t *, void *));
-#define SIGNALS_FLUSH	SIGURG	/* never sent on; above INT and QUIT */
+#define FLUSH_SIGNAL	SIGURG	/* never sent on; above INT and QUIT */
 /* While attempts run in sessions of their own, where the terminal's
  * Ctrl-Z does not reach them (--hedge): SIGTSTP caught when on, so that
  * signals_take gives it and retry stops them with itself; when off, as

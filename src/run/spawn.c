@@ -60,11 +60,11 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 		;
 	else if (o->detached) {
 		if (setsid() == -1)
-			_exit(EXIT_CANCELED);
+			_exit(STATUS_CANCELED);
 	} else if (!o->session)
 		setpgid(0, 0);
 	else if (setsid() == -1 || ioctl(o->ctty, TIOCSCTTY, 0) == -1)
-		_exit(EXIT_CANCELED);
+		_exit(STATUS_CANCELED);
 	if (tty >= 0)
 		tcsetpgrp(tty, getpid());
 	/* If retry is killed outright, the attempt hears of it. */
@@ -73,7 +73,7 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 		_exit(128 + SIGTERM);
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] >= 0 && dup2(o->stdio[i], i) == -1)
-			_exit(EXIT_CANCELED);
+			_exit(STATUS_CANCELED);
 	/* A descriptor closed for retry is closed for the command. */
 	for (int i = 0; i < 3; i++)
 		if (o->stdio[i] == STDIO_CLOSED)
@@ -87,7 +87,7 @@ child(const struct attempt_opts *o, int tty, volatile int *err)
 	signals_child();
 	execvp(o->argv[0], o->argv);
 	*err = errno;
-	_exit(EXIT_ENOENT);
+	_exit(STATUS_ENOENT);
 }
 
 /*

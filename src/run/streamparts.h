@@ -1,13 +1,18 @@
 /* What the files of the streams share: streams.c sets them up for each
  * attempt, spool.c keeps stdin, held.c holds stdout, pump.c passes the
- * output on.  Not for the rest of retry, which has streams.h. */
+ * output on.  Not for the rest of retry, which has streams.h.  It names
+ * struct streams and struct stream and does not define them: each file
+ * that includes it includes streams.h too, which does not include this. */
 #ifndef RETRY_STREAMPARTS_H
 #define RETRY_STREAMPARTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "streams.h"
+#include "spawn.h"
+
+struct stream;
+struct streams;
 
 /* The size of a stream's buffer and of the copies made through retry. */
 #define BUFSZ	(128 * 1024)

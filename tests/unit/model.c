@@ -8,10 +8,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "lists.h"
+#include "hedgemodel.h"
 #include "model.h"
 #include "options.h"
-#include "tail.h"
+#include "simlists.h"
 #include "unit.h"
 
 #define MS	1e6		/* ns */

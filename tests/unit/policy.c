@@ -749,16 +749,16 @@ ending(const struct next *x)
 	};
 	static char item[64];
 	static const char *const end[] = {
-		[END_NONE] = "", [END_VERDICT] = "", [END_SIGNAL] = " signal",
-		[END_READER_GONE] = " reader_gone",
-		[END_CANNOT_RUN] = " cannot_run",
-		[END_OWN_ERROR] = " own_error",
-		[END_SHARE_OPEN] = " share_open",
-		[END_SHARE_PAST_BUDGET] = " share_past_budget",
-		[END_SHARE_DOWN] = " share_down",
+		[FIN_NONE] = "", [FIN_VERDICT] = "", [FIN_SIGNAL] = " signal",
+		[FIN_READER_GONE] = " reader_gone",
+		[FIN_CANNOT_RUN] = " cannot_run",
+		[FIN_OWN_ERROR] = " own_error",
+		[FIN_SHARE_OPEN] = " share_open",
+		[FIN_SHARE_PAST_BUDGET] = " share_past_budget",
+		[FIN_SHARE_DOWN] = " share_down",
 	};
 
-	if (x->end != END_VERDICT)
+	if (x->end != FIN_VERDICT)
 		return end[x->end];
 	if (x->give_up == GIVE_UP_LIMIT) {
 		snprintf(item, sizeof(item), " limit %.*s", (int)x->limit->len,
@@ -1141,8 +1141,8 @@ rows_gate_limit(void)
 		    (long long)t[i].deadline, (long long)t[i].wait);
 		unit_row(t[i].want == GIVE_UP_NONE ? x.what == NEXT_SLEEP &&
 		    x.give_up == GIVE_UP_NONE : x.what == NEXT_EXIT &&
-		    x.end == END_SHARE_PAST_BUDGET && x.give_up == t[i].want &&
-		    x.status == EXIT_SHARED, "policy_gate", name,
+		    x.end == FIN_SHARE_PAST_BUDGET && x.give_up == t[i].want &&
+		    x.status == STATUS_SHARED, "policy_gate", name,
 		    "what %d, end %d, give_up %d, status %d", (int)x.what,
 		    (int)x.end, (int)x.give_up, x.status);
 	}

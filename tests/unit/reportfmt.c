@@ -27,8 +27,8 @@ struct fmt_case {
 static size_t
 fmt_cases(struct fmt_case *c, size_t max)
 {
-	static const enum event events[] = { EV_START, EV_FAILED,
-		EV_SUCCEEDED, EV_GIVE_UP, EV_STOP, EV_SIGNAL, EV_DONE };
+	static const enum event events[] = { REP_START, REP_FAILED,
+		REP_SUCCEEDED, REP_GIVE_UP, REP_STOP, REP_SIGNAL, REP_DONE };
 	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
@@ -38,34 +38,34 @@ fmt_cases(struct fmt_case *c, size_t max)
 				    (enum reason)w, GIVE_UP_NONE, SE_OPENED, 0 };
 	for (int g = GIVE_UP_NONE; g <= GIVE_UP_DEADLINE; g++)
 		if (n < max)
-			c[n++] = (struct fmt_case){ EV_GIVE_UP, WHY_NONE,
+			c[n++] = (struct fmt_case){ REP_GIVE_UP, WHY_NONE,
 			    (enum give_up)g, SE_OPENED, 0 };
 	/* A wait past a limit: the policy names --budget. */
 	for (int s = SE_OPENED; s <= SE_STORE_DOWN; s++)
 		if (n < max)
-			c[n++] = (struct fmt_case){ EV_SHARE, WHY_NONE,
+			c[n++] = (struct fmt_case){ REP_SHARE, WHY_NONE,
 			    s == SE_PAST_BUDGET ? GIVE_UP_BUDGET : GIVE_UP_NONE,
 			    (enum share_event)s, 0 };
 	if (n + 3 <= max) {
-		c[n++] = (struct fmt_case){ EV_FAILED, WHY_NONE,
+		c[n++] = (struct fmt_case){ REP_FAILED, WHY_NONE,
 		    GIVE_UP_NONE, SE_OPENED, 1 };
-		c[n++] = (struct fmt_case){ EV_SIGNAL, WHY_NONE,
+		c[n++] = (struct fmt_case){ REP_SIGNAL, WHY_NONE,
 		    GIVE_UP_NONE, SE_OPENED, 2 };
-		c[n++] = (struct fmt_case){ EV_STOP, WHY_NONE,
+		c[n++] = (struct fmt_case){ REP_STOP, WHY_NONE,
 		    GIVE_UP_NONE, SE_OPENED, 2 };
 	}
 	/* --deadline: the next attempt past it, or the run at it (3). */
 	if (n + 3 <= max) {
-		c[n++] = (struct fmt_case){ EV_SUCCEEDED, WHY_NONE,
+		c[n++] = (struct fmt_case){ REP_SUCCEEDED, WHY_NONE,
 		    GIVE_UP_DEADLINE, SE_OPENED, 0 };
-		c[n++] = (struct fmt_case){ EV_SUCCEEDED, WHY_NONE,
+		c[n++] = (struct fmt_case){ REP_SUCCEEDED, WHY_NONE,
 		    GIVE_UP_DEADLINE, SE_OPENED, 3 };
-		c[n++] = (struct fmt_case){ EV_GIVE_UP, WHY_NONE,
+		c[n++] = (struct fmt_case){ REP_GIVE_UP, WHY_NONE,
 		    GIVE_UP_DEADLINE, SE_OPENED, 3 };
 	}
 	/* A wait for the shared state past --deadline, without --budget. */
 	if (n < max)
-		c[n++] = (struct fmt_case){ EV_SHARE, WHY_NONE,
+		c[n++] = (struct fmt_case){ REP_SHARE, WHY_NONE,
 		    GIVE_UP_DEADLINE, SE_PAST_BUDGET, 4 };
 	return n;
 }
@@ -108,9 +108,9 @@ fmt_line(const struct fmt_case *k, bool json, struct line *l)
 
 	fmt_reporter(&r);
 	r.json = json;
-	if (k->event == EV_SUCCEEDED || k->event == EV_DONE)
+	if (k->event == REP_SUCCEEDED || k->event == REP_DONE)
 		res.status = 0;
-	if (k->event == EV_FAILED) {
+	if (k->event == REP_FAILED) {
 		e.delay = NS(2);
 		if (k->why == WHY_MATCHED) {
 			e.hinted = e.asked = true;
@@ -118,11 +118,11 @@ fmt_line(const struct fmt_case *k, bool json, struct line *l)
 			e.strategy = NS(1);
 		}
 	}
-	if (k->event == EV_SIGNAL && k->why == WHY_INTERRUPTED)
+	if (k->event == REP_SIGNAL && k->why == WHY_INTERRUPTED)
 		res.forwarded = true;
-	if (k->event == EV_SIGNAL && k->why == WHY_QUIT)
+	if (k->event == REP_SIGNAL && k->why == WHY_QUIT)
 		res.terminal = true;
-	if (k->event == EV_STOP && k->why == WHY_NONE)
+	if (k->event == REP_STOP && k->why == WHY_NONE)
 		res.signal = SIGKILL;
 	if (k->extra == 1) {
 		e.cause = "No such file or directory";
@@ -133,7 +133,7 @@ fmt_line(const struct fmt_case *k, bool json, struct line *l)
 		e.elapsed = r.deadline;
 	else if (k->extra == 4)
 		r.budget = -1;
-	if (k->event != EV_SHARE)
+	if (k->event != REP_SHARE)
 		e.wait = -1;
 	(void)report_format(l, &r, &e, &now);
 }

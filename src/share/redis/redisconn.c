@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "compat.h"
 #include "cluster.h"
+#include "redisconn.h"
 #include "redisnode.h"
 #include "tls.h"
 

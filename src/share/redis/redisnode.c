@@ -323,7 +323,7 @@ exchange(struct redis_conn *r, struct redis_node *n, int64_t span,
 		if (hiredis.redisReaderGetReply(n->reader, &reply) == REDIS_ERR) {
 			if (r->too_many)
 				node_fail(r, n, err, sz, "an answer of more "
-				    "than %d elements", ELEMENTS_MAX);
+				    "than %d elements", REPLY_ELEMENTS_MAX);
 			else
 				node_fail(r, n, err, sz, "not a Redis server? "
 				    "(%s)%s", ((redisReader *)n->reader)->errstr,

@@ -5,7 +5,8 @@
  * redisnode.c (one node's connection: lookup, connect, TLS, the
  * greeting, AUTH and SELECT, each exchange inside the one wait) and
  * redisconn.c (the routing across nodes: the seeds, a cluster's
- * redirections, the pool).  redisconn.h says what they do together.
+ * redirections, the pool).  redisconn.h says what they do together;
+ * this stands on redisstate.h, not on it.
  */
 #ifndef RETRY_REDISNODE_H
 #define RETRY_REDISNODE_H
@@ -18,14 +19,14 @@
 
 #include "lib.h"
 #include "lookup.h"
-#include "redisconn.h"
+#include "redisstate.h"
 
 /* The most a reply may take: a decision's is a few bytes, a page of SCAN
  * a few kB; a server that sends more is not one to trust.  An array's
  * elements are allocated when its header is read, so they are bounded
  * too. */
 #define REPLY_MAX	(1024 * 1024)
-#define ELEMENTS_MAX	10000
+#define REPLY_ELEMENTS_MAX	10000
 
 /* A server that the run talks to: the URL's, or a node of its cluster
  * that a redirection named.  Each keeps its connection. */

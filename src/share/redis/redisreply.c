@@ -30,7 +30,7 @@ load_hiredis(void)
 }
 
 /* hiredis's own reply objects, but an array whose header says more than
- * ELEMENTS_MAX is refused before its elements are allocated (privdata:
+ * REPLY_ELEMENTS_MAX is refused before its elements are allocated (privdata:
  * the connection). */
 static redisReplyObjectFunctions bounded;
 static void	*(*unbounded_array)(const redisReadTask *, int);
@@ -38,7 +38,7 @@ static void	*(*unbounded_array)(const redisReadTask *, int);
 static void *
 bounded_array(const redisReadTask *task, int elements)
 {
-	if (elements > ELEMENTS_MAX) {
+	if (elements > REPLY_ELEMENTS_MAX) {
 		((struct redis_conn *)task->privdata)->too_many = true;
 		return NULL;
 	}

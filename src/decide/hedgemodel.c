@@ -1,5 +1,5 @@
 /*
- * retry simulate's hedging model (tail.h), in closed form: each way's
+ * retry simulate's hedging model (hedgemodel.h), in closed form: each way's
  * chance that a run takes longer than t, at every t where it changes.
  */
 #include <math.h>
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 
 #include "duration.h"
-#include "tail.h"
+#include "hedgemodel.h"
 
 /* Shares compared with this much slack, so that 95% of 20ms is the 95th
  * percentile however the chances add up in binary. */
-#define EPS		1e-9
+#define TINY		1e-9
 /* The timeout's rounds looked through, at most, for a percentile. */
 #define ROUNDS_MAX	10000000
 
@@ -31,7 +31,7 @@ int64_t
 latency_quantile(const struct latency *l, double q)
 {
 	for (size_t k = 0; k < l->n; k++)
-		if (1 - longer(l, l->at[k]) >= q - EPS)
+		if (1 - longer(l, l->at[k]) >= q - TINY)
 			return l->at[k];
 	return l->n > 0 ? l->at[l->n - 1] : 0;
 }
@@ -62,7 +62,7 @@ hedged_quantile(const struct latency *l, const struct hedge *h,
     const int64_t *t, size_t n, double q)
 {
 	for (size_t k = 0; k < n; k++)
-		if (1 - hedged_longer(l, h, t[k]) >= q - EPS)
+		if (1 - hedged_longer(l, h, t[k]) >= q - TINY)
 			return t[k];
 	return n > 0 ? t[n - 1] : 0;
 }
@@ -98,13 +98,13 @@ timeout_quantile(const struct latency *l, int64_t d, double q)
 	const double over = longer(l, d);
 	double s = 1;
 
-	if (over > 1 - EPS)
+	if (over > 1 - TINY)
 		return -1;
 	for (int64_t k = 0; k < ROUNDS_MAX && s > 0; k++, s *= over) {
-		if (1 - s * over < q - EPS)
+		if (1 - s * over < q - TINY)
 			continue;
 		for (size_t i = 0; i < l->n && l->at[i] <= d; i++)
-			if (1 - s + s * (1 - longer(l, l->at[i])) >= q - EPS)
+			if (1 - s + s * (1 - longer(l, l->at[i])) >= q - TINY)
 				return sat_add(sat_mul(k, d), l->at[i]);
 	}
 	return -1;
@@ -122,6 +122,6 @@ tail_model(const struct latency *l, const struct hedge *h,
 	    timeout_quantile(l, h->delay, 0.5),
 	    timeout_quantile(l, h->delay, 0.99),
 	    timeout_quantile(l, h->delay, 0.999),
-	    over < 1 - EPS ? 1 / (1 - over) : (double)INFINITY };
+	    over < 1 - TINY ? 1 / (1 - over) : (double)INFINITY };
 	hedged(l, h, &out[TAIL_HEDGE]);
 }

@@ -16,13 +16,13 @@
  * which an attempt never started does not change (one had ended before
  * its turn), and attempt i starts when none has ended by i x DUR.  Pure.
  */
-#ifndef RETRY_TAIL_H
-#define RETRY_TAIL_H
+#ifndef RETRY_HEDGEMODEL_H
+#define RETRY_HEDGEMODEL_H
 
 #include <stdint.h>
 
 #include "hedging.h"
-#include "lists.h"
+#include "simlists.h"
 
 /* The latency where --hedge is given without --latency: 95% of attempts
  * take 20ms, 5% take 2s. */

@@ -1,25 +1,13 @@
-/* The lists of the faces that replay: show-backoff-delays' STATUS
- * entries, and simulate's --clients, --failure-rate and --latency.
- * Pure. */
-#ifndef RETRY_LISTS_H
-#define RETRY_LISTS_H
+/* simulate's lists: --clients, --failure-rate and --latency.  Pure. */
+#ifndef RETRY_SIMLISTS_H
+#define RETRY_SIMLISTS_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* simulate's --clients: how many clients at a time. */
 #define CLIENTS_MAX	10000		/* one --clients value */
 #define CLIENTS_LISTMAX	1000		/* values in one --clients LIST */
-
-/* A STATUS entry: an attempt's verdict, and when it ended. */
-struct entry {
-	bool	 success;
-	double	 time;		/* seconds since the start */
-};
-
-/* Parses "0", "1", "0:5", "1:+2.5" after an entry at time prev. */
-const char	*entry_parse(const char *, double prev, struct entry *);
 
 /*
  * Parses a --clients LIST ("10,50,100", "10-190:20") into out[0..cap-1]

@@ -1,14 +1,14 @@
-/* The run's figures as --result-file writes them (figures.h). */
+/* The run's figures as --result-file writes them (resultfmt.h). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "figures.h"
+#include "resultfmt.h"
 
 static bool
 won(const struct next *x)
 {
-	return x->what == NEXT_EXIT && x->end == END_VERDICT && x->succeeded;
+	return x->what == NEXT_EXIT && x->end == FIN_VERDICT && x->succeeded;
 }
 
 const char *

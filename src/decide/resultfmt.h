@@ -17,8 +17,8 @@
  * Numbers and words only: no value holds a line break, so none needs the
  * format's delimiters.  Pure.
  */
-#ifndef RETRY_FIGURES_H
-#define RETRY_FIGURES_H
+#ifndef RETRY_RESULTFMT_H
+#define RETRY_RESULTFMT_H
 
 #include <stddef.h>
 #include <stdint.h>

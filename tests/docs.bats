@@ -134,7 +134,8 @@ assert_names_all() {
 
 @test "the Makefile's MANPAGES names every manual page, and retry.1 links to each" {
 	local page name
-	run -0 make -s -C "$ROOT" --eval 'print-pages: ; @echo $(MANPAGES)' \
+	run -0 make -s --no-print-directory -C "$ROOT" \
+	    --eval 'print-pages: ; @echo $(MANPAGES)' \
 	    print-pages
 	for page in "$ROOT"/man/*.[17]; do
 		name=${page#"$ROOT"/}

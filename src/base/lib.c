@@ -34,11 +34,23 @@ lib_load(const char *soname, const char *const names[], size_t n,
 	return 0;
 }
 
+/* Kept for every later ask; allocated, as a failure is rare and the
+ * static memory of a run is the pages it writes. */
+static const char *
+failed(struct lib_once *o, const char *why)
+{
+	char *kept = strdup(why);
+
+	o->why = kept != NULL ? kept : "out of memory";
+	return o->why;
+}
+
 const char *
 lib_once(struct lib_once *o, const struct lib_part *parts, size_t n,
     void **table)
 {
 	void *got[ONCE_MAX];
+	char why[256];
 	size_t at = 0;
 
 	if (o->state != 0)
@@ -46,13 +58,13 @@ lib_once(struct lib_once *o, const struct lib_part *parts, size_t n,
 	o->state = -1;
 	for (size_t i = 0; i < n; i++) {
 		if (parts[i].n > ONCE_MAX - at) {
-			snprintf(o->why, sizeof(o->why), "%s: too many "
-			    "functions", parts[i].soname);
-			return o->why;
+			snprintf(why, sizeof(why), "%s: too many functions",
+			    parts[i].soname);
+			return failed(o, why);
 		}
 		if (lib_load(parts[i].soname, parts[i].names, parts[i].n,
-		    got + at, o->why, sizeof(o->why)) == -1)
-			return o->why;
+		    got + at, why, sizeof(why)) == -1)
+			return failed(o, why);
 		at += parts[i].n;
 	}
 	memcpy(table, got, at * sizeof(got[0]));

@@ -24,7 +24,9 @@ static struct {
 	bool		 open;		/* a group is open */
 	unsigned long	 attempt;	/* the attempt last started */
 	char		 name[96];	/* its name (GitLab's) */
-	char		 failed[CI_STATUSES][CI_STATUS_SZ];
+	/* CI_STATUSES of them, made at the first failure kept: a run
+	 * without --ci keeps its static memory to the pages it writes. */
+	char		(*failed)[CI_STATUS_SZ];
 	size_t		 nfailed;
 	bool		 more;		/* statuses past CI_STATUSES */
 } ci;
@@ -107,7 +109,9 @@ keep_status(const struct attempt_result *r, const char *cause)
 			free(l.buf);
 			return;
 		}
-	if (ci.nfailed < CI_STATUSES)
+	if (ci.failed == NULL)
+		ci.failed = calloc(CI_STATUSES, sizeof(ci.failed[0]));
+	if (ci.failed != NULL && ci.nfailed < CI_STATUSES)
 		(void)strlcpy(ci.failed[ci.nfailed++], l.buf,
 		    sizeof(ci.failed[0]));
 	else

@@ -490,12 +490,13 @@ _Static_assert(FEED_WATCH_MAX <= FLIGHT_WATCH_MAX, "the fds watched");
 int
 hedge_attempt(struct hedge_run *h, struct attempt_result *r)
 {
-	static struct round rd;
+	/* On the stack: a run that never hedges keeps its static memory to
+	 * the pages every run writes. */
+	struct round rd = { 0 };
 	const struct flight_ops ops = { &rd, before, due, watch, serve, NULL };
 	struct slot *f;
 
 	memset(r, 0, sizeof(*r));
-	memset(&rd, 0, sizeof(rd));
 	memset(&h->st->result, 0, sizeof(h->st->result));
 	rd.h = h;
 	/* Without the terminal, in sessions of their own. */

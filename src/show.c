@@ -96,26 +96,59 @@ print_header(const struct config *c, bool samples)
 	}
 }
 
+/*
+ * The plain format's delays, the long case: written to stdout in blocks,
+ * and a delay the same as the one before (a sequence at its --max-delay)
+ * not formatted again.
+ */
+struct plain {
+	char	 buf[16384];
+	size_t	 len;
+	double	 last;
+	char	 text[NUMBER_BUFSZ + 1];	/* last's, with its newline */
+	size_t	 tlen;			/* 0: none yet */
+};
+
+static void
+plain_flush(struct plain *pl)
+{
+	if (pl->len > 0)
+		fwrite(pl->buf, 1, pl->len, stdout);
+	pl->len = 0;
+}
+
+static void
+plain_step(struct plain *pl, double d)
+{
+	char b[NUMBER_BUFSZ];
+
+	if (!isfinite(d)) {
+		plain_flush(pl);
+		printf("%s\n", number_text(d, b));
+		return;
+	}
+	if (pl->tlen == 0 || memcmp(&d, &pl->last, sizeof(d)) != 0) {
+		/* A finite %.15g takes 22 bytes at most: the newline fits. */
+		pl->tlen = number_format(d, pl->text, sizeof(pl->text) - 1);
+		pl->text[pl->tlen++] = '\n';
+		pl->last = d;
+	}
+	if (pl->len + pl->tlen > sizeof(pl->buf))
+		plain_flush(pl);
+	memcpy(pl->buf + pl->len, pl->text, pl->tlen);
+	pl->len += pl->tlen;
+}
+
 static void
 print_step(const struct config *c, const struct step *s, bool first)
 {
 	const double t = in_unit(c, s->st.time), d = in_unit(c, s->d.s);
 	const int ok = s->st.success ? 1 : 0;
 	char a[NUMBER_BUFSZ], b[NUMBER_BUFSZ];
-	size_t n;
 
 	switch (c->format) {
 	case FORMAT_PLAIN:
-		/*
-		 * The common case, and the long one: one write to the buffer.
-		 * A finite %.15g takes 22 bytes at most, so the newline fits.
-		 */
-		if (isfinite(d)) {
-			n = number_format(d, b, sizeof(b) - 1);
-			b[n++] = '\n';
-			fwrite(b, 1, n, stdout);
-		} else
-			printf("%s\n", number_text(d, b));
+		printf("%s\n", number_text(d, b));
 		break;
 	case FORMAT_TABLE:
 		printf("%-6lu %-7s %-12s %s\n", s->n, ok ? "success" :
@@ -305,6 +338,7 @@ static const char *
 show_steps(const struct config *c, struct rng *rng)
 {
 	struct step s, *v = NULL;
+	struct plain pl = { .len = 0, .tlen = 0 };
 	struct replay r;
 	const char *why = NULL;
 	size_t n = 0, cap = 0;
@@ -313,7 +347,9 @@ show_steps(const struct config *c, struct rng *rng)
 	if (!c->chart)
 		print_header(c, false);
 	while (why == NULL && replay_step(&r, &s)) {
-		if (!c->chart)
+		if (!c->chart && c->format == FORMAT_PLAIN)
+			plain_step(&pl, in_unit(c, s.d.s));
+		else if (!c->chart)
 			print_step(c, &s, n == 0);
 		else if (grow(&v, &cap, n, sizeof(*v)))
 			v[n] = s;
@@ -321,6 +357,7 @@ show_steps(const struct config *c, struct rng *rng)
 			why = "out of memory";
 		n++;
 	}
+	plain_flush(&pl);
 	if (why == NULL && c->chart)
 		chart_steps(c, v, n);
 	else if (why == NULL)

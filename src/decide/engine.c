@@ -37,10 +37,34 @@ strategy_is_algorithm(enum strategy s)
 	return s >= ALGO_CONSTANT;
 }
 
-bool
-strategy_uses_pow(enum strategy s)
+/* A factor that is a whole number: --exp's delays are then whole
+ * products, computed without libm. */
+static bool
+whole(double f)
 {
-	return s == STRAT_EXP || s == STRAT_DECORRELATED_V2 || s == ALGO_EXPONENTIAL;
+	return f >= 1 && f < 0x1p62 && (double)(int64_t)f == f;
+}
+
+bool
+backoff_uses_pow(const struct backoff *b)
+{
+	return (b->strategy == STRAT_EXP && !whole(b->factor)) ||
+	    b->strategy == STRAT_DECORRELATED_V2 ||
+	    b->strategy == ALGO_EXPONENTIAL;
+}
+
+/* base x f^k, saturated, for a whole f: exact, as powl's product is
+ * while it stays below 2^63. */
+static int64_t
+whole_power(int64_t base, int64_t f, unsigned long k)
+{
+	int64_t r = base;
+
+	if (base <= 0 || f == 1)
+		return base;
+	for (; k > 0 && r < INT64_MAX; k--)
+		r = sat_mul(r, f);
+	return r;
 }
 
 bool
@@ -259,6 +283,8 @@ concise(struct engine *e, unsigned long n)
 
 	switch (b->strategy) {
 	case STRAT_EXP:
+		if (whole(b->factor))
+			return whole_power(b->base, (int64_t)b->factor, n - 1);
 		return sat_from_ldouble((long double)b->base *
 		    math_powl((long double)b->factor, (long double)(n - 1)));
 	case STRAT_FIXED:

@@ -88,10 +88,10 @@ struct delay	 engine_success(struct engine *, double now);
 
 const char	*jitter_parse(const char *, struct jitter *);
 bool		 strategy_is_algorithm(enum strategy);
-/* Whether its delays are computed by libm (mathlib.h): --exp,
- * --decorrelated-v2 and Algorithm::Backoff's Exponential; no other
- * strategy calls libm. */
-bool		 strategy_uses_pow(enum strategy);
+/* Whether its delays are computed by libm (mathlib.h): --exp with a
+ * --factor that is not a whole number, --decorrelated-v2 and
+ * Algorithm::Backoff's Exponential; no other strategy calls libm. */
+bool		 backoff_uses_pow(const struct backoff *);
 /* "MIMD" etc., case-insensitive; false when unknown. */
 bool		 algorithm_parse(const char *, enum strategy *);
 const char	*algorithm_name(enum strategy);

@@ -653,7 +653,7 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	 * with the store, libm here, unless the run makes one attempt and
 	 * so never computes a delay.
 	 */
-	if (strategy_uses_pow(c->backoff.strategy) &&
+	if (backoff_uses_pow(&c->backoff) &&
 	    (c->backoff.max_attempts != 1 || c->limits.forever) &&
 	    math_load(why, sizeof(why)) == -1) {
 		report_error(run->rep, "exponential delays need libm: %s", why);

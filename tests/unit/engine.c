@@ -676,9 +676,34 @@ rows_ranges(void)
 	}
 }
 
+/* libm is loaded for the delays that need it: --exp's are whole products
+ * for a whole factor, as small as 1 and below 2^62. */
+static void
+rows_uses_pow(void)
+{
+	static const struct { enum strategy s; double factor; bool pow; }
+	    r[] = {
+		{ STRAT_EXP, 2, false }, { STRAT_EXP, 1, false },
+		{ STRAT_EXP, 3, false }, { STRAT_EXP, 1e6, false },
+		{ STRAT_EXP, 1.5, true }, { STRAT_EXP, 0x1p62, true },
+		{ STRAT_FIXED, 1.5, false }, { STRAT_DECORRELATED_V2, 2, true },
+		{ ALGO_EXPONENTIAL, 2, true },
+	};
+
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		const struct backoff b = { .strategy = r[i].s,
+		    .factor = r[i].factor };
+
+		unit_row(backoff_uses_pow(&b) == r[i].pow, "uses_pow",
+		    "whole factors", "strategy %d, factor %g: want %d",
+		    (int)r[i].s, r[i].factor, (int)r[i].pow);
+	}
+}
+
 void
 unit_engine(void)
 {
+	rows_uses_pow();
 	rows_ranges();
 	rows_delays();
 	rows_pairs();

@@ -127,7 +127,8 @@ plain_step(struct plain *pl, double d)
 		printf("%s\n", number_text(d, b));
 		return;
 	}
-	if (pl->tlen == 0 || memcmp(&d, &pl->last, sizeof(d)) != 0) {
+	/* 0 and -0 are equal, and print apart. */
+	if (pl->tlen == 0 || d != pl->last || signbit(d) != signbit(pl->last)) {
 		/* A finite %.15g takes 22 bytes at most: the newline fits. */
 		pl->tlen = number_format(d, pl->text, sizeof(pl->text) - 1);
 		pl->text[pl->tlen++] = '\n';

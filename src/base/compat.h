@@ -3,8 +3,8 @@
  * and SIGSTKFLT, which signals.c takes where they are defined).  On Linux
  * these are the kernel's and glibc's calls; elsewhere each has a portable
  * fallback that keeps retry correct, if less thorough (noted at each), so
- * that a BSD or macOS port starts by filling in compat.c (README says
- * what else it uses beyond POSIX).  Each is safe in a vfork child where it
+ * that a BSD or macOS port starts by filling in compat.c (HACKING.md's
+ * Porting says what else it uses beyond POSIX).  Each is safe in a vfork child where it
  * says so.  Built with RETRY_PORTABLE defined, retry uses every fallback
  * on Linux too: make check-portable runs the suite against that build.
  */

@@ -39,9 +39,10 @@ lib_load(const char *soname, const char *const names[], size_t n,
 static const char *
 failed(struct lib_once *o, const char *why)
 {
-	char *kept = strdup(why);
+	static char no_memory[] = "out of memory";
 
-	o->why = kept != NULL ? kept : "out of memory";
+	if ((o->why = strdup(why)) == NULL)
+		o->why = no_memory;
 	return o->why;
 }
 

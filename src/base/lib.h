@@ -46,7 +46,7 @@ struct lib_part {
 /* A library loaded once: tried when first needed, the answer kept. */
 struct lib_once {
 	int		 state;		/* 0 not tried, 1 loaded, -1 not */
-	const char	*why;		/* state -1: why not */
+	char		*why;		/* state -1: why not */
 };
 
 /*

@@ -681,13 +681,13 @@ rows_ranges(void)
 static void
 rows_uses_pow(void)
 {
-	static const struct { enum strategy s; double factor; bool pow; }
+	static const struct { double factor; enum strategy s; bool pow; }
 	    r[] = {
-		{ STRAT_EXP, 2, false }, { STRAT_EXP, 1, false },
-		{ STRAT_EXP, 3, false }, { STRAT_EXP, 1e6, false },
-		{ STRAT_EXP, 1.5, true }, { STRAT_EXP, 0x1p62, true },
-		{ STRAT_FIXED, 1.5, false }, { STRAT_DECORRELATED_V2, 2, true },
-		{ ALGO_EXPONENTIAL, 2, true },
+		{ 2, STRAT_EXP, false }, { 1, STRAT_EXP, false },
+		{ 3, STRAT_EXP, false }, { 1e6, STRAT_EXP, false },
+		{ 1.5, STRAT_EXP, true }, { 0x1p62, STRAT_EXP, true },
+		{ 1.5, STRAT_FIXED, false }, { 2, STRAT_DECORRELATED_V2, true },
+		{ 2, ALGO_EXPONENTIAL, true },
 	};
 
 	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {

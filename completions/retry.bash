@@ -11,7 +11,7 @@ _retry_options='--max --max-attempts --times --tries --budget --deadline --timeo
 --delay-multiple-on-success --jitter-factor --consider-actual-delay --jitter
 --seed --success-on --retry-on --stop-on --until --while --until-output
 --exit-on-match --fail-if-output --retry-if-output --stop-if-output --match
---fixed-strings --ignore-case --stdin --hold-stdout --only-last
+--fixed-strings --ignore-case --stdin --hold --hold-stdout --only-last
 --delay-from-output
 --delay-from-output-replaces --forever --successes --reset-after --log-format --ci
 --log-file --syslog --on-retry --on-giveup --on-success --result-file --quiet
@@ -61,7 +61,7 @@ _retry_takes_value() {
 	--label | --message | --count | \
 	--successes | \
 	--until-output | --fail-if-output | --retry-if-output | \
-	--stop-if-output | --match | --stdin | --delay-from-output | \
+	--stop-if-output | --match | --stdin | --hold | --delay-from-output | \
 	--reset-after | --log-format | --ci | --log-file | --on-retry | --on-giveup | \
 	--on-success | --result-file | \
 	--share | --share-budget | --share-window | --share-breaker | \
@@ -223,6 +223,9 @@ _retry() {
 		return ;;
 	--stdin)
 		_retry_reply -W 'inherit replay null' -- "$cur"
+		return ;;
+	--hold)
+		_retry_reply -W 'stdout last' -- "$cur"
 		return ;;
 	--log-format)
 		_retry_reply -W 'text json' -- "$cur"

@@ -14,7 +14,7 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     --jitter-factor -j --jitter --seed --success-on --retry-on --stop-on \
     -u --until -w --while --until-output --fail-if-output \
     --retry-if-output --stop-if-output \
-    --match --stdin --delay-from-output --reset-after --log-format --ci \
+    --match --stdin --hold --delay-from-output --reset-after --log-format --ci \
     --log-file --on-retry --on-giveup --on-success --result-file \
     --successes \
     -m --label --message --share --share-budget --share-window --share-breaker \
@@ -241,6 +241,7 @@ complete -c retry -n $opts -l match -x -a 'stdout stderr both' -d 'Which output 
 complete -c retry -n $opts -s F -l fixed-strings -d 'Take each pattern as a plain string'
 complete -c retry -n $opts -s i -l ignore-case -d 'Match without regard to case'
 complete -c retry -n $opts -l stdin -x -a '(__fish_retry_stdin_modes)' -d 'What each attempt reads'
+complete -c retry -n $opts -l hold -x -a 'stdout last' -d "Hold output back: a success's stdout only, or the last attempt's only"
 complete -c retry -n $opts -l hold-stdout -d "Only a successful attempt's stdout reaches stdout"
 complete -c retry -n $opts -l only-last -d "Hold each attempt's output; pass on only the last attempt's"
 complete -c retry -n $opts -l delay-from-output -x -d 'Wait at least the delay that the output gives'

@@ -330,7 +330,7 @@ load test_helper/core
 	local o
 	for o in --max --budget --deadline --timeout --exp --fixed --delays \
 	    --max-delay --jitter --retry-on --stop-on --until-output --stdin \
-	    --hold-stdout --only-last --quiet --verbose --label --log-file \
+	    --hold --quiet --verbose --label --log-file \
 	    --ci --dry-run --share --help --version; do
 		assert_line --regexp "^ +(-[a-zA-Z], )?$o( |\$)"
 	done

@@ -41,6 +41,9 @@ static const struct opt_choice algorithms = { "algorithm", 7,
 /* --help's optional value. */
 static const struct opt_choice help_topics = { "topic", 1,
 	{ { "all", 1 } } };
+/* --hold's values; given both, both hold. */
+static const struct opt_choice hold_whats = { "output", 2,
+	{ { "stdout", HOLD_STDOUT }, { "last", HOLD_LAST } } };
 static const struct opt_choice share_open_modes = { "mode", 2,
 	{ { "wait", 0 }, { "giveup", 1 } } };
 
@@ -309,14 +312,17 @@ const struct opt optable[] = {
 	  "inherit (default), replay: the same input to\n"
 	  "every attempt (a pipe recorded as the first\n"
 	  "reads it, a file read again), or null" },
+	{ "hold", 0, OPT_HOLD, "WHAT", G_STREAMS, RETRY, 0, 0,
+	  OTHER_OF(hold_whats),
+	  "stdout: only a successful attempt's stdout\n"
+	  "reaches stdout, a failed one's goes to stderr\n"
+	  "(also --hold-stdout); last: hold each attempt's\n"
+	  "stdout and stderr, pass on only the last\n"
+	  "attempt's (also --only-last)" },
 	{ "hold-stdout", 0, OPT_HOLD_STDOUT, NULL, G_STREAMS, RETRY, 0, 0,
-	  FLAG(hold_stdout),
-	  "only a successful attempt's stdout reaches\n"
-	  "stdout; a failed one's goes to stderr" },
+	  FLAG(hold_stdout), NULL },
 	{ "only-last", 0, OPT_ONLY_LAST, NULL, G_STREAMS, RETRY, 0, 0,
-	  FLAG(only_last),
-	  "hold each attempt's stdout and stderr; pass\n"
-	  "on only the last attempt's" },
+	  FLAG(only_last), NULL },
 
 	{ "log-format", 0, OPT_LOG_FORMAT, "FMT", G_REPORT, RETRY | SHR, 0, 0,
 	  CHOICE(log_format, log_formats),
@@ -496,8 +502,8 @@ const struct opt_brief optable_briefs[] = {
 	{ OPT_STOP_ON, "stop at once on these statuses" },
 	{ OPT_UNTIL_OUTPUT, "a failure unless a line of output matches RE" },
 	{ OPT_STDIN, "replay: every attempt reads the same input" },
-	{ OPT_HOLD_STDOUT, "only a successful attempt's stdout reaches stdout" },
-	{ OPT_ONLY_LAST, "pass on only the last attempt's output" },
+	{ OPT_HOLD, "stdout: only a success's stdout reaches stdout" },
+	{ OPT_HOLD, "last: pass on only the last attempt's output" },
 	{ OPT_QUIET, "report only retry's own errors" },
 	{ OPT_VERBOSE, "also report each start and each success" },
 	{ OPT_LABEL, "prefix reports with retry[LABEL]:" },
@@ -523,12 +529,12 @@ optable_find(int key, const char *name)
 }
 
 /* The options that add up when given again, in the order given: status
- * lists, output rules, hooks.  Any other given again, the last counts. */
+ * lists, output rules, hooks, what is held.  Any other given again, the last counts. */
 static const enum opt_id adds[] = {
 	OPT_SUCCESS_ON, OPT_RETRY_ON, OPT_STOP_ON,
 	OPT_UNTIL_OUTPUT, OPT_FAIL_IF_OUTPUT, OPT_RETRY_IF_OUTPUT, OPT_STOP_IF_OUTPUT,
 	OPT_DELAY_FROM_OUTPUT,
-	OPT_ON_RETRY, OPT_ON_GIVEUP, OPT_ON_SUCCESS,
+	OPT_ON_RETRY, OPT_ON_GIVEUP, OPT_ON_SUCCESS, OPT_HOLD,
 };
 
 bool

@@ -214,6 +214,16 @@ special(struct parse *p, const struct opt *o, char *arg)
 		return 0;
 	case OPT_RETRY_ON:
 		return retry_on(p, o, arg);
+	case OPT_HOLD:
+		/* Given again, each value holds: both, as both flags. */
+		all = 0;
+		if (choose(p, o, arg, &all) != 0)
+			return -1;
+		c->hold_stdout |= all == HOLD_STDOUT;
+		c->only_last |= all == HOLD_LAST;
+		p->given[(all == HOLD_STDOUT ? OPT_HOLD_STDOUT : OPT_ONLY_LAST) -
+		    OPT_MAX] = true;
+		return 0;
 	case OPT_ALGORITHM:
 		if (!algorithm_parse(arg, &b->strategy))
 			return opt_fail(p, o, "unknown algorithm '%s' (use "

@@ -42,7 +42,7 @@ static const struct suggestion {
 	{ MODE_RETRY, "timeoutt", "--timeout" },
 	{ MODE_RETRY, "dely", "--delay" },
 	{ MODE_RETRY, "jitter-factr", "--jitter-factor" },
-	{ MODE_RETRY, "hold-stdot", "--hold-stdout" },
+	{ MODE_RETRY, "hols", "--hold" },
 	{ MODE_RETRY, "xp", "--exp" },
 	/* Nothing near. */
 	{ MODE_RETRY, "zzzzzz", "" },
@@ -52,6 +52,7 @@ static const struct suggestion {
 	{ MODE_RETRY, "constan", "" },
 	{ MODE_RETRY, "max-attempt", "" },
 	{ MODE_RETRY, "mesage", "" },
+	{ MODE_RETRY, "hold-stdot", "" },
 	/* Only the face's own options. */
 	{ MODE_RETRY, "chrt", "" },
 	{ MODE_SHOW, "chrt", "--chart" },

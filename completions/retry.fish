@@ -12,7 +12,7 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     --delay-increment-on-failure --delay-increment-on-success \
     --delay-multiple-on-failure --delay-multiple-on-success \
     --jitter-factor -j --jitter --seed --success-on --retry-on --stop-on \
-    -u --until -w --while --until-output --fail-if-output \
+    -u --until -w --while --output --until-output --fail-if-output \
     --retry-if-output --stop-if-output \
     --match --stdin --hold --delay-from-output --reset-after --log-format --ci \
     --log-file --on-retry --on-giveup --on-success --result-file \
@@ -232,6 +232,7 @@ complete -c retry -n $opts -l retry-on -x -d 'Retry only these failures'
 complete -c retry -n $opts -l stop-on -x -d 'Stop at once on these statuses'
 complete -c retry -n $opts -s u -l until -x -a '(__fish_retry_criteria)' -d 'Retry until the exit status meets the criteria'
 complete -c retry -n $opts -s w -l while -x -a '(__fish_retry_criteria)' -d 'Retry while the exit status meets the criteria'
+complete -c retry -n $opts -l output -x -a 'until: fail: retry: stop: delay:' -d 'An output rule: until, fail, retry, stop or delay, a colon, a regex'
 complete -c retry -n $opts -l until-output -x -d 'A failure unless a line of output matches'
 complete -c retry -n $opts -l exit-on-match -d 'End the attempt as a success at the match of --until-output'
 complete -c retry -n $opts -l fail-if-output -x -d 'A failure if a line of output matches'

@@ -329,7 +329,7 @@ load test_helper/core
 	run -0 retry --help
 	local o
 	for o in --max --budget --deadline --timeout --exp --fixed --delays \
-	    --max-delay --jitter --retry-on --stop-on --until-output --stdin \
+	    --max-delay --jitter --retry-on --stop-on --output --stdin \
 	    --hold --quiet --verbose --label --log-file \
 	    --ci --dry-run --share --help --version; do
 		assert_line --regexp "^ +(-[a-zA-Z], )?$o( |\$)"

@@ -267,36 +267,40 @@ const struct opt optable[] = {
 	  PARSED(verdict, P_WHILE),
 	  "retry while the exit status meets CRIT; the same" },
 
+	{ "output", 0, OPT_OUTPUT, "RULE:RE", G_VERDICT, RETRY, 0, 0,
+	  OTHER,
+	  "a rule over each line of output, RULE one of:\n"
+	  "until: a failure unless a line matches RE;\n"
+	  "fail: a failure if a line matches RE;\n"
+	  "retry: retry only failures whose output\n"
+	  "matches RE; stop: stop at once if a line\n"
+	  "matches RE; delay: wait at least what RE's\n"
+	  "first group gives: seconds, a duration, an\n"
+	  "HTTP-date (Retry-After) or a Unix time\n"
+	  "(X-RateLimit-Reset), within --min-delay and\n"
+	  "--max-delay (or 1h)" },
 	{ "until-output", 0, OPT_UNTIL_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXTS(patterns[RULE_UNTIL], NULL),
-	  "a failure unless a line of output matches RE" },
-	{ "exit-on-match", 0, OPT_EXIT_ON_MATCH, NULL, G_VERDICT, RETRY, 0, 0,
-	  FLAG(verdict.exit_on_match),
-	  "at the first line that matches --until-output,\n"
-	  "stop the command's group as --timeout does: a\n"
-	  "success (exit 0)" },
+	  TEXTS(patterns[RULE_UNTIL], NULL), NULL },
 	{ "fail-if-output", 0, OPT_FAIL_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXTS(patterns[RULE_FAIL], NULL),
-	  "a failure if a line of output matches RE" },
+	  TEXTS(patterns[RULE_FAIL], NULL), NULL },
 	{ "retry-if-output", 0, OPT_RETRY_IF_OUTPUT, "RE", G_VERDICT, RETRY,
 	  0, 0,
-	  TEXTS(patterns[RULE_RETRY], NULL),
-	  "retry only failures whose output matches RE" },
+	  TEXTS(patterns[RULE_RETRY], NULL), NULL },
 	{ "stop-if-output", 0, OPT_STOP_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXTS(patterns[RULE_STOP], NULL),
-	  "stop at once if a line of output matches RE" },
+	  TEXTS(patterns[RULE_STOP], NULL), NULL },
 	{ "delay-from-output", 0, OPT_DELAY_FROM_OUTPUT, "RE", G_VERDICT, RETRY,
 	  0, 0,
-	  TEXTS(patterns[RULE_CAPTURE], NULL),
-	  "wait at least what RE's first group gives:\n"
-	  "seconds, a duration, an HTTP-date (Retry-After)\n"
-	  "or a Unix time (X-RateLimit-Reset), within\n"
-	  "--min-delay and --max-delay (or 1h)" },
+	  TEXTS(patterns[RULE_CAPTURE], NULL), NULL },
+	{ "exit-on-match", 0, OPT_EXIT_ON_MATCH, NULL, G_VERDICT, RETRY, 0, 0,
+	  FLAG(verdict.exit_on_match),
+	  "at the first line that matches an until rule,\n"
+	  "stop the command's group as --timeout does: a\n"
+	  "success (exit 0)" },
 	{ "delay-from-output-replaces", 0, OPT_DELAY_FROM_OUTPUT_REPLACES, NULL,
 	  G_VERDICT, RETRY, 0, 0,
 	  FLAG(limits.output_replaces),
-	  "wait what it gives even when the strategy's\n"
-	  "delay is longer" },
+	  "wait what a delay rule gives even when the\n"
+	  "strategy's delay is longer" },
 	{ "match", 0, OPT_MATCH, "STREAM", G_VERDICT, RETRY, 0, 0,
 	  CHOICE(match, streams),
 	  "stdout, stderr or both (default both)" },
@@ -500,7 +504,7 @@ const struct opt_brief optable_briefs[] = {
 	{ OPT_SUCCESS_ON, "statuses that count as success (default 0)" },
 	{ OPT_RETRY_ON, "retry only these failures; stop on others" },
 	{ OPT_STOP_ON, "stop at once on these statuses" },
-	{ OPT_UNTIL_OUTPUT, "a failure unless a line of output matches RE" },
+	{ OPT_OUTPUT, "until:RE: a failure unless a line matches RE" },
 	{ OPT_STDIN, "replay: every attempt reads the same input" },
 	{ OPT_HOLD, "stdout: only a success's stdout reaches stdout" },
 	{ OPT_HOLD, "last: pass on only the last attempt's output" },
@@ -529,12 +533,13 @@ optable_find(int key, const char *name)
 }
 
 /* The options that add up when given again, in the order given: status
- * lists, output rules, hooks, what is held.  Any other given again, the last counts. */
+ * lists, output rules, hooks, what is held.  Any other given again, the
+ * last counts. */
 static const enum opt_id adds[] = {
 	OPT_SUCCESS_ON, OPT_RETRY_ON, OPT_STOP_ON,
 	OPT_UNTIL_OUTPUT, OPT_FAIL_IF_OUTPUT, OPT_RETRY_IF_OUTPUT, OPT_STOP_IF_OUTPUT,
 	OPT_DELAY_FROM_OUTPUT,
-	OPT_ON_RETRY, OPT_ON_GIVEUP, OPT_ON_SUCCESS, OPT_HOLD,
+	OPT_ON_RETRY, OPT_ON_GIVEUP, OPT_ON_SUCCESS, OPT_HOLD, OPT_OUTPUT,
 };
 
 bool

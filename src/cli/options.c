@@ -18,6 +18,8 @@
 #include "suggest.h"
 #include "validate.h"
 
+static int	apply(struct parse *, const struct opt *, char *);
+
 static int
 real(struct parse *p, const struct opt *o, const char *arg, double lo,
     double hi, double *out)
@@ -182,6 +184,38 @@ retry_on(struct parse *p, const struct opt *o, const char *arg)
 	return 0;
 }
 
+/* --output RULE:RE: the rule's own option (--until-output) given RE, as
+ * if given by its name; RE is what follows the first colon. */
+static int
+output_rule(struct parse *p, const struct opt *o, char *arg)
+{
+	static const struct {
+		const char	*rule;
+		enum opt_id	 id;
+	} rules[] = {
+		{ "until", OPT_UNTIL_OUTPUT }, { "fail", OPT_FAIL_IF_OUTPUT },
+		{ "retry", OPT_RETRY_IF_OUTPUT }, { "stop", OPT_STOP_IF_OUTPUT },
+		{ "delay", OPT_DELAY_FROM_OUTPUT },
+	};
+	const size_t len = strcspn(arg, ":");
+
+	for (size_t i = 0; arg[len] == ':' &&
+	    i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (strlen(rules[i].rule) != len ||
+		    strncmp(arg, rules[i].rule, len) != 0)
+			continue;
+		if (arg[len + 1] == '\0')
+			return opt_fail(p, o, "'%s': empty pattern", arg);
+		p->given[rules[i].id - OPT_MAX] = true;
+		for (size_t j = 0; j < OPTABLE_ROWS; j++)
+			if (optable[j].id == rules[i].id)
+				return apply(p, &optable[j], arg + len + 1);
+	}
+	return opt_fail(p, o, "unknown rule in '%s' (give until, fail, "
+	    "retry, stop or delay, a colon and RE, as in --output "
+	    "until:ready)", arg);
+}
+
 /* The options whose value reaches past their own field: other options
  * given, the strategy, -a that may come later. */
 static int
@@ -214,6 +248,8 @@ special(struct parse *p, const struct opt *o, char *arg)
 		return 0;
 	case OPT_RETRY_ON:
 		return retry_on(p, o, arg);
+	case OPT_OUTPUT:
+		return output_rule(p, o, arg);
 	case OPT_HOLD:
 		/* Given again, each value holds: both, as both flags. */
 		all = 0;

@@ -498,8 +498,7 @@ static const struct suggested {
 	const char	*argv[4];
 	const char	*want;		/* in the error */
 } suggested[] = {
-	{ M_RETRY, { "--unti", "0", NULL }, "(did you mean --until or "
-	  "--until-output?)" },
+	{ M_RETRY, { "--unti", "0", NULL }, "(did you mean --until?)" },
 	{ M_RETRY, { "--whil", "0", NULL }, "not abbreviated (did you mean "
 	  "--while?)" },
 	{ M_RETRY, { "--messag", "x", NULL }, "not abbreviated (did you mean "
@@ -1113,7 +1112,7 @@ unit_options(void)
 		const struct opt *o = &optable[j];
 		const bool list = o->kind == K_TEXTS || o->kind == K_CODES ||
 		    o->id == OPT_RETRY_ON || o->id == OPT_SUCCESS_ON ||
-		    o->id == OPT_HOLD;
+		    o->id == OPT_HOLD || o->id == OPT_OUTPUT;
 
 		unit_row(optable_adds(o->id) == list, "adds", o->name,
 		    "adds %d, a list %d", optable_adds(o->id), list);

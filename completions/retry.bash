@@ -14,7 +14,7 @@ _retry_options='--max --max-attempts --times --tries --budget --deadline --timeo
 --fixed-strings --ignore-case --stdin --hold --hold-stdout --only-last
 --delay-from-output
 --delay-from-output-replaces --forever --successes --reset-after --log-format --ci
---log-file --syslog --on-retry --on-giveup --on-success --result-file --quiet
+--log-file --syslog --on --on-retry --on-giveup --on-success --result-file --quiet
 --verbose --label --message --dry-run --share --share-budget
 --share-window --share-breaker --share-open --share-store --share-store-file
 --share-timeout --share-connect-timeout --share-required --count --help
@@ -62,7 +62,7 @@ _retry_takes_value() {
 	--successes | \
 	--output | --until-output | --fail-if-output | --retry-if-output | \
 	--stop-if-output | --match | --stdin | --hold | --delay-from-output | \
-	--reset-after | --log-format | --ci | --log-file | --on-retry | --on-giveup | \
+	--reset-after | --log-format | --ci | --log-file | --on | --on-retry | --on-giveup | \
 	--on-success | --result-file | \
 	--share | --share-budget | --share-window | --share-breaker | \
 	--share-open | --share-store | --share-store-file | --share-timeout | \
@@ -223,6 +223,11 @@ _retry() {
 		return ;;
 	--stdin)
 		_retry_reply -W 'inherit replay null' -- "$cur"
+		return ;;
+	--on)
+		# The event, then the command: nothing to offer after the colon.
+		[[ $cur == *:* ]] ||
+			_retry_reply -S : -W 'retry giveup success' -- "$cur"
 		return ;;
 	--output)
 		# The rule, then the pattern: nothing to offer after the colon.

@@ -15,7 +15,7 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     -u --until -w --while --output --until-output --fail-if-output \
     --retry-if-output --stop-if-output \
     --match --stdin --hold --delay-from-output --reset-after --log-format --ci \
-    --log-file --on-retry --on-giveup --on-success --result-file \
+    --log-file --on --on-retry --on-giveup --on-success --result-file \
     --successes \
     -m --label --message --share --share-budget --share-window --share-breaker \
     --share-open --share-store --share-store-file --share-timeout \
@@ -253,6 +253,7 @@ complete -c retry -n $opts -l log-format -x -a 'text json' -d 'Report as text or
 complete -c retry -n $opts -l ci -x -a 'auto github gitlab none' -d "The CI's groups and annotations"
 complete -c retry -n $opts -l log-file -r -F -d 'Append every event to a file'
 complete -c retry -n $opts -l syslog -d 'Send every event to syslog'
+complete -c retry -n $opts -l on -x -a 'retry: giveup: success:' -d 'Run a shell command on an event: retry, giveup or success, a colon, the command'
 complete -c retry -n $opts -l on-retry -x -d 'Run a shell command before each back-off sleep'
 complete -c retry -n $opts -l on-giveup -x -d 'Run a shell command when the run ends in failure'
 complete -c retry -n $opts -l on-success -x -d 'Run a shell command when the run ends in success'

@@ -344,15 +344,17 @@ const struct opt optable[] = {
 	{ "syslog", 0, OPT_SYSLOG, NULL, G_REPORT, RETRY, 0, 0,
 	  FLAG(syslog),
 	  "send every event to syslog too" },
+	{ "on", 0, OPT_ON, "EVENT:CMD", G_REPORT, RETRY, 0, 0,
+	  OTHER,
+	  "run sh -c CMD on EVENT: retry, before each\n"
+	  "back-off sleep; giveup, when the run ends in\n"
+	  "failure; success, when it ends in success" },
 	{ "on-retry", 0, OPT_ON_RETRY, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXTS(on_retry, "empty command"),
-	  "run sh -c CMD before each back-off sleep" },
+	  TEXTS(on_retry, "empty command"), NULL },
 	{ "on-giveup", 0, OPT_ON_GIVEUP, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXTS(on_giveup, "empty command"),
-	  "run sh -c CMD when the run ends in failure" },
+	  TEXTS(on_giveup, "empty command"), NULL },
 	{ "on-success", 0, OPT_ON_SUCCESS, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXTS(on_success, "empty command"),
-	  "run sh -c CMD when the run ends in success" },
+	  TEXTS(on_success, "empty command"), NULL },
 	{ "result-file", 0, OPT_RESULT_FILE, "FILE", G_REPORT, RETRY, 0, 0,
 	  TEXT(result_file, "empty file name"),
 	  "append the run's figures to FILE as it ends,\n"
@@ -539,7 +541,8 @@ static const enum opt_id adds[] = {
 	OPT_SUCCESS_ON, OPT_RETRY_ON, OPT_STOP_ON,
 	OPT_UNTIL_OUTPUT, OPT_FAIL_IF_OUTPUT, OPT_RETRY_IF_OUTPUT, OPT_STOP_IF_OUTPUT,
 	OPT_DELAY_FROM_OUTPUT,
-	OPT_ON_RETRY, OPT_ON_GIVEUP, OPT_ON_SUCCESS, OPT_HOLD, OPT_OUTPUT,
+	OPT_ON_RETRY, OPT_ON_GIVEUP, OPT_ON_SUCCESS, OPT_ON, OPT_HOLD,
+	OPT_OUTPUT,
 };
 
 bool

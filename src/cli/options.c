@@ -184,36 +184,50 @@ retry_on(struct parse *p, const struct opt *o, const char *arg)
 	return 0;
 }
 
-/* --output RULE:RE: the rule's own option (--until-output) given RE, as
- * if given by its name; RE is what follows the first colon. */
-static int
-output_rule(struct parse *p, const struct opt *o, char *arg)
-{
-	static const struct {
-		const char	*rule;
+/* Options that name another's value before a colon: --output RULE:RE
+ * gives the rule's own option (--until-output) RE, --on EVENT:CMD the
+ * hook's (--on-retry) CMD, each as if given by its name. */
+struct prefixed {
+	const char	*what;		/* "rule" */
+	const char	*names;		/* "until, fail, ..." */
+	const char	*example;	/* "until:ready" */
+	size_t		 n;
+	struct {
+		const char	*name;
 		enum opt_id	 id;
-	} rules[] = {
-		{ "until", OPT_UNTIL_OUTPUT }, { "fail", OPT_FAIL_IF_OUTPUT },
-		{ "retry", OPT_RETRY_IF_OUTPUT }, { "stop", OPT_STOP_IF_OUTPUT },
-		{ "delay", OPT_DELAY_FROM_OUTPUT },
-	};
+	} of[5];
+};
+
+static const struct prefixed output_rules = { "rule", "until, fail, retry, "
+	"stop or delay, a colon and RE", "until:ready", 5,
+	{ { "until", OPT_UNTIL_OUTPUT }, { "fail", OPT_FAIL_IF_OUTPUT },
+	  { "retry", OPT_RETRY_IF_OUTPUT }, { "stop", OPT_STOP_IF_OUTPUT },
+	  { "delay", OPT_DELAY_FROM_OUTPUT } } };
+static const struct prefixed hook_events = { "event", "retry, giveup or "
+	"success, a colon and CMD", "giveup:'notify-ops failed'", 3,
+	{ { "retry", OPT_ON_RETRY }, { "giveup", OPT_ON_GIVEUP },
+	  { "success", OPT_ON_SUCCESS } } };
+
+static int
+prefixed(struct parse *p, const struct opt *o, char *arg,
+    const struct prefixed *x)
+{
 	const size_t len = strcspn(arg, ":");
 
-	for (size_t i = 0; arg[len] == ':' &&
-	    i < sizeof(rules) / sizeof(rules[0]); i++) {
-		if (strlen(rules[i].rule) != len ||
-		    strncmp(arg, rules[i].rule, len) != 0)
+	for (size_t i = 0; arg[len] == ':' && i < x->n; i++) {
+		if (strlen(x->of[i].name) != len ||
+		    strncmp(arg, x->of[i].name, len) != 0)
 			continue;
 		if (arg[len + 1] == '\0')
-			return opt_fail(p, o, "'%s': empty pattern", arg);
-		p->given[rules[i].id - OPT_MAX] = true;
+			return opt_fail(p, o, "'%s': empty %s", arg,
+			    x == &output_rules ? "pattern" : "command");
+		p->given[x->of[i].id - OPT_MAX] = true;
 		for (size_t j = 0; j < OPTABLE_ROWS; j++)
-			if (optable[j].id == rules[i].id)
+			if (optable[j].id == x->of[i].id)
 				return apply(p, &optable[j], arg + len + 1);
 	}
-	return opt_fail(p, o, "unknown rule in '%s' (give until, fail, "
-	    "retry, stop or delay, a colon and RE, as in --output "
-	    "until:ready)", arg);
+	return opt_fail(p, o, "unknown %s in '%s' (give %s, as in --%s %s)",
+	    x->what, arg, x->names, o->name, x->example);
 }
 
 /* The options whose value reaches past their own field: other options
@@ -249,7 +263,9 @@ special(struct parse *p, const struct opt *o, char *arg)
 	case OPT_RETRY_ON:
 		return retry_on(p, o, arg);
 	case OPT_OUTPUT:
-		return output_rule(p, o, arg);
+		return prefixed(p, o, arg, &output_rules);
+	case OPT_ON:
+		return prefixed(p, o, arg, &hook_events);
 	case OPT_HOLD:
 		/* Given again, each value holds: both, as both flags. */
 		all = 0;

@@ -1112,7 +1112,7 @@ unit_options(void)
 		const struct opt *o = &optable[j];
 		const bool list = o->kind == K_TEXTS || o->kind == K_CODES ||
 		    o->id == OPT_RETRY_ON || o->id == OPT_SUCCESS_ON ||
-		    o->id == OPT_HOLD || o->id == OPT_OUTPUT;
+		    o->id == OPT_HOLD || o->id == OPT_OUTPUT || o->id == OPT_ON;
 
 		unit_row(optable_adds(o->id) == list, "adds", o->name,
 		    "adds %d, a list %d", optable_adds(o->id), list);

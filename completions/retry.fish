@@ -181,7 +181,7 @@ for c in retry show-backoff-delays
     complete -c $c -n $engine -l fib -x -d 'Delays DUR x fib(n)'
     complete -c $c -n $engine -l delays -x -d 'A comma-separated list of delays'
     complete -c $c -n $engine -s d -l delay -x -d 'A list of delays, the last repeated; with -a Constant, its delay'
-    complete -c $c -n $engine -l decorrelated -x -d 'AWS decorrelated jitter from DUR'
+    complete -c $c -n $engine -l decorrelated -x -d "AWS decorrelated jitter from DUR; DUR:v2, Polly's smoother one"
     complete -c $c -n $engine -l decorrelated-v2 -x -d "Polly's smoother decorrelated jitter, the first delay's median DUR"
     complete -c $c -n $engine -l immediate -d 'No delay at all'
     complete -c $c -n $engine -s M -l max-delay -x -d 'Never wait longer than this'

@@ -169,13 +169,14 @@ const struct opt optable[] = {
 	{ "decorrelated", 0, OPT_DECORRELATED, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(STRAT_DECORRELATED),
 	  "random in [DUR, 3 x previous], the first in\n"
-	  "[DUR, 3 x DUR] (AWS's decorrelated jitter)" },
+	  "[DUR, 3 x DUR] (AWS's decorrelated jitter);\n"
+	  "DUR:v2, smoother: the first's median near\n"
+	  "DUR, then doubling (Polly's\n"
+	  "DecorrelatedJitterBackoffV2; also\n"
+	  "--decorrelated-v2 DUR)" },
 	{ "decorrelated-v2", 0, OPT_DECORRELATED_V2, "DUR", G_STRATEGY, ALL, 0,
 	  0,
-	  STRATEGY(STRAT_DECORRELATED_V2),
-	  "random, smoother than --decorrelated: the\n"
-	  "first's median near DUR, then doubling\n"
-	  "(Polly's DecorrelatedJitterBackoffV2)" },
+	  STRATEGY(STRAT_DECORRELATED_V2), NULL },
 	{ "immediate", 0, OPT_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(STRAT_IMMEDIATE),
 	  "no delay at all" },

@@ -338,6 +338,29 @@ missing(struct parse *p, const struct opt *o, const char *arg)
 	return opt_fail(p, o, "needs a value (%s), not '%s'", m, arg);
 }
 
+/* A strategy and its DUR; --decorrelated DUR:v2 is --decorrelated-v2
+ * DUR, one strategy with it as another option would be. */
+static int
+strategy(struct parse *p, const struct opt *o, const char *arg)
+{
+	int64_t *base = &p->cfg->backoff.base;
+	const size_t n = arg != NULL ? strlen(arg) : 0;
+	char dur[64];
+
+	if (o->id == OPT_DECORRELATED && n > 3 && n - 3 < sizeof(dur) &&
+	    strcmp(arg + n - 3, ":v2") == 0) {
+		memcpy(dur, arg, n - 3);
+		dur[n - 3] = '\0';
+		for (size_t i = 0; i < OPTABLE_ROWS; i++)
+			if (optable[i].id == OPT_DECORRELATED_V2)
+				return opt_strategy(p, &optable[i],
+				    STRAT_DECORRELATED_V2) ||
+				    opt_duration(p, o, dur, base) != 0;
+	}
+	return opt_strategy(p, o, (enum strategy)o->lo) ||
+	    (arg != NULL && opt_duration(p, o, arg, base) != 0);
+}
+
 /* Takes an option's value as its row says. */
 static int
 apply(struct parse *p, const struct opt *o, char *arg)
@@ -417,8 +440,7 @@ apply(struct parse *p, const struct opt *o, char *arg)
 		((struct texts *)to)->v[((struct texts *)to)->n++] = arg;
 		return 0;
 	case K_STRATEGY:
-		return opt_strategy(p, o, (enum strategy)o->lo) ||
-		    (arg != NULL && opt_duration(p, o, arg, to) != 0);
+		return strategy(p, o, arg);
 	case K_PARSED:
 		why = parsed((enum opt_parser)o->lo, arg, to);
 		break;

@@ -9,12 +9,12 @@ _retry_options='--max --max-attempts --times --tries --budget --deadline --timeo
 --initial-delay1 --initial-delay2 --delay-increment-on-failure
 --delay-increment-on-success --delay-multiple-on-failure
 --delay-multiple-on-success --jitter-factor --consider-actual-delay --jitter
---seed --success-on --retry-on --stop-on --until --while --until-output
+--seed --success-on --retry-on --stop-on --until --while --output --until-output
 --exit-on-match --fail-if-output --retry-if-output --stop-if-output --match
---fixed-strings --ignore-case --stdin --hold-stdout --only-last
+--fixed-strings --ignore-case --stdin --hold --hold-stdout --only-last
 --delay-from-output
 --delay-from-output-replaces --forever --successes --reset-after --log-format --ci
---log-file --syslog --on-retry --on-giveup --on-success --result-file --quiet
+--log-file --syslog --on --on-retry --on-giveup --on-success --result-file --quiet
 --verbose --label --message --dry-run --share --share-budget
 --share-window --share-breaker --share-open --share-store --share-store-file
 --share-timeout --share-connect-timeout --share-required --count --help
@@ -60,9 +60,9 @@ _retry_takes_value() {
 	--success-on | --retry-on | --stop-on | --until | --while | \
 	--label | --message | --count | \
 	--successes | \
-	--until-output | --fail-if-output | --retry-if-output | \
-	--stop-if-output | --match | --stdin | --delay-from-output | \
-	--reset-after | --log-format | --ci | --log-file | --on-retry | --on-giveup | \
+	--output | --until-output | --fail-if-output | --retry-if-output | \
+	--stop-if-output | --match | --stdin | --hold | --delay-from-output | \
+	--reset-after | --log-format | --ci | --log-file | --on | --on-retry | --on-giveup | \
 	--on-success | --result-file | \
 	--share | --share-budget | --share-window | --share-breaker | \
 	--share-open | --share-store | --share-store-file | --share-timeout | \
@@ -223,6 +223,19 @@ _retry() {
 		return ;;
 	--stdin)
 		_retry_reply -W 'inherit replay null' -- "$cur"
+		return ;;
+	--on)
+		# The event, then the command: nothing to offer after the colon.
+		[[ $cur == *:* ]] ||
+			_retry_reply -S : -W 'retry giveup success' -- "$cur"
+		return ;;
+	--output)
+		# The rule, then the pattern: nothing to offer after the colon.
+		[[ $cur == *:* ]] ||
+			_retry_reply -S : -W 'until fail retry stop delay' -- "$cur"
+		return ;;
+	--hold)
+		_retry_reply -W 'stdout last' -- "$cur"
 		return ;;
 	--log-format)
 		_retry_reply -W 'text json' -- "$cur"

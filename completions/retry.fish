@@ -12,10 +12,10 @@ set -l __retry_valued -n --max --max-attempts -t --times --tries \
     --delay-increment-on-failure --delay-increment-on-success \
     --delay-multiple-on-failure --delay-multiple-on-success \
     --jitter-factor -j --jitter --seed --success-on --retry-on --stop-on \
-    -u --until -w --while --until-output --fail-if-output \
+    -u --until -w --while --output --until-output --fail-if-output \
     --retry-if-output --stop-if-output \
-    --match --stdin --delay-from-output --reset-after --log-format --ci \
-    --log-file --on-retry --on-giveup --on-success --result-file \
+    --match --stdin --hold --delay-from-output --reset-after --log-format --ci \
+    --log-file --on --on-retry --on-giveup --on-success --result-file \
     --successes \
     -m --label --message --share --share-budget --share-window --share-breaker \
     --share-open --share-store --share-store-file --share-timeout \
@@ -181,7 +181,7 @@ for c in retry show-backoff-delays
     complete -c $c -n $engine -l fib -x -d 'Delays DUR x fib(n)'
     complete -c $c -n $engine -l delays -x -d 'A comma-separated list of delays'
     complete -c $c -n $engine -s d -l delay -x -d 'A list of delays, the last repeated; with -a Constant, its delay'
-    complete -c $c -n $engine -l decorrelated -x -d 'AWS decorrelated jitter from DUR'
+    complete -c $c -n $engine -l decorrelated -x -d "AWS decorrelated jitter from DUR; DUR:v2, Polly's smoother one"
     complete -c $c -n $engine -l decorrelated-v2 -x -d "Polly's smoother decorrelated jitter, the first delay's median DUR"
     complete -c $c -n $engine -l immediate -d 'No delay at all'
     complete -c $c -n $engine -s M -l max-delay -x -d 'Never wait longer than this'
@@ -232,6 +232,7 @@ complete -c retry -n $opts -l retry-on -x -d 'Retry only these failures'
 complete -c retry -n $opts -l stop-on -x -d 'Stop at once on these statuses'
 complete -c retry -n $opts -s u -l until -x -a '(__fish_retry_criteria)' -d 'Retry until the exit status meets the criteria'
 complete -c retry -n $opts -s w -l while -x -a '(__fish_retry_criteria)' -d 'Retry while the exit status meets the criteria'
+complete -c retry -n $opts -l output -x -a 'until: fail: retry: stop: delay:' -d 'An output rule: until, fail, retry, stop or delay, a colon, a regex'
 complete -c retry -n $opts -l until-output -x -d 'A failure unless a line of output matches'
 complete -c retry -n $opts -l exit-on-match -d 'End the attempt as a success at the match of --until-output'
 complete -c retry -n $opts -l fail-if-output -x -d 'A failure if a line of output matches'
@@ -241,6 +242,7 @@ complete -c retry -n $opts -l match -x -a 'stdout stderr both' -d 'Which output 
 complete -c retry -n $opts -s F -l fixed-strings -d 'Take each pattern as a plain string'
 complete -c retry -n $opts -s i -l ignore-case -d 'Match without regard to case'
 complete -c retry -n $opts -l stdin -x -a '(__fish_retry_stdin_modes)' -d 'What each attempt reads'
+complete -c retry -n $opts -l hold -x -a 'stdout last' -d "Hold output back: a success's stdout only, or the last attempt's only"
 complete -c retry -n $opts -l hold-stdout -d "Only a successful attempt's stdout reaches stdout"
 complete -c retry -n $opts -l only-last -d "Hold each attempt's output; pass on only the last attempt's"
 complete -c retry -n $opts -l delay-from-output -x -d 'Wait at least the delay that the output gives'
@@ -251,6 +253,7 @@ complete -c retry -n $opts -l log-format -x -a 'text json' -d 'Report as text or
 complete -c retry -n $opts -l ci -x -a 'auto github gitlab none' -d "The CI's groups and annotations"
 complete -c retry -n $opts -l log-file -r -F -d 'Append every event to a file'
 complete -c retry -n $opts -l syslog -d 'Send every event to syslog'
+complete -c retry -n $opts -l on -x -a 'retry: giveup: success:' -d 'Run a shell command on an event: retry, giveup or success, a colon, the command'
 complete -c retry -n $opts -l on-retry -x -d 'Run a shell command before each back-off sleep'
 complete -c retry -n $opts -l on-giveup -x -d 'Run a shell command when the run ends in failure'
 complete -c retry -n $opts -l on-success -x -d 'Run a shell command when the run ends in success'

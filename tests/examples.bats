@@ -227,5 +227,5 @@ ${sudo}apt-get install -y -qq --no-install-recommends jq"
 	run -0 grep -F "jsonpath='{.status.phase}'" "$D/retry.txt"
 	run -0 grep -F "| jq ." "$D/retry.txt"
 	run -0 grep -F "'notify-ops \"sync failed: \$RETRY_STATUS\"'" "$D/retry.txt"
-	run -0 grep -F "'(?i)^retry-after: *(.+)'" "$D/retry.txt"
+	run -0 grep -F "'delay:(?i)^retry-after: *(.+)'" "$D/retry.txt"
 }

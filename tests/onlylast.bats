@@ -59,6 +59,43 @@ twice_then_ok='echo "attempt $RETRY_ATTEMPT out"; echo "attempt $RETRY_ATTEMPT e
 	assert_equal "$stderr" "$(printf 'attempt 2 out\nattempt 2 err')"
 }
 
+@test "--hold last is --only-last, --hold stdout --hold-stdout, and both add up as both flags" {
+	local out err
+	run -0 --separate-stderr retry --hold last --fixed 10ms -- \
+	    sh -c "$twice_then_ok"
+	assert_output "attempt 3 out"
+	assert_equal "${#stderr_lines[@]}" 4
+	assert_equal "${stderr_lines[2]}" "attempt 3 err"
+	# Given both, as --only-last --hold-stdout: the failure's stdout goes
+	# to stderr; the old spellings, the same.
+	run -1 --separate-stderr retry -q --hold last --hold stdout --max 2 \
+	    --fixed 10ms -- sh -c "$twice_then_ok"
+	out=$output err=$stderr
+	assert_output ""
+	assert_equal "$stderr" "$(printf 'attempt 2 out\nattempt 2 err')"
+	run -1 --separate-stderr retry -q --only-last --hold-stdout --max 2 \
+	    --fixed 10ms -- sh -c "$twice_then_ok"
+	assert_equal "$output" "$out"
+	assert_equal "$stderr" "$err"
+	run -1 --separate-stderr retry -q --hold stdout --max 2 --fixed 10ms -- \
+	    sh -c "$twice_then_ok"
+	assert_output ""
+	assert_equal "$stderr" "$(printf 'attempt %s\n' '1 err' '1 out' '2 err' '2 out')"
+	# The old spellings work, but --help all lists only --hold.
+	run -0 retry --help all
+	assert_line --regexp '^  +--hold WHAT +\+'
+	refute_output --partial -- '--hold-stdout '
+	refute_output --partial -- '--only-last '
+	# An unknown value: one line, naming --hold and its values.
+	run -125 --separate-stderr retry --hold stderr -- true
+	assert_equal "${stderr_lines[0]}" "retry: --hold: unknown output 'stderr' (use stdout or last)"
+	assert_equal "${#stderr_lines[@]}" 2
+	# And the probe's refusal names the option as it was given by its
+	# old name.
+	run -125 --separate-stderr retry --hold last -- tcp://127.0.0.1:9
+	[[ $stderr == "retry: --only-last: a probe (tcp://127.0.0.1:9) has no process"* ]]
+}
+
 @test "--only-last: an output rule still reads each attempt's output as it comes" {
 	run -0 --separate-stderr retry -q --only-last --fixed 10ms \
 	    --until-output 'attempt 3 out' -- \

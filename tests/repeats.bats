@@ -58,8 +58,8 @@ load test_helper/common
 	run -0 retry --help all
 	assert_line --regexp "^An option marked \\+, given again, adds up"
 	assert_line --regexp "^ +--retry-on CODES \\+ "
-	assert_line --regexp "^ +--on-giveup CMD \\+ "
-	assert_line --regexp "^ +--until-output RE \\+ "
+	assert_line --regexp "^ +--on EVENT:CMD \\+ "
+	assert_line --regexp "^ +--output RULE:RE \\+ "
 	assert_line --regexp "^  -T, --timeout DUR +stop an attempt"
 	assert_line --regexp "^  -u, --until CRIT +retry until"
 }

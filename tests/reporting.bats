@@ -329,8 +329,8 @@ load test_helper/core
 	run -0 retry --help
 	local o
 	for o in --max --budget --deadline --timeout --exp --fixed --delays \
-	    --max-delay --jitter --retry-on --stop-on --until-output --stdin \
-	    --hold-stdout --only-last --quiet --verbose --label --log-file \
+	    --max-delay --jitter --retry-on --stop-on --output --stdin \
+	    --hold --quiet --verbose --label --log-file \
 	    --ci --dry-run --share --help --version; do
 		assert_line --regexp "^ +(-[a-zA-Z], )?$o( |\$)"
 	done

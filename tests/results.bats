@@ -61,6 +61,31 @@ hook() {
 	    "retry 1 1 1 20 2" "giveup 2 1 1 0 2")"
 }
 
+@test "--on EVENT:CMD is each hook's own option, given again they add up; --help all lists only --on; an unknown event is refused" {
+	local hooks
+	hooks=(--on retry:"$(hook retry)" --on giveup:"$(hook giveup)"
+	    --on success:"$(hook success)")
+	run -0 --separate-stderr retry --fixed 20ms "${hooks[@]}" -- flaky 2
+	assert_equal "$(cat "$D/hooks")" "$(printf '%s\n' \
+	    "retry 1 1 1 20 5" "retry 2 1 1 20 5" "success 3 0 0 0 5")"
+	rm "$D/hooks"
+	# With the old names, mixed: the same, in the order given.
+	run -1 --separate-stderr retry --fixed 20ms --max 2 --on-retry "$(hook retry)" \
+	    --on retry:"echo second >>'$D/hooks'" --on-giveup "$(hook giveup)" -- false
+	assert_equal "$(cat "$D/hooks")" "$(printf '%s\n' \
+	    "retry 1 1 1 20 2" second "giveup 2 1 1 0 2")"
+	# CMD keeps its colons.
+	run -0 --separate-stderr retry --on success:'echo a:b' -- true
+	assert_equal "$stderr" "a:b"
+	run -0 retry --help all
+	assert_line --regexp '^  +--on EVENT:CMD \+ '
+	refute_line --regexp '^ +--on-(retry|giveup|success) '
+	run -125 retry --on failure:'echo x' -- true
+	assert_usage_error "--on: unknown event in 'failure:echo x' \(give retry, giveup or success"
+	run -125 retry --on giveup: -- true
+	assert_usage_error "--on: 'giveup:': empty command"
+}
+
 @test "--on-success: its stdout on stderr, before the closing line; a failing hook is reported and changes nothing" {
 	run -0 --separate-stderr retry --immediate \
 	    --on-success 'echo from-hook; exit 3' -- flaky 1

@@ -67,6 +67,30 @@ load test_helper/core
 	assert_line --index 5 --regexp '^4 +2\.22s +4\.24s +\[817\.46ms, 3\.683s\]$'
 }
 
+@test "--decorrelated DUR:v2 is --decorrelated-v2 DUR; --help all lists only --decorrelated" {
+	run -0 show --decorrelated 1s:v2 --seed 1 -n 4
+	assert_lines 1.084167279 0.93562201 2.219928701 -1
+	run -0 retry --dry-run --decorrelated 1s:v2 --seed 1 -n 4
+	assert_line --index 3 --regexp '^2 +1\.084s +1\.084s +\[0s, 1\.377s\]$'
+	run -0 retry simulate --decorrelated 10ms:v2 --clients 5 --runs 2 --seed 1
+	local v2=$output
+	run -0 retry simulate --decorrelated-v2 10ms --clients 5 --runs 2 --seed 1
+	assert_equal "$output" "$v2"
+	# Without :v2, AWS's, as before.
+	run -0 show --decorrelated 1s --seed 1 -n 4
+	refute_line 1.084167279
+	# One strategy, whichever name gives it.
+	run -125 retry --decorrelated 1s:v2 --exp 1s -- true
+	assert_usage_error 'conflicts with --decorrelated-v2'
+	run -125 retry --decorrelated x:v2 -- true
+	assert_usage_error "--decorrelated: 'x': "
+	run -0 retry --help all
+	assert_line --regexp '^ +--decorrelated DUR '
+	refute_line --regexp '^ {2,6}--decorrelated-v2 '
+	run -0 show --help
+	refute_line --regexp '^ {2,6}--decorrelated-v2 '
+}
+
 @test "--dry-run and show-backoff-delays give the same seeded delays" {
 	run -0 show --fixed 1s --jitter full --seed 42 -n 4
 	assert_lines 0.85555998 0.973591417 0.70397226 -1

@@ -490,3 +490,59 @@ os.execv(sys.argv[1], sys.argv[1:])' "$RETRY" -n 2 --immediate -- sh -c "cat; ex
 	run -0 bash -c '"$RETRY" -n 1 --until-output b --match stdout -- sh -c "echo a >&2; sleep 0.1; echo b; sleep 0.1; echo c >&2" 2>&1'
 	assert_output "$(printf 'a\nb\nc')"
 }
+
+# same_run ARGS...: retry run with ARGS, its status and its output (stdout
+# and stderr, in order) with the times taken out, as "status: output".
+same_run() {
+	local out rc=0
+	out=$("$RETRY" "$@" 2>&1) || rc=$?
+	printf '%s: %s\n' "$rc" "$out" | sed -E 's/[0-9.]+(ns|us|ms|s)\b/T/g'
+}
+
+@test "--output RULE:RE is each rule's own option: until, fail, retry, stop, delay; they add up, and RE keeps its colons" {
+	local cmd='echo "n=$RETRY_ATTEMPT"; echo "a:b"; echo "wait 0"; echo fatal >&2; exit 1'
+	local rule old
+	for rule in until:n=3 fail:a:b retry:a:b stop:fatal 'delay:wait (\d+)'; do
+		case ${rule%%:*} in
+		until) old=--until-output ;;
+		fail) old=--fail-if-output ;;
+		retry) old=--retry-if-output ;;
+		stop) old=--stop-if-output ;;
+		delay) old=--delay-from-output ;;
+		esac
+		run -0 same_run --output "$rule" --max 3 --fixed 10ms --success-on 0,1 \
+		    -- sh -c "$cmd"
+		local new=$output
+		run -0 same_run "$old" "${rule#*:}" --max 3 --fixed 10ms \
+		    --success-on 0,1 -- sh -c "$cmd"
+		assert_equal "$new" "$output"
+	done
+	# The until rule: the first success is the third attempt.
+	run -0 --separate-stderr retry -q --output until:n=3 --fixed 10ms -- \
+	    sh -c 'echo "n=$RETRY_ATTEMPT"'
+	assert_output "$(printf 'n=%s\n' 1 2 3)"
+	# Given again, they add up, --output and the old names alike.
+	run -0 --separate-stderr retry -q --output until:n=9 \
+	    --until-output n=2 --fixed 10ms -- sh -c 'echo "n=$RETRY_ATTEMPT"'
+	assert_output "$(printf 'n=%s\n' 1 2)"
+	# A colon after the first is the pattern's.
+	run -0 retry -q --output until:a:b -- echo a:b
+	run -1 retry -q --max 1 --output until:a:c -- echo a:b
+}
+
+@test "--output: --help all lists it and none of the rules' own options; an unknown rule is refused in one line" {
+	local old
+	run -0 retry --help all
+	assert_line --regexp '^  +--output RULE:RE \+ '
+	for old in until-output fail-if-output retry-if-output stop-if-output \
+	    delay-from-output; do
+		refute_line --regexp "^ +--$old "
+	done
+	for old in bogus:x until x :x; do
+		run -125 retry --output "$old" -- true
+		assert_usage_error '--output: unknown rule'
+		assert_line --index 0 --partial 'until, fail, retry, stop or delay'
+	done
+	run -125 retry --output until: -- true
+	assert_usage_error "--output: 'until:': empty pattern"
+}

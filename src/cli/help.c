@@ -162,7 +162,7 @@ help_format(enum mode mode, bool all)
 		    "exponential (--exp 10ms: the blog's 5ms x 2^n\nafter the "
 		    "n-th failure), equal-jitter and full-jitter (the same with\n"
 		    "--jitter), decorrelated (--decorrelated 5ms), and Polly's\n"
-		    "decorrelated-v2 (--decorrelated-v2 10ms). The cap is 2s "
+		    "decorrelated-v2 (--decorrelated 10ms:v2). The cap is 2s "
 		    "unless --max-delay\nsays otherwise; clients never give up "
 		    "unless --max or\n--max-actual-duration says so. "
 		    "Means over the runs: time until the last\nclient is done, "

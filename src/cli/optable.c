@@ -41,6 +41,9 @@ static const struct opt_choice algorithms = { "algorithm", 7,
 /* --help's optional value. */
 static const struct opt_choice help_topics = { "topic", 1,
 	{ { "all", 1 } } };
+/* --hold's values; given both, both hold. */
+static const struct opt_choice hold_whats = { "output", 2,
+	{ { "stdout", HOLD_STDOUT }, { "last", HOLD_LAST } } };
 static const struct opt_choice share_open_modes = { "mode", 2,
 	{ { "wait", 0 }, { "giveup", 1 } } };
 
@@ -166,13 +169,14 @@ const struct opt optable[] = {
 	{ "decorrelated", 0, OPT_DECORRELATED, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(STRAT_DECORRELATED),
 	  "random in [DUR, 3 x previous], the first in\n"
-	  "[DUR, 3 x DUR] (AWS's decorrelated jitter)" },
+	  "[DUR, 3 x DUR] (AWS's decorrelated jitter);\n"
+	  "DUR:v2, smoother: the first's median near\n"
+	  "DUR, then doubling (Polly's\n"
+	  "DecorrelatedJitterBackoffV2; also\n"
+	  "--decorrelated-v2 DUR)" },
 	{ "decorrelated-v2", 0, OPT_DECORRELATED_V2, "DUR", G_STRATEGY, ALL, 0,
 	  0,
-	  STRATEGY(STRAT_DECORRELATED_V2),
-	  "random, smoother than --decorrelated: the\n"
-	  "first's median near DUR, then doubling\n"
-	  "(Polly's DecorrelatedJitterBackoffV2)" },
+	  STRATEGY(STRAT_DECORRELATED_V2), NULL },
 	{ "immediate", 0, OPT_IMMEDIATE, NULL, G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(STRAT_IMMEDIATE),
 	  "no delay at all" },
@@ -264,36 +268,40 @@ const struct opt optable[] = {
 	  PARSED(verdict, P_WHILE),
 	  "retry while the exit status meets CRIT; the same" },
 
+	{ "output", 0, OPT_OUTPUT, "RULE:RE", G_VERDICT, RETRY, 0, 0,
+	  OTHER,
+	  "a rule over each line of output, RULE one of:\n"
+	  "until: a failure unless a line matches RE;\n"
+	  "fail: a failure if a line matches RE;\n"
+	  "retry: retry only failures whose output\n"
+	  "matches RE; stop: stop at once if a line\n"
+	  "matches RE; delay: wait at least what RE's\n"
+	  "first group gives: seconds, a duration, an\n"
+	  "HTTP-date (Retry-After) or a Unix time\n"
+	  "(X-RateLimit-Reset), within --min-delay and\n"
+	  "--max-delay (or 1h)" },
 	{ "until-output", 0, OPT_UNTIL_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXTS(patterns[RULE_UNTIL], NULL),
-	  "a failure unless a line of output matches RE" },
-	{ "exit-on-match", 0, OPT_EXIT_ON_MATCH, NULL, G_VERDICT, RETRY, 0, 0,
-	  FLAG(verdict.exit_on_match),
-	  "at the first line that matches --until-output,\n"
-	  "stop the command's group as --timeout does: a\n"
-	  "success (exit 0)" },
+	  TEXTS(patterns[RULE_UNTIL], NULL), NULL },
 	{ "fail-if-output", 0, OPT_FAIL_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXTS(patterns[RULE_FAIL], NULL),
-	  "a failure if a line of output matches RE" },
+	  TEXTS(patterns[RULE_FAIL], NULL), NULL },
 	{ "retry-if-output", 0, OPT_RETRY_IF_OUTPUT, "RE", G_VERDICT, RETRY,
 	  0, 0,
-	  TEXTS(patterns[RULE_RETRY], NULL),
-	  "retry only failures whose output matches RE" },
+	  TEXTS(patterns[RULE_RETRY], NULL), NULL },
 	{ "stop-if-output", 0, OPT_STOP_IF_OUTPUT, "RE", G_VERDICT, RETRY, 0, 0,
-	  TEXTS(patterns[RULE_STOP], NULL),
-	  "stop at once if a line of output matches RE" },
+	  TEXTS(patterns[RULE_STOP], NULL), NULL },
 	{ "delay-from-output", 0, OPT_DELAY_FROM_OUTPUT, "RE", G_VERDICT, RETRY,
 	  0, 0,
-	  TEXTS(patterns[RULE_CAPTURE], NULL),
-	  "wait at least what RE's first group gives:\n"
-	  "seconds, a duration, an HTTP-date (Retry-After)\n"
-	  "or a Unix time (X-RateLimit-Reset), within\n"
-	  "--min-delay and --max-delay (or 1h)" },
+	  TEXTS(patterns[RULE_CAPTURE], NULL), NULL },
+	{ "exit-on-match", 0, OPT_EXIT_ON_MATCH, NULL, G_VERDICT, RETRY, 0, 0,
+	  FLAG(verdict.exit_on_match),
+	  "at the first line that matches an until rule,\n"
+	  "stop the command's group as --timeout does: a\n"
+	  "success (exit 0)" },
 	{ "delay-from-output-replaces", 0, OPT_DELAY_FROM_OUTPUT_REPLACES, NULL,
 	  G_VERDICT, RETRY, 0, 0,
 	  FLAG(limits.output_replaces),
-	  "wait what it gives even when the strategy's\n"
-	  "delay is longer" },
+	  "wait what a delay rule gives even when the\n"
+	  "strategy's delay is longer" },
 	{ "match", 0, OPT_MATCH, "STREAM", G_VERDICT, RETRY, 0, 0,
 	  CHOICE(match, streams),
 	  "stdout, stderr or both (default both)" },
@@ -309,14 +317,17 @@ const struct opt optable[] = {
 	  "inherit (default), replay: the same input to\n"
 	  "every attempt (a pipe recorded as the first\n"
 	  "reads it, a file read again), or null" },
+	{ "hold", 0, OPT_HOLD, "WHAT", G_STREAMS, RETRY, 0, 0,
+	  OTHER_OF(hold_whats),
+	  "stdout: only a successful attempt's stdout\n"
+	  "reaches stdout, a failed one's goes to stderr\n"
+	  "(also --hold-stdout); last: hold each attempt's\n"
+	  "stdout and stderr, pass on only the last\n"
+	  "attempt's (also --only-last)" },
 	{ "hold-stdout", 0, OPT_HOLD_STDOUT, NULL, G_STREAMS, RETRY, 0, 0,
-	  FLAG(hold_stdout),
-	  "only a successful attempt's stdout reaches\n"
-	  "stdout; a failed one's goes to stderr" },
+	  FLAG(hold_stdout), NULL },
 	{ "only-last", 0, OPT_ONLY_LAST, NULL, G_STREAMS, RETRY, 0, 0,
-	  FLAG(only_last),
-	  "hold each attempt's stdout and stderr; pass\n"
-	  "on only the last attempt's" },
+	  FLAG(only_last), NULL },
 
 	{ "log-format", 0, OPT_LOG_FORMAT, "FMT", G_REPORT, RETRY | SHR, 0, 0,
 	  CHOICE(log_format, log_formats),
@@ -334,15 +345,17 @@ const struct opt optable[] = {
 	{ "syslog", 0, OPT_SYSLOG, NULL, G_REPORT, RETRY, 0, 0,
 	  FLAG(syslog),
 	  "send every event to syslog too" },
+	{ "on", 0, OPT_ON, "EVENT:CMD", G_REPORT, RETRY, 0, 0,
+	  OTHER,
+	  "run sh -c CMD on EVENT: retry, before each\n"
+	  "back-off sleep; giveup, when the run ends in\n"
+	  "failure; success, when it ends in success" },
 	{ "on-retry", 0, OPT_ON_RETRY, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXTS(on_retry, "empty command"),
-	  "run sh -c CMD before each back-off sleep" },
+	  TEXTS(on_retry, "empty command"), NULL },
 	{ "on-giveup", 0, OPT_ON_GIVEUP, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXTS(on_giveup, "empty command"),
-	  "run sh -c CMD when the run ends in failure" },
+	  TEXTS(on_giveup, "empty command"), NULL },
 	{ "on-success", 0, OPT_ON_SUCCESS, "CMD", G_REPORT, RETRY, 0, 0,
-	  TEXTS(on_success, "empty command"),
-	  "run sh -c CMD when the run ends in success" },
+	  TEXTS(on_success, "empty command"), NULL },
 	{ "result-file", 0, OPT_RESULT_FILE, "FILE", G_REPORT, RETRY, 0, 0,
 	  TEXT(result_file, "empty file name"),
 	  "append the run's figures to FILE as it ends,\n"
@@ -494,10 +507,10 @@ const struct opt_brief optable_briefs[] = {
 	{ OPT_SUCCESS_ON, "statuses that count as success (default 0)" },
 	{ OPT_RETRY_ON, "retry only these failures; stop on others" },
 	{ OPT_STOP_ON, "stop at once on these statuses" },
-	{ OPT_UNTIL_OUTPUT, "a failure unless a line of output matches RE" },
+	{ OPT_OUTPUT, "until:RE: a failure unless a line matches RE" },
 	{ OPT_STDIN, "replay: every attempt reads the same input" },
-	{ OPT_HOLD_STDOUT, "only a successful attempt's stdout reaches stdout" },
-	{ OPT_ONLY_LAST, "pass on only the last attempt's output" },
+	{ OPT_HOLD, "stdout: only a success's stdout reaches stdout" },
+	{ OPT_HOLD, "last: pass on only the last attempt's output" },
 	{ OPT_QUIET, "report only retry's own errors" },
 	{ OPT_VERBOSE, "also report each start and each success" },
 	{ OPT_LABEL, "prefix reports with retry[LABEL]:" },
@@ -523,12 +536,14 @@ optable_find(int key, const char *name)
 }
 
 /* The options that add up when given again, in the order given: status
- * lists, output rules, hooks.  Any other given again, the last counts. */
+ * lists, output rules, hooks, what is held.  Any other given again, the
+ * last counts. */
 static const enum opt_id adds[] = {
 	OPT_SUCCESS_ON, OPT_RETRY_ON, OPT_STOP_ON,
 	OPT_UNTIL_OUTPUT, OPT_FAIL_IF_OUTPUT, OPT_RETRY_IF_OUTPUT, OPT_STOP_IF_OUTPUT,
 	OPT_DELAY_FROM_OUTPUT,
-	OPT_ON_RETRY, OPT_ON_GIVEUP, OPT_ON_SUCCESS,
+	OPT_ON_RETRY, OPT_ON_GIVEUP, OPT_ON_SUCCESS, OPT_ON, OPT_HOLD,
+	OPT_OUTPUT,
 };
 
 bool

@@ -36,9 +36,12 @@ enum opt_id {
 	OPT_SHARE_STORE, OPT_SHARE_STORE_FILE, OPT_SHARE_TIMEOUT, OPT_SHARE_CONNECT_TIMEOUT,
 	OPT_SHARE_REQUIRED, OPT_COUNT, OPT_FORMAT, OPT_UNIT, OPT_CHART, OPT_ASCII, OPT_SAMPLES,
 	OPT_CLIENTS, OPT_RUNS, OPT_FAILURE_RATE, OPT_LATENCY,
-	OPT_EXIT_ON_MATCH,
+	OPT_EXIT_ON_MATCH, OPT_HOLD, OPT_OUTPUT, OPT_ON,
 	OPT_HELP, OPT_VERSION,
 };
+
+/* --hold's values: stdout, as --hold-stdout; last, as --only-last. */
+enum { HOLD_STDOUT = 1, HOLD_LAST = 2 };
 
 /* The sections of --help, in their order. */
 enum opt_group {
@@ -135,7 +138,7 @@ extern const struct opt_brief optable_briefs[];
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	96
+#define OPTABLE_ROWS	99
 
 extern const struct opt optable[];
 

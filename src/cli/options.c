@@ -18,6 +18,8 @@
 #include "suggest.h"
 #include "validate.h"
 
+static int	apply(struct parse *, const struct opt *, char *);
+
 static int
 real(struct parse *p, const struct opt *o, const char *arg, double lo,
     double hi, double *out)
@@ -182,6 +184,52 @@ retry_on(struct parse *p, const struct opt *o, const char *arg)
 	return 0;
 }
 
+/* Options that name another's value before a colon: --output RULE:RE
+ * gives the rule's own option (--until-output) RE, --on EVENT:CMD the
+ * hook's (--on-retry) CMD, each as if given by its name. */
+struct prefixed {
+	const char	*what;		/* "rule" */
+	const char	*names;		/* "until, fail, ..." */
+	const char	*example;	/* "until:ready" */
+	size_t		 n;
+	struct {
+		const char	*name;
+		enum opt_id	 id;
+	} of[5];
+};
+
+static const struct prefixed output_rules = { "rule", "until, fail, retry, "
+	"stop or delay, a colon and RE", "until:ready", 5,
+	{ { "until", OPT_UNTIL_OUTPUT }, { "fail", OPT_FAIL_IF_OUTPUT },
+	  { "retry", OPT_RETRY_IF_OUTPUT }, { "stop", OPT_STOP_IF_OUTPUT },
+	  { "delay", OPT_DELAY_FROM_OUTPUT } } };
+static const struct prefixed hook_events = { "event", "retry, giveup or "
+	"success, a colon and CMD", "giveup:'notify-ops failed'", 3,
+	{ { "retry", OPT_ON_RETRY }, { "giveup", OPT_ON_GIVEUP },
+	  { "success", OPT_ON_SUCCESS } } };
+
+static int
+prefixed(struct parse *p, const struct opt *o, char *arg,
+    const struct prefixed *x)
+{
+	const size_t len = strcspn(arg, ":");
+
+	for (size_t i = 0; arg[len] == ':' && i < x->n; i++) {
+		if (strlen(x->of[i].name) != len ||
+		    strncmp(arg, x->of[i].name, len) != 0)
+			continue;
+		if (arg[len + 1] == '\0')
+			return opt_fail(p, o, "'%s': empty %s", arg,
+			    x == &output_rules ? "pattern" : "command");
+		p->given[x->of[i].id - OPT_MAX] = true;
+		for (size_t j = 0; j < OPTABLE_ROWS; j++)
+			if (optable[j].id == x->of[i].id)
+				return apply(p, &optable[j], arg + len + 1);
+	}
+	return opt_fail(p, o, "unknown %s in '%s' (give %s, as in --%s %s)",
+	    x->what, arg, x->names, o->name, x->example);
+}
+
 /* The options whose value reaches past their own field: other options
  * given, the strategy, -a that may come later. */
 static int
@@ -214,6 +262,20 @@ special(struct parse *p, const struct opt *o, char *arg)
 		return 0;
 	case OPT_RETRY_ON:
 		return retry_on(p, o, arg);
+	case OPT_OUTPUT:
+		return prefixed(p, o, arg, &output_rules);
+	case OPT_ON:
+		return prefixed(p, o, arg, &hook_events);
+	case OPT_HOLD:
+		/* Given again, each value holds: both, as both flags. */
+		all = 0;
+		if (choose(p, o, arg, &all) != 0)
+			return -1;
+		c->hold_stdout |= all == HOLD_STDOUT;
+		c->only_last |= all == HOLD_LAST;
+		p->given[(all == HOLD_STDOUT ? OPT_HOLD_STDOUT : OPT_ONLY_LAST) -
+		    OPT_MAX] = true;
+		return 0;
 	case OPT_ALGORITHM:
 		if (!algorithm_parse(arg, &b->strategy))
 			return opt_fail(p, o, "unknown algorithm '%s' (use "
@@ -274,6 +336,29 @@ missing(struct parse *p, const struct opt *o, const char *arg)
 	if (strcmp(m, "S") == 0 || strcmp(m, "F") == 0)
 		return opt_fail(p, o, "needs a number, not '%s'", arg);
 	return opt_fail(p, o, "needs a value (%s), not '%s'", m, arg);
+}
+
+/* A strategy and its DUR; --decorrelated DUR:v2 is --decorrelated-v2
+ * DUR, one strategy with it as another option would be. */
+static int
+strategy(struct parse *p, const struct opt *o, const char *arg)
+{
+	int64_t *base = &p->cfg->backoff.base;
+	const size_t n = arg != NULL ? strlen(arg) : 0;
+	char dur[64];
+
+	if (o->id == OPT_DECORRELATED && n > 3 && n - 3 < sizeof(dur) &&
+	    strcmp(arg + n - 3, ":v2") == 0) {
+		memcpy(dur, arg, n - 3);
+		dur[n - 3] = '\0';
+		for (size_t i = 0; i < OPTABLE_ROWS; i++)
+			if (optable[i].id == OPT_DECORRELATED_V2)
+				return opt_strategy(p, &optable[i],
+				    STRAT_DECORRELATED_V2) ||
+				    opt_duration(p, o, dur, base) != 0;
+	}
+	return opt_strategy(p, o, (enum strategy)o->lo) ||
+	    (arg != NULL && opt_duration(p, o, arg, base) != 0);
 }
 
 /* Takes an option's value as its row says. */
@@ -355,8 +440,7 @@ apply(struct parse *p, const struct opt *o, char *arg)
 		((struct texts *)to)->v[((struct texts *)to)->n++] = arg;
 		return 0;
 	case K_STRATEGY:
-		return opt_strategy(p, o, (enum strategy)o->lo) ||
-		    (arg != NULL && opt_duration(p, o, arg, to) != 0);
+		return strategy(p, o, arg);
 	case K_PARSED:
 		why = parsed((enum opt_parser)o->lo, arg, to);
 		break;

@@ -480,14 +480,19 @@ span_given(const struct config *c, enum opt_id id)
 	    c->backoff.max_delay.ns;
 }
 
-/* The listed row of option id (not an alias's). */
+/* The listed row of option id (not an alias's), else its first: an
+ * option folded into another's (--hold-stdout) is named as it was. */
 static const struct opt *
 row_of(enum opt_id id)
 {
+	const struct opt *first = NULL;
+
 	for (size_t i = 0; i < OPTABLE_ROWS; i++)
 		if (optable[i].id == id && optable[i].help != NULL)
 			return &optable[i];
-	return &optable[0];
+		else if (optable[i].id == id && first == NULL)
+			first = &optable[i];
+	return first != NULL ? first : &optable[0];
 }
 
 /* The pairs of the option table's conflicts given together, in one line

@@ -498,15 +498,14 @@ static const struct suggested {
 	const char	*argv[4];
 	const char	*want;		/* in the error */
 } suggested[] = {
-	{ M_RETRY, { "--unti", "0", NULL }, "(did you mean --until or "
-	  "--until-output?)" },
+	{ M_RETRY, { "--unti", "0", NULL }, "(did you mean --until?)" },
 	{ M_RETRY, { "--whil", "0", NULL }, "not abbreviated (did you mean "
 	  "--while?)" },
 	{ M_RETRY, { "--messag", "x", NULL }, "not abbreviated (did you mean "
 	  "--message?)" },
 	{ M_RETRY, { "--until-out", "x", NULL }, "(did you mean "
 	  "--until-output?)" },
-	{ M_RETRY, { "--hold", NULL }, "(did you mean --hold-stdout?)" },
+	{ M_RETRY, { "--hol", "stdout", NULL }, "(did you mean --hold?)" },
 	{ M_RETRY, { "--time", "3s", NULL }, "(did you mean --times or "
 	  "--timeout?)" },
 	{ M_RETRY, { "--time=3s", NULL }, "(did you mean --times or "
@@ -1108,11 +1107,12 @@ unit_options(void)
 		options_free(&c);
 	}
 	/* The options that add up: the lists, the output rules, the hooks,
-	 * and no other. */
+	 * what is held, and no other. */
 	for (size_t j = 0; j < OPTABLE_ROWS; j++) {
 		const struct opt *o = &optable[j];
 		const bool list = o->kind == K_TEXTS || o->kind == K_CODES ||
-		    o->id == OPT_RETRY_ON || o->id == OPT_SUCCESS_ON;
+		    o->id == OPT_RETRY_ON || o->id == OPT_SUCCESS_ON ||
+		    o->id == OPT_HOLD || o->id == OPT_OUTPUT || o->id == OPT_ON;
 
 		unit_row(optable_adds(o->id) == list, "adds", o->name,
 		    "adds %d, a list %d", optable_adds(o->id), list);
@@ -1124,10 +1124,12 @@ unit_options(void)
 		unsigned ma = 0, mb = 0;
 
 		for (size_t j = 0; j < OPTABLE_ROWS; j++) {
-			if (optable[j].id == k->a && optable[j].help != NULL)
-				ma = optable[j].modes;
-			if (optable[j].id == k->b && optable[j].help != NULL)
-				mb = optable[j].modes;
+			/* An alias's row too: --hold-stdout, folded into
+			 * --hold, is refused by its own name. */
+			if (optable[j].id == k->a)
+				ma |= optable[j].modes;
+			if (optable[j].id == k->b)
+				mb |= optable[j].modes;
 		}
 		unit_row(k->a != k->b && k->modes != 0 &&
 		    (ma & k->modes) == k->modes && (mb & k->modes) == k->modes,

@@ -13,7 +13,7 @@ static const struct suggestion {
 	const char	*want;
 } suggestions[] = {
 	/* Several options that it begins: up to four, in the table's order. */
-	{ MODE_RETRY, "unti", "--until or --until-output" },
+	{ MODE_RETRY, "unti", "--until" },
 	{ MODE_RETRY, "time", "--times or --timeout" },
 	{ MODE_RETRY, "jit", "--jitter-factor or --jitter" },
 	{ MODE_RETRY, "share-b", "--share-budget or --share-breaker" },
@@ -21,8 +21,7 @@ static const struct suggestion {
 	  "--match" },
 	{ MODE_RETRY, "dela", "--delays or --delay or --delay-on-success or "
 	  "--delay-increment-on-failure" },
-	{ MODE_RETRY, "delay-from", "--delay-from-output or "
-	  "--delay-from-output-replaces" },
+	{ MODE_RETRY, "fi", "--fixed or --fib or --fixed-strings" },
 	/* One that it begins. */
 	{ MODE_RETRY, "dry", "--dry-run" },
 	{ MODE_RETRY, "delay-from-output-r", "--delay-from-output-replaces" },
@@ -42,7 +41,7 @@ static const struct suggestion {
 	{ MODE_RETRY, "timeoutt", "--timeout" },
 	{ MODE_RETRY, "dely", "--delay" },
 	{ MODE_RETRY, "jitter-factr", "--jitter-factor" },
-	{ MODE_RETRY, "hold-stdot", "--hold-stdout" },
+	{ MODE_RETRY, "hols", "--hold" },
 	{ MODE_RETRY, "xp", "--exp" },
 	/* Nothing near. */
 	{ MODE_RETRY, "zzzzzz", "" },
@@ -52,6 +51,7 @@ static const struct suggestion {
 	{ MODE_RETRY, "constan", "" },
 	{ MODE_RETRY, "max-attempt", "" },
 	{ MODE_RETRY, "mesage", "" },
+	{ MODE_RETRY, "hold-stdot", "" },
 	/* Only the face's own options. */
 	{ MODE_RETRY, "chrt", "" },
 	{ MODE_SHOW, "chrt", "--chart" },

@@ -16,7 +16,7 @@ PEERS=("Debian's retry" "coreutils timeout" recur joshdk/retry
 
 # Every command line the section gives, each run by a test below.
 LINES=(
-	"retry -t -1 -d 10 --stdin replay --hold-stdout -- cmd"
+	"retry -t -1 -d 10 --stdin replay --hold stdout -- cmd"
 	"retry --max 1 -q -k 365d --timeout 10 -- cmd"
 	"retry --max 10 --immediate -- cmd"
 	"retry --max 5 --exp 3s --factor 3 --max-delay 1m -- cmd"
@@ -149,7 +149,7 @@ dry_attempts() {
 }
 
 @test "compat: Debian's retry: forever, 10s apart, stdin replayed, stdout held" {
-	local line="retry -t -1 -d 10 --stdin replay --hold-stdout -- cmd"
+	local line="retry -t -1 -d 10 --stdin replay --hold stdout -- cmd"
 	run_theirs "$line" --dry-run --count 12 -- cmd
 	assert_success
 	assert_equal "$(dry_attempts)" 12

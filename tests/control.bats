@@ -21,7 +21,7 @@ teardown() {
 
 @test "back-references are refused: they make matching exponential" {
 	run -125 retry --until-output '(a*)*\1[b]' -- true
-	assert_usage_error --until-output
+	assert_usage_error "--output until"
 	assert_line --index 0 --partial "back-references"
 }
 
@@ -43,7 +43,7 @@ teardown() {
 	    sh -c 'for i in $(seq 50); do cat "$1"; done' sh "$D/line"
 	t1=$(now_ms)
 	((t1 - t0 < 5000))
-	assert_regex "${stderr_lines[0]}" "^retry: $(named sh -c 'for i in $(seq 50); do cat "$1"; done' sh "$D/line"): --until-output: matching took too long on a line of output"
+	assert_regex "${stderr_lines[0]}" "^retry: $(named sh -c 'for i in $(seq 50); do cat "$1"; done' sh "$D/line"): --output until: matching took too long on a line of output"
 }
 
 @test "a line that matching gives up on counts as not matching, once reported" {
@@ -403,7 +403,7 @@ os.execv(sys.argv[1], sys.argv[1:])" "$RETRY" -q --hold-stdout -- cat "$1" | { s
 		    dd if="$1" bs=$2 status=none) | cat >"$3"' \
 		    _ "$D/data" "$bs" "$D/out"
 		cmp "$D/data" "$D/out"
-		assert_regex "${stderr_lines[0]}" "^retry: $(named dd if="$D/data" bs=$bs status=none): --hold-stdout: cannot keep the output in $(spool_place): File too large$"
+		assert_regex "${stderr_lines[0]}" "^retry: $(named dd if="$D/data" bs=$bs status=none): --hold stdout: cannot keep the output in $(spool_place): File too large$"
 	done
 }
 
@@ -525,7 +525,7 @@ b"
 	    bash -c 'ulimit -u 1; exec "$1" --immediate --max 2 --on-giveup true -- true' _ "$RETRY"
 	assert_equal "$status" 125
 	assert_regex "${stderr_lines[1]}" "^retry: true: giving up after 2 attempts in .*: could not start: Resource temporarily unavailable\$"
-	assert_regex "${stderr_lines[2]}" "^retry: true: --on-giveup: not run: Resource temporarily unavailable\$"
+	assert_regex "${stderr_lines[2]}" "^retry: true: --on giveup: not run: Resource temporarily unavailable\$"
 }
 
 @test "out of descriptors, a hook is not run rather than given the wrong ones" {
@@ -535,7 +535,7 @@ b"
 	    ulimit -n 5; exec "$1" --immediate --max 2 --on-retry "echo hook; cat" -- false' _ "$RETRY"
 	assert_equal "$status" 1
 	assert_equal "$output" ""
-	assert_regex "$stderr" "retry: false: --on-retry: not run: Too many open files"
+	assert_regex "$stderr" "retry: false: --on retry: not run: Too many open files"
 }
 
 @test "in a storm of signals, retry dies of the first" {

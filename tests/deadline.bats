@@ -72,7 +72,7 @@ load test_helper/core
 	t1=$(now_ms)
 	((t1 - t0 < 20000))
 	assert_equal "$(wc -l <"$d/runs")" 1
-	assert_regex "$stderr" "retry: $(named sh -c 'echo x >>"$0/runs"; exit 1' "$d"): --on-retry: stopped at the --deadline"
+	assert_regex "$stderr" "retry: $(named sh -c 'echo x >>"$0/runs"; exit 1' "$d"): --on retry: stopped at the --deadline"
 	# The run's closing line follows, as a deadline's always does.
 	assert_regex "$stderr" \
 	    "retry: sh -c .*: giving up after 1 attempt in $DUR: exit 1; the 1s deadline is reached\$"

@@ -90,7 +90,7 @@ served='Serving HTTP on \S+ port \d+'
 	    "$RETRY" --verbose --signal INT --exit-on-match --until-output ready -- \
 	    sh -c 'echo $$ >"$0/leader"; echo ready; exec sleep 60' "$D"
 	assert_output ready
-	assert_regex "$stderr" 'attempt 1/5 succeeded after [0-9.]+(us|ms|s): a line matched --until-output \(--exit-on-match\)'
+	assert_regex "$stderr" 'attempt 1/5 succeeded after [0-9.]+(us|ms|s): a line matched --output until \(--exit-on-match\)'
 	assert_group_gone "$(cat "$D/leader")"
 }
 
@@ -110,7 +110,7 @@ served='Serving HTTP on \S+ port \d+'
 	    --until-output ready -- sh -c 'echo $$ >>"$0/leaders"
 	    echo not yet; exec sleep 60' "$D"
 	t1=$(now_ms)
-	assert_regex "$stderr" 'giving up after 2 attempts in [0-9.]+(us|ms|s): timed out \(no line matched --until-output\)$'
+	assert_regex "$stderr" 'giving up after 2 attempts in [0-9.]+(us|ms|s): timed out \(no line matched --output until\)$'
 	((t1 - t0 >= 900 && t1 - t0 < 10000))
 	local g
 	for g in $(cat "$D/leaders"); do
@@ -128,7 +128,7 @@ served='Serving HTTP on \S+ port \d+'
 	run -1 --separate-stderr retry -n 1 --fail-if-output error \
 	    --exit-on-match --until-output ready -- \
 	    sh -c 'echo error; echo ready; exec sleep 60'
-	assert_regex "$stderr" 'giving up after 1 attempt.*\(a line matched --fail-if-output\)$'
+	assert_regex "$stderr" 'giving up after 1 attempt.*\(a line matched --output fail\)$'
 	run -0 retry -n 1 --fail-if-output error --exit-on-match \
 	    --until-output ready -- sh -c 'printf "ready\nerror\n"; exec sleep 60'
 	assert_output $'ready\nerror'

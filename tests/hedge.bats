@@ -271,7 +271,7 @@ early_wins() {
 	    --stdin null -- ./ready
 	assert_output "warming up"
 	assert_equal "$(wc -l <calls)" 3
-	[[ ${stderr_lines[1]} == "retry: ./ready: attempt 2/5 failed: exit 0 after "*" (no line matched --until-output); 1 other still running" ]]
+	[[ ${stderr_lines[1]} == "retry: ./ready: attempt 2/5 failed: exit 0 after "*" (no line matched --output until); 1 other still running" ]]
 	# The next hedge is due DUR after that failure, not after attempt 1
 	# started.
 	assert_equal "${stderr_lines[2]}" "retry: ./ready: 50ms after attempt 2 failed: started attempt 3 beside attempt 1"

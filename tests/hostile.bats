@@ -39,8 +39,8 @@ assert_no_negative() {
 	bad --delays --delays "$list"
 	# --- output rules: --until-output, --fail-if-output, --retry-if-output,
 	# --stop-if-output, --match --------------------------------------------------
-	# hostile --until-output: nested intervals that expand too far
-	bad --until-output --until-output '((((a{0,9}){0,9}){0,9}){0,9}){0,9}'
+	# hostile --output until: nested intervals that expand too far
+	bad "--output until" --until-output '((((a{0,9}){0,9}){0,9}){0,9}){0,9}'
 	assert_line --index 0 --partial 'regular expression is too large'
 	# extreme: an interval of 32767 is a pattern, compiled at once
 	run -0 retry --fail-if-output 'x{1,32767}y' --immediate --max 1 -- echo x
@@ -58,8 +58,8 @@ assert_no_negative() {
 	# --- reporting ----------------------------------------------------------------
 	# hostile --log-file: a directory, not a file
 	bad_setup --log-file --log-file /
-	# hostile --delay-from-output: a plus after a plus after a plus
-	bad --delay-from-output --delay-from-output \
+	# hostile --output delay: a plus after a plus after a plus
+	bad "--output delay" --delay-from-output \
 	    "-$(printf '+%.0s' {1..60})"
 	# hostile --log-file: a directory that does not exist
 	bad_setup --log-file --log-file "$BATS_TEST_TMPDIR/no/such/dir/log"
@@ -67,7 +67,7 @@ assert_no_negative() {
 	bad --log-file --log-file ''
 	# hostile --log-format: an unknown format
 	bad --log-format --log-format xml
-	# hostile --on-retry: empty
+	# hostile --on retry: empty
 	bad --on-retry --on-retry ''
 	# --- options and words ----------------------------------------------------------
 	# hostile: an unknown option

@@ -208,7 +208,7 @@ tmp_signal() {
 	echo 'not a library' >"$d/libpcre2-8.so.0"
 	run -125 env LD_LIBRARY_PATH="$d" "$RETRY" --until-output 'a+b' -- \
 	    echo ran
-	assert_output --regexp "^retry: --until-output: 'a\+b': regular expressions need PCRE2: .*libpcre2-8\.so\.0.*$"
+	assert_output --regexp "^retry: --output until: 'a\+b': regular expressions need PCRE2: .*libpcre2-8\.so\.0.*$"
 	assert_equal "${#lines[@]}" 1
 	run -0 env LD_LIBRARY_PATH="$d" "$RETRY" --until-output 'ran' -- \
 	    echo ran

@@ -130,7 +130,7 @@ load test_helper/core
 	    --until-output ready -- sh -c 'echo run >>"$1"
 	    [ "$(wc -l <"$1")" -eq 2 ] && echo busy || echo ready' sh "$f"
 	assert_equal "$(statuses_runs "$f")" 4
-	assert_regex "${stderr_lines[1]}" "failed: exit 0 after $DUR \(no line matched --until-output\)"
+	assert_regex "${stderr_lines[1]}" "failed: exit 0 after $DUR \(no line matched --output until\)"
 }
 
 @test "--successes --hold-stdout: only the success that makes N reaches stdout" {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# --only-last: each attempt's stdout and stderr held; only the last
+# --hold last: each attempt's stdout and stderr held; only the last
 # attempt's passed on, with a report line for each failure before it.
 bats_require_minimum_version 1.5.0
 load test_helper/common
@@ -66,7 +66,7 @@ twice_then_ok='echo "attempt $RETRY_ATTEMPT out"; echo "attempt $RETRY_ATTEMPT e
 	assert_output "attempt 3 out"
 	assert_equal "${#stderr_lines[@]}" 4
 	assert_equal "${stderr_lines[2]}" "attempt 3 err"
-	# Given both, as --only-last --hold-stdout: the failure's stdout goes
+	# Given both, as --only-last --hold stdout: the failure's stdout goes
 	# to stderr; the old spellings, the same.
 	run -1 --separate-stderr retry -q --hold last --hold stdout --max 2 \
 	    --fixed 10ms -- sh -c "$twice_then_ok"

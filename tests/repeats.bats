@@ -39,8 +39,8 @@ load test_helper/common
 	    --on-giveup 'echo g2; exit 4' --on-giveup 'echo g3' -- false
 	assert_equal "$(grep -E '^(r|g)[0-9]$' <<<"$stderr" | tr '\n' ' ')" \
 	    "r1 r2 g1 g2 "
-	assert_regex "$stderr" "retry: false: --on-giveup: exit 4"
-	assert_regex "$stderr" "retry: false: --on-giveup: the 1 given after it not run"
+	assert_regex "$stderr" "retry: false: --on giveup: exit 4"
+	assert_regex "$stderr" "retry: false: --on giveup: the 1 given after it not run"
 	run -0 --separate-stderr retry --on-success 'echo s1' \
 	    --on-success 'echo s2' -- true
 	assert_equal "$(tr '\n' ' ' <<<"$stderr")" "s1 s2 "

@@ -93,7 +93,7 @@ hook() {
 run 2"
 	assert_equal "${#stderr_lines[@]}" 4
 	assert_equal "${stderr_lines[1]}" "from-hook"
-	assert_equal "${stderr_lines[2]}" "retry: flaky 1: --on-success: exit 3"
+	assert_equal "${stderr_lines[2]}" "retry: flaky 1: --on success: exit 3"
 	assert_regex "${stderr_lines[3]}" "^retry: flaky 1: succeeded on attempt 2 of 5 after "
 }
 
@@ -104,7 +104,7 @@ run 2"
 	    -- true
 	# Long before the hook's 30s, on a busy host too.
 	(($(now_ms) - t0 < 20000))
-	assert_equal "$stderr" "retry: true: --on-success: timed out"
+	assert_equal "$stderr" "retry: true: --on success: timed out"
 }
 
 # The lines of $D/out but elapsed_ms's value, which is checked to be a

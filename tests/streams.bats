@@ -19,7 +19,7 @@ teardown() {
 	assert_equal "${stderr_lines[0]}" "${stderr_lines[0]%%after*}after${stderr_lines[0]#*after}"
 	local name
 	name=$(named sh -c 'echo "try $RETRY_ATTEMPT"; [ "$RETRY_ATTEMPT" -lt 3 ] || echo ready')
-	[[ ${stderr_lines[0]} =~ ^retry:\ $name:\ attempt\ 1/5\ failed:\ exit\ 0\ after\ [0-9.]+(ns|us|ms|s)\ \(no\ line\ matched\ --until-output\)\;\ next\ attempt\ in\ 0s$ ]]
+	[[ ${stderr_lines[0]} =~ ^retry:\ $name:\ attempt\ 1/5\ failed:\ exit\ 0\ after\ [0-9.]+(ns|us|ms|s)\ \(no\ line\ matched\ --output\ until\)\;\ next\ attempt\ in\ 0s$ ]]
 	[[ ${stderr_lines[2]} == "retry: $(command_name sh -c 'echo "try $RETRY_ATTEMPT"; [ "$RETRY_ATTEMPT" -lt 3 ] || echo ready'): succeeded on attempt 3 of 5 after "* ]]
 	assert_equal "${#stderr_lines[@]}" 3
 }
@@ -27,7 +27,7 @@ teardown() {
 @test "--until-output that never matches gives up, and never exits 0" {
 	run -1 --separate-stderr retry --immediate --max 2 --until-output ready -- echo not yet
 	# exit 0 is the last status, but the run did not succeed: exit 1.
-	[[ ${stderr_lines[1]} =~ ^retry:\ echo\ not\ yet:\ giving\ up\ after\ 2\ attempts\ in\ .*:\ exit\ 0\ \(no\ line\ matched\ --until-output\)$ ]]
+	[[ ${stderr_lines[1]} =~ ^retry:\ echo\ not\ yet:\ giving\ up\ after\ 2\ attempts\ in\ .*:\ exit\ 0\ \(no\ line\ matched\ --output\ until\)$ ]]
 }
 
 @test "a line split across writes still matches" {
@@ -94,7 +94,7 @@ teardown() {
 	[[ ${stderr_lines[0]} == "error: rate limit" ]]
 	local name
 	name=$(command_name sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] || echo "error: rate limit" >&2')
-	[[ ${stderr_lines[1]} =~ ^retry:\ $(named sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] || echo "error: rate limit" >&2'):\ attempt\ 1/5\ failed:\ exit\ 0\ after\ .*\ \(a\ line\ matched\ --fail-if-output\)\;\ next\ attempt\ in\ 0s$ ]]
+	[[ ${stderr_lines[1]} =~ ^retry:\ $(named sh -c '[ "$RETRY_ATTEMPT" -ge 2 ] || echo "error: rate limit" >&2'):\ attempt\ 1/5\ failed:\ exit\ 0\ after\ .*\ \(a\ line\ matched\ --output\ fail\)\;\ next\ attempt\ in\ 0s$ ]]
 	[[ ${stderr_lines[2]} == "retry: $name: succeeded on attempt 2 of 5 after "* ]]
 	assert_equal "${#stderr_lines[@]}" 3
 }
@@ -103,12 +103,12 @@ teardown() {
 	run -3 --separate-stderr retry --immediate --stop-if-output 'fatal' -- \
 	    sh -c 'echo "fatal: bad config"; exit 3'
 	assert_equal "$output" "fatal: bad config"
-	assert_equal "$stderr" "retry: $(command_name sh -c 'echo "fatal: bad config"; exit 3'): stopping: exit 3, and a line matched --stop-if-output"
+	assert_equal "$stderr" "retry: $(command_name sh -c 'echo "fatal: bad config"; exit 3'): stopping: exit 3, and a line matched --output stop"
 }
 
 @test "--stop-if-output comes before success; the run exits 1, not 0" {
 	run -1 --separate-stderr retry --immediate --stop-if-output deprecated -- echo deprecated
-	assert_equal "$stderr" "retry: echo deprecated: stopping: exit 0, and a line matched --stop-if-output"
+	assert_equal "$stderr" "retry: echo deprecated: stopping: exit 0, and a line matched --output stop"
 }
 
 @test "--retry-if-output retries what matches and stops on the rest" {
@@ -116,14 +116,14 @@ teardown() {
 	run -1 --separate-stderr retry --immediate --retry-if-output 'reset' -- \
 	    sh -c 'n=$(($(cat "$1") + 1)); echo $n >"$1"; [ $n -lt 3 ] && echo "connection reset"; [ $n -ge 3 ] && echo "permission denied"; exit 1' sh "$D/n"
 	assert_equal "$(cat "$D/n")" 3
-	assert_equal "${stderr_lines[-1]}" "retry: $(command_name sh -c 'n=$(($(cat "$1") + 1)); echo $n >"$1"; [ $n'): stopping: exit 1, and no line matched --retry-if-output"
+	assert_equal "${stderr_lines[-1]}" "retry: $(command_name sh -c 'n=$(($(cat "$1") + 1)); echo $n >"$1"; [ $n'): stopping: exit 1, and no line matched --output retry"
 }
 
 @test "--retry-on and --retry-if-output: either one retries" {
 	run -0 retry -q --immediate --retry-on 7 --retry-if-output transient -- \
 	    sh -c 'case $RETRY_ATTEMPT in 1) exit 7;; 2) echo transient; exit 1;; esac'
 	run -2 --separate-stderr retry --immediate --retry-on 7 --retry-if-output transient -- sh -c 'exit 2'
-	assert_equal "$stderr" "retry: sh -c 'exit 2': stopping: exit 2 is not a --retry-on status, and no line matched --retry-if-output"
+	assert_equal "$stderr" "retry: sh -c 'exit 2': stopping: exit 2 is not a --retry-on status, and no line matched --output retry"
 }
 
 @test "output flows on while the command runs, before it ends" {
@@ -380,13 +380,13 @@ fd_target() {
 
 @test "bad patterns and values are usage errors" {
 	run -125 retry --until-output 'a[' -- true
-	assert_usage_error --until-output
+	assert_usage_error "--output until"
 	run -125 retry --fail-if-output '(' -- true
-	assert_usage_error --fail-if-output
+	assert_usage_error "--output fail"
 	run -125 retry --retry-if-output 'a{2,1}' -- true
-	assert_usage_error --retry-if-output
+	assert_usage_error "--output retry"
 	run -125 retry --stop-if-output '' -- true
-	assert_usage_error --stop-if-output
+	assert_usage_error "--output stop"
 	run -125 retry --match stdoutt --until-output x -- true
 	assert_usage_error --match
 	run -125 retry --match stdout -- true
@@ -421,12 +421,12 @@ fd_target() {
 	t0=$(now_ms)
 	run -125 retry --until-output '\\**+++++++*********\**********++++++++*l***y*' -- true
 	t1=$(now_ms)
-	assert_usage_error --until-output
+	assert_usage_error "--output until"
 	assert_line --index 0 --partial "quantifier does not follow a repeatable item"
 	# The refusal decides; the bound is for a busy host.
 	((t1 - t0 < 10000))
 	run -125 retry --delay-from-output '(x)a+++' -- true
-	assert_usage_error --delay-from-output
+	assert_usage_error "--output delay"
 	# Two in a row, as in .*?, are fine.
 	run -0 retry -q --max 1 --until-output 'a.*?b' -- echo axb
 }

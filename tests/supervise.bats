@@ -367,7 +367,7 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	    --on-giveup "touch '$D/gave-up'" -- flaky 2
 	[ ! -e "$D/gave-up" ]
 	assert_equal "$(flaky_runs 2>/dev/null || cat "$BATS_TEST_TMPDIR/flaky.count")" 3
-	assert_equal "$(grep -c '^retry: flaky 2: --on-retry: exit 3$' <<<"$stderr")" 2
+	assert_equal "$(grep -c '^retry: flaky 2: --on retry: exit 3$' <<<"$stderr")" 2
 }
 
 @test "a hook's stdout goes to stderr, and it cannot read stdin" {
@@ -385,7 +385,7 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	t1=$(now_ms)
 	# Long before the hook's 30s, on a busy host too.
 	((t1 - t0 < 20000))
-	[[ $stderr == *"retry: sleep 30: --on-retry: timed out"* ]]
+	[[ $stderr == *"retry: sleep 30: --on retry: timed out"* ]]
 }
 
 @test "--delay-from-output-replaces honours Retry-After: 1 against a 5s strategy" {
@@ -404,7 +404,7 @@ with open(sys.argv[2], "ab", buffering=0) as f:
 	    sh -c 'printf "Retry-After: 0.2\r\n"; exit 1'
 	[[ ${stderr_lines[0]} == *"; next attempt in 200ms, as the command's output asked" ]]
 	run -125 --separate-stderr retry --delay-from-output-replaces -- true
-	assert_equal "${stderr_lines[0]}" "retry: --delay-from-output-replaces: goes with --delay-from-output, whose delay it takes"
+	assert_equal "${stderr_lines[0]}" "retry: --delay-from-output-replaces: goes with --output delay, whose delay it takes"
 }
 
 @test "--delay-from-output waits the longer of what it asks and the strategy's delay" {
@@ -479,10 +479,10 @@ print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
 	[[ ${stderr_lines[0]} == *"; next attempt in 0s, as the command's output asked" ]]
 	run -1 --separate-stderr retry --fixed 10ms --max 2 \
 	    --delay-from-output 'wait (.*)' -- sh -c 'echo wait soon; exit 1'
-	assert_equal "${stderr_lines[0]}" "retry: $(command_name sh -c 'echo wait soon; exit 1'): --delay-from-output: 'soon': neither seconds, a duration nor an HTTP-date"
+	assert_equal "${stderr_lines[0]}" "retry: $(command_name sh -c 'echo wait soon; exit 1'): --output delay: 'soon': neither seconds, a duration nor an HTTP-date"
 	[[ ${stderr_lines[1]} == *"; next attempt in 10ms" ]]
 	run -125 retry --delay-from-output 'Retry-After: [0-9]+' -- true
-	assert_usage_error --delay-from-output
+	assert_usage_error "--output delay"
 }
 
 @test "while it sleeps, ps shows the state" {
@@ -537,7 +537,7 @@ print(e["delay_ms"], e["delay_from_output"], e["strategy_delay_ms"],
 	run -125 retry --reset-after -1s -- true
 	assert_usage_error --reset-after
 	run -125 retry --delay-from-output '(' -- true
-	assert_usage_error --delay-from-output
+	assert_usage_error "--output delay"
 	run -125 retry --delay-on-success 1s -a MIMD --initial-delay 1 --delay-multiple-on-failure 2 --delay-multiple-on-success 0.5 -- true
 	assert_usage_error --delay-on-success
 }

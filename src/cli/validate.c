@@ -233,18 +233,12 @@ stray_word(struct parse *p)
 	return 0;
 }
 
-/* The row of the option whose pattern is rule k's. */
-static const struct opt *
-rule_option(int k)
-{
-	const size_t off = offsetof(struct config, patterns) +
-	    (size_t)k * sizeof(struct texts);
-
-	for (size_t i = 0; i < OPTABLE_ROWS; i++)
-		if (optable[i].kind == K_TEXTS && optable[i].off == off)
-			return &optable[i];
-	return NULL;
-}
+/* How rule k is named: "--output until". */
+static const char *const rule_names[RULE_COUNT] = {
+	[RULE_UNTIL] = "--output until", [RULE_FAIL] = "--output fail",
+	[RULE_RETRY] = "--output retry", [RULE_STOP] = "--output stop",
+	[RULE_CAPTURE] = "--output delay",
+};
 
 /*
  * A probe in the command's place: no process, so no output to match or
@@ -272,8 +266,8 @@ validate_probe(struct parse *p)
 		    "command named so runs as ./%s)", c->args[0], c->args[0]);
 	for (int k = 0; k < RULE_COUNT; k++)
 		if (c->patterns[k].n > 0)
-			return opt_fail(p, rule_option(k), "a probe (%s) has "
-			    "no output", c->args[0]);
+			return opt_fail(p, NULL, "%s: a probe (%s) has no "
+			    "output", rule_names[k], c->args[0]);
 	if (c->stdin_mode == STDIN_REPLAY)
 		return opt_fail(p, optable_find(0, "stdin"), "a probe (%s) "
 		    "has no stdin to replay", c->args[0]);
@@ -331,13 +325,13 @@ validate_retry(struct parse *p)
 
 		for (size_t i = 0; i < re->n; i++)
 			if (*re->v[i] == '\0')
-				return opt_fail(p, rule_option(k),
-				    "empty pattern");
+				return opt_fail(p, NULL, "%s: empty pattern",
+				    rule_names[k]);
 		if (re->n > 0 && (rc = rule_compile_all(&c->verdict.output,
 		    (enum rule_kind)k, (const char *const *)re->v, re->n,
 		    c->fixed_strings, c->ignore_case, why, sizeof(why),
 		    &bad)) != 0) {
-			(void)opt_fail(p, rule_option(k), "'%s': %s",
+			(void)opt_fail(p, NULL, "%s: '%s': %s", rule_names[k],
 			    re->v[bad], why);
 			/* A library that cannot load is no usage error. */
 			return rc == -2 ? VALIDATE_NO_LIBRARY : -1;
@@ -345,11 +339,11 @@ validate_retry(struct parse *p)
 	}
 	if (c->verdict.exit_on_match && c->patterns[RULE_UNTIL].n == 0)
 		return opt_fail(p, optable_find(0, "exit-on-match"),
-		    "goes with --until-output, whose match it waits for");
+		    "goes with --output until, whose match it waits for");
 	if (c->limits.output_replaces && c->patterns[RULE_CAPTURE].n == 0)
 		return opt_fail(p,
 		    optable_find(0, "delay-from-output-replaces"),
-		    "goes with --delay-from-output, whose delay it takes");
+		    "goes with --output delay, whose delay it takes");
 	if (!rules_any(&c->verdict.output)) {
 		const char *lone = p->given[OPT_MATCH - OPT_MAX] ? "match" :
 		    p->given[OPT_FIXED_STRINGS - OPT_MAX] ? "fixed-strings" :
@@ -358,7 +352,7 @@ validate_retry(struct parse *p)
 		if (lone != NULL)
 			return opt_fail(p, optable_find(0, lone),
 			    "goes with an output rule such as "
-			    "--until-output");
+			    "--output until");
 	}
 	if (p->given[OPT_COUNT - OPT_MAX] && !c->dry_run)
 		return opt_fail(p, optable_find(0, "count"),

@@ -52,9 +52,9 @@ const char *
 report_failure_why(enum reason why)
 {
 	if (why == WHY_FAIL_OUTPUT)
-		return " (a line matched --fail-if-output)";
+		return " (a line matched --output fail)";
 	if (why == WHY_NO_UNTIL)
-		return " (no line matched --until-output)";
+		return " (no line matched --output until)";
 	return "";
 }
 
@@ -209,7 +209,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		line_add(l, " after %s", duration_format(
 		    duration_round(e->duration), d, sizeof(d)));
 		if (e->reason == WHY_MATCHED)
-			line_add(l, ": a line matched --until-output "
+			line_add(l, ": a line matched --output until "
 			    "(--exit-on-match)");
 		if (c->successes > 1)
 			line_add(l, ", %lu of %lu in a row", e->streak,
@@ -329,7 +329,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 		else if (e->reason == WHY_STOP_ON)
 			line_add(l, " is a --stop-on status");
 		else if (e->reason == WHY_STOP_OUTPUT)
-			line_add(l, ", and a line matched --stop-if-output");
+			line_add(l, ", and a line matched --output stop");
 		else if (e->reason == WHY_INTERRUPTED)
 			line_add(l, " (interrupted)");
 		else if (e->reason == WHY_QUIT)
@@ -343,7 +343,7 @@ text(struct line *l, const struct reporter *c, const struct report *e)
 				line_add(l, " is not a --retry-on status");
 			if (c->retry_if_output)
 				line_add(l, ", and no line matched "
-				    "--retry-if-output");
+				    "--output retry");
 		}
 		return;
 	}

@@ -144,7 +144,7 @@ void	report_status(struct line *l, const struct attempt_result *r,
 void	report_attempt(struct line *l, const struct reporter *,
 	    unsigned long n);
 /* Why an attempt whose status was a success still failed, as its failure
- * line says it: " (no line matched --until-output)", or "". */
+ * line says it: " (no line matched --output until)", or "". */
 const char *report_failure_why(enum reason why);
 /* "retry: ", or "retry[LABEL]: ": the CI's titles, which name the
  * command after it. */

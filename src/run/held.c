@@ -87,7 +87,7 @@ held_broken(struct streams *s, struct stream *st)
 	int *const file = st->fd == STDERR_FILENO ? &s->hold_err : &s->hold;
 
 	streams_failed(s, "%s: cannot keep the output in %s",
-	    s->only_last ? "--only-last" : "--hold-stdout", s->where);
+	    s->only_last ? "--hold last" : "--hold stdout", s->where);
 	st->held = false;
 	(void)held_release(*file, s->only_last ? st->fd : STDOUT_FILENO);
 	close(*file);

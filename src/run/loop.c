@@ -304,7 +304,7 @@ prepare_retry(struct run *run, struct next x)
 			    "next attempt will not see that input again "
 			    "(--stdin replay gives every attempt all of it)",
 			    x.attempt);
-		x = check_signal(run, x, hook_run(&run->hooks, "--on-retry",
+		x = check_signal(run, x, hook_run(&run->hooks, "--on retry",
 		    &run->c->on_retry, run->last, x.delay.ns));
 		x = policy_late(&run->pol, x, &run->seen, mono_ns() - run->t0);
 		if (x.what == NEXT_EXIT && x.give_up == GIVE_UP_DEADLINE)
@@ -406,7 +406,7 @@ run_attempt(struct run *run)
 	if (x.outcome.verdict != V_SUCCESS)
 		run->failures++;
 	if (x.unusable != NULL)
-		report_error(run->rep, "--delay-from-output: '%s': %s",
+		report_error(run->rep, "--output delay: '%s': %s",
 		    o->capture, x.unusable);
 	x = say_judgement(run, x);
 	return x.what == NEXT_SLEEP ? prepare_retry(run, x) : x;
@@ -536,7 +536,7 @@ end_run(struct run *run, struct next x)
 	if (x.what == NEXT_EXIT && (x.gave_up || (x.end == FIN_VERDICT &&
 	    x.succeeded)))
 		x = check_signal(run, x, hook_run(&run->hooks, x.gave_up ?
-		    "--on-giveup" : "--on-success", x.gave_up ?
+		    "--on giveup" : "--on success", x.gave_up ?
 		    &run->c->on_giveup : &run->c->on_success, run->last, -1));
 	if (x.what == NEXT_EXIT) {
 		settle_output(run, x.end == FIN_VERDICT && x.succeeded, true,

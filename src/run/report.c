@@ -346,8 +346,8 @@ void
 report_limited(const struct reporter *c, const bool limited[RULE_COUNT])
 {
 	static const char *const names[RULE_COUNT] = {
-		"--until-output", "--fail-if-output", "--retry-if-output",
-		"--stop-if-output", "--delay-from-output",
+		"--output until", "--output fail", "--output retry",
+		"--output stop", "--output delay",
 	};
 	static bool said[RULE_COUNT];
 

@@ -144,11 +144,11 @@ streams_init(struct streams *s, const struct streams_opts *o,
 		return streams_failed(s, "--stdin null: /dev/null");
 	if (hold && !closed[1] && (s->hold = streams_tempfile(s)) == -1)
 		return streams_failed(s, "%s: cannot make a spool in memory "
-		    "or in %s", o->only_last ? "--only-last" : "--hold-stdout",
+		    "or in %s", o->only_last ? "--hold last" : "--hold stdout",
 		    s->tmpdir);
 	if (o->only_last && !closed[2] &&
 	    (s->hold_err = streams_tempfile(s)) == -1)
-		return streams_failed(s, "--only-last: cannot make a spool in "
+		return streams_failed(s, "--hold last: cannot make a spool in "
 		    "memory or in %s", s->tmpdir);
 	return 0;
 }
@@ -225,8 +225,8 @@ streams_attempt(struct streams *s, struct attempt_opts *ao)
 		if (f != -1 && (ftruncate(f, 0) == -1 ||
 		    lseek(f, 0, SEEK_SET) == -1))
 			return streams_failed(s, "%s: cannot empty its spool "
-			    "in %s", s->only_last ? "--only-last" :
-			    "--hold-stdout", s->where);
+			    "in %s", s->only_last ? "--hold last" :
+			    "--hold stdout", s->where);
 	}
 	for (int i = 0; i < 3; i++)
 		ao->stdio[i] = s->closed[i] ? STDIO_CLOSED : STDIO_INHERIT;

@@ -145,7 +145,7 @@ rows_words(void)
 		{ { HE_FAILED, 2, 0, 1, false, NULL, 0, 300 * MS, 2300 * MS, 0,
 		    WHY_NO_UNTIL },
 		  "retry: cmd: attempt 2/5 failed: exit 4 after 300ms (no line "
-		  "matched --until-output); 1 other still running\n",
+		  "matched --output until); 1 other still running\n",
 		  "\"event\":\"hedge_failed\",\"label\":null,\"command\":[],"
 		  "\"name\":null,\"attempt\":2,\"max_attempts\":5,\"others\":1,\"status\":4,"
 		  "\"signal\":null,\"timed_out\":false,\"duration_ms\":300,"

@@ -392,7 +392,7 @@ static const struct row {
 	  "--reset-after 10s -n 0 --exp 1s", "1 1+9s 1+10s 1",
 	  "sleep 1s; sleep 2s; sleep 1s; sleep 2s" },
 
-	/* --delay-from-output: the longer of what the output asks for and
+	/* --output delay: the longer of what the output asks for and
 	 * the strategy's delay. */
 	{ "a delay asked for", "--delay-from-output ([0-9]+) -d 5s -n 3",
 	  "1~9 1 1", "sleep 9s asked; sleep 5s; exit 1 max" },

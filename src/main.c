@@ -149,6 +149,14 @@ refused(int status, const char *why)
 	return STATUS_CANCELED;
 }
 
+/* What --version says after the version of a build that leaves something
+ * out: the musl build (mk/musl.mk) has no Redis wing. */
+#ifdef RETRY_MUSL
+#define BUILD_NOTE	" (musl; without Redis: file stores alone)"
+#else
+#define BUILD_NOTE	""
+#endif
+
 /* --help (of the face, or all of it) or --version, on stdout. */
 static int
 help_or_version(const struct config *c, enum mode mode)
@@ -156,7 +164,7 @@ help_or_version(const struct config *c, enum mode mode)
 	char *help;
 
 	if (c->version)
-		printf("%s %s\n", getprogname(), VERSION);
+		printf("%s %s%s\n", getprogname(), VERSION, BUILD_NOTE);
 	else if ((help = help_format(mode, c->help_all)) != NULL) {
 		fputs(help, stdout);
 		free(help);

@@ -55,7 +55,8 @@ refused() {
 }
 
 @test "noredis: the binary links neither hiredis nor OpenSSL, and names neither" {
-	run -0 ldd "$RETRY"
+	# A static binary (the musl build) has no library to list.
+	run ldd "$RETRY"
 	refute_output --regexp 'libhiredis|libssl|libcrypto'
 	run -1 grep -aE 'libhiredis|libssl\.so|libcrypto\.so|redisReaderCreate|SSL_CTX_new' "$RETRY"
 }

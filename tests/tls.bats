@@ -5,6 +5,11 @@
 bats_require_minimum_version 1.5.0
 load test_helper/common
 load test_helper/share
+
+# A Redis store is refused by a build without Redis (tests/noredis.bats).
+setup() {
+	! noredis || skip "a build without Redis: no Redis store"
+}
 load test_helper/redis
 load test_helper/tls
 

@@ -15,7 +15,9 @@
 #ifndef RETRY_PORTABLE
 #ifdef __linux__
 #define HAVE_PIPE2
+#ifdef __GLIBC__	/* musl has no close_range(3) */
 #define HAVE_CLOSE_RANGE
+#endif
 #define HAVE_MEMFD
 #define HAVE_PROC_FD
 #define HAVE_PROC_STATUS

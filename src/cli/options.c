@@ -585,8 +585,10 @@ options_parse(int argc, char **argv, enum mode mode, struct config *c,
 	opterr = 0;
 	optind = 0;
 	while ((ch = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
+		/* musl's optind counts a missing value: past the end. */
 		if (ch == '?' || ch == ':')
-			return unknown(&p, ch, argv[optind - 1], mode);
+			return unknown(&p, ch, argv[optind > argc ? argc - 1 :
+			    optind - 1], mode);
 		o = ch < OPT_MAX ? optable_find(ch == 'V' ? 'v' : ch, NULL) :
 		    &optable[idx];
 		/* The word of the option: before its value's, if apart. */

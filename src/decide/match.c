@@ -25,13 +25,22 @@
 #define PCRE2_FUNCS(X) \
 	X(pcre2_code_free) X(pcre2_compile) X(pcre2_compile_context_create) \
 	X(pcre2_compile_context_free) X(pcre2_get_error_message) \
-	X(pcre2_get_ovector_pointer) X(pcre2_jit_compile) \
-	X(pcre2_jit_stack_assign) X(pcre2_jit_stack_create) \
-	X(pcre2_jit_stack_free) X(pcre2_match) X(pcre2_match_context_create) \
+	X(pcre2_get_ovector_pointer) PCRE2_JIT_FUNCS(X) \
+	X(pcre2_match) X(pcre2_match_context_create) \
 	X(pcre2_match_context_free) X(pcre2_match_data_create) \
 	X(pcre2_match_data_free) X(pcre2_pattern_info) \
 	X(pcre2_set_depth_limit) X(pcre2_set_heap_limit) \
 	X(pcre2_set_match_limit) X(pcre2_set_newline)
+/* Without the JIT (a platform without it, a build for valgrind, which
+ * cannot follow JIT code, or the musl build, which leaves its 200 KiB
+ * out), none of its functions is named, and the interpreter runs. */
+#ifdef RETRY_NO_JIT
+#define PCRE2_JIT_FUNCS(X)
+#else
+#define PCRE2_JIT_FUNCS(X) \
+	X(pcre2_jit_compile) X(pcre2_jit_stack_assign) \
+	X(pcre2_jit_stack_create) X(pcre2_jit_stack_free)
+#endif
 
 static struct pcre2_api { PCRE2_FUNCS(LIB_MEMBER) } api;
 
@@ -96,13 +105,17 @@ state_init(struct output_rules *r)
 		return 0;
 	r->md = api.pcre2_match_data_create(2, NULL);
 	r->mc = api.pcre2_match_context_create(NULL);
-	r->stack = api.pcre2_jit_stack_create(32 * 1024, JIT_STACK_MAX, NULL);
-	if (r->md == NULL || r->mc == NULL || r->stack == NULL)
+	if (r->md == NULL || r->mc == NULL)
 		return -1;
+#ifndef RETRY_NO_JIT
+	if ((r->stack = api.pcre2_jit_stack_create(32 * 1024, JIT_STACK_MAX,
+	    NULL)) == NULL)
+		return -1;
+	api.pcre2_jit_stack_assign(r->mc, NULL, r->stack);
+#endif
 	api.pcre2_set_match_limit(r->mc, MATCH_LIMIT);
 	api.pcre2_set_depth_limit(r->mc, MATCH_LIMIT);
 	api.pcre2_set_heap_limit(r->mc, HEAP_LIMIT_KIB);
-	api.pcre2_jit_stack_assign(r->mc, NULL, r->stack);
 	return 0;
 }
 
@@ -157,8 +170,6 @@ compile(struct rule *ru, const char *pattern, bool fixed, bool icase,
 	if (api.pcre2_pattern_info(ru->re, PCRE2_INFO_MAXLOOKBEHIND, &n) == 0)
 		ru->behind = n < MATCH_WINDOW / 4 ? n : MATCH_WINDOW / 4;
 	ru->per_line = !fixed && looks_beyond(pattern);
-	/* Without the JIT (a platform without it, or a build for valgrind,
-	 * which cannot follow JIT code), the interpreter runs. */
 #ifndef RETRY_NO_JIT
 	(void)api.pcre2_jit_compile(ru->re, PCRE2_JIT_COMPLETE |
 	    PCRE2_JIT_PARTIAL_HARD);
@@ -278,7 +289,9 @@ rules_free(struct output_rules *r)
 	if (api.pcre2_match_data_free != NULL) {
 		api.pcre2_match_data_free(r->md);
 		api.pcre2_match_context_free(r->mc);
+#ifndef RETRY_NO_JIT
 		api.pcre2_jit_stack_free(r->stack);
+#endif
 	}
 	r->md = r->mc = r->stack = NULL;
 }

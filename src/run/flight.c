@@ -261,7 +261,7 @@ flight_reap(struct flight *f, bool kill)
 	/* Reaped behind retry's back (it cannot be, as SIGCHLD is never
 	 * ignored): an end retry cannot tell, not a success. */
 	if (w == -1)
-		st = W_EXITCODE(STATUS_CANCELED, 0);
+		st = STATUS_CANCELED << 8;
 	f->exited = f->reaped = true;
 	f->kill_at = -1;
 	read_status(f, st, &f->r);

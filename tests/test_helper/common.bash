@@ -185,6 +185,12 @@ skip_portable() {
 	[ -z "${RETRY_PORTABLE:-}" ] || skip "the portable build: $1"
 }
 
+# Skips a test of what the static musl build does otherwise (make
+# check-musl sets RETRY_MUSL): the reason names the difference.
+skip_musl() {
+	[ -z "${RETRY_MUSL:-}" ] || skip "the musl build: $1"
+}
+
 # Whether this is the build without Redis (make check-noredis sets
 # RETRY_NOREDIS), where a test's part that needs a Redis store is left
 # out: such a store is refused there (tests/noredis.bats).

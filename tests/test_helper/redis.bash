@@ -10,6 +10,7 @@
 # on a random port, another one if that is taken; sets REDIS_PORT,
 # REDIS_PID, REDIS_URL.  Skips, saying why, without the server.
 redis_start() {
+	! noredis || skip "a build without Redis: no Redis store"
 	command -v redis-server >/dev/null ||
 	    skip "redis-server is not installed (make deps installs it)"
 	local dir=$BATS_TEST_TMPDIR/redis given=${REDIS_PORT:-} try conf=()

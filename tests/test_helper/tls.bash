@@ -64,6 +64,7 @@ tls_certs() {
 # (rediss://localhost:PORT, without options), TLS_CA (the query that
 # trusts the test CA).  Skips, saying why, without the server or TLS.
 tls_start() {
+	! noredis || skip "a build without Redis: no Redis store"
 	command -v redis-server >/dev/null ||
 	    skip "redis-server is not installed (make deps installs it)"
 	local cert=$1 dir=$BATS_TEST_TMPDIR/tls try

@@ -63,6 +63,23 @@ same() {
 	same "1 0" -d 0
 }
 
+@test "debian: -t, --times and --tries are --max's other spellings, listed only in its line" {
+	local want
+	want=$(show -n 3 --fixed 1)
+	for t in -t --times --tries; do
+		run -0 show "$t" 3 --fixed 1
+		assert_equal "$output" "$want"
+		run -125 retry "$t" 0 -- true
+		assert_usage_error "$t"
+	done
+	listed --max "$RETRY"
+	refute listed --times "$RETRY"
+	refute listed --tries "$RETRY"
+	refute listed --times "$SHOW"
+	run -0 retry --help all
+	assert_output --partial "also -t, --times N as Debian's"
+}
+
 @test "debian: -m and --message name the command in reports" {
 	same "1 1 1" -t 3 -d 0 -m label
 	same "1 0" -t 3 -d 0 --message="the sync"

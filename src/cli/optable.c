@@ -11,6 +11,8 @@
 #define SIM	(1u << MODE_SIMULATE)
 #define ALL	(BOTH | SIM)
 #define SHR	(1u << MODE_SHARE)
+#define UNLISTED_ALL	(OPT_UNLISTED(MODE_RETRY) | OPT_UNLISTED(MODE_SHOW) | \
+			 OPT_UNLISTED(MODE_SIMULATE))
 
 #define A(x)	OPT_ALGO(x)
 #define CONCISE	OPT_CONCISE
@@ -76,13 +78,13 @@ const struct opt optable[] = {
 	  COUNT(backoff.max_attempts, 0, 1000000000),
 	  "at most N attempts (default 5; 0: no limit;\n"
 	  "without it, --budget, --deadline or\n"
-	  "--max-actual-duration alone limit by time)" },
+	  "--max-actual-duration alone limit by time);\n"
+	  "also -t, --times N as Debian's (-1 or over\n"
+	  "1000000000: no limit)" },
 	{ "max-attempts", 0, OPT_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000), NULL },
-	{ "times", 't', OPT_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
-	  OTHER,
-	  "the same, as in Debian's retry (-1 or over\n"
-	  "1000000000: no limit; also --tries)" },
+	{ "times", 't', OPT_TIMES, "N", G_ATTEMPTS, ALL | UNLISTED_ALL, 0, 0,
+	  OTHER, "--max, as Debian's retry writes it" },
 	{ "tries", 0, OPT_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
 	  OTHER, NULL },
 	{ "budget", 'b', OPT_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
@@ -535,6 +537,15 @@ bool
 optable_optional(const struct opt *o)
 {
 	return o->metavar == NULL && o->kind == K_OTHER && o->data != NULL;
+}
+
+bool
+optable_listed(const struct opt *o, enum mode mode)
+{
+	const unsigned bit = 1u << mode;
+
+	return o->help != NULL && (o->modes & bit) &&
+	    !(o->modes & OPT_UNLISTED(mode));
 }
 
 bool

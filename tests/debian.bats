@@ -80,6 +80,22 @@ same() {
 	assert_output --partial "also -t, --times N as Debian's"
 }
 
+@test "debian: --delays is -d's other spelling, listed only in its line; -a Constant tells them apart" {
+	local want
+	want=$(show -d 1,2 -n 4)
+	run -0 show --delays 1,2 -n 4
+	assert_equal "$output" "$want"
+	run -0 show -a Constant --delay 1 -n 3
+	assert_output $'1\n1\n-1'
+	run -125 show -a Constant --delays 1 -n 3
+	assert_usage_error --delays
+	listed --delay "$RETRY"
+	refute listed --delays "$RETRY"
+	refute listed --delays "$SHOW"
+	run -0 retry --help all
+	assert_output --partial "(also --delays)"
+}
+
 @test "debian: -m and --message name the command in reports" {
 	same "1 1 1" -t 3 -d 0 -m label
 	same "1 0" -t 3 -d 0 --message="the sync"

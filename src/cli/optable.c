@@ -157,14 +157,15 @@ const struct opt optable[] = {
 	{ "fib", 0, OPT_FIB, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(STRAT_FIB),
 	  "DUR x fib(n): 1, 1, 2, 3, 5, 8, ..." },
-	{ "delays", 0, OPT_DELAYS, "LIST", G_STRATEGY, ALL, 0, 0,
+	{ "delays", 0, OPT_DELAYS, "LIST", G_STRATEGY, ALL | UNLISTED_ALL, 0, 0,
 	  OTHER,
 	  "the n-th of a comma list; the last repeats" },
 	{ "delay", 'd', OPT_DELAY, "LIST", G_STRATEGY, ALL,
 	  A(ALGO_CONSTANT) | CONCISE, A(ALGO_CONSTANT),
 	  OTHER,
-	  "the same, as in Debian's retry; with\n"
-	  "-a Constant: its delay after a failure (S)" },
+	  "the n-th of a comma list; the last repeats\n"
+	  "(also --delays); with -a Constant: its delay\n"
+	  "after a failure (S), not --delays's list" },
 	{ "decorrelated", 0, OPT_DECORRELATED, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(STRAT_DECORRELATED),
 	  "random in [DUR, 3 x previous], the first in\n"
@@ -490,7 +491,7 @@ const struct opt_brief optable_briefs[] = {
 	{ OPT_EXP, "DUR, doubling each time (--factor F: x F)" },
 	{ OPT_FIXED, "DUR every time" },
 	{ OPT_LINEAR, "DUR x n: DUR, 2 x DUR, 3 x DUR, ..." },
-	{ OPT_DELAYS, "the n-th of a comma list; the last repeats" },
+	{ OPT_DELAY, "the n-th of a comma list; the last repeats" },
 	{ OPT_MAX_DELAY, "never wait longer than DUR" },
 	{ OPT_JITTER, "randomise each delay: none, full, equal, ..." },
 	{ OPT_SUCCESS_ON, "statuses that count as success (default 0)" },

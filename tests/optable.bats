@@ -338,11 +338,13 @@ manual_items() {
 
 # The pages that document a face's options: show-backoff-delays.1,
 # retry-simulate.1 and retry-share.1 their own, and retry.1 those they
-# share with retry; retry-share.1 those of --share.
+# share with retry; retry-share.1 those of --share; show-backoff-delays.1
+# Algorithm::Backoff's parameters, retry's too.
 pages_of() {
 	case $1 in
 	show-backoff-delays) echo 'retry.1|show-backoff-delays.1' ;;
-	simulate) echo 'retry.1|retry-simulate.1' ;;
+	simulate) echo 'retry.1|retry-simulate.1|show-backoff-delays.1' ;;
+	retry) echo 'retry.1|retry-share.1|show-backoff-delays.1' ;;
 	*) echo 'retry.1|retry-share.1' ;;
 	esac
 }

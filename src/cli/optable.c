@@ -11,6 +11,8 @@
 #define SIM	(1u << MODE_SIMULATE)
 #define ALL	(BOTH | SIM)
 #define SHR	(1u << MODE_SHARE)
+/* Algorithm::Backoff's parameters: show-backoff-delays's help lists them. */
+#define NOT_RETRYS	OPT_UNLISTED(MODE_RETRY)
 #define UNLISTED_ALL	(OPT_UNLISTED(MODE_RETRY) | OPT_UNLISTED(MODE_SHOW) | \
 			 OPT_UNLISTED(MODE_SIMULATE))
 
@@ -133,7 +135,7 @@ const struct opt optable[] = {
 	  "an attempt that ran DUR starts the delays over\n"
 	  "(with --forever, the count too)" },
 	{ "max-actual-duration", 0, OPT_MAX_ACTUAL_DURATION, "DUR", G_ATTEMPTS,
-	  ALL, 0, 0,
+	  ALL | NOT_RETRYS, 0, 0,
 	  SECONDS(backoff.max_actual_duration), "give up on a failure DUR or more after the start" },
 	{ "successes", 0, OPT_SUCCESSES, "N", G_ATTEMPTS, BOTH, 0, 0,
 	  COUNT(limits.successes, 1, 1000000000),
@@ -193,47 +195,50 @@ const struct opt optable[] = {
 	{ "algorithm", 'a', OPT_ALGORITHM, "NAME", G_ALGORITHM, ALL, 0, 0,
 	  OTHER_OF(algorithms),
 	  "Constant, Exponential, Fibonacci, LILD, LIMD,\n"
-	  "MILD or MIMD" },
+	  "MILD or MIMD: Perl's Algorithm::Backoff; its\n"
+	  "parameters are show-backoff-delays's (see\n"
+	  "show-backoff-delays --help and\n"
+	  "show-backoff-delays(1))" },
 	{ "delay-on-success", 0, OPT_DELAY_ON_SUCCESS, "S", G_ALGORITHM, ALL,
 	  A(ALGO_CONSTANT) | A(ALGO_EXPONENTIAL) | A(ALGO_FIBONACCI) | CONCISE, 0,
 	  SECONDS(backoff.delay_on_success),
 	  "delay after a success (default 0; with\n"
 	  "--forever, 1s)" },
-	{ "initial-delay", 0, OPT_INITIAL_DELAY, "S", G_ALGORITHM, ALL,
+	{ "initial-delay", 0, OPT_INITIAL_DELAY, "S", G_ALGORITHM, ALL | NOT_RETRYS,
 	  A(ALGO_EXPONENTIAL) | A(ALGO_LILD) | A(ALGO_LIMD) | A(ALGO_MILD) | A(ALGO_MIMD),
 	  A(ALGO_EXPONENTIAL) | A(ALGO_LILD) | A(ALGO_LIMD) | A(ALGO_MILD) | A(ALGO_MIMD),
 	  SECONDS(backoff.initial_delay),
 	  "first delay" },
-	{ "exponent-base", 0, OPT_EXPONENT_BASE, "F", G_ALGORITHM, ALL,
+	{ "exponent-base", 0, OPT_EXPONENT_BASE, "F", G_ALGORITHM, ALL | NOT_RETRYS,
 	  A(ALGO_EXPONENTIAL), 0,
 	  REAL(backoff.exponent_base, 0, 1e6), "Exponential: base (default 2)" },
-	{ "initial-delay1", 0, OPT_INITIAL_DELAY1, "S", G_ALGORITHM, ALL,
+	{ "initial-delay1", 0, OPT_INITIAL_DELAY1, "S", G_ALGORITHM, ALL | NOT_RETRYS,
 	  A(ALGO_FIBONACCI), A(ALGO_FIBONACCI),
 	  SECONDS(backoff.initial_delay1), "Fibonacci: first delay" },
-	{ "initial-delay2", 0, OPT_INITIAL_DELAY2, "S", G_ALGORITHM, ALL,
+	{ "initial-delay2", 0, OPT_INITIAL_DELAY2, "S", G_ALGORITHM, ALL | NOT_RETRYS,
 	  A(ALGO_FIBONACCI), A(ALGO_FIBONACCI),
 	  SECONDS(backoff.initial_delay2), "Fibonacci: second delay" },
 	{ "delay-increment-on-failure", 0, OPT_INC_FAILURE, "S", G_ALGORITHM,
-	  ALL, A(ALGO_LILD) | A(ALGO_LIMD), A(ALGO_LILD) | A(ALGO_LIMD),
+	  ALL | NOT_RETRYS, A(ALGO_LILD) | A(ALGO_LIMD), A(ALGO_LILD) | A(ALGO_LIMD),
 	  SECONDS_WHY(backoff.inc_failure, NEVER_SHORTER),
 	  "LI*: add S on a failure (0 or more)" },
 	{ "delay-increment-on-success", 0, OPT_INC_SUCCESS, "S", G_ALGORITHM,
-	  ALL, A(ALGO_LILD) | A(ALGO_MILD), A(ALGO_LILD) | A(ALGO_MILD),
+	  ALL | NOT_RETRYS, A(ALGO_LILD) | A(ALGO_MILD), A(ALGO_LILD) | A(ALGO_MILD),
 	  OFFSET(backoff.inc_success),
 	  "*LD: add S on a success (may be negative)" },
 	{ "delay-multiple-on-failure", 0, OPT_MUL_FAILURE, "F", G_ALGORITHM,
-	  ALL, A(ALGO_MILD) | A(ALGO_MIMD), A(ALGO_MILD) | A(ALGO_MIMD),
+	  ALL | NOT_RETRYS, A(ALGO_MILD) | A(ALGO_MIMD), A(ALGO_MILD) | A(ALGO_MIMD),
 	  REAL_WHY(backoff.mul_failure, 1, 1e6, NEVER_SHORTER),
 	  "MI*: multiply by F on a failure (1 or more)" },
 	{ "delay-multiple-on-success", 0, OPT_MUL_SUCCESS, "F", G_ALGORITHM,
-	  ALL, A(ALGO_LIMD) | A(ALGO_MIMD), A(ALGO_LIMD) | A(ALGO_MIMD),
+	  ALL | NOT_RETRYS, A(ALGO_LIMD) | A(ALGO_MIMD), A(ALGO_LIMD) | A(ALGO_MIMD),
 	  REAL(backoff.mul_success, 0, 1e6),
 	  "*MD: multiply by F on a success" },
-	{ "jitter-factor", 0, OPT_JITTER_FACTOR, "F", G_ALGORITHM, ALL, A_ALL,
+	{ "jitter-factor", 0, OPT_JITTER_FACTOR, "F", G_ALGORITHM, ALL | NOT_RETRYS, A_ALL,
 	  0,
 	  REAL(backoff.jitter_factor, 0, 0.5), "random in [d(1-F), d(1+F)], F from 0 to 0.5" },
 	{ "consider-actual-delay", 0, OPT_CONSIDER_ACTUAL_DELAY, NULL,
-	  G_ALGORITHM, ALL, A_ALL, 0,
+	  G_ALGORITHM, ALL | NOT_RETRYS, A_ALL, 0,
 	  FLAG(backoff.consider_actual_delay),
 	  "count the time already spent against the delay" },
 

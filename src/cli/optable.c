@@ -403,9 +403,11 @@ const struct opt optable[] = {
 	  OTHER,
 	  "file:DIR, redis://HOST[:PORT][,...][/DB] or\n"
 	  "unix:///PATH (default $RETRY_SHARE_STORE, else\n"
-	  "$XDG_RUNTIME_DIR/retry or /tmp/retry-UID)" },
+	  "$XDG_RUNTIME_DIR/retry or /tmp/retry-UID); @FILE:\n"
+	  "the store from FILE's first line (a URL with a\n"
+	  "password goes there or in $RETRY_SHARE_STORE)" },
 	{ "share-store-file", 0, OPT_SHARE_STORE_FILE, "FILE", G_SHARE,
-	  RETRY | SHR, 0, 0,
+	  RETRY | SHR | OPT_UNLISTED(MODE_RETRY) | OPT_UNLISTED(MODE_SHARE), 0, 0,
 	  OTHER,
 	  "the store from FILE's first line (a URL with\n"
 	  "a password goes here or in $RETRY_SHARE_STORE)" },

@@ -245,6 +245,16 @@ special(struct parse *p, const struct opt *o, char *arg)
 		if (p->given[OPT_SHARE_STORE_FILE - OPT_MAX])
 			return opt_fail(p, o, "give --share-store-file or "
 			    "this, not both");
+		/* @FILE, as curl's: the store from FILE's first line (no
+		 * store's URL starts with @). */
+		if (*arg == '@') {
+			if (arg[1] == '\0')
+				return opt_fail(p, o, "empty file name");
+			c->share_store_file = arg + 1;
+			c->share_store = NULL;
+			return 0;
+		}
+		c->share_store_file = NULL;
 		if (store_spec(p, o, arg) == -1)
 			return -1;
 		c->share_store = arg;

@@ -825,3 +825,17 @@ open(sys.argv[2], \"w\").close(); time.sleep(8)" "$2" "$1/locked" \
 	run -0 retry --help all
 	assert_output --partial "@FILE:"
 }
+
+@test "share: --share-timeout DUR:CONNECT sets --share-connect-timeout too, which is listed only in its line" {
+	run -0 retry --share-timeout 1s:3s --share st -n 1 -- true
+	run -0 retry --share-connect-timeout 3s --share st -n 1 -- true
+	run -125 retry --share-timeout 1s:90s --share st -- true
+	assert_usage_error --share-timeout
+	run -125 retry --share-timeout 1s: --share st -- true
+	assert_usage_error --share-timeout
+	run -125 retry --share-connect-timeout 90s --share st -- true
+	assert_usage_error --share-connect-timeout
+	refute listed --share-connect-timeout "$RETRY"
+	refute listed --share-connect-timeout "$RETRY" share
+	listed --share-timeout "$RETRY"
+}

@@ -411,15 +411,18 @@ const struct opt optable[] = {
 	  OTHER,
 	  "the store from FILE's first line (a URL with\n"
 	  "a password goes here or in $RETRY_SHARE_STORE)" },
-	{ "share-timeout", 0, OPT_SHARE_TIMEOUT, "DUR", G_SHARE, RETRY | SHR,
-	  0, 0,
+	{ "share-timeout", 0, OPT_SHARE_TIMEOUT, "DUR[:CONNECT]", G_SHARE,
+	  RETRY | SHR, 0, 0,
 	  WITHIN(share_timeout, NS_PER_MS, 60 * NS_PER_SEC, "give 1ms to 60s"),
 	  "give up on the store (a lock, an answer)\n"
 	  "after DUR, or before an attempt half of what\n"
 	  "is left of --budget if less; never past\n"
-	  "--deadline (default 200ms)" },
+	  "--deadline (default 200ms); a new connection\n"
+	  "to Redis (lookup, connect, TLS, greeting)\n"
+	  "after CONNECT, cut the same way (default 2s,\n"
+	  "or DUR if longer)" },
 	{ "share-connect-timeout", 0, OPT_SHARE_CONNECT_TIMEOUT, "DUR", G_SHARE,
-	  RETRY | SHR, 0, 0,
+	  RETRY | SHR | OPT_UNLISTED(MODE_RETRY) | OPT_UNLISTED(MODE_SHARE), 0, 0,
 	  WITHIN(share_connect_timeout, NS_PER_MS, 60 * NS_PER_SEC,
 	  "give 1ms to 60s"),
 	  "give up on a new connection to Redis (lookup,\n"

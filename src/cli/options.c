@@ -286,6 +286,32 @@ missing(struct parse *p, const struct opt *o, const char *arg)
 	return opt_fail(p, o, "needs a value (%s), not '%s'", m, arg);
 }
 
+/* --share-timeout DUR:CONNECT: DUR, and CONNECT the bound of a new
+ * connection, as --share-connect-timeout takes it. */
+static int
+share_timeouts(struct parse *p, const struct opt *o, const char *arg)
+{
+	char part[64];
+	const char *colon = strchr(arg, ':');
+	int64_t *const to[2] = { &p->cfg->share_timeout,
+	    &p->cfg->share_connect_timeout };
+	const char *from[2] = { part, colon + 1 };
+	const size_t n = (size_t)(colon - arg);
+
+	if (n >= sizeof(part) || n == 0 || colon[1] == '\0')
+		return opt_fail(p, o, "'%s': give DUR or DUR:CONNECT", arg);
+	memcpy(part, arg, n);
+	part[n] = '\0';
+	for (size_t i = 0; i < 2; i++) {
+		if (opt_duration(p, o, from[i], to[i]) != 0)
+			return -1;
+		if ((double)*to[i] < o->lo || (double)*to[i] > o->hi)
+			return opt_fail(p, o, "'%s': %s", arg,
+			    (const char *)o->data);
+	}
+	return 0;
+}
+
 /* Takes an option's value as its row says. */
 static int
 apply(struct parse *p, const struct opt *o, char *arg)
@@ -312,6 +338,8 @@ apply(struct parse *p, const struct opt *o, char *arg)
 			*(int64_t *)to = -1;
 		return 0;
 	case K_WITHIN:
+		if (o->id == OPT_SHARE_TIMEOUT && strchr(arg, ':') != NULL)
+			return share_timeouts(p, o, arg);
 		if (opt_duration(p, o, arg, to) != 0)
 			return -1;
 		if ((double)*(int64_t *)to < o->lo ||

@@ -63,6 +63,39 @@ same() {
 	same "1 0" -d 0
 }
 
+@test "debian: -t, --times and --tries are --max's other spellings, listed only in its line" {
+	local want
+	want=$(show -n 3 --fixed 1)
+	for t in -t --times --tries; do
+		run -0 show "$t" 3 --fixed 1
+		assert_equal "$output" "$want"
+		run -125 retry "$t" 0 -- true
+		assert_usage_error "$t"
+	done
+	listed --max "$RETRY"
+	refute listed --times "$RETRY"
+	refute listed --tries "$RETRY"
+	refute listed --times "$SHOW"
+	run -0 retry --help all
+	assert_output --partial "also -t, --times N as Debian's"
+}
+
+@test "debian: --delays is -d's other spelling, listed only in its line; -a Constant tells them apart" {
+	local want
+	want=$(show -d 1,2 -n 4)
+	run -0 show --delays 1,2 -n 4
+	assert_equal "$output" "$want"
+	run -0 show -a Constant --delay 1 -n 3
+	assert_output $'1\n1\n-1'
+	run -125 show -a Constant --delays 1 -n 3
+	assert_usage_error --delays
+	listed --delay "$RETRY"
+	refute listed --delays "$RETRY"
+	refute listed --delays "$SHOW"
+	run -0 retry --help all
+	assert_output --partial "(also --delays)"
+}
+
 @test "debian: -m and --message name the command in reports" {
 	same "1 1 1" -t 3 -d 0 -m label
 	same "1 0" -t 3 -d 0 --message="the sync"

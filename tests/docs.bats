@@ -42,9 +42,10 @@ assert_names_all() {
 	    assert_names_all "$ROOT/man/retry.1" "$ROOT/man/retry-share.1"
 }
 
-@test "retry-simulate.1 or retry.1 describes every option of retry simulate --help" {
+@test "retry-simulate.1, retry.1 or show-backoff-delays.1 describes every option of retry simulate --help" {
 	long_options "$RETRY" simulate |
-	    assert_names_all "$ROOT/man/retry-simulate.1" "$ROOT/man/retry.1"
+	    assert_names_all "$ROOT/man/retry-simulate.1" "$ROOT/man/retry.1" \
+	    "$ROOT/man/show-backoff-delays.1"
 }
 
 @test "retry-share.1 or retry.1 describes every option of retry share --help" {

@@ -268,7 +268,7 @@ help_options() {
 	# The check sees an option that is missing.
 	run ! same_set "retry --help all" "$(table retry 2)" \
 	    "$(help_options "$RETRY" --help all)"
-	assert_output --partial "lacks [--constant "
+	assert_output --regexp "lacks \\[.*--constant .*--max-attempts"
 	return "$failed"
 }
 
@@ -338,11 +338,13 @@ manual_items() {
 
 # The pages that document a face's options: show-backoff-delays.1,
 # retry-simulate.1 and retry-share.1 their own, and retry.1 those they
-# share with retry; retry-share.1 those of --share.
+# share with retry; retry-share.1 those of --share; show-backoff-delays.1
+# Algorithm::Backoff's parameters, retry's too.
 pages_of() {
 	case $1 in
 	show-backoff-delays) echo 'retry.1|show-backoff-delays.1' ;;
-	simulate) echo 'retry.1|retry-simulate.1' ;;
+	simulate) echo 'retry.1|retry-simulate.1|show-backoff-delays.1' ;;
+	retry) echo 'retry.1|retry-share.1|show-backoff-delays.1' ;;
 	*) echo 'retry.1|retry-share.1' ;;
 	esac
 }

@@ -331,7 +331,7 @@ load test_helper/core
 	assert_success
 	run -0 retry --help
 	local o
-	for o in --max --budget --deadline --timeout --exp --fixed --delays \
+	for o in --max --budget --deadline --timeout --exp --fixed --delay \
 	    --max-delay --jitter --retry-on --stop-on --output --stdin \
 	    --hold --quiet --verbose --label --log-file \
 	    --ci --dry-run --share --help --version; do

@@ -808,3 +808,34 @@ open(sys.argv[2], \"w\").close(); time.sleep(8)" "$2" "$1/locked" \
 	mkdir -m 777 "$BATS_TEST_TMPDIR/open"
 	run -125 retry --share x --share-store "file:$BATS_TEST_TMPDIR/open" -- true
 }
+
+@test "share: --share-store @FILE is --share-store-file FILE, which is listed only in its line" {
+	local d=$BATS_TEST_TMPDIR
+	echo "file:$d/store" >"$d/url"
+	run -0 retry --share-store "@$d/url" --share at -n 1 -- true
+	assert [ -e "$d/store" ]
+	rm -rf "$d/store"
+	run -0 retry --share-store-file "$d/url" --share at -n 1 -- true
+	assert [ -e "$d/store" ]
+	run -125 retry --share-store @ --share at -- true
+	assert_usage_error --share-store
+	run -125 retry --share-store "@$d/nope" --share at -- true
+	refute listed --share-store-file "$RETRY"
+	refute listed --share-store-file "$RETRY" share
+	run -0 retry --help all
+	assert_output --partial "@FILE:"
+}
+
+@test "share: --share-timeout DUR:CONNECT sets --share-connect-timeout too, which is listed only in its line" {
+	run -0 retry --share-timeout 1s:3s --share st -n 1 -- true
+	run -0 retry --share-connect-timeout 3s --share st -n 1 -- true
+	run -125 retry --share-timeout 1s:90s --share st -- true
+	assert_usage_error --share-timeout
+	run -125 retry --share-timeout 1s: --share st -- true
+	assert_usage_error --share-timeout
+	run -125 retry --share-connect-timeout 90s --share st -- true
+	assert_usage_error --share-connect-timeout
+	refute listed --share-connect-timeout "$RETRY"
+	refute listed --share-connect-timeout "$RETRY" share
+	listed --share-timeout "$RETRY"
+}

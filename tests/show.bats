@@ -373,3 +373,23 @@ MIMD=(-a MIMD --initial-delay 3 --min-delay 2 --delay-multiple-on-failure 2
 	run -125 retry --fixed 1e-3 -- true
 	assert_usage_error --fixed
 }
+
+@test "show: Algorithm::Backoff's parameters are listed by show-backoff-delays, taken by retry -a too" {
+	local o
+	run -0 show -a Exponential --initial-delay 1 --exponent-base 3 -n 3
+	assert_output $'1\n3\n-1'
+	run -0 retry --dry-run -a Exponential --initial-delay 1 --exponent-base 3 -n 3 -- true
+	assert_output --partial "3s"
+	for o in --initial-delay --exponent-base --initial-delay1 --initial-delay2 \
+	    --delay-increment-on-failure --delay-increment-on-success \
+	    --delay-multiple-on-failure --delay-multiple-on-success \
+	    --jitter-factor --consider-actual-delay --max-actual-duration; do
+		listed "$o" "$SHOW"
+		listed "$o" "$RETRY" show-backoff-delays
+		refute listed "$o" "$RETRY"
+	done
+	listed --algorithm "$RETRY"
+	listed --delay-on-success "$RETRY"
+	run -0 retry --help all
+	assert_output --partial "parameters are show-backoff-delays's"
+}

@@ -184,8 +184,8 @@ help_format(enum mode mode, bool all)
 			const enum opt_group og = mode == MODE_RETRY &&
 			    o->id == OPT_COUNT ? G_REPORT : o->group;
 
-			if (og != (enum opt_group)g || o->help == NULL ||
-			    !(o->modes & (1u << mode)))
+			if (og != (enum opt_group)g ||
+			    !optable_listed(o, mode))
 				continue;
 			if (!title) {
 				fprintf(f, "\n%s:\n", mode == MODE_SIMULATE &&

@@ -11,6 +11,10 @@
 #define SIM	(1u << MODE_SIMULATE)
 #define ALL	(BOTH | SIM)
 #define SHR	(1u << MODE_SHARE)
+/* Algorithm::Backoff's parameters: show-backoff-delays's help lists them. */
+#define NOT_RETRYS	OPT_UNLISTED(MODE_RETRY)
+#define UNLISTED_ALL	(OPT_UNLISTED(MODE_RETRY) | OPT_UNLISTED(MODE_SHOW) | \
+			 OPT_UNLISTED(MODE_SIMULATE))
 
 #define A(x)	OPT_ALGO(x)
 #define CONCISE	OPT_CONCISE
@@ -79,13 +83,13 @@ const struct opt optable[] = {
 	  COUNT(backoff.max_attempts, 0, 1000000000),
 	  "at most N attempts (default 5; 0: no limit;\n"
 	  "without it, --budget, --deadline or\n"
-	  "--max-actual-duration alone limit by time)" },
+	  "--max-actual-duration alone limit by time);\n"
+	  "also -t, --times N as Debian's (-1 or over\n"
+	  "1000000000: no limit)" },
 	{ "max-attempts", 0, OPT_MAX, "N", G_ATTEMPTS, ALL, 0, 0,
 	  COUNT(backoff.max_attempts, 0, 1000000000), NULL },
-	{ "times", 't', OPT_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
-	  OTHER,
-	  "the same, as in Debian's retry (-1 or over\n"
-	  "1000000000: no limit; also --tries)" },
+	{ "times", 't', OPT_TIMES, "N", G_ATTEMPTS, ALL | UNLISTED_ALL, 0, 0,
+	  OTHER, "--max, as Debian's retry writes it" },
 	{ "tries", 0, OPT_TIMES, "N", G_ATTEMPTS, ALL, 0, 0,
 	  OTHER, NULL },
 	{ "budget", 'b', OPT_BUDGET, "DUR", G_ATTEMPTS, BOTH, 0, 0,
@@ -134,7 +138,7 @@ const struct opt optable[] = {
 	  "an attempt that ran DUR starts the delays over\n"
 	  "(with --forever, the count too)" },
 	{ "max-actual-duration", 0, OPT_MAX_ACTUAL_DURATION, "DUR", G_ATTEMPTS,
-	  ALL, 0, 0,
+	  ALL | NOT_RETRYS, 0, 0,
 	  SECONDS(backoff.max_actual_duration), "give up on a failure DUR or more after the start" },
 	{ "successes", 0, OPT_SUCCESSES, "N", G_ATTEMPTS, BOTH, 0, 0,
 	  COUNT(limits.successes, 1, 1000000000),
@@ -158,14 +162,15 @@ const struct opt optable[] = {
 	{ "fib", 0, OPT_FIB, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(STRAT_FIB),
 	  "DUR x fib(n): 1, 1, 2, 3, 5, 8, ..." },
-	{ "delays", 0, OPT_DELAYS, "LIST", G_STRATEGY, ALL, 0, 0,
+	{ "delays", 0, OPT_DELAYS, "LIST", G_STRATEGY, ALL | UNLISTED_ALL, 0, 0,
 	  OTHER,
 	  "the n-th of a comma list; the last repeats" },
 	{ "delay", 'd', OPT_DELAY, "LIST", G_STRATEGY, ALL,
 	  A(ALGO_CONSTANT) | CONCISE, A(ALGO_CONSTANT),
 	  OTHER,
-	  "the same, as in Debian's retry; with\n"
-	  "-a Constant: its delay after a failure (S)" },
+	  "the n-th of a comma list; the last repeats\n"
+	  "(also --delays); with -a Constant: its delay\n"
+	  "after a failure (S), not --delays's list" },
 	{ "decorrelated", 0, OPT_DECORRELATED, "DUR", G_STRATEGY, ALL, 0, 0,
 	  STRATEGY(STRAT_DECORRELATED),
 	  "random in [DUR, 3 x previous], the first in\n"
@@ -194,47 +199,50 @@ const struct opt optable[] = {
 	{ "algorithm", 'a', OPT_ALGORITHM, "NAME", G_ALGORITHM, ALL, 0, 0,
 	  OTHER_OF(algorithms),
 	  "Constant, Exponential, Fibonacci, LILD, LIMD,\n"
-	  "MILD or MIMD" },
+	  "MILD or MIMD: Perl's Algorithm::Backoff; its\n"
+	  "parameters are show-backoff-delays's (see\n"
+	  "show-backoff-delays --help and\n"
+	  "show-backoff-delays(1))" },
 	{ "delay-on-success", 0, OPT_DELAY_ON_SUCCESS, "S", G_ALGORITHM, ALL,
 	  A(ALGO_CONSTANT) | A(ALGO_EXPONENTIAL) | A(ALGO_FIBONACCI) | CONCISE, 0,
 	  SECONDS(backoff.delay_on_success),
 	  "delay after a success (default 0; with\n"
 	  "--forever, 1s)" },
-	{ "initial-delay", 0, OPT_INITIAL_DELAY, "S", G_ALGORITHM, ALL,
+	{ "initial-delay", 0, OPT_INITIAL_DELAY, "S", G_ALGORITHM, ALL | NOT_RETRYS,
 	  A(ALGO_EXPONENTIAL) | A(ALGO_LILD) | A(ALGO_LIMD) | A(ALGO_MILD) | A(ALGO_MIMD),
 	  A(ALGO_EXPONENTIAL) | A(ALGO_LILD) | A(ALGO_LIMD) | A(ALGO_MILD) | A(ALGO_MIMD),
 	  SECONDS(backoff.initial_delay),
 	  "first delay" },
-	{ "exponent-base", 0, OPT_EXPONENT_BASE, "F", G_ALGORITHM, ALL,
+	{ "exponent-base", 0, OPT_EXPONENT_BASE, "F", G_ALGORITHM, ALL | NOT_RETRYS,
 	  A(ALGO_EXPONENTIAL), 0,
 	  REAL(backoff.exponent_base, 0, 1e6), "Exponential: base (default 2)" },
-	{ "initial-delay1", 0, OPT_INITIAL_DELAY1, "S", G_ALGORITHM, ALL,
+	{ "initial-delay1", 0, OPT_INITIAL_DELAY1, "S", G_ALGORITHM, ALL | NOT_RETRYS,
 	  A(ALGO_FIBONACCI), A(ALGO_FIBONACCI),
 	  SECONDS(backoff.initial_delay1), "Fibonacci: first delay" },
-	{ "initial-delay2", 0, OPT_INITIAL_DELAY2, "S", G_ALGORITHM, ALL,
+	{ "initial-delay2", 0, OPT_INITIAL_DELAY2, "S", G_ALGORITHM, ALL | NOT_RETRYS,
 	  A(ALGO_FIBONACCI), A(ALGO_FIBONACCI),
 	  SECONDS(backoff.initial_delay2), "Fibonacci: second delay" },
 	{ "delay-increment-on-failure", 0, OPT_INC_FAILURE, "S", G_ALGORITHM,
-	  ALL, A(ALGO_LILD) | A(ALGO_LIMD), A(ALGO_LILD) | A(ALGO_LIMD),
+	  ALL | NOT_RETRYS, A(ALGO_LILD) | A(ALGO_LIMD), A(ALGO_LILD) | A(ALGO_LIMD),
 	  SECONDS_WHY(backoff.inc_failure, NEVER_SHORTER),
 	  "LI*: add S on a failure (0 or more)" },
 	{ "delay-increment-on-success", 0, OPT_INC_SUCCESS, "S", G_ALGORITHM,
-	  ALL, A(ALGO_LILD) | A(ALGO_MILD), A(ALGO_LILD) | A(ALGO_MILD),
+	  ALL | NOT_RETRYS, A(ALGO_LILD) | A(ALGO_MILD), A(ALGO_LILD) | A(ALGO_MILD),
 	  OFFSET(backoff.inc_success),
 	  "*LD: add S on a success (may be negative)" },
 	{ "delay-multiple-on-failure", 0, OPT_MUL_FAILURE, "F", G_ALGORITHM,
-	  ALL, A(ALGO_MILD) | A(ALGO_MIMD), A(ALGO_MILD) | A(ALGO_MIMD),
+	  ALL | NOT_RETRYS, A(ALGO_MILD) | A(ALGO_MIMD), A(ALGO_MILD) | A(ALGO_MIMD),
 	  REAL_WHY(backoff.mul_failure, 1, 1e6, NEVER_SHORTER),
 	  "MI*: multiply by F on a failure (1 or more)" },
 	{ "delay-multiple-on-success", 0, OPT_MUL_SUCCESS, "F", G_ALGORITHM,
-	  ALL, A(ALGO_LIMD) | A(ALGO_MIMD), A(ALGO_LIMD) | A(ALGO_MIMD),
+	  ALL | NOT_RETRYS, A(ALGO_LIMD) | A(ALGO_MIMD), A(ALGO_LIMD) | A(ALGO_MIMD),
 	  REAL(backoff.mul_success, 0, 1e6),
 	  "*MD: multiply by F on a success" },
-	{ "jitter-factor", 0, OPT_JITTER_FACTOR, "F", G_ALGORITHM, ALL, A_ALL,
+	{ "jitter-factor", 0, OPT_JITTER_FACTOR, "F", G_ALGORITHM, ALL | NOT_RETRYS, A_ALL,
 	  0,
 	  REAL(backoff.jitter_factor, 0, 0.5), "random in [d(1-F), d(1+F)], F from 0 to 0.5" },
 	{ "consider-actual-delay", 0, OPT_CONSIDER_ACTUAL_DELAY, NULL,
-	  G_ALGORITHM, ALL, A_ALL, 0,
+	  G_ALGORITHM, ALL | NOT_RETRYS, A_ALL, 0,
 	  FLAG(backoff.consider_actual_delay),
 	  "count the time already spent against the delay" },
 
@@ -408,21 +416,26 @@ const struct opt optable[] = {
 	  OTHER,
 	  "file:DIR, redis://HOST[:PORT][,...][/DB] or\n"
 	  "unix:///PATH (default $RETRY_SHARE_STORE, else\n"
-	  "$XDG_RUNTIME_DIR/retry or /tmp/retry-UID)" },
+	  "$XDG_RUNTIME_DIR/retry or /tmp/retry-UID); @FILE:\n"
+	  "the store from FILE's first line (a URL with a\n"
+	  "password goes there or in $RETRY_SHARE_STORE)" },
 	{ "share-store-file", 0, OPT_SHARE_STORE_FILE, "FILE", G_SHARE,
-	  RETRY | SHR, 0, 0,
+	  RETRY | SHR | OPT_UNLISTED(MODE_RETRY) | OPT_UNLISTED(MODE_SHARE), 0, 0,
 	  OTHER,
 	  "the store from FILE's first line (a URL with\n"
 	  "a password goes here or in $RETRY_SHARE_STORE)" },
-	{ "share-timeout", 0, OPT_SHARE_TIMEOUT, "DUR", G_SHARE, RETRY | SHR,
-	  0, 0,
+	{ "share-timeout", 0, OPT_SHARE_TIMEOUT, "DUR[:CONNECT]", G_SHARE,
+	  RETRY | SHR, 0, 0,
 	  WITHIN(share_timeout, NS_PER_MS, 60 * NS_PER_SEC, "give 1ms to 60s"),
 	  "give up on the store (a lock, an answer)\n"
 	  "after DUR, or before an attempt half of what\n"
 	  "is left of --budget if less; never past\n"
-	  "--deadline (default 200ms)" },
+	  "--deadline (default 200ms); a new connection\n"
+	  "to Redis (lookup, connect, TLS, greeting)\n"
+	  "after CONNECT, cut the same way (default 2s,\n"
+	  "or DUR if longer)" },
 	{ "share-connect-timeout", 0, OPT_SHARE_CONNECT_TIMEOUT, "DUR", G_SHARE,
-	  RETRY | SHR, 0, 0,
+	  RETRY | SHR | OPT_UNLISTED(MODE_RETRY) | OPT_UNLISTED(MODE_SHARE), 0, 0,
 	  WITHIN(share_connect_timeout, NS_PER_MS, 60 * NS_PER_SEC,
 	  "give 1ms to 60s"),
 	  "give up on a new connection to Redis (lookup,\n"
@@ -501,7 +514,7 @@ const struct opt_brief optable_briefs[] = {
 	{ OPT_EXP, "DUR, doubling each time (--factor F: x F)" },
 	{ OPT_FIXED, "DUR every time" },
 	{ OPT_LINEAR, "DUR x n: DUR, 2 x DUR, 3 x DUR, ..." },
-	{ OPT_DELAYS, "the n-th of a comma list; the last repeats" },
+	{ OPT_DELAY, "the n-th of a comma list; the last repeats" },
 	{ OPT_MAX_DELAY, "never wait longer than DUR" },
 	{ OPT_JITTER, "randomise each delay: none, full, equal, ..." },
 	{ OPT_SUCCESS_ON, "statuses that count as success (default 0)" },
@@ -550,6 +563,15 @@ bool
 optable_optional(const struct opt *o)
 {
 	return o->metavar == NULL && o->kind == K_OTHER && o->data != NULL;
+}
+
+bool
+optable_listed(const struct opt *o, enum mode mode)
+{
+	const unsigned bit = 1u << mode;
+
+	return o->help != NULL && (o->modes & bit) &&
+	    !(o->modes & OPT_UNLISTED(mode));
 }
 
 bool

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config.h"
 #include "engine.h"
 
 /* An option, its aliases' rows too; the values after 256, so that a short
@@ -55,6 +56,13 @@ enum opt_group {
  * the concise strategies (--exp and the rest) take it too. */
 #define OPT_ALGO(s)	(1u << ((s) - ALGO_CONSTANT))
 #define OPT_CONCISE	(1u << 8)
+
+/* In a row's modes, besides the faces that take it: face m takes it, but
+ * m's --help all leaves it to another face's (the -a parameters, listed by
+ * show-backoff-delays), or, m all faces, lists it only in another row's
+ * text (-t, Debian's --max). */
+#define OPT_UNLISTED(m)	(1u << (16 + (m)))
+#define OPT_FACES	0xffffu
 
 /* How an option's value is taken, and where it goes. */
 enum opt_kind {
@@ -111,7 +119,8 @@ struct opt {
 	enum opt_id	 id;
 	const char	*metavar;	/* NULL: takes no value */
 	enum opt_group	 group;
-	unsigned	 modes;		/* the faces that take it: 1 << mode */
+	unsigned	 modes;		/* the faces that take it: 1 << mode;
+					 * and OPT_UNLISTED bits */
 	unsigned	 takes, needs;	/* -a algorithms (OPT_ALGO bits) */
 	enum opt_kind	 kind;		/* how its value is taken */
 	size_t		 off;		/* where it goes in struct config */
@@ -173,6 +182,10 @@ bool		 optable_adds(enum opt_id id);
 /* Whether row o takes a value only as --NAME=VALUE or, --help's, as the
  * word after it: one of its choices (--help all). */
 bool		 optable_optional(const struct opt *o);
+
+/* Whether face mode's --help all lists row o: an option of the face, not
+ * an alias, nor one it leaves to another row or face. */
+bool		 optable_listed(const struct opt *o, enum mode mode);
 
 /* The row of the long option name, or, name NULL, of the short option key;
  * NULL if there is none. */

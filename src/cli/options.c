@@ -307,6 +307,16 @@ special(struct parse *p, const struct opt *o, char *arg)
 		if (p->given[OPT_SHARE_STORE_FILE - OPT_MAX])
 			return opt_fail(p, o, "give --share-store-file or "
 			    "this, not both");
+		/* @FILE, as curl's: the store from FILE's first line (no
+		 * store's URL starts with @). */
+		if (*arg == '@') {
+			if (arg[1] == '\0')
+				return opt_fail(p, o, "empty file name");
+			c->share_store_file = arg + 1;
+			c->share_store = NULL;
+			return 0;
+		}
+		c->share_store_file = NULL;
 		if (store_spec(p, o, arg) == -1)
 			return -1;
 		c->share_store = arg;
@@ -361,6 +371,32 @@ strategy(struct parse *p, const struct opt *o, const char *arg)
 	    (arg != NULL && opt_duration(p, o, arg, base) != 0);
 }
 
+/* --share-timeout DUR:CONNECT: DUR, and CONNECT the bound of a new
+ * connection, as --share-connect-timeout takes it. */
+static int
+share_timeouts(struct parse *p, const struct opt *o, const char *arg)
+{
+	char part[64];
+	const char *colon = strchr(arg, ':');
+	int64_t *const to[2] = { &p->cfg->share_timeout,
+	    &p->cfg->share_connect_timeout };
+	const char *from[2] = { part, colon + 1 };
+	const size_t n = (size_t)(colon - arg);
+
+	if (n >= sizeof(part) || n == 0 || colon[1] == '\0')
+		return opt_fail(p, o, "'%s': give DUR or DUR:CONNECT", arg);
+	memcpy(part, arg, n);
+	part[n] = '\0';
+	for (size_t i = 0; i < 2; i++) {
+		if (opt_duration(p, o, from[i], to[i]) != 0)
+			return -1;
+		if ((double)*to[i] < o->lo || (double)*to[i] > o->hi)
+			return opt_fail(p, o, "'%s': %s", arg,
+			    (const char *)o->data);
+	}
+	return 0;
+}
+
 /* Takes an option's value as its row says. */
 static int
 apply(struct parse *p, const struct opt *o, char *arg)
@@ -387,6 +423,8 @@ apply(struct parse *p, const struct opt *o, char *arg)
 			*(int64_t *)to = -1;
 		return 0;
 	case K_WITHIN:
+		if (o->id == OPT_SHARE_TIMEOUT && strchr(arg, ':') != NULL)
+			return share_timeouts(p, o, arg);
 		if (opt_duration(p, o, arg, to) != 0)
 			return -1;
 		if ((double)*(int64_t *)to < o->lo ||

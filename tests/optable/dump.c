@@ -38,7 +38,7 @@ main(void)
 	for (size_t f = 0; f < nfaces; f++)
 		known |= 1u << faces[f].mode;
 	for (size_t i = 0; i < OPTABLE_ROWS; i++)
-		if (optable[i].modes & ~known) {
+		if (optable[i].modes & OPT_FACES & ~known) {
 			fprintf(stderr, "optdump: --%s has a face this "
 			    "program does not know\n", optable[i].name);
 			return 1;
@@ -63,7 +63,7 @@ main(void)
 				printf("%s%s", k > 0 ? " " : "",
 				    ch->names[k].name);
 			printf("\t%s\t%s\n", optable_adds(o->id) ? "+" : "-",
-			    o->help == NULL ? "alias" : "-");
+			    optable_listed(o, faces[f].mode) ? "-" : "alias");
 		}
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

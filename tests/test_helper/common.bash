@@ -255,3 +255,11 @@ named() {
 	# shellcheck disable=SC2016  # a sed expression, not the shell's
 	command_name "$@" | sed 's/[].[\*^$()+?{|]/\\&/g'
 }
+
+# listed OPTION COMMAND...: whether COMMAND --help all lists OPTION on a
+# line of its own (an alias it takes is not listed).
+listed() {
+	local option=$1
+	shift
+	"$@" --help all | grep -qE -- "^ {2,6}(-[a-zA-Z], )?$option( |\$)"
+}

@@ -539,6 +539,19 @@ _Static_assert(sizeof(optable_briefs) / sizeof(optable_briefs[0]) ==
     OPTABLE_BRIEFS, "OPTABLE_BRIEFS is the number of briefs");
 
 const struct opt *
+optable_row(enum opt_id id)
+{
+	const struct opt *first = NULL;
+
+	for (size_t i = 0; i < OPTABLE_ROWS; i++)
+		if (optable[i].id == id && optable[i].help != NULL)
+			return &optable[i];
+		else if (optable[i].id == id && first == NULL)
+			first = &optable[i];
+	return first != NULL ? first : &optable[0];
+}
+
+const struct opt *
 optable_find(int key, const char *name)
 {
 	for (size_t i = 0; i < OPTABLE_ROWS; i++)

@@ -190,5 +190,8 @@ bool		 optable_listed(const struct opt *o, enum mode mode);
 /* The row of the long option name, or, name NULL, of the short option key;
  * NULL if there is none. */
 const struct opt *optable_find(int key, const char *name);
+/* The listed row of option id (not an alias's), else its first: an
+ * option folded into another's (--hold-stdout) is named as it was. */
+const struct opt *optable_row(enum opt_id id);
 
 #endif

@@ -222,9 +222,7 @@ prefixed(struct parse *p, const struct opt *o, char *arg,
 			return opt_fail(p, o, "'%s': empty %s", arg,
 			    x == &output_rules ? "pattern" : "command");
 		p->given[x->of[i].id - OPT_MAX] = true;
-		for (size_t j = 0; j < OPTABLE_ROWS; j++)
-			if (optable[j].id == x->of[i].id)
-				return apply(p, &optable[j], arg + len + 1);
+		return apply(p, optable_row(x->of[i].id), arg + len + 1);
 	}
 	return opt_fail(p, o, "unknown %s in '%s' (give %s, as in --%s %s)",
 	    x->what, arg, x->names, o->name, x->example);
@@ -361,11 +359,8 @@ strategy(struct parse *p, const struct opt *o, const char *arg)
 	    strcmp(arg + n - 3, ":v2") == 0) {
 		memcpy(dur, arg, n - 3);
 		dur[n - 3] = '\0';
-		for (size_t i = 0; i < OPTABLE_ROWS; i++)
-			if (optable[i].id == OPT_DECORRELATED_V2)
-				return opt_strategy(p, &optable[i],
-				    STRAT_DECORRELATED_V2) ||
-				    opt_duration(p, o, dur, base) != 0;
+		return opt_strategy(p, optable_row(OPT_DECORRELATED_V2),
+		    STRAT_DECORRELATED_V2) || opt_duration(p, o, dur, base) != 0;
 	}
 	return opt_strategy(p, o, (enum strategy)o->lo) ||
 	    (arg != NULL && opt_duration(p, o, arg, base) != 0);

@@ -474,21 +474,6 @@ span_given(const struct config *c, enum opt_id id)
 	    c->backoff.max_delay.ns;
 }
 
-/* The listed row of option id (not an alias's), else its first: an
- * option folded into another's (--hold-stdout) is named as it was. */
-static const struct opt *
-row_of(enum opt_id id)
-{
-	const struct opt *first = NULL;
-
-	for (size_t i = 0; i < OPTABLE_ROWS; i++)
-		if (optable[i].id == id && optable[i].help != NULL)
-			return &optable[i];
-		else if (optable[i].id == id && first == NULL)
-			first = &optable[i];
-	return first != NULL ? first : &optable[0];
-}
-
 /* The pairs of the option table's conflicts given together, in one line
  * that names both. */
 static int
@@ -500,7 +485,7 @@ conflicts(struct parse *p)
 
 	for (size_t i = 0; i < OPTABLE_CONFLICTS; i++) {
 		const struct opt_conflict *k = &optable_conflicts[i];
-		const struct opt *oa = row_of(k->a), *ob = row_of(k->b);
+		const struct opt *oa = optable_row(k->a), *ob = optable_row(k->b);
 
 		if (!(k->modes & (1u << c->mode)) || !p->given[k->a - OPT_MAX] ||
 		    !p->given[k->b - OPT_MAX])
@@ -548,7 +533,7 @@ success_retried(struct parse *p)
 	    (s = shared_status(&c->verdict.retry_on,
 	    &c->verdict.success_on)) < 0)
 		return 0;
-	return opt_fail(p, row_of(OPT_RETRY_ON), "status %d is a success, never "
+	return opt_fail(p, optable_row(OPT_RETRY_ON), "status %d is a success, never "
 	    "retried; --success-on can say which statuses succeed", s);
 }
 

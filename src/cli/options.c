@@ -366,6 +366,18 @@ strategy(struct parse *p, const struct opt *o, const char *arg)
 	    (arg != NULL && opt_duration(p, o, arg, base) != 0);
 }
 
+/* A duration within o's bounds (K_WITHIN): text, a part of arg. */
+static int
+within(struct parse *p, const struct opt *o, const char *arg,
+    const char *text, int64_t *to)
+{
+	if (opt_duration(p, o, text, to) != 0)
+		return -1;
+	if ((double)*to < o->lo || (double)*to > o->hi)
+		return opt_fail(p, o, "'%s': %s", arg, (const char *)o->data);
+	return 0;
+}
+
 /* --share-timeout DUR:CONNECT: DUR, and CONNECT the bound of a new
  * connection, as --share-connect-timeout takes it. */
 static int
@@ -382,13 +394,9 @@ share_timeouts(struct parse *p, const struct opt *o, const char *arg)
 		return opt_fail(p, o, "'%s': give DUR or DUR:CONNECT", arg);
 	memcpy(part, arg, n);
 	part[n] = '\0';
-	for (size_t i = 0; i < 2; i++) {
-		if (opt_duration(p, o, from[i], to[i]) != 0)
+	for (size_t i = 0; i < 2; i++)
+		if (within(p, o, arg, from[i], to[i]) != 0)
 			return -1;
-		if ((double)*to[i] < o->lo || (double)*to[i] > o->hi)
-			return opt_fail(p, o, "'%s': %s", arg,
-			    (const char *)o->data);
-	}
 	return 0;
 }
 
@@ -420,13 +428,7 @@ apply(struct parse *p, const struct opt *o, char *arg)
 	case K_WITHIN:
 		if (o->id == OPT_SHARE_TIMEOUT && strchr(arg, ':') != NULL)
 			return share_timeouts(p, o, arg);
-		if (opt_duration(p, o, arg, to) != 0)
-			return -1;
-		if ((double)*(int64_t *)to < o->lo ||
-		    (double)*(int64_t *)to > o->hi)
-			return opt_fail(p, o, "'%s': %s", arg,
-			    (const char *)o->data);
-		return 0;
+		return within(p, o, arg, arg, to);
 	case K_SPAN:
 		why = span_parse(arg, to);
 		break;

@@ -233,13 +233,6 @@ stray_word(struct parse *p)
 	return 0;
 }
 
-/* How rule k is named: "--output until". */
-static const char *const rule_names[RULE_COUNT] = {
-	[RULE_UNTIL] = "--output until", [RULE_FAIL] = "--output fail",
-	[RULE_RETRY] = "--output retry", [RULE_STOP] = "--output stop",
-	[RULE_CAPTURE] = "--output delay",
-};
-
 /*
  * A probe in the command's place: no process, so no output to match or
  * hold, no stdin to replay, and no signal to send; each option that
@@ -267,7 +260,8 @@ validate_probe(struct parse *p)
 	for (int k = 0; k < RULE_COUNT; k++)
 		if (c->patterns[k].n > 0)
 			return opt_fail(p, NULL, "%s: a probe (%s) has no "
-			    "output", rule_names[k], c->args[0]);
+			    "output", rule_option((enum rule_kind)k),
+			    c->args[0]);
 	if (c->stdin_mode == STDIN_REPLAY)
 		return opt_fail(p, optable_find(0, "stdin"), "a probe (%s) "
 		    "has no stdin to replay", c->args[0]);
@@ -326,13 +320,13 @@ validate_retry(struct parse *p)
 		for (size_t i = 0; i < re->n; i++)
 			if (*re->v[i] == '\0')
 				return opt_fail(p, NULL, "%s: empty pattern",
-				    rule_names[k]);
+				    rule_option((enum rule_kind)k));
 		if (re->n > 0 && (rc = rule_compile_all(&c->verdict.output,
 		    (enum rule_kind)k, (const char *const *)re->v, re->n,
 		    c->fixed_strings, c->ignore_case, why, sizeof(why),
 		    &bad)) != 0) {
-			(void)opt_fail(p, NULL, "%s: '%s': %s", rule_names[k],
-			    re->v[bad], why);
+			(void)opt_fail(p, NULL, "%s: '%s': %s",
+			    rule_option((enum rule_kind)k), re->v[bad], why);
 			/* A library that cannot load is no usage error. */
 			return rc == -2 ? VALIDATE_NO_LIBRARY : -1;
 		}

@@ -42,6 +42,19 @@
 	X(pcre2_jit_stack_create) X(pcre2_jit_stack_free)
 #endif
 
+
+const char *
+rule_option(enum rule_kind k)
+{
+	static const char *const names[RULE_COUNT] = {
+		[RULE_UNTIL] = "--output until", [RULE_FAIL] = "--output fail",
+		[RULE_RETRY] = "--output retry", [RULE_STOP] = "--output stop",
+		[RULE_CAPTURE] = "--output delay",
+	};
+
+	return k < RULE_COUNT ? names[k] : "--output";
+}
+
 static struct pcre2_api { PCRE2_FUNCS(LIB_MEMBER) } api;
 
 struct rule {

@@ -19,6 +19,9 @@
 enum rule_kind { RULE_UNTIL, RULE_FAIL, RULE_RETRY, RULE_STOP, RULE_CAPTURE,
 	RULE_COUNT };
 
+/* How rule k is given on the command line: "--output until". */
+const char	*rule_option(enum rule_kind k);
+
 struct rule;
 
 struct output_rules {

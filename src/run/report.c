@@ -345,10 +345,6 @@ report_cannot_run(const struct reporter *c, const char *cmd, int e)
 void
 report_limited(const struct reporter *c, const bool limited[RULE_COUNT])
 {
-	static const char *const names[RULE_COUNT] = {
-		"--output until", "--output fail", "--output retry",
-		"--output stop", "--output delay",
-	};
 	static bool said[RULE_COUNT];
 
 	for (int k = 0; k < RULE_COUNT; k++)
@@ -356,7 +352,7 @@ report_limited(const struct reporter *c, const bool limited[RULE_COUNT])
 			said[k] = true;
 			report_error(c, "%s: matching took too long on a "
 			    "line of output, which counts as not matching",
-			    names[k]);
+			    rule_option((enum rule_kind)k));
 		}
 }
 

@@ -148,8 +148,7 @@ print_step(const struct config *c, const struct step *s, bool first)
 	char a[NUMBER_BUFSZ], b[NUMBER_BUFSZ];
 
 	switch (c->format) {
-	case FORMAT_PLAIN:
-		printf("%s\n", number_text(d, b));
+	case FORMAT_PLAIN:	/* plain_step writes these */
 		break;
 	case FORMAT_TABLE:
 		printf("%-6lu %-7s %-12s %s\n", s->n, ok ? "success" :

@@ -88,7 +88,8 @@ OBJ_DIR =	build/obj
 OBJS =		$(SRCS:src/%.c=$(OBJ_DIR)/%.o)
 MAN1 =		man/retry.1 man/retry-share.1 man/retry-simulate.1 \
 		man/show-backoff-delays.1
-MAN7 =		man/retry-compat.7
+MAN7 =		man/retry-compat.7 man/retry-hedge.7 \
+		man/retry-reports.7
 MANPAGES =	$(MAN1) $(MAN7)
 
 # The list of objects, rewritten when it changes (make REDIS=no and

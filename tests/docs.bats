@@ -149,9 +149,9 @@ assert_names_all() {
 	done
 }
 
-# The --log-format entry of retry.1.
+# The subsection "JSON events" of retry-reports.7.
 log_format_entry() {
-	sed -n '/^\.It Fl \\-log-format/,/^\.It Fl \\-log-file/p' "$ROOT/man/retry.1"
+	sed -n '/^\.Ss JSON events$/,/^\.S[sh] /p' "$ROOT/man/retry-reports.7"
 }
 
 # The names in the table NAME of src/decide/reportfmt.c, one a line.
@@ -169,12 +169,12 @@ assert_quotes_all() {
 		grep -qE "(^\\.| )Dq $word( |\$)" <<<"$entry" || missing+=("$word")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
-		echo "retry.1's --log-format lacks: ${missing[*]}"
+		echo "retry-reports.7's JSON events lack: ${missing[*]}"
 		return 1
 	fi
 }
 
-@test "retry.1's --log-format names every JSON event, share event and field" {
+@test "retry-reports.7's JSON events name every JSON event, share event and field" {
 	local events shares fields
 	events=$(report_table event_names)
 	[[ $events == *done* ]] || fail "no event names found: $events"
@@ -191,7 +191,7 @@ assert_quotes_all() {
 		fail "no JSON fields found in src/decide/reportfmt.c: $fields"
 	assert_quotes_all <<<"$fields"
 	run ! assert_quotes_all <<<"no_such_event"
-	assert_output --partial "lacks: no_such_event"
+	assert_output --partial "lack: no_such_event"
 }
 
 @test "the manuals render no stray space inside parentheses: fib(n), not fib( n)" {
@@ -232,4 +232,37 @@ assert_quotes_all() {
 @test "README: an example said to be silent quiets its command too, not only retry" {
 	run -0 grep -A2 -i 'silently' "$ROOT/README.md"
 	assert_output --partial 'pg_isready -q '
+}
+
+# The figures that a newcomer's first ten minutes hang on: the README at
+# most 10 KB, its sentences 20 words on average and no more than three
+# past 40; retry(1) at most 1,300 lines at 80 columns; retry --help at
+# most 60 lines; retry --help all at most 60 long options.
+@test "the README, retry(1) and --help stay short enough to read in ten minutes" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	local bytes lines
+	bytes=$(wc -c <"$ROOT/README.md")
+	((bytes <= 10000)) || fail "README.md is $bytes bytes, over 10000"
+	run -0 python3 "$BATS_TEST_DIRNAME/prose.py" "$ROOT/README.md"
+	[[ ${lines[0]} =~ ^[0-9]+\ sentences,\ ([0-9.]+)\ words ]] ||
+		fail "prose.py said: $output"
+	awk -v a="${BASH_REMATCH[1]}" 'BEGIN { exit !(a <= 20) }' ||
+		fail "README.md's sentences average ${BASH_REMATCH[1]} words"
+	((${#lines[@]} - 1 <= 3)) || fail "README.md's long sentences: $output"
+	lines=$(MANWIDTH=80 mandoc -Tascii -O width=80 "$ROOT/man/retry.1" | col -bx | wc -l)
+	((lines <= 1300)) || fail "retry.1 renders $lines lines, over 1300"
+	run -0 "$RETRY" --help
+	((${#lines[@]} <= 60)) || fail "retry --help is ${#lines[@]} lines"
+	run -0 bash -c '"$1" --help all | grep -oE -- "^  (-[a-zA-Z], |    )--[a-z][a-z0-9-]*" | sort -u | wc -l' sh "$RETRY"
+	((output <= 60)) || fail "retry --help all lists $output long options"
+	((output >= 40)) || fail "only $output long options found in --help all"
+}
+
+@test "prose.py counts the long sentences it is given" {
+	printf '%s\n' '# Title' '' "$(printf 'word %.0s' {1..45})ends here." '' \
+	    '```' "$(printf 'code %.0s' {1..80})." '```' '' '- A short item. Two words.' >"$D/long.md"
+	run -0 python3 "$BATS_TEST_DIRNAME/prose.py" "$D/long.md"
+	assert_line --index 0 "3 sentences, 17.3 words on average"
+	assert_line --index 1 --partial "47: word word"
+	assert_equal "${#lines[@]}" 2
 }

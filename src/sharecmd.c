@@ -220,7 +220,7 @@ share_main(const struct config *c)
 		if (errno == ENOENT)
 			say("%s: %s (no store there)", c->share_store != NULL ?
 			    "--share-store" : c->share_store_file != NULL ?
-			    "--share-store-file" : "$RETRY_SHARE_STORE", why);
+			    "--share-store @FILE" : "$RETRY_SHARE_STORE", why);
 		else
 			say("%s", why);
 		return STATUS_CANCELED;

@@ -322,7 +322,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	assert_output --partial "***@"
 	refute_output --partial wrong-one
 	run -125 retry --share-store-file "$d/missing" --share pw -- true
-	assert_output --partial "--share-store-file $d/missing: No such file or directory"
+	assert_output --partial "--share-store @$d/missing: No such file or directory"
 	# Through a pipe whose writer is slow.
 	run -1 retry --share-store-file <(sleep 0.3; echo "redis://:pa%3Ass%40w%2Frd@127.0.0.1:$REDIS_PORT/1") \
 	    --share pw --max 1 -- false
@@ -332,7 +332,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	# No password: the server wants one, and says so.
 	run -1 env RETRY_SHARE_STORE=$REDIS_URL timeout 60 "$RETRY" \
 	    --share pw --max 1 -- false
-	assert_output --partial "the server wants a password: give the URL with it in \$RETRY_SHARE_STORE or --share-store-file"
+	assert_output --partial "the server wants a password: give the URL with it in \$RETRY_SHARE_STORE or --share-store @FILE"
 }
 
 @test "redis: a wrong db, a server that is not Redis, one that never answers: said once, and the run goes on" {
@@ -495,7 +495,7 @@ print("ok" if 5 <= t < 5.5 else t)' "$output"
 	for db in 0 3; do
 		run -1 env RETRY_SHARE_STORE="$REDIS_URL/$db" timeout 60 "$RETRY" \
 		    --share np --max 1 -- false
-		assert_output --partial "redis://127.0.0.1:$REDIS_PORT/$db: the server wants a password: give the URL with it in \$RETRY_SHARE_STORE or --share-store-file"
+		assert_output --partial "redis://127.0.0.1:$REDIS_PORT/$db: the server wants a password: give the URL with it in \$RETRY_SHARE_STORE or --share-store @FILE"
 		refute_output --partial "the db is refused"
 	done
 }

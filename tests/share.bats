@@ -248,7 +248,7 @@ setup() {
 	exec 4<>"$d/fifo"
 	t0=$(now_ms)
 	run -125 retry --share x --share-store-file "$d/fifo" -- true
-	assert_output "retry: true: --share x: --share-store-file $d/fifo: no line within 2s"
+	assert_output "retry: true: --share x: --share-store @$d/fifo: no line within 2s"
 	(($(now_ms) - t0 < 10000))
 	# A signal ends the wait, and retry dies of it as anywhere else.
 	"$RETRY" --share x --share-store-file "$d/fifo" -- true 2>"$d/err" 3>&- 4>&- &
@@ -265,9 +265,9 @@ setup() {
 	assert_equal "$(cat "$d/err")" "retry: true: SIGTERM before the first attempt; stopping"
 	# A missing file is no missing store: retry share says so too.
 	run -125 retry share reset --share-store-file "$d/missing" x
-	assert_output "retry: --share-store-file $d/missing: No such file or directory"
+	assert_output "retry: --share-store @$d/missing: No such file or directory"
 	run -125 retry share status --share-store-file "$d/missing"
-	assert_output "retry: --share-store-file $d/missing: No such file or directory"
+	assert_output "retry: --share-store @$d/missing: No such file or directory"
 }
 
 @test "share: --share-store-file: a pipe with no writer, an empty file and a device are said as such" {
@@ -275,13 +275,13 @@ setup() {
 	mkfifo "$d/fifo"
 	: >"$d/empty"
 	run -125 timeout 60 "$RETRY" --share x --share-store-file "$d/fifo" -- true
-	assert_output "retry: true: --share x: --share-store-file $d/fifo: a pipe that nothing was written to (is its writer running?)"
+	assert_output "retry: true: --share x: --share-store @$d/fifo: a pipe that nothing was written to (is its writer running?)"
 	run -125 timeout 60 "$RETRY" share status --share-store-file "$d/fifo"
-	assert_output "retry: --share-store-file $d/fifo: a pipe that nothing was written to (is its writer running?)"
+	assert_output "retry: --share-store @$d/fifo: a pipe that nothing was written to (is its writer running?)"
 	run -125 retry --share x --share-store-file "$d/empty" -- true
-	assert_output "retry: true: --share x: --share-store-file $d/empty: it is empty"
+	assert_output "retry: true: --share x: --share-store @$d/empty: it is empty"
 	run -125 retry --share x --share-store-file /dev/null -- true
-	assert_output "retry: true: --share x: --share-store-file /dev/null: not a regular file or a pipe"
+	assert_output "retry: true: --share x: --share-store @/dev/null: not a regular file or a pipe"
 }
 
 @test "share: a run killed at any system call of an update leaves the state it found or the one it made" {

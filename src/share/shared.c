@@ -69,7 +69,7 @@ spec_file(const char *path, char *spec, size_t sz, char *err, size_t errsz)
 		why = S_ISFIFO(st.st_mode) ? "a pipe that nothing was written "
 		    "to (is its writer running?)" : "it is empty";
 	if (why != NULL) {
-		snprintf(err, errsz, "--share-store-file %s: %s", path, why);
+		snprintf(err, errsz, "--share-store @%s: %s", path, why);
 		explicit_bzero(spec, sz);
 		return -1;
 	}
@@ -89,7 +89,7 @@ resolve_spec(struct shared *sh, const struct shared_opts *c, char *err,
 		from = "--share-store";
 		snprintf(spec, sizeof(spec), "%s", c->store);
 	} else if (c->store_file != NULL) {
-		from = "--share-store-file";
+		from = "--share-store @FILE";
 		if (spec_file(c->store_file, spec, sizeof(spec), err,
 		    errsz) == -1) {
 			/* A missing file is no missing store directory. */

@@ -94,7 +94,7 @@ userinfo(const char **s, const char *end, bool secret_ok,
 			return "the user has a control character";
 	if (!secret_ok)
 		return "a password here is seen by every user in ps; give "
-		    "the URL in $RETRY_SHARE_STORE or --share-store-file";
+		    "the URL in $RETRY_SHARE_STORE or --share-store @FILE";
 	u->has_password = true;
 	*s = at + 1;
 	return NULL;

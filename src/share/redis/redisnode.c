@@ -435,7 +435,7 @@ redisconn_fail_reply(const struct redis_conn *r, const redisReply *rep,
 	    strstr(rep->str, "unauthenticated") != NULL)
 		return redisconn_fail(r, err, sz, "the server wants a "
 		    "password: give the URL with it in $RETRY_SHARE_STORE or "
-		    "--share-store-file (%s)", rep->str);
+		    "--share-store @FILE (%s)", rep->str);
 	return redisconn_fail(r, err, sz, "%s", rep->str);
 }
 

@@ -5,8 +5,12 @@
 # static archives: built against glibc, they call only a few of glibc's
 # checked entry points (__memcpy_chk and the like), which mk/musl/glibc.c
 # gives them; PCRE2 runs without its JIT (mk/musl/nojit.c), its
-# interpreter alone.  check-musl runs the unit tests, built with musl too, and
-# the whole suite against that binary; what needs Redis skips there
+# interpreter alone.  It is built for size (-Oz) and stripped of its
+# unwind tables too (.eh_frame: nothing in a C program without threads
+# unwinds), and mk/musl/entropy.c gives libbsd's arc4random musl's
+# getrandom(2), so that libbsd's fallback for kernels before Linux 3.17
+# and libmd's SHA-512 stay out: 598 KiB.  check-musl runs the unit
+# tests, built with musl too, and the whole suite against that binary; what needs Redis skips there
 # (RETRY_NOREDIS=1, RETRY_MUSL=1).  Included by the Makefile, whose
 # variables it uses.
 
@@ -14,13 +18,13 @@ MUSL_CC ?=	musl-gcc
 MUSL_DIR =	build/musl
 MUSL_OBJS =	$(patsubst src/%.c,$(MUSL_DIR)/%.o,$(call wing_srcs,no)) \
 		$(MUSL_SHIMS)
-MUSL_SHIMS =	$(MUSL_DIR)/glibc.o $(MUSL_DIR)/nojit.o
+MUSL_SHIMS =	$(MUSL_DIR)/glibc.o $(MUSL_DIR)/nojit.o $(MUSL_DIR)/entropy.o
 MUSL_INC =	$(MUSL_DIR)/include
 # Debian's archives by their paths: musl-gcc searches musl's directory
 # alone, and glibc's libc.a beside them must not be found.
 MUSL_LIBDIR =	$(dir $(shell $(CC) -print-file-name=libpcre2-8.a))
 MUSL_LIBS =	$(addprefix $(MUSL_LIBDIR),libpcre2-8.a libbsd.a libmd.a)
-MUSL_CFLAGS =	-Os -g -flto=auto -fno-asynchronous-unwind-tables \
+MUSL_CFLAGS =	-Oz -g -flto=auto -fno-asynchronous-unwind-tables \
 		-fno-unwind-tables
 MUSL_CMD =	$(MUSL_CC) $(filter-out $(PCRE_CFLAGS) $(SSL_CFLAGS), \
 		$(RETRY_CPPFLAGS)) -I$(MUSL_INC) -DRETRY_MUSL -DRETRY_NO_JIT $(CPPFLAGS) \
@@ -39,7 +43,7 @@ $(MUSL_INC)/pcre2.h:
 $(MUSL_DIR)/retry: $(MUSL_OBJS)
 	$(MUSL_CC) $(RETRY_CFLAGS) $(MUSL_CFLAGS) -static -Wl,--gc-sections -Wl,-z,noseparate-code \
 	    $(LDFLAGS) -o $@.unstripped $(MUSL_OBJS) $(MUSL_LIBS) $(LDLIBS)
-	$(STRIP) -o $@ $@.unstripped
+	$(STRIP) -R .eh_frame -R .comment -o $@ $@.unstripped
 	@echo "$@: $$(wc -c < $@) bytes"
 
 $(MUSL_DIR)/show-backoff-delays: $(MUSL_DIR)/retry

@@ -225,4 +225,4 @@ FORCE:
 # The check trees (the build without Redis among them), lint, the release, the Debian package and the
 # benchmarks, each in its own file.
 include mk/asan.mk mk/valgrind.mk mk/fuzz.mk mk/static.mk mk/portable.mk \
-	mk/noredis.mk mk/musl.mk mk/lint.mk mk/dist.mk mk/deb.mk mk/bench.mk mk/optdump.mk
+	mk/noredis.mk mk/musl.mk mk/arm64.mk mk/lint.mk mk/dist.mk mk/deb.mk mk/bench.mk mk/optdump.mk

@@ -27,7 +27,7 @@ lint: build/gen/share_lua.h
 	shellcheck -s bash completions/retry.bash tests/run tests/run-under \
 	    fuzz/run tests/distcheck tests/package/build-deb \
 	    tests/package/check-installed mk/static/hot-symbols \
-	    tests/test_helper/*.bash .ci/run
+	    tests/test_helper/*.bash tests/arm64/plans .ci/run
 	shellcheck -s sh tests/bin/* .ci/deps mk/configure mk/layers \
 	    mk/names
 

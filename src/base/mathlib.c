@@ -7,7 +7,7 @@
 #include "lib.h"
 #include "mathlib.h"
 
-#define MATH_FUNCS(X) X(pow) X(powl) X(log) X(sqrt) X(tanh) X(lround) X(llround)
+#define MATH_FUNCS(X) X(pow) X(log) X(sqrt) X(tanh) X(lround) X(llround)
 
 static struct math_api { MATH_FUNCS(LIB_MEMBER) } api;
 
@@ -57,14 +57,6 @@ no_pow(double x, double y)
 	return (double)NAN;
 }
 
-static long double
-no_powl(long double x, long double y)
-{
-	(void)x;
-	(void)y;
-	return (long double)NAN;
-}
-
 static double
 no_fn(double x)
 {
@@ -91,7 +83,7 @@ no_llround(double x)
 static const struct math_api *
 math(void)
 {
-	static const struct math_api none = { no_pow, no_powl, no_fn, no_fn,
+	static const struct math_api none = { no_pow, no_fn, no_fn,
 		no_fn, no_lround, no_llround };
 	char why[256];
 
@@ -102,12 +94,6 @@ double
 math_pow(double x, double y)
 {
 	return math()->pow(x, y);
-}
-
-long double
-math_powl(long double x, long double y)
-{
-	return math()->powl(x, y);
 }
 
 double

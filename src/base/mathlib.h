@@ -28,7 +28,6 @@
 int		 math_load(char *why, size_t sz);
 
 double		 math_pow(double, double);
-long double	 math_powl(long double, long double);
 double		 math_log(double);
 double		 math_sqrt(double);
 double		 math_tanh(double);

@@ -37,34 +37,13 @@ strategy_is_algorithm(enum strategy s)
 	return s >= ALGO_CONSTANT;
 }
 
-/* A factor that is a whole number: --exp's delays are then whole
- * products, computed without libm. */
-static bool
-whole(double f)
-{
-	return f >= 1 && f < 0x1p62 && (double)(int64_t)f == f;
-}
-
+/* The strategies whose delays call libm's functions: --exp's powers are
+ * sat_scale_pow's, in integers and double-double arithmetic. */
 bool
 backoff_uses_pow(const struct backoff *b)
 {
-	return (b->strategy == STRAT_EXP && !whole(b->factor)) ||
-	    b->strategy == STRAT_DECORRELATED_V2 ||
+	return b->strategy == STRAT_DECORRELATED_V2 ||
 	    b->strategy == ALGO_EXPONENTIAL;
-}
-
-/* base x f^k, saturated, for a whole f: exact, as powl's product is
- * while it stays below 2^63. */
-static int64_t
-whole_power(int64_t base, int64_t f, unsigned long k)
-{
-	int64_t r = base;
-
-	if (base <= 0 || f == 1)
-		return base;
-	for (; k > 0 && r < INT64_MAX; k--)
-		r = sat_mul(r, f);
-	return r;
 }
 
 bool
@@ -180,7 +159,7 @@ clamp(const struct backoff *b, int64_t d)
 static int64_t
 scale(int64_t d, double f)
 {
-	return sat_from_ldouble((long double)d * (long double)f);
+	return sat_scale(d, f);
 }
 
 /* Jitter on the capped delay; the caller clamps the result again. */
@@ -249,7 +228,7 @@ v2_delay(const struct engine *e, double g)
 {
 	const double d = (g - e->v2_prev) / 1.4 * (double)e->b->base;
 
-	return isfinite(d) ? sat_from_ldouble((long double)d) : INT64_MAX;
+	return isfinite(d) ? sat_scale(1, d) : INT64_MAX;
 }
 
 static int64_t
@@ -272,7 +251,7 @@ decorrelated_v2(struct engine *e, unsigned long n)
 	e->hi = v2_delay(e, math_pow(2, t1) * math_tanh(math_sqrt(4 * t1)));
 	d = (g - e->v2_prev) / 1.4 * (double)e->b->base;
 	e->v2_prev = g;
-	return sat_from_ldouble((long double)d);
+	return sat_scale(1, d);
 }
 
 /* The n-th failure's delay of a concise strategy, before any clamping. */
@@ -283,10 +262,7 @@ concise(struct engine *e, unsigned long n)
 
 	switch (b->strategy) {
 	case STRAT_EXP:
-		if (whole(b->factor))
-			return whole_power(b->base, (int64_t)b->factor, n - 1);
-		return sat_from_ldouble((long double)b->base *
-		    math_powl((long double)b->factor, (long double)(n - 1)));
+		return sat_scale_pow(b->base, b->factor, n - 1);
 	case STRAT_FIXED:
 		return b->base;
 	case STRAT_LINEAR:
@@ -337,8 +313,8 @@ concise_delay(struct engine *e, bool success)
 	struct delay r = { 0, 0, GIVE_UP_NONE, 0, 0 };
 
 	if (success)
-		r.ns = clamp(b, sat_from_ldouble(
-		    (long double)b->delay_on_success * 1e9L));
+		r.ns = clamp(b, sat_scale(NS_PER_SEC,
+		    b->delay_on_success));
 	else
 		r.ns = clamp(b, concise(e, e->k));
 	if (success || (b->strategy != STRAT_DECORRELATED &&
@@ -367,7 +343,7 @@ clamp_s(const struct backoff *b, double d)
 static int64_t
 ns_of(double s)
 {
-	return sat_from_ldouble((long double)s * 1e9L);
+	return sat_scale(NS_PER_SEC, s);
 }
 
 /* Algorithm::Backoff's _failure and _success: the raw value, in seconds. */

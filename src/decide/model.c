@@ -30,7 +30,7 @@
 int64_t
 sim_exp_base(double factor)
 {
-	return sat_from_ldouble((long double)SIM_BASE * (long double)factor);
+	return sat_scale(SIM_BASE, factor);
 }
 
 void

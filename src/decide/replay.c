@@ -44,7 +44,7 @@ replay_step(struct replay *r, struct step *s)
 	r->prev = s->st.time;
 	o.status = s->st.success ? 0 : 1;
 	o.start = o.end = r->statuses ?
-	    sat_from_ldouble((long double)s->st.time * 1e9L) : r->at;
+	    sat_scale(NS_PER_SEC, s->st.time) : r->at;
 	o.end_s = s->st.time;
 	x = policy_next(&r->pol, &o);
 	s->d = x.delay;

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "httpdate.h"
 
 __extension__ typedef __int128 wide;	/* fraction x unit: up to 2^107 */
+__extension__ typedef unsigned __int128 uwide;
 
 static const struct unit {
 	const char	*name;
@@ -57,25 +59,151 @@ sat_mul(int64_t a, int64_t b)
 	return r;
 }
 
-int64_t
-sat_from_ldouble(long double v)
-{
-	int64_t t;
+/*
+ * Products of a whole number and doubles, rounded to the nearest whole
+ * number, halves away from 0, and saturated: in integers alone, so that
+ * every machine with IEEE doubles rounds them alike, whatever its long
+ * double (x87's 64-bit significand, aarch64's 113, or a double).
+ */
 
-	if (isnan(v))
+/* |a| x |f| in 2^-32ths, truncated: f = m x 2^e, and the product of a
+ * significand and |a| takes at most 116 bits.  Sets *over when it is
+ * 2^63 or more, in whole numbers. */
+static uwide
+fixed_product(int64_t a, double f, bool *over)
+{
+	uint64_t bits, m, ua;
+	uwide p;
+	int ex, sh, len;
+
+	memcpy(&bits, &f, sizeof(bits));
+	ex = (int)(bits >> 52 & 0x7ff);
+	m = bits & ((UINT64_C(1) << 52) - 1);
+	ua = a < 0 ? 0 - (uint64_t)a : (uint64_t)a;
+	if (ua == 0 || (ex == 0 && m == 0))
 		return 0;
-	if (v >= (long double)INT64_MAX)
-		return INT64_MAX;
-	if (v <= (long double)INT64_MIN)
-		return INT64_MIN;
-	/* llroundl(3), halves away from 0, without libm: the conversion
-	 * truncates, and v less its integer part is exact. */
-	t = (int64_t)v;
-	if (v - (long double)t >= 0.5L)
-		t++;
-	else if (v - (long double)t <= -0.5L)
-		t--;
-	return t;
+	if (ex == 0x7ff) {
+		*over = true;
+		return 0;
+	}
+	if (ex == 0)
+		ex = 1;
+	else
+		m |= UINT64_C(1) << 52;
+	p = (uwide)ua * m;
+	/* The product is p x 2^(ex - 1075); in 2^-32ths, p x 2^sh. */
+	sh = ex - 1075 + 32;
+	len = (uint64_t)(p >> 64) != 0 ?
+	    128 - __builtin_clzll((uint64_t)(p >> 64)) :
+	    64 - __builtin_clzll((uint64_t)p);
+	if (len + sh > 63 + 32) {
+		*over = true;
+		return 0;
+	}
+	if (sh >= 0)
+		return p << sh;
+	return -sh >= 128 ? 0 : p >> -sh;
+}
+
+/* The sum of the products a x hi and a x lo, rounded. */
+static int64_t
+scale_sum(int64_t a, double hi, double lo)
+{
+	bool over = false;
+	const bool neg_hi = (a < 0) != (signbit(hi) != 0);
+	const bool neg_lo = (a < 0) != (signbit(lo) != 0);
+	const uwide h = fixed_product(a, hi, &over);
+	const uwide l = fixed_product(a, lo, &over);
+	const uwide half = (uwide)1 << 31;
+	uwide mag;
+	bool neg;
+
+	if (isnan(hi) || isnan(lo))
+		return 0;
+	if (over)
+		return neg_hi ? INT64_MIN : INT64_MAX;
+	/* |lo| is at most half a unit of hi's last place: the sum has
+	 * hi's sign unless hi is 0. */
+	if (neg_hi == neg_lo || h == 0) {
+		mag = h + l;
+		neg = h == 0 ? neg_lo : neg_hi;
+	} else {
+		mag = h >= l ? h - l : l - h;
+		neg = h >= l ? neg_hi : neg_lo;
+	}
+	if ((mag & (((uwide)1 << 32) - 1)) >= half)
+		mag += (uwide)1 << 32;
+	mag >>= 32;
+	if (mag > (uwide)INT64_MAX)
+		return neg ? INT64_MIN : INT64_MAX;
+	return neg ? -(int64_t)mag : (int64_t)mag;
+}
+
+int64_t
+sat_scale(int64_t a, double f)
+{
+	return scale_sum(a, f, 0);
+}
+
+/*
+ * Dekker's exact product of two doubles, p + e = a x b, with Veltkamp's
+ * split: rounding each operation to nearest, as C11 does without
+ * contraction, on any machine.  Only for |a|, |b| below 2^995.
+ */
+static void
+two_product(double a, double b, double *p, double *e)
+{
+	const double split = 0x1p27 + 1;
+	const double ca = split * a, cb = split * b;
+	const double ah = ca - (ca - a), al = a - ah;
+	const double bh = cb - (cb - b), bl = b - bh;
+
+	*p = a * b;
+	*e = ((ah * bh - *p) + ah * bl + al * bh) + al * bl;
+}
+
+/* (*hi + *lo) x (bh + bl), in double-double arithmetic. */
+static void
+dd_mul(double *hi, double *lo, double bh, double bl)
+{
+	double p, e, s;
+
+	two_product(*hi, bh, &p, &e);
+	e += *hi * bl + *lo * bh;
+	s = p + e;
+	*lo = e - (s - p);
+	*hi = s;
+}
+
+/*
+ * a x f^k for f of 1 or more, as --exp's delays: f^k by squaring in
+ * double-double arithmetic (106 bits: exact for whole powers below 2^106,
+ * else within k x 2^-104 of it), then its product with a, rounded.
+ */
+int64_t
+sat_scale_pow(int64_t a, double f, uint64_t k)
+{
+	double rh = 1, rl = 0, xh = f, xl = 0;
+
+	if (isnan(f) || f < 1)
+		return 0;
+	if (a == 0 || f == 1 || k == 0)
+		return a;
+	for (;;) {
+		if (k & 1) {
+			dd_mul(&rh, &rl, xh, xl);
+			if (!(rh < 0x1p64))
+				return a < 0 ? INT64_MIN : INT64_MAX;
+		}
+		k >>= 1;
+		if (k == 0)
+			break;
+		/* Every power still to come is at least x^2. */
+		if (!(xh < 0x1p64))
+			return a < 0 ? INT64_MIN : INT64_MAX;
+		dd_mul(&xh, &xl, xh, xl);
+	}
+	return scale_sum(a, rh, rl);
 }
 
 static const struct unit *

@@ -53,7 +53,10 @@ char		*duration_format(int64_t, char *, size_t);
 
 int64_t		 sat_add(int64_t, int64_t);
 int64_t		 sat_mul(int64_t, int64_t);
-int64_t		 sat_from_ldouble(long double);
+/* a x f, and a x f^k (f of 1 or more), rounded to the nearest whole
+ * number, halves away from 0, and saturated; alike on every machine. */
+int64_t		 sat_scale(int64_t, double);
+int64_t		 sat_scale_pow(int64_t, double, uint64_t);
 
 #define DURATION_BUFSZ	32
 

@@ -656,7 +656,7 @@ start_run(struct run *run, const struct config *c, const struct reporter *rep,
 	if (backoff_uses_pow(&c->backoff) &&
 	    (c->backoff.max_attempts != 1 || c->limits.forever) &&
 	    math_load(why, sizeof(why)) == -1) {
-		report_error(run->rep, "exponential delays need libm: %s", why);
+		report_error(run->rep, "its delays need libm: %s", why);
 		return policy_halt(x, &broken);
 	}
 	env_set(VAR_MAX_ATTEMPTS, c->backoff.max_attempts, false);

@@ -191,6 +191,12 @@ skip_musl() {
 	[ -z "${RETRY_MUSL:-}" ] || skip "the musl build: $1"
 }
 
+# Skips a test of what qemu-user does otherwise than Linux on the machine
+# it emulates (make check-arm64 sets RETRY_QEMU): the reason names it.
+skip_qemu() {
+	[ -z "${RETRY_QEMU:-}" ] || skip "under qemu-user: $1"
+}
+
 # Whether this is the build without Redis (make check-noredis sets
 # RETRY_NOREDIS), where a test's part that needs a Redis store is left
 # out: such a store is refused there (tests/noredis.bats).

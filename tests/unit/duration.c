@@ -5,6 +5,8 @@
  * output asks for is worth, and the short human form that --dry-run
  * prints.
  */
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "duration.h"
@@ -200,6 +202,85 @@ static const struct worded {
 	{ "hs", NULL }, { "S", NULL }, { "", NULL }, { "times", NULL },
 };
 
+/*
+ * a x f and a x f^k, rounded to the nearest, halves away from 0, and
+ * saturated: each want is the exact product's, rounded (Python's
+ * fractions), whatever the machine's long double.  The first two powers
+ * are --exp 288s --factor 4.064957 and --exp 883s --factor 4.363866, which
+ * a 64-bit significand rounds right and a double's powl did not.
+ */
+static const struct scaled {
+	int64_t		 a;
+	double		 f;
+	int64_t		 want;
+} scaled[] = {
+	{ 5, 0x1.999999999999ap-4, INT64_C(1) },
+	{ 3, 0x1.0000000000000p-1, INT64_C(2) },
+	{ -3, 0x1.0000000000000p-1, INT64_C(-2) },
+	{ 1, 0x1.4000000000000p+1, INT64_C(3) },
+	{ 1, -0x1.4000000000000p+1, INT64_C(-3) },
+	{ -1, -0x1.4000000000000p+1, INT64_C(3) },
+	{ INT64_MAX, 0x1.0000000000000p+1, INT64_MAX },
+	{ INT64_MIN, 0x1.0000000000000p+0, INT64_MIN },
+	{ INT64_MAX, 0x1.0000000000000p+0, INT64_MAX },
+	{ INT64_MIN, -0x1.0000000000000p+0, INT64_MAX },
+	{ INT64_MAX, -0x1.0000000000000p+0, INT64_C(-9223372036854775807) },
+	{ -5, HUGE_VAL, INT64_MIN },
+	{ 5, HUGE_VAL, INT64_MAX },
+	{ 1, 0x1.0000000000000p+62, INT64_C(4611686018427387904) },
+	{ 2, 0x1.0000000000000p+62, INT64_MAX },
+	{ -2, 0x1.0000000000000p+62, INT64_MIN },
+	{ 1, 0x1.56e1fc2f8f359p-997, INT64_C(0) },
+	{ 1, 0x0.0000000000001p-1022, INT64_C(0) },
+	{ 1000000000, 0x0.0000000000001p-1022, INT64_C(0) },
+	{ 1000000000, 0x1.12e0be826d695p-30, INT64_C(1) },
+	{ 1000000000, 0x1.12e0be826d695p-31, INT64_C(1) },
+	{ 1000000000, 0x1.12e0be826d694p-31, INT64_C(0) },
+	{ 1000000000, 0x1.999999999999ap-4, INT64_C(100000000) },
+	{ 1000000000, 0x1.8000000000000p+0, INT64_C(1500000000) },
+	{ 1000000000, 0x1.4f8b588e368f1p-19, INT64_C(2500) },
+	{ 1000, 0x1.e240ca1cac083p+16, INT64_C(123456789) },
+	{ 7, 0x0.0p+0, INT64_C(0) },
+	{ 7, -0x0.0p+0, INT64_C(0) },
+	{ 0, 0x1.c000000000000p+1, INT64_C(0) },
+	{ 123456789, 0x1.5555555555555p-2, INT64_C(41152263) },
+	{ INT64_MAX, 0x1.0000000000000p-1, INT64_C(4611686018427387904) },
+	{ INT64_MAX, 0x1.fffffffffffffp-1, INT64_C(9223372036854774783) },
+	{ INT64_C(4611686018427387904), 0x1.fffffffffffffp+0, INT64_C(9223372036854774784) },
+	{ 1, 0x1.0000000000000p+63, INT64_MAX },
+	{ 3, 0x1.7e43c8800759cp+996, INT64_MAX },
+};
+static const struct power {
+	int64_t		 a;
+	double		 f;
+	uint64_t	 k;
+	int64_t		 want;
+} powers[] = {
+	{ INT64_C(288000000000), 0x1.04284167a95c8p+2, 5, INT64_C(319648202974720) },
+	{ INT64_C(883000000000), 0x1.1749949e8815ep+2, 4, INT64_C(320218433790969) },
+	{ 1, 0x1.0000000000000p+1, 62, INT64_C(4611686018427387904) },
+	{ 1, 0x1.0000000000000p+1, 63, INT64_MAX },
+	{ 3, 0x1.8000000000000p+1, 39, INT64_MAX },
+	{ 1, 0x1.8000000000000p+1, 39, INT64_C(4052555153018976267) },
+	{ 1000, 0x1.8000000000000p+0, 0, INT64_C(1000) },
+	{ 0, 0x1.8000000000000p+0, 10, INT64_C(0) },
+	{ 100000000, 0x1.8000000000000p+0, 1, INT64_C(150000000) },
+	{ 100000000, 0x1.8000000000000p+0, 17, INT64_C(98526125336) },
+	{ 7000000, 0x1.a666666666666p+1, 20, INT64_C(164201393167257373) },
+	{ 1000000, 0x1.199999999999ap+0, 100, INT64_C(13780612340) },
+	{ 1000000000, 0x1.000010c6f7a0bp+0, 150, INT64_C(1000150011) },
+	{ 1, 0x1.0000000000000p+0, 1000000, INT64_C(1) },
+	{ 5, 0x1.0000000000001p+0, 60, INT64_C(5) },
+	{ 1000000000, 0x1.4000000000000p+1, 45, INT64_MAX },
+	{ 1000000000, 0x1.4000000000000p+1, 46, INT64_MAX },
+	{ INT64_MAX, 0x1.0000000000000p+0, 5, INT64_MAX },
+	{ 1, 0x1.4000000000000p+3, 18, INT64_C(1000000000000000000) },
+	{ 1, 0x1.4000000000000p+3, 19, INT64_MAX },
+	{ 123, 0x1.b333333333333p+0, 60, INT64_C(8257344313812445) },
+	{ 999000, 0x1.3ffffbce4217dp+2, 24, INT64_MAX },
+};
+
+
 void
 unit_duration(void)
 {
@@ -207,6 +288,23 @@ unit_duration(void)
 	const char *why;
 	int64_t ns;
 
+	for (size_t i = 0; i < sizeof(scaled) / sizeof(scaled[0]); i++) {
+		const struct scaled *r = &scaled[i];
+		const int64_t got = sat_scale(r->a, r->f);
+
+		unit_row(got == r->want, "sat_scale", "exact products",
+		    "%lld x %a: want %lld, got %lld", (long long)r->a, r->f,
+		    (long long)r->want, (long long)got);
+	}
+	for (size_t i = 0; i < sizeof(powers) / sizeof(powers[0]); i++) {
+		const struct power *r = &powers[i];
+		const int64_t got = sat_scale_pow(r->a, r->f, r->k);
+
+		unit_row(got == r->want, "sat_scale_pow", "exact powers",
+		    "%lld x %a^%llu: want %lld, got %lld", (long long)r->a,
+		    r->f, (unsigned long long)r->k, (long long)r->want,
+		    (long long)got);
+	}
 	for (size_t i = 0; i < sizeof(parsed) / sizeof(parsed[0]); i++) {
 		const struct parsed *r = &parsed[i];
 

@@ -676,8 +676,8 @@ rows_ranges(void)
 	}
 }
 
-/* libm is loaded for the delays that need it: --exp's are whole products
- * for a whole factor, as small as 1 and below 2^62. */
+/* libm is loaded for the delays that need it: --exp's powers are
+ * sat_scale_pow's, whatever the factor. */
 static void
 rows_uses_pow(void)
 {
@@ -685,7 +685,7 @@ rows_uses_pow(void)
 	    r[] = {
 		{ 2, STRAT_EXP, false }, { 1, STRAT_EXP, false },
 		{ 3, STRAT_EXP, false }, { 1e6, STRAT_EXP, false },
-		{ 1.5, STRAT_EXP, true }, { 0x1p62, STRAT_EXP, true },
+		{ 1.5, STRAT_EXP, false }, { 0x1p62, STRAT_EXP, false },
 		{ 1.5, STRAT_FIXED, false }, { 2, STRAT_DECORRELATED_V2, true },
 		{ 2, ALGO_EXPONENTIAL, true },
 	};

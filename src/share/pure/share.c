@@ -404,8 +404,8 @@ share_budget_parse(const char *s, double *max, double *ratio)
 	if (colon != NULL && !number(colon + 1, strlen(colon + 1), 0, n, &r))
 		return "R must be a number from 0 to N";
 	/* In thousandths: so every store counts alike. */
-	*max = (double)sat_from_ldouble((long double)(n * 1000)) / 1000;
-	*ratio = (double)sat_from_ldouble((long double)(r * 1000)) / 1000;
+	*max = (double)sat_scale(1000, n) / 1000;
+	*ratio = (double)sat_scale(1000, r) / 1000;
 	return NULL;
 }
 

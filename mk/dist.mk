@@ -23,4 +23,24 @@ $(DIST).tar.gz: FORCE
 distcheck: $(DIST).tar.gz
 	./tests/distcheck $(DIST).tar.gz
 
-.PHONY: dist distcheck
+# The release in build/release: the tarball, the Debian package, the
+# static musl binaries for x86-64 and aarch64 (mk/musl.mk, mk/arm64.mk),
+# named as their machines are, and their SHA-256 sums.  check-release
+# builds the binaries again from the tarball elsewhere: the same bytes.
+RELEASE =	build/release
+
+release: $(DIST).tar.gz musl cross-arm64 deb
+	rm -rf $(RELEASE)
+	mkdir -p $(RELEASE)
+	cp $(DIST).tar.gz $(RELEASE)/
+	cp build/musl/retry $(RELEASE)/$(DIST)-x86_64-linux-musl
+	cp build/aarch64/retry $(RELEASE)/$(DIST)-aarch64-linux-musl
+	cp $$(ls build/deb/$(DEB_SOURCE)_$(VERSION)-*.deb | tail -n 1) \
+	    $(RELEASE)/
+	cd $(RELEASE) && sha256sum -- * > SHA256SUMS.tmp && \
+	    mv SHA256SUMS.tmp SHA256SUMS
+
+check-release: release
+	./tests/package/check-release
+
+.PHONY: dist distcheck release check-release

@@ -26,7 +26,8 @@ lint: build/gen/share_lua.h
 	mandoc -Tlint -Wwarning $(MANPAGES)
 	shellcheck -s bash completions/retry.bash tests/run tests/run-under \
 	    fuzz/run tests/distcheck tests/package/build-deb \
-	    tests/package/check-installed mk/static/hot-symbols \
+	    tests/package/check-installed tests/package/check-release \
+	    mk/static/hot-symbols \
 	    tests/test_helper/*.bash tests/arm64/plans .ci/run
 	shellcheck -s sh tests/bin/* .ci/deps mk/configure mk/layers \
 	    mk/names

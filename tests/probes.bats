@@ -250,3 +250,24 @@ listen() {
 	assert_equal "$stderr" \
 	    "retry: tcp://127.0.0.1:$port: connection refused (127.0.0.1)"
 }
+
+# A scratch or distroless image: a static binary alone in its root, with
+# no shell, no /etc, no /dev and no /proc, still probes a service.
+@test "a static binary alone in an empty root probes a listener" {
+	local d=$BATS_TEST_TMPDIR root=$BATS_TEST_TMPDIR/root
+	! readelf -l "$RETRY" 2>/dev/null | grep -q 'program interpreter' ||
+		skip "a dynamic binary needs its libraries in the root"
+	[ "$(id -u)" -eq 0 ] || skip "chroot needs root"
+	mkdir "$root"
+	cp "$RETRY" "$root/retry"
+	listen 127.0.0.1:0 "$d/port"
+	run --separate-stderr chroot "$root" /retry --max 3 --fixed 10ms -- \
+	    "tcp://127.0.0.1:$(cat "$d/port")"
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr chroot "$root" /retry --max 2 --fixed 10ms -- \
+	    "tcp://127.0.0.1:$(free_port)"
+	assert_failure 1
+	assert_regex "${stderr_lines[3]}" 'giving up after 2 attempts'
+	assert_equal "$(ls "$root")" retry
+}

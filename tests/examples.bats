@@ -206,17 +206,38 @@ $want"
 }
 
 @test "the quick start's .ci/deps installs what is missing, with sudo when not root, and nothing else" {
-	# dpkg-query says jq alone is missing; apt-get and sudo record.
-	stub dpkg-query 'for p; do :; done; [ "$p" = jq ] || printf installed'
+	# dpkg-query says jq alone is missing, for this machine and for
+	# arm64; apt-get, sudo and dpkg's changes record.
+	stub dpkg "case \$1 in --print-architecture) echo amd64 ;;
+--print-foreign-architectures) ;; *) echo \"dpkg \$*\" >>'$D/apt' ;; esac"
+	stub dpkg-query 'for p; do :; done; [ "$p" = jq ] ||
+printf "installed %s\n" amd64 arm64'
 	run -0 sh "$ROOT/.ci/deps"
 	assert_output "make deps: installing jq"
 	local sudo=
 	[ "$(id -u)" -eq 0 ] || sudo=$'sudo\n'
 	assert_equal "$(cat "$D/apt")" "${sudo}apt-get update -qq
 ${sudo}apt-get install -y -qq --no-install-recommends jq"
+	# An arm64 archive missing: arm64 is added first, once.
+	rm "$D/apt"
+	stub dpkg-query 'for p; do :; done; [ "$p" = libmd-dev ] ||
+printf "installed %s\n" amd64 arm64
+[ "$p" != libmd-dev ] || echo "installed amd64"'
+	run -0 sh "$ROOT/.ci/deps"
+	assert_output "make deps: installing libmd-dev:arm64"
+	assert_equal "$(cat "$D/apt")" "${sudo}dpkg --add-architecture arm64
+${sudo}apt-get update -qq
+${sudo}apt-get install -y -qq --no-install-recommends libmd-dev:arm64"
+	# A package of this machine's missing is told from arm64's.
+	rm "$D/apt"
+	stub dpkg-query 'for p; do :; done; [ "$p" = libbsd-dev ] ||
+printf "installed %s\n" amd64 arm64
+[ "$p" != libbsd-dev ] || echo "installed arm64"'
+	run -0 sh "$ROOT/.ci/deps"
+	assert_output "make deps: installing libbsd-dev"
 	# Nothing missing: nothing asked.
 	rm "$D/apt"
-	stub dpkg-query 'printf installed'
+	stub dpkg-query 'printf "installed %s\n" amd64 arm64'
 	run -0 sh "$ROOT/.ci/deps"
 	assert_output "make deps: everything is installed"
 	assert [ ! -e "$D/apt" ]

@@ -7,6 +7,7 @@ CLEANFILES +=	$(BENCH_PROGS)
 
 bench: all $(BENCH_PROGS)
 	$(MAKE) static || echo "make bench: no static binary; its rows are left out" >&2
+	$(MAKE) musl || echo "make bench: no musl binary; its rows are left out" >&2
 	./bench/run
 
 bench-deps:

@@ -65,8 +65,8 @@ size_t		 sketch_text(const struct sketch *, char *, size_t);
 bool		 sketch_parse(const char *, struct sketch *);
 /*
  * The rule a store applies: the sketch of text in (NULL or "": none yet)
- * with a sample of ns added, as text in out (SKETCH_TEXT_MAX bytes).
- * false when in was malformed: the sketch started afresh.
+ * with a sample of ns added, as text in out (SKETCH_TEXT_MAX bytes; it
+ * may be in's).  false when in was malformed: the sketch started afresh.
  */
 bool		 sketch_update(const char *in, int64_t ns, char *out, size_t);
 

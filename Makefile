@@ -105,14 +105,15 @@ retry: $(OBJS) $(OBJ_DIR).list
 show-backoff-delays: retry
 	ln -sf retry $@
 
-# The script that runs the shared state's rules on Redis, as bytes, and
-# the SHA-1 that EVALSHA names it by.
-build/gen/share_lua.h: src/share/pure/share.lua
+# The scripts that Redis runs, as bytes, and the SHA-1 that EVALSHA names
+# each by: share.lua, the shared state's rules (share_lua.h), and
+# sketch.lua, the latency sketch's (sketch_lua.h).
+build/gen/%_lua.h: src/share/pure/%.lua
 	@mkdir -p $(@D)
-	{ printf '#define SHARE_LUA_SHA1 "%s"\n' \
-	    "$$(sha1sum < src/share/pure/share.lua | cut -c1-40)"; \
-	  printf 'static const char share_lua[] = {\n'; \
-	  od -An -v -tx1 src/share/pure/share.lua | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	{ printf '#define %s_LUA_SHA1 "%s"\n' "$$(echo '$*' | tr a-z A-Z)" \
+	    "$$(sha1sum < $< | cut -c1-40)"; \
+	  printf 'static const char %s_lua[] = {\n' '$*'; \
+	  od -An -v -tx1 $< | sed 's/ \([0-9a-f][0-9a-f]\)/0x\1,/g'; \
 	  printf '};\n'; } > $@.tmp && mv $@.tmp $@
 
 # One rule compiles every tree of objects, each in its own directory under
@@ -171,13 +172,21 @@ build/redis-replay: tests/redis/replay.c tests/unit/share_rows.h \
 	    $(LDFLAGS) -o $@ tests/redis/replay.c $(REPLAY_OBJS) \
 	    $(RETRY_LDLIBS) $(LDLIBS)
 
+# The rows of the latency sketch's unit test, replayed through its Lua
+# twin by a real server (tests/redis.bats runs it).
+build/sketch-replay: tests/redis/sketchreplay.c tests/unit/sketch_rows.h \
+	    build/gen/sketch_lua.h $(REPLAY_OBJS)
+	$(CC) $(RETRY_CPPFLAGS) $(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS) \
+	    $(LDFLAGS) -o $@ tests/redis/sketchreplay.c $(REPLAY_OBJS) \
+	    $(RETRY_LDLIBS) $(LDLIBS)
+
 # Table-driven C tests of the policy and the option parser.
 unit: build/unit
 	./build/unit
 
 # The unit tests, then the bats suite against the real binary.
 check: $(if $(SANITIZE),sanitize-build build/asan/unit,all build/unit) \
-	    $(if $(filter no,$(REDIS)),,build/redis-replay)
+	    $(if $(filter no,$(REDIS)),,build/redis-replay build/sketch-replay)
 	$(if $(SANITIZE),./tests/run-under asan,UNIT=build/unit ./tests/run)
 
 # Long runs: 10,000 attempts, memory and descriptors flat.

@@ -13,7 +13,7 @@
 CPPCHECK_FLAGS = --quiet --std=c11 --error-exitcode=1 --inline-suppr \
 		--enable=warning,portability,performance -D_GNU_SOURCE
 
-lint: build/gen/share_lua.h
+lint: build/gen/share_lua.h build/gen/sketch_lua.h
 	./mk/layers HACKING.md src
 	./mk/names src
 	cppcheck $(CPPCHECK_FLAGS) $(SRC_DIRS:%=-I%) src fuzz tests/unit tests/redis \

@@ -25,7 +25,7 @@ PORT_CMD =	$(CC) $(RETRY_CPPFLAGS) $(LAZY_CPPFLAGS) -DRETRY_PORTABLE \
 		$(CPPFLAGS) $(RETRY_CFLAGS) $(CFLAGS)
 $(eval $(call tree,$(PORT_DIR),PORT_CMD))
 
-check-portable: portable $(PORT_DIR)/unit build/redis-replay
+check-portable: portable $(PORT_DIR)/unit build/redis-replay build/sketch-replay
 	RETRY=$(CURDIR)/$(PORT_DIR)/retry \
 	    SHOW=$(CURDIR)/$(PORT_DIR)/show-backoff-delays \
 	    UNIT=$(PORT_DIR)/unit RETRY_PORTABLE=1 ./tests/run

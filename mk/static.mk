@@ -47,7 +47,7 @@ static-order: $(STATIC_DIR)/retry
 	    > $(STATIC_ORDER).tmp && mv $(STATIC_ORDER).tmp $(STATIC_ORDER)
 
 # The whole suite against the static binary, and what only it promises.
-check-static: static build/redis-replay
+check-static: static build/redis-replay build/sketch-replay
 	RETRY=$(CURDIR)/$(STATIC_DIR)/retry \
 	    SHOW=$(CURDIR)/$(STATIC_DIR)/show-backoff-delays \
 	    ./tests/run --also tests/package/static.bats

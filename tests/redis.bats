@@ -43,6 +43,12 @@ refute_pieces() {
 	assert_output --regexp '^[0-9]+ passed, 0 failed$'
 }
 
+@test "redis: the latency sketch's script writes the texts of sketch.c, row for row" {
+	redis_start
+	run -0 "$ROOT/build/sketch-replay" "$REDIS_URL/2"
+	assert_output --regexp '^[0-9]+ passed, 0 failed$'
+}
+
 @test "redis: two groups of 25 runs, over TCP and a unix socket, share one budget" {
 	local i d=$BATS_TEST_TMPDIR pids=()
 	redis_start

@@ -49,6 +49,7 @@ main(void)
 	unit_probeurl();
 	unit_figures();
 	unit_hedging();
+	unit_sketch();
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

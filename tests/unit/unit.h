@@ -42,5 +42,6 @@ void	unit_reportfmt(void);
 void	unit_probeurl(void);
 void	unit_figures(void);
 void	unit_hedging(void);
+void	unit_sketch(void);
 
 #endif

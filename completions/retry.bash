@@ -37,7 +37,7 @@ _retry_simulate_options='--max --max-attempts --times --tries --max-actual-durat
 --delay-increment-on-failure --delay-increment-on-success
 --delay-multiple-on-failure --delay-multiple-on-success --jitter-factor
 --consider-actual-delay --jitter --seed --clients --failure-rate --runs
---latency --hedge
+--latency --latency-after --hedge
 --share-budget --share-window --share-breaker --format --chart --ascii
 --help --version'
 
@@ -69,7 +69,7 @@ _retry_takes_value() {
 	--share-connect-timeout | \
 	--format | \
 	--unit | --samples | --clients | --failure-rate | --runs | \
-	--latency)
+	--latency | --latency-after)
 		return 0 ;;
 	esac
 	return 1

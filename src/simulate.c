@@ -17,6 +17,7 @@
 #include "duration.h"
 #include "exits.h"
 #include "hedgemodel.h"
+#include "learnmodel.h"
 #include "mathlib.h"
 #include "model.h"
 #include "number.h"
@@ -572,70 +573,153 @@ tail_ms(int64_t ns, bool json, char *buf)
 }
 
 static void
+tail_head(const struct config *c)
+{
+	if (c->format == FORMAT_CSV)
+		puts("strategy,delay_ms,in_flight,p50_ms,p99_ms,p99_9_ms,"
+		    "calls");
+	else if (c->format == FORMAT_JSON)
+		puts("[");
+	else
+		printf("%-16s %9s %9s %9s %8s\n", "strategy", "p50", "p99",
+		    "p99.9", "calls");
+}
+
+/* A row: its strategy's name, shown (the plain table's name), delay
+ * (-1: none) and n in flight; more, JSON's further fields or "". */
+static void
+tail_row(const struct config *c, bool first, const char *name,
+    const char *shown, int64_t delay, unsigned n,
+    const struct tail_result *x, const char *more)
+{
+	const bool json = c->format == FORMAT_JSON;
+	char a[NUMBER_BUFSZ], b[NUMBER_BUFSZ], e[NUMBER_BUFSZ],
+	    f[NUMBER_BUFSZ], g[NUMBER_BUFSZ], p[3][DURATION_BUFSZ];
+	const char *calls = isfinite(x->calls) ? number_text(x->calls, g) :
+	    json ? "null" : "";
+
+	switch (c->format) {
+	case FORMAT_PLAIN:
+	case FORMAT_TABLE:
+		printf("%-16s %9s %9s %9s", shown,
+		    tail_text(x->p50, p[0], sizeof(p[0])),
+		    tail_text(x->p99, p[1], sizeof(p[1])),
+		    tail_text(x->p999, p[2], sizeof(p[2])));
+		if (isfinite(x->calls))
+			printf(" %8.3f\n", x->calls);
+		else
+			printf(" %8s\n", "Inf");
+		break;
+	case FORMAT_CSV:
+		printf("%s,%s,%u,%s,%s,%s,%s\n", name,
+		    delay < 0 ? "" : tail_ms(delay, false, a), n,
+		    tail_ms(x->p50, false, b), tail_ms(x->p99, false, e),
+		    tail_ms(x->p999, false, f), calls);
+		break;
+	case FORMAT_JSON:
+		printf("%s  {\"strategy\": \"%s\", \"delay_ms\": %s, "
+		    "\"in_flight\": %u, \"p50_ms\": %s, \"p99_ms\": %s, "
+		    "\"p99_9_ms\": %s, \"calls\": %s%s}", first ? "" : ",\n",
+		    name, delay < 0 ? "null" : tail_ms(delay, true, a), n,
+		    tail_ms(x->p50, true, b), tail_ms(x->p99, true, e),
+		    tail_ms(x->p999, true, f), calls, more);
+		break;
+	}
+}
+
+static void
+tail_foot(const struct config *c)
+{
+	if (c->format == FORMAT_JSON)
+		puts("\n]");
+}
+
+static void
 tail_print(const struct config *c, const struct tail_result *r)
 {
 	static const char *const names[TAIL_COUNT] = {
 		[TAIL_NONE] = "none", [TAIL_TIMEOUT] = "timeout",
 		[TAIL_HEDGE] = "hedge",
 	};
-	const bool json = c->format == FORMAT_JSON;
-	char d[DURATION_BUFSZ], a[NUMBER_BUFSZ], b[NUMBER_BUFSZ],
-	    e[NUMBER_BUFSZ], f[NUMBER_BUFSZ], g[NUMBER_BUFSZ],
-	    p[3][DURATION_BUFSZ], way[DURATION_BUFSZ + 16];
+	char d[DURATION_BUFSZ], way[DURATION_BUFSZ + 16];
 
 	duration_format(c->hedge.delay, d, sizeof(d));
-	if (c->format == FORMAT_CSV)
-		puts("strategy,delay_ms,in_flight,p50_ms,p99_ms,p99_9_ms,"
-		    "calls");
-	else if (json)
-		puts("[");
-	else
-		printf("%-16s %9s %9s %9s %8s\n", "strategy", "p50", "p99",
-		    "p99.9", "calls");
+	tail_head(c);
 	for (int k = 0; k < TAIL_COUNT; k++) {
-		const struct tail_result *x = &r[k];
-		const unsigned n = k == TAIL_HEDGE ? c->hedge.n : 1;
-		const char *calls = isfinite(x->calls) ?
-		    number_text(x->calls, g) : json ? "null" : "";
-
-		switch (c->format) {
-		case FORMAT_PLAIN:
-		case FORMAT_TABLE:
-			if (k == TAIL_NONE)
-				snprintf(way, sizeof(way), "none");
-			else
-				snprintf(way, sizeof(way), "%s %s%s%.0u",
-				    names[k], d, k == TAIL_HEDGE ? ":" : "",
-				    k == TAIL_HEDGE ? n : 0);
-			printf("%-16s %9s %9s %9s", way,
-			    tail_text(x->p50, p[0], sizeof(p[0])),
-			    tail_text(x->p99, p[1], sizeof(p[1])),
-			    tail_text(x->p999, p[2], sizeof(p[2])));
-			if (isfinite(x->calls))
-				printf(" %8.3f\n", x->calls);
-			else
-				printf(" %8s\n", "Inf");
-			break;
-		case FORMAT_CSV:
-			printf("%s,%s,%u,%s,%s,%s,%s\n", names[k],
-			    k == TAIL_NONE ? "" : tail_ms(c->hedge.delay, false,
-			    a), n, tail_ms(x->p50, false, b),
-			    tail_ms(x->p99, false, e), tail_ms(x->p999, false,
-			    f), calls);
-			break;
-		case FORMAT_JSON:
-			printf("%s  {\"strategy\": \"%s\", \"delay_ms\": %s, "
-			    "\"in_flight\": %u, \"p50_ms\": %s, \"p99_ms\": %s, "
-			    "\"p99_9_ms\": %s, \"calls\": %s}", k == 0 ? "" :
-			    ",\n", names[k], k == TAIL_NONE ? "null" :
-			    tail_ms(c->hedge.delay, true, a), n,
-			    tail_ms(x->p50, true, b), tail_ms(x->p99, true, e),
-			    tail_ms(x->p999, true, f), calls);
-			break;
-		}
+		if (k == TAIL_NONE)
+			snprintf(way, sizeof(way), "none");
+		else
+			snprintf(way, sizeof(way), "%s %s%s%.0u", names[k], d,
+			    k == TAIL_HEDGE ? ":" : "",
+			    k == TAIL_HEDGE ? c->hedge.n : 0);
+		tail_row(c, k == 0, names[k], way, k == TAIL_NONE ? -1 :
+		    c->hedge.delay, k == TAIL_HEDGE ? c->hedge.n : 1, &r[k],
+		    "");
 	}
-	if (json)
-		puts("\n]");
+	tail_foot(c);
+}
+
+/* "95th", "99.5th", "1st": a percentile's name. */
+static const char *
+percentile(double v, char buf[NUMBER_BUFSZ + 2])
+{
+	static const char *const th[] = { "th", "st", "nd", "rd" };
+	const long whole = (long)v;
+	const long last = whole % 10;
+	char n[NUMBER_BUFSZ];
+
+	number_text(v, n);
+	snprintf(buf, NUMBER_BUFSZ + 2, "%s%s", n, (double)whole != v ||
+	    (whole % 100 >= 11 && whole % 100 <= 13) || last > 3 ? "th" :
+	    th[last]);
+	return buf;
+}
+
+/* The learning model (learnmodel.h): no hedge, the best fixed one in
+ * hindsight, and auto; then, in the table, what auto learned. */
+static void
+learn_print(const struct config *c, const struct learn_result *r)
+{
+	const double pct = c->hedge.load * 100;
+	char d[DURATION_BUFSZ], way[DURATION_BUFSZ + 16], more[128],
+	    b[DURATION_BUFSZ], a[DURATION_BUFSZ], t[DURATION_BUFSZ],
+	    n[NUMBER_BUFSZ], x[NUMBER_BUFSZ], q[NUMBER_BUFSZ + 2];
+
+	tail_head(c);
+	tail_row(c, true, "none", "none", -1, 1, &r->way[LEARN_NONE], "");
+	if (r->fixed > 0)
+		snprintf(way, sizeof(way), "hedge %s:2",
+		    duration_format(r->fixed, d, sizeof(d)));
+	else
+		snprintf(way, sizeof(way), "hedge none");
+	tail_row(c, false, "hedge", way, r->fixed > 0 ? r->fixed : -1, 2,
+	    &r->way[LEARN_FIXED], "");
+	snprintf(way, sizeof(way), "auto:%s%%", number_text(pct, n));
+	snprintf(t, sizeof(t), "%ld", r->settled);
+	snprintf(more, sizeof(more), ", \"load\": %s, \"delay_at_shift_ms\": "
+	    "%s, \"settled_runs\": %s", number_text(c->hedge.load, n),
+	    r->before > 0 ? tail_ms(r->before, true, x) : "null",
+	    r->settled >= 0 ? t : "null");
+	tail_row(c, false, "auto", way, r->after > 0 ? r->after : -1, 2,
+	    &r->way[LEARN_AUTO], more);
+	tail_foot(c);
+	if (c->format != FORMAT_PLAIN && c->format != FORMAT_TABLE)
+		return;
+	printf("\nauto:%s%%'s delay: %s at run %lu of %lu, %s at the end.\n",
+	    number_text(pct, n), r->before > 0 ? duration_format(r->before, b,
+	    sizeof(b)) : "none", c->runs / 2 + 1, c->runs, r->after > 0 ?
+	    duration_format(r->after, a, sizeof(a)) : "none");
+	duration_format(r->target, t, sizeof(t));
+	if (c->latency_after.n == 0)
+		printf("The %s percentile is %s.\n", percentile(100 - pct, q),
+		    t);
+	else if (r->settled >= 0)
+		printf("Within %d%% of the new %s percentile (%s) after %ld "
+		    "runs.\n", (int)(LEARN_CLOSE * 100),
+		    percentile(100 - pct, q), t, r->settled);
+	else
+		printf("Never within %d%% of the new %s percentile (%s).\n",
+		    (int)(LEARN_CLOSE * 100), percentile(100 - pct, q), t);
 }
 
 int
@@ -648,7 +732,13 @@ simulate_main(const struct config *given, struct rng *rng)
 
 	sim_defaults(&sim.backoff, given->given_strategy,
 	    given->given_max_delay, given->given_max);
-	if (c->hedge.delay > 0) {
+	if (c->hedge.load > 0) {
+		struct learn_result r;
+
+		if ((why = learn_model(&c->latency, &c->latency_after,
+		    c->hedge.load, c->runs, rng_next(rng), &r)) == NULL)
+			learn_print(c, &r);
+	} else if (c->hedge.delay > 0) {
 		struct tail_result r[TAIL_COUNT];
 
 		tail_model(&c->latency, &c->hedge, r);

@@ -480,6 +480,69 @@ for r in json.loads(sys.argv[1]):
 	done
 }
 
+# The learning model: --hedge auto.
+
+@test "--hedge auto: no hedge, the best fixed one and auto on the same draws; the manual's example as printed" {
+	run -0 retry simulate --hedge auto:4% --latency 20ms,1s@4% \
+	    --latency-after 60ms,2s@4% --seed 3
+	assert_equal "${#lines[@]}" 6
+	assert_line --index 0 --regexp '^strategy +p50 +p99 +p99\.9 +calls$'
+	assert_line --index 1 --regexp '^none +60ms +2s +2s +1\.000$'
+	assert_line --index 2 --regexp '^hedge 60ms:2 +60ms +120ms '
+	assert_line --index 3 --regexp '^auto:4% +60ms +12[0-9.]+ms '
+	assert_line --index 4 --regexp "^auto:4%'s delay: 20\.972ms at run 1001 of 2000, 6[0-9.]+ms at the end\.$"
+	assert_line --index 5 --regexp '^Within 20% of the new 96th percentile \(60ms\) after [0-9]+ runs\.$'
+	local first=$output
+	mandoc -Tascii "$ROOT/man/retry-simulate.1" | col -bx |
+	    sed -n '/--latency-after 60ms,2s@4% --seed 3$/,/after [0-9]* runs\.$/p' |
+	    sed '1d; s/^ *//; s/  */ /g' >"$BATS_TEST_TMPDIR/manual"
+	assert_equal "$(sed 's/  */ /g' <<<"$first")" \
+	    "$(cat "$BATS_TEST_TMPDIR/manual")"
+	# The same seed, the same runs.
+	run -0 retry simulate --hedge auto:4% --latency 20ms,1s@4% \
+	    --latency-after 60ms,2s@4% --seed 3
+	assert_equal "$output" "$first"
+}
+
+@test "--hedge auto: csv and json, with what was learned" {
+	run -0 retry simulate --hedge auto --seed 1 --runs 500 --format csv
+	assert_line --index 0 'strategy,delay_ms,in_flight,p50_ms,p99_ms,p99_9_ms,calls'
+	assert_line --index 1 --regexp '^none,,1,20,'
+	assert_line --index 3 --regexp '^auto,[0-9.]+,2,20,'
+	assert_equal "${#lines[@]}" 4
+	run -0 retry simulate --hedge auto --seed 1 --runs 500 --format json
+	run -0 jq -r '.[2] | [.strategy, .load, (.delay_at_shift_ms > 20),
+	    (.calls <= 1.06)] | @tsv' <<<"$output"
+	assert_output $'auto\t0.05\ttrue\ttrue'
+	# Down from 2s to 20ms, the old runs weigh for about 200 more.
+	run -0 retry simulate --hedge auto --seed 1 --runs 200 --format json \
+	    --latency 2s --latency-after 20ms
+	run -0 jq -r '.[2].settled_runs' <<<"$output"
+	assert_output null
+}
+
+@test "--hedge auto: bad values and other models' options exit 125; a run refuses it" {
+	local bad
+	for bad in auto: auto:0 auto:0% auto:101 auto:x auto:5%% auto:1e1 autox; do
+		run -125 retry simulate --hedge "$bad"
+		assert_usage_error --hedge
+	done
+	for bad in "--clients 10" "--failure-rate 0.5" "--chart" "--exp 1s" \
+	    "--jitter full"; do
+		# shellcheck disable=SC2086
+		run -125 retry simulate --hedge auto $bad
+		assert_usage_error "${bad%% *}: has no part"
+	done
+	run -125 retry simulate --hedge auto --runs 1
+	assert_usage_error "--runs: must be 2 or more with --hedge auto"
+	run -125 retry simulate --latency-after 1s
+	assert_usage_error "--latency-after: needs --hedge auto"
+	run -125 retry simulate --hedge 1s --latency-after 1s
+	assert_usage_error "--latency-after: needs --hedge auto"
+	run -125 retry --hedge auto --stdin null -- true
+	assert_usage_error "--hedge: auto: a delay learned run by run is retry simulate's model"
+}
+
 # Progress: at a terminal only.
 
 teardown() {

@@ -61,7 +61,9 @@ help_of(const struct opt *o, enum mode mode)
 	if (mode == MODE_SIMULATE && o->id == OPT_HEDGE)
 		return "the hedging model: after DUR, another attempt\n"
 		    "beside the first, up to N in flight (default\n"
-		    "the 95th percentile of --latency, N 2)";
+		    "the 95th percentile of --latency, N 2); auto or\n"
+		    "auto:LOAD, a delay learned run by run, with at\n"
+		    "most LOAD extra attempts (5% if not given)";
 	return o->help;
 }
 

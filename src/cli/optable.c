@@ -482,12 +482,17 @@ const struct opt optable[] = {
 	  "and 3 behind a shared --share-breaker (20:1s)" },
 	{ "runs", 0, OPT_RUNS, "N", G_SIMULATE, SIM, 0, 0,
 	  COUNT(runs, 1, 100000),
-	  "average over N runs (default 100)" },
+	  "average over N runs (default 100; with --hedge\n"
+	  "auto, N runs one after another, default 2000)" },
 	{ "latency", 0, OPT_LATENCY, "LIST", G_SIMULATE, SIM, 0, 0,
 	  PARSED(latency, P_LATENCY),
 	  "the hedging model instead: an attempt takes each\n"
 	  "DUR of LIST, DUR@P% with chance P, as in\n"
 	  "20ms,2s@5% (the default with --hedge)" },
+	{ "latency-after", 0, OPT_LATENCY_AFTER, "LIST", G_SIMULATE, SIM, 0,
+	  0, PARSED(latency_after, P_LATENCY),
+	  "with --hedge auto: the latency LIST from the\n"
+	  "middle run on, a shift to learn" },
 
 	{ "help", 'h', OPT_HELP, NULL, G_OTHER, ALL | SHR, 0, 0,
 	  OTHER_OF(help_topics),

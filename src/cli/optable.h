@@ -36,7 +36,7 @@ enum opt_id {
 	OPT_SHARE, OPT_SHARE_BUDGET, OPT_SHARE_WINDOW, OPT_SHARE_BREAKER, OPT_SHARE_OPEN,
 	OPT_SHARE_STORE, OPT_SHARE_STORE_FILE, OPT_SHARE_TIMEOUT, OPT_SHARE_CONNECT_TIMEOUT,
 	OPT_SHARE_REQUIRED, OPT_COUNT, OPT_FORMAT, OPT_UNIT, OPT_CHART, OPT_ASCII, OPT_SAMPLES,
-	OPT_CLIENTS, OPT_RUNS, OPT_FAILURE_RATE, OPT_LATENCY,
+	OPT_CLIENTS, OPT_RUNS, OPT_FAILURE_RATE, OPT_LATENCY, OPT_LATENCY_AFTER,
 	OPT_EXIT_ON_MATCH, OPT_HOLD, OPT_OUTPUT, OPT_ON,
 	OPT_HELP, OPT_VERSION,
 };
@@ -147,7 +147,7 @@ extern const struct opt_brief optable_briefs[];
 
 /* The rows, OPTABLE_ROWS of them (optable.c checks the number), so that
  * the parser's tables for getopt_long are arrays of a known size. */
-#define OPTABLE_ROWS	99
+#define OPTABLE_ROWS	100
 
 extern const struct opt optable[];
 

@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "entry.h"
 #include "hedgemodel.h"
+#include "learnmodel.h"
 #include "match.h"
 #include "optable.h"
 #include "optparse.h"
@@ -102,7 +103,7 @@ static int
 validate_hedging(struct parse *p)
 {
 	static const enum opt_id other[] = { OPT_FAILURE_RATE, OPT_CLIENTS,
-	    OPT_RUNS, OPT_CHART };
+	    OPT_CHART };
 	struct config *c = p->cfg;
 
 	for (size_t i = 0; i < OPTABLE_ROWS; i++)
@@ -118,9 +119,25 @@ validate_hedging(struct parse *p)
 		    "model: its timeout retries at once");
 	if (c->latency.n == 0)
 		(void)latency_parse(LATENCY_DEFAULT, &c->latency);
+	if (c->hedge.load > 0) {
+		if (c->runs == 0)
+			c->runs = LEARN_RUNS;
+		if (c->runs < 2)
+			return opt_fail(p, optable_find(0, "runs"), "must be 2 "
+			    "or more with --hedge auto: the runs learn one "
+			    "from another");
+		return 0;
+	}
+	if (p->given[OPT_RUNS - OPT_MAX])
+		return opt_fail(p, optable_find(0, "runs"), "has no part in "
+		    "the hedging model (--latency, --hedge) but with --hedge "
+		    "auto");
+	if (c->latency_after.n > 0)
+		return opt_fail(p, optable_find(0, "latency-after"), "needs "
+		    "--hedge auto: a shift is for a delay that learns");
 	if (c->hedge.delay == 0)
 		c->hedge = (struct hedge){ latency_quantile(&c->latency,
-		    0.95), HEDGE_N };
+		    0.95), HEDGE_N, 0 };
 	return 0;
 }
 
@@ -138,7 +155,8 @@ validate_simulate(struct parse *p)
 	c->given_strategy = p->strategy != NULL;
 	c->given_max_delay = p->given[OPT_MAX_DELAY - OPT_MAX];
 	c->given_max = p->given[OPT_MAX - OPT_MAX];
-	if ((c->latency.n > 0 || c->hedge.delay > 0) &&
+	if ((c->latency.n > 0 || c->latency_after.n > 0 ||
+	    c->hedge.delay > 0 || c->hedge.load > 0) &&
 	    validate_hedging(p) != 0)
 		return -1;
 	if (c->runs == 0)
@@ -284,6 +302,9 @@ validate_hedge(struct parse *p)
 	struct config *c = p->cfg;
 	char t[DURATION_BUFSZ], d[DURATION_BUFSZ];
 
+	if (c->hedge.load > 0)
+		return opt_fail(p, h, "auto: a delay learned run by run is "
+		    "retry simulate's model; a run takes DUR or DUR:N");
 	if (c->hedge.delay == 0)
 		return 0;
 	if (c->stdin_mode == STDIN_INHERIT)

@@ -124,6 +124,7 @@ struct config {
 	const char	*clients;	/* the --clients LIST, checked */
 	const char	*failure_rates;	/* --failure-rate LIST, checked */
 	struct latency	 latency;	/* --latency LIST; n 0: not given */
+	struct latency	 latency_after;	/* --latency-after LIST, or n 0 */
 	unsigned long	 runs;
 	bool		 custom;	/* a strategy or --jitter given */
 	bool		 given_strategy, given_max_delay, given_max;	/* the

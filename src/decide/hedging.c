@@ -9,6 +9,32 @@
 #include "duration.h"
 #include "hedging.h"
 
+/* auto[:LOAD]: a delay learned run by run (retry simulate's model). */
+static const char *
+auto_parse(const char *arg, struct hedge *h)
+{
+	const char *load = arg[4] == ':' ? arg + 5 : NULL;
+	char *end;
+	double pct = HEDGE_LOAD * 100;
+
+	if (arg[4] != '\0' && load == NULL)
+		return "give DUR, DUR:N, auto or auto:LOAD, as auto:5%";
+	if (load != NULL) {
+		if (load[0] < '0' || load[0] > '9' ||
+		    load[strspn(load, "0123456789.")] != (load[strcspn(load,
+		    "%")] == '%' ? '%' : '\0'))
+			return "LOAD must be a percentage over 0, up to 100, "
+			    "as 5%";
+		pct = strtod(load, &end);
+		if ((strcmp(end, "%") != 0 && *end != '\0') || !(pct > 0) ||
+		    pct > 100)
+			return "LOAD must be a percentage over 0, up to 100, "
+			    "as 5%";
+	}
+	*h = (struct hedge){ 0, HEDGE_N, pct / 100 };
+	return NULL;
+}
+
 const char *
 hedge_parse(const char *arg, struct hedge *h)
 {
@@ -19,6 +45,8 @@ hedge_parse(const char *arg, struct hedge *h)
 	char *end;
 	unsigned long n = HEDGE_N;
 
+	if (strncmp(arg, "auto", 4) == 0)
+		return auto_parse(arg, h);
 	if (len == 0 || len >= sizeof(dur))
 		return "give DUR or DUR:N, as 2s:3";
 	memcpy(dur, arg, len);
@@ -34,6 +62,7 @@ hedge_parse(const char *arg, struct hedge *h)
 	}
 	h->delay = d;
 	h->n = (unsigned)n;
+	h->load = 0;
 	return NULL;
 }
 

@@ -13,9 +13,13 @@
 #define HEDGE_N		2	/* attempts in flight, by default */
 #define HEDGE_N_MAX	16	/* at most */
 
+#define HEDGE_LOAD	0.05	/* auto's extra attempts, by default */
+
 struct hedge {
 	int64_t		 delay;		/* ns; 0: no hedging */
 	unsigned	 n;		/* attempts in flight, at most */
+	double		 load;		/* auto[:LOAD]: the share of extra
+					 * attempts, 0 to 1; 0: DUR */
 };
 
 /* Why a hedge does not start. */
@@ -27,7 +31,8 @@ enum hedge_bar {
 	HEDGE_BUDGET,	/* it would start past --budget, or at --deadline */
 };
 
-/* DUR or DUR:N into h: NULL, or why arg is wrong. */
+/* DUR, DUR:N, auto or auto:LOAD (a percentage over 0, up to 100) into
+ * h: NULL, or why arg is wrong. */
 const char	*hedge_parse(const char *arg, struct hedge *h);
 /*
  * Whether the next attempt starts as a hedge at now (ns since the run

@@ -30,7 +30,7 @@ rows_parse(void)
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct hedge h = { 0, 0 };
+		struct hedge h = { 0, 0, 0 };
 		const char *why = hedge_parse(rows[i].in, &h);
 		const bool ok = rows[i].delay == 0 ?
 		    why != NULL && h.delay == 0 : why == NULL &&
@@ -41,10 +41,39 @@ rows_parse(void)
 	}
 }
 
+/* auto[:LOAD]: no delay, the share of extra attempts. */
+static void
+rows_auto(void)
+{
+	static const struct {
+		const char	*in;
+		double		 load;	/* 0: refused */
+	} rows[] = {
+		{ "auto", 0.05 }, { "auto:5%", 0.05 }, { "auto:5", 0.05 },
+		{ "auto:12.5%", 0.125 }, { "auto:100%", 1 }, { "auto:0.5", 0.005 },
+		{ "auto:0", 0 }, { "auto:0%", 0 }, { "auto:101", 0 },
+		{ "auto:", 0 }, { "auto:x", 0 }, { "auto:5%%", 0 },
+		{ "auto:-5", 0 }, { "auto:1e1", 0 }, { "auto5", 0 },
+		{ "auto:5%x", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct hedge h = { 7, 3, 0 };
+		const char *why = hedge_parse(rows[i].in, &h);
+		const bool ok = rows[i].load == 0 ? why != NULL :
+		    why == NULL && h.delay == 0 && h.n == HEDGE_N &&
+		    h.load > rows[i].load - 1e-12 &&
+		    h.load < rows[i].load + 1e-12;
+
+		unit_row(ok, "hedging", rows[i].in, "why %s, load %g",
+		    why != NULL ? why : "none", h.load);
+	}
+}
+
 static void
 rows_next(void)
 {
-	const struct hedge h = { 100 * MS, 3 };
+	const struct hedge h = { 100 * MS, 3, 0 };
 	static const struct {
 		const char	*name;
 		int64_t		 since;
@@ -232,6 +261,7 @@ void
 unit_hedging(void)
 {
 	rows_parse();
+	rows_auto();
 	rows_next();
 	rows_share();
 	rows_words();

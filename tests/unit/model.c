@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hedgemodel.h"
+#include "learnmodel.h"
 #include "model.h"
 #include "options.h"
 #include "simlists.h"
@@ -376,6 +377,16 @@ rows_tail_refused(void)
 		{ "--hedge :2", "--hedge: ':2': " },
 		{ "--hedge 1s --clients 10", "--clients: has no part" },
 		{ "--hedge 1s --runs 10", "--runs: has no part" },
+		{ "--latency-after 1s", "--latency-after: needs --hedge auto" },
+		{ "--hedge 1s --latency-after 1s", "--latency-after: needs" },
+		{ "--hedge auto:0", "--hedge: 'auto:0': LOAD must be" },
+		{ "--hedge auto:101%", "--hedge: 'auto:101%': LOAD must be" },
+		{ "--hedge auto:5%%", "--hedge: 'auto:5%%': LOAD must be" },
+		{ "--hedge auto:0x5", "--hedge: 'auto:0x5': LOAD must be" },
+		{ "--hedge auto:", "--hedge: 'auto:': LOAD must be" },
+		{ "--hedge autox", "--hedge: 'autox': give DUR, DUR:N, auto" },
+		{ "--hedge auto --clients 10", "--clients: has no part" },
+		{ "--hedge auto --exp 1s", "--exp: has no part" },
 		{ "--hedge 1s --failure-rate 0.5", "--failure-rate: has no" },
 		{ "--latency 1s --chart", "--chart: has no part" },
 		{ "--hedge 1s --exp 1s", "--exp: has no part" },
@@ -395,9 +406,93 @@ rows_tail_refused(void)
 	}
 }
 
+static bool
+same_tail(const struct tail_result *a, const struct tail_result *b)
+{
+	for (int k = 0; k < LEARN_COUNT; k++)
+		if (a[k].p50 != b[k].p50 || a[k].p99 != b[k].p99 ||
+		    a[k].p999 != b[k].p999 || !(a[k].calls == b[k].calls))
+			return false;
+	return true;
+}
+
+/*
+ * The learning model (--hedge auto): over seeds, what the issue's goals
+ * ask of a learned hedge, which the model must meet too: p99 within 1.2x
+ * of the best fixed hedge in hindsight, extra attempts at most LOAD and
+ * one point, and a shift followed within 150 runs; none before
+ * LEARN_SAMPLES runs; the same runs from the same seed.
+ */
+static void
+rows_learn(void)
+{
+	static const struct {
+		const char	*options;
+		bool		 shift;
+	} t[] = {
+		{ "--hedge auto", false },
+		{ "--hedge auto:4% --latency 20ms,1s@4% "
+		  "--latency-after 60ms,2s@4%", true },
+		{ "--hedge auto:10% --latency 20ms,30ms@10%,2s@2% "
+		  "--latency-after 40ms,100ms@8%,3s@1%", true },
+	};
+	struct learn_result r, again;
+	struct config c;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (simulate_options(t[i].options, &c, err, sizeof(err)) != 0) {
+			unit_row(false, "learn", t[i].options, "options: %s",
+			    err);
+			options_free(&c);
+			continue;
+		}
+		for (uint64_t seed = 1; seed <= 5; seed++) {
+			const struct tail_result *a = &r.way[LEARN_AUTO],
+			    *f = &r.way[LEARN_FIXED];
+			const char *why = learn_model(&c.latency,
+			    &c.latency_after, c.hedge.load, c.runs, seed, &r);
+
+			unit_row(why == NULL && c.runs == LEARN_RUNS &&
+			    (double)a->p99 <= 1.2 * (double)f->p99 &&
+			    a->calls - 1 <= c.hedge.load + 0.01 &&
+			    f->calls - 1 <= c.hedge.load + 1e-9 &&
+			    (!t[i].shift || (r.settled >= 0 &&
+			    r.settled <= 150)), "learn", t[i].options,
+			    "seed %llu: p99 %lld against %lld fixed, calls "
+			    "%.4f, settled %ld", (unsigned long long)seed,
+			    (long long)a->p99, (long long)f->p99, a->calls,
+			    r.settled);
+		}
+		(void)learn_model(&c.latency, &c.latency_after, c.hedge.load,
+		    c.runs, 9, &r);
+		(void)learn_model(&c.latency, &c.latency_after, c.hedge.load,
+		    c.runs, 9, &again);
+		unit_row(same_tail(r.way, again.way) && r.after == again.after,
+		    "learn", "a seed's runs",
+		    "%s: not the same twice", t[i].options);
+		options_free(&c);
+	}
+	if (simulate_options("--hedge auto", &c, err, sizeof(err)) == 0) {
+		/* The delay at the middle run: learned from 20 runs, not
+		 * from 19. */
+		(void)learn_model(&c.latency, &c.latency_after, c.hedge.load,
+		    2 * LEARN_SAMPLES, 1, &r);
+		(void)learn_model(&c.latency, &c.latency_after, c.hedge.load,
+		    2 * LEARN_SAMPLES - 2, 1, &again);
+		unit_row(r.before > 0 && again.before == 0, "learn",
+		    "20 runs first", "at run 21: %lld; at run 20: %lld",
+		    (long long)r.before, (long long)again.before);
+		unit_row(learn_model(&c.latency, &c.latency_after, 0.05, 1, 1,
+		    &r) != NULL, "learn", "one run", "refused");
+	}
+	options_free(&c);
+}
+
 void
 unit_model(void)
 {
+	rows_learn();
 	rows_tail();
 	rows_tail_refused();
 	rows_exp_base();

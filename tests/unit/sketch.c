@@ -237,6 +237,48 @@ rows_index(void)
 	}
 }
 
+/* A bucket's bound is the next one's least value, above every sample of
+ * its own: a hedge at a quantile's bound starts for none of them. */
+static void
+rows_bound(void)
+{
+	static const struct {
+		int		 index;
+		int64_t		 bound;
+	} rows[] = {
+		{ -1, 1 }, { 0, 2 }, { 16, 3 }, { 79, 32 }, { 160, 1088 },
+		{ 387, 20971520 }, { 1007, INT64_MAX }, { 1008, INT64_MAX },
+	};
+	struct sketch s;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const int64_t got = sketch_bound(rows[i].index);
+
+		unit_row(got == rows[i].bound, "sketch", "bound",
+		    "bucket %d: %" PRId64 ", not %" PRId64, rows[i].index,
+		    got, rows[i].bound);
+	}
+	for (int64_t ns = 1; ns < INT64_MAX / 3; ns = ns * 3 + 1)
+		unit_row(sketch_bound(sketch_index(ns)) > ns &&
+		    sketch_value(sketch_index(ns)) < sketch_bound(
+		    sketch_index(ns)), "sketch", "bound above",
+		    "%" PRId64 ": bound %" PRId64, ns,
+		    sketch_bound(sketch_index(ns)));
+	memset(&s, 0, sizeof(s));
+	unit_row(sketch_quantile_bound(&s, 0.95) == -1, "sketch",
+	    "bound of none", "an empty sketch has no bound");
+	for (int i = 0; i < 95; i++)
+		sketch_add(&s, 20000000);
+	for (int i = 0; i < 5; i++)
+		sketch_add(&s, 2000000000);
+	unit_row(sketch_quantile_bound(&s, 0.9) == 20971520, "sketch",
+	    "bound of p90", "95 at 20ms, 5 at 2s: %" PRId64,
+	    sketch_quantile_bound(&s, 0.9));
+	unit_row(sketch_quantile_bound(&s, 0.999) ==
+	    sketch_bound(sketch_index(2000000000)), "sketch", "bound of p99.9",
+	    "95 at 20ms, 5 at 2s: %" PRId64, sketch_quantile_bound(&s, 0.999));
+}
+
 static void
 rows_text(void)
 {
@@ -304,6 +346,7 @@ rows_text(void)
 void
 unit_sketch(void)
 {
+	rows_bound();
 	rows_rule();
 	rows_quantile();
 	rows_error();

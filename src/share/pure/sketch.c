@@ -135,8 +135,10 @@ sketch_add(struct sketch *s, int64_t ns)
 	narrow(&w, s);
 }
 
-int64_t
-sketch_quantile(const struct sketch *s, double q)
+/* The bucket where the cumulative weight reaches q times the sum of the
+ * counts, or -1 for an empty sketch. */
+static int
+quantile_index(const struct sketch *s, double q)
 {
 	const unsigned n = s->n > SKETCH_BUCKETS ? SKETCH_BUCKETS : s->n;
 	double sum = 0, cum = 0;
@@ -153,7 +155,39 @@ sketch_quantile(const struct sketch *s, double q)
 	for (i = 0; i + 1 < n; i++)
 		if ((cum += s->b[i].count) >= q * sum)
 			break;
-	return sketch_value(s->b[i].index);
+	return s->b[i].index;
+}
+
+int64_t
+sketch_quantile(const struct sketch *s, double q)
+{
+	const int i = quantile_index(s, q);
+
+	return i < 0 ? -1 : sketch_value(i);
+}
+
+int64_t
+sketch_bound(int index)
+{
+	const int e = (index + 1) / 16;
+	const uint64_t low = (uint64_t)(16 + (index + 1) % 16);
+
+	/* The next bucket's least value, 2^e (16 + m) / 16, rounded up. */
+	if (index < 0)
+		return 1;
+	if (e >= 63)
+		return INT64_MAX;
+	if (e >= 4)
+		return (int64_t)(low << (e - 4));
+	return (int64_t)(((low << e) + 15) >> 4);
+}
+
+int64_t
+sketch_quantile_bound(const struct sketch *s, double q)
+{
+	const int i = quantile_index(s, q);
+
+	return i < 0 ? -1 : sketch_bound(i);
 }
 
 size_t

@@ -51,12 +51,18 @@ struct sketch {
 int		 sketch_index(int64_t ns);
 /* A bucket's value: its midpoint in ns, rounded, INT64_MAX at most. */
 int64_t		 sketch_value(int index);
+/* A bucket's bound: the least value of the next, above every sample of
+ * its own; INT64_MAX at most. */
+int64_t		 sketch_bound(int index);
 /* Decays every count, then adds a sample of ns. */
 void		 sketch_add(struct sketch *, int64_t ns);
 /* The value at quantile q (held to [0, 1]) of the counts: that of the
  * bucket where their cumulative weight reaches q times their sum; -1
  * for an empty sketch. */
 int64_t		 sketch_quantile(const struct sketch *, double q);
+/* The same bucket's bound (sketch_bound): a limit that no sample of the
+ * quantile's bucket reaches, as a hedge's delay or a timeout. */
+int64_t		 sketch_quantile_bound(const struct sketch *, double q);
 /* Writes the text, as snprintf does (its length is returned); with its
  * NUL it takes SKETCH_TEXT_MAX bytes at most. */
 size_t		 sketch_text(const struct sketch *, char *, size_t);

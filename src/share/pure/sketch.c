@@ -32,20 +32,26 @@ sketch_index(int64_t ns)
 	return (int)((bits >> 52) - 1023) * 16 + (int)((bits >> 48) & 15);
 }
 
+/* num x 2^e / 2^k, with add (below 2^k) added before the division: the
+ * value of a point of a bucket; INT64_MAX from 2^63. */
+static int64_t
+scaled(int e, uint64_t num, int k, uint64_t add)
+{
+	if (e >= 63)
+		return INT64_MAX;
+	if (e >= k)
+		return (int64_t)(num << (e - k));
+	return (int64_t)(((num << e) + add) >> k);
+}
+
 int64_t
 sketch_value(int index)
 {
-	const int e = index / 16;
-	const uint64_t mid = (uint64_t)(33 + 2 * (index % 16));
-
-	/* 2^e (1 + (m + 0.5) / 16) = 2^e (33 + 2m) / 32, below 2^(e + 1). */
+	/* 2^e (1 + (m + 0.5) / 16) = 2^e (33 + 2m) / 32, below 2^(e + 1),
+	 * rounded. */
 	if (index < 0)
 		return 1;
-	if (e >= 63)
-		return INT64_MAX;
-	if (e >= 5)
-		return (int64_t)(mid << (e - 5));
-	return (int64_t)(((mid << e) + 16) >> 5);
+	return scaled(index / 16, (uint64_t)(33 + 2 * (index % 16)), 5, 16);
 }
 
 /* The length of a bucket's pair, its space before it. */
@@ -169,17 +175,11 @@ sketch_quantile(const struct sketch *s, double q)
 int64_t
 sketch_bound(int index)
 {
-	const int e = (index + 1) / 16;
-	const uint64_t low = (uint64_t)(16 + (index + 1) % 16);
-
 	/* The next bucket's least value, 2^e (16 + m) / 16, rounded up. */
 	if (index < 0)
 		return 1;
-	if (e >= 63)
-		return INT64_MAX;
-	if (e >= 4)
-		return (int64_t)(low << (e - 4));
-	return (int64_t)(((low << e) + 15) >> 4);
+	return scaled((index + 1) / 16, (uint64_t)(16 + (index + 1) % 16), 4,
+	    15);
 }
 
 int64_t

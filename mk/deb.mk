@@ -22,7 +22,7 @@ deb: $(DIST).tar.gz
 # place of Debian's retry, which is put back after), runs the suite
 # against /usr/bin/retry, and purges it.
 check-deb:
-	@deb=$$(ls build/deb/$(DEB_SOURCE)_$(VERSION)-*.deb 2>/dev/null | \
+	@deb=$$(ls -v build/deb/$(DEB_SOURCE)_$(VERSION)-*.deb 2>/dev/null | \
 	    tail -n 1); [ -n "$$deb" ] || \
 	    { echo "make check-deb: no package in build/deb; make deb" >&2; \
 	      exit 1; }; \

@@ -35,7 +35,7 @@ release: $(DIST).tar.gz musl cross-arm64 deb
 	cp $(DIST).tar.gz $(RELEASE)/
 	cp build/musl/retry $(RELEASE)/$(DIST)-x86_64-linux-musl
 	cp build/aarch64/retry $(RELEASE)/$(DIST)-aarch64-linux-musl
-	cp $$(ls build/deb/$(DEB_SOURCE)_$(VERSION)-*.deb | tail -n 1) \
+	cp $$(ls -v build/deb/$(DEB_SOURCE)_$(VERSION)-*.deb | tail -n 1) \
 	    $(RELEASE)/
 	cd $(RELEASE) && sha256sum -- * > SHA256SUMS.tmp && \
 	    mv SHA256SUMS.tmp SHA256SUMS

@@ -664,10 +664,13 @@ static const char *
 percentile(double v, char buf[NUMBER_BUFSZ + 2])
 {
 	static const char *const th[] = { "th", "st", "nd", "rd" };
-	const long whole = (long)v;
+	const long whole = (long)(v + 0.5);
 	const long last = whole % 10;
 	char n[NUMBER_BUFSZ];
 
+	/* 100 - 57 is 43.00000000000001 in binary: a whole number. */
+	if (fabs(v - (double)whole) < 1e-9)
+		v = (double)whole;
 	number_text(v, n);
 	snprintf(buf, NUMBER_BUFSZ + 2, "%s%s", n, (double)whole != v ||
 	    (whole % 100 >= 11 && whole % 100 <= 13) || last > 3 ? "th" :

@@ -523,7 +523,7 @@ for r in json.loads(sys.argv[1]):
 
 @test "--hedge auto: bad values and other models' options exit 125; a run refuses it" {
 	local bad
-	for bad in auto: auto:0 auto:0% auto:101 auto:x auto:5%% auto:1e1 autox; do
+	for bad in auto: auto:0 auto:0% auto:5 auto:51% auto:x auto:5%% auto:1e1 autox; do
 		run -125 retry simulate --hedge "$bad"
 		assert_usage_error --hedge
 	done

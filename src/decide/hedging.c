@@ -9,27 +9,26 @@
 #include "duration.h"
 #include "hedging.h"
 
-/* auto[:LOAD]: a delay learned run by run (retry simulate's model). */
+/* auto[:LOAD%]: a delay learned run by run (retry simulate's model). */
 static const char *
 auto_parse(const char *arg, struct hedge *h)
 {
+	static const char bad[] = "LOAD must be a percentage over 0%, up to "
+	    "50%, as 5%";
 	const char *load = arg[4] == ':' ? arg + 5 : NULL;
+	size_t digits;
 	char *end;
 	double pct = HEDGE_LOAD * 100;
 
 	if (arg[4] != '\0' && load == NULL)
-		return "give DUR, DUR:N, auto or auto:LOAD, as auto:5%";
+		return "give DUR, DUR:N, auto or auto:LOAD%, as auto:5%";
 	if (load != NULL) {
-		if (load[0] < '0' || load[0] > '9' ||
-		    load[strspn(load, "0123456789.")] != (load[strcspn(load,
-		    "%")] == '%' ? '%' : '\0'))
-			return "LOAD must be a percentage over 0, up to 100, "
-			    "as 5%";
+		digits = strspn(load, "0123456789.");
+		if (digits == 0 || strcmp(load + digits, "%") != 0)
+			return bad;
 		pct = strtod(load, &end);
-		if ((strcmp(end, "%") != 0 && *end != '\0') || !(pct > 0) ||
-		    pct > 100)
-			return "LOAD must be a percentage over 0, up to 100, "
-			    "as 5%";
+		if (end != load + digits || !(pct >= 0.01) || pct > 50)
+			return bad;
 	}
 	*h = (struct hedge){ 0, HEDGE_N, pct / 100 };
 	return NULL;

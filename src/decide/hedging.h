@@ -31,8 +31,8 @@ enum hedge_bar {
 	HEDGE_BUDGET,	/* it would start past --budget, or at --deadline */
 };
 
-/* DUR, DUR:N, auto or auto:LOAD (a percentage over 0, up to 100) into
- * h: NULL, or why arg is wrong. */
+/* DUR, DUR:N, auto or auto:LOAD% (from 0.01% to 50%) into h: NULL, or
+ * why arg is wrong. */
 const char	*hedge_parse(const char *arg, struct hedge *h);
 /*
  * Whether the next attempt starts as a hedge at now (ns since the run

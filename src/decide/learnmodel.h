@@ -3,12 +3,14 @@
  * after another, each attempt's latency drawn from a --latency LIST, the
  * list of --latency-after from the middle run on.  Each run keeps its
  * first attempt's time in a latency sketch (sketch.h, by its store's
- * rule: parse, add, text): how long it took, or how long it had run when
- * a hedge's success ended it.  Once the sketch holds LEARN_SAMPLES, a run
- * hedges at the bound of its (1 - LOAD) quantile, if a token bucket lets
- * it: each run adds LOAD tokens, up to LOAD x LEARN_WINDOW (at least 1),
- * and a hedge takes one, so that over a window no more than LOAD extra
- * attempts start, as Finagle's BackupRequestFilter holds them.
+ * rule: parse, add, text): how long it took, or, when a hedge's success
+ * ended it, the hedge's delay, which it ran past.  Once the sketch holds
+ * LEARN_SAMPLES, a run hedges at the bound of its (1 - LOAD) quantile, if
+ * a token bucket lets it: each run adds LOAD tokens, up to LOAD x
+ * LEARN_WINDOW (at least 1), and a hedge takes one, so that in the long
+ * run no more than LOAD extra attempts start a run, and a burst spends at
+ * most a full bucket beyond that, as Finagle's BackupRequestFilter holds
+ * them.
  *
  * Beside it, on the same draws: no hedge, and the best fixed hedge in
  * hindsight, the delay among the lists' latencies with the least 99th

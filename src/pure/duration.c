@@ -10,6 +10,15 @@
 #include "duration.h"
 #include "httpdate.h"
 
+/* Dekker's product below is exact only if each operation is rounded on
+ * its own: no multiply-add contracted into an FMA, whatever CFLAGS say
+ * (-std=gnu11, -ffp-contract=fast, -march with FMA). */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 __extension__ typedef __int128 wide;	/* fraction x unit: up to 2^107 */
 __extension__ typedef unsigned __int128 uwide;
 
@@ -68,7 +77,8 @@ sat_mul(int64_t a, int64_t b)
 
 /* |a| x |f| in 2^-32ths, truncated: f = m x 2^e, and the product of a
  * significand and |a| takes at most 116 bits.  Sets *over when it is
- * 2^63 or more, in whole numbers. */
+ * 2^64 or more, in whole numbers: below, a sum with a negative lo may
+ * still come back under 2^63. */
 static uwide
 fixed_product(int64_t a, double f, bool *over)
 {
@@ -96,7 +106,7 @@ fixed_product(int64_t a, double f, bool *over)
 	len = (uint64_t)(p >> 64) != 0 ?
 	    128 - __builtin_clzll((uint64_t)(p >> 64)) :
 	    64 - __builtin_clzll((uint64_t)p);
-	if (len + sh > 63 + 32) {
+	if (len + sh > 64 + 32) {
 		*over = true;
 		return 0;
 	}

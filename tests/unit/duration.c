@@ -258,6 +258,11 @@ static const struct power {
 } powers[] = {
 	{ INT64_C(288000000000), 0x1.04284167a95c8p+2, 5, INT64_C(319648202974720) },
 	{ INT64_C(883000000000), 0x1.1749949e8815ep+2, 4, INT64_C(320218433790969) },
+	/* Dekker's split goes wrong where an FMA is contracted in. */
+	{ 1, 0x1.6a09e667f3bc9p+31, 2, INT64_C(9223372036854765484) },
+	/* Just below 2^63 with a negative low part: not saturated. */
+	{ INT64_C(3640385294039762432), 0x1.344f82bcabbd0p+0, 5,
+	  INT64_C(9223372036854775346) },
 	{ 1, 0x1.0000000000000p+1, 62, INT64_C(4611686018427387904) },
 	{ 1, 0x1.0000000000000p+1, 63, INT64_MAX },
 	{ 3, 0x1.8000000000000p+1, 39, INT64_MAX },

@@ -380,7 +380,7 @@ rows_tail_refused(void)
 		{ "--latency-after 1s", "--latency-after: needs --hedge auto" },
 		{ "--hedge 1s --latency-after 1s", "--latency-after: needs" },
 		{ "--hedge auto:0", "--hedge: 'auto:0': LOAD must be" },
-		{ "--hedge auto:101%", "--hedge: 'auto:101%': LOAD must be" },
+		{ "--hedge auto:51%", "--hedge: 'auto:51%': LOAD must be" },
 		{ "--hedge auto:5%%", "--hedge: 'auto:5%%': LOAD must be" },
 		{ "--hedge auto:0x5", "--hedge: 'auto:0x5': LOAD must be" },
 		{ "--hedge auto:", "--hedge: 'auto:': LOAD must be" },

@@ -156,12 +156,6 @@ clamp(const struct backoff *b, int64_t d)
 	return d;
 }
 
-static int64_t
-scale(int64_t d, double f)
-{
-	return sat_scale(d, f);
-}
-
 /* Jitter on the capped delay; the caller clamps the result again. */
 static int64_t
 jitter(const struct jitter *j, struct rng *rng, int64_t d)
@@ -174,10 +168,10 @@ jitter(const struct jitter *j, struct rng *rng, int64_t d)
 	case J_EQUAL:
 		return d / 2 + rng_range(rng, 0, d - d / 2);
 	case J_SCATTERED:
-		return rng_range(rng, scale(d, 1 - j->ratio),
-		    scale(d, 1 + j->ratio));
+		return rng_range(rng, sat_scale(d, 1 - j->ratio),
+		    sat_scale(d, 1 + j->ratio));
 	case J_DOWN:
-		return rng_range(rng, scale(d, 1 - j->ratio), d);
+		return rng_range(rng, sat_scale(d, 1 - j->ratio), d);
 	case J_ADD:
 		return sat_add(d, rng_range(rng, 0, j->add));
 	}
@@ -190,13 +184,13 @@ jitter_lo(const struct jitter *j, int64_t d)
 {
 	return j->mode == J_FULL ? 0 : j->mode == J_EQUAL ? d / 2 :
 	    j->mode == J_SCATTERED || j->mode == J_DOWN ?
-	    scale(d, 1 - j->ratio) : d;
+	    sat_scale(d, 1 - j->ratio) : d;
 }
 
 static int64_t
 jitter_hi(const struct jitter *j, int64_t d)
 {
-	return j->mode == J_SCATTERED ? scale(d, 1 + j->ratio) :
+	return j->mode == J_SCATTERED ? sat_scale(d, 1 + j->ratio) :
 	    j->mode == J_ADD ? sat_add(d, j->add) : d;
 }
 

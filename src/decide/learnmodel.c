@@ -79,7 +79,7 @@ fixed(const int64_t *l1, const int64_t *l2, size_t n, int64_t d, int64_t *t)
 }
 
 /* The lists' latency with the least p99 at no more than load extra
- * attempts a run. */
+ * attempts a run; out starts as the runs without a hedge. */
 static int64_t
 best_fixed(const struct latency *a, const struct latency *b,
     const int64_t *l1, const int64_t *l2, size_t n, double load, int64_t *t,
@@ -88,7 +88,6 @@ best_fixed(const struct latency *a, const struct latency *b,
 	const struct latency *lists[] = { a, b };
 	int64_t best = 0;
 
-	*out = fixed(l1, l2, n, 0, t);
 	for (size_t j = 0; j < 2; j++)
 		for (size_t k = 0; k < lists[j]->n; k++) {
 			const int64_t d = lists[j]->at[k];
@@ -174,6 +173,7 @@ learn_model(const struct latency *before, const struct latency *after,
 	}
 	r->target = latency_quantile(then, 1 - load);
 	r->way[LEARN_NONE] = fixed(l1, l2, runs, 0, t);
+	r->way[LEARN_FIXED] = r->way[LEARN_NONE];
 	r->fixed = best_fixed(before, then, l1, l2, runs, load, t,
 	    &r->way[LEARN_FIXED]);
 	learned(l1, l2, runs, load, t, r);

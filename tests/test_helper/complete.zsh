@@ -30,7 +30,8 @@ zpty -w z "compadd() {
   (( \$#__m )) && print -rl -- \$__m >> $out
   builtin compadd \"\$@\"
 }"
-zpty -w z "done-widget() { print -r -- --end-- >> $out; BUFFER=''; CURSOR=0 }"
+# A ^X on an empty line marks nothing: only a line typed ends a line.
+zpty -w z "done-widget() { [[ -n \$BUFFER ]] || return 0; print -r -- --end-- >> $out; BUFFER=''; CURSOR=0 }"
 zpty -w z 'zle -N done-widget; bindkey "^X" done-widget'
 n=0
 for line in "$@"; do

@@ -30,7 +30,8 @@ complete_lines() {
 	}
 	ends=$(grep -c -- '^--end--$' "$BATS_TEST_TMPDIR/offers")
 	[ "$ends" -eq $# ] || {
-		echo "$shell completed $ends of $# lines"
+		echo "$shell completed $ends of $# lines:"
+		cat "$BATS_TEST_TMPDIR/offers"
 		return 1
 	}
 	# Each line's offers in a file of its own, offers.N: read once, not

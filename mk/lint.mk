@@ -28,9 +28,10 @@ lint: build/gen/share_lua.h build/gen/sketch_lua.h
 	    fuzz/run tests/distcheck tests/package/build-deb \
 	    tests/package/check-installed tests/package/check-release \
 	    mk/static/hot-symbols \
-	    tests/test_helper/*.bash tests/arm64/plans .ci/run
+	    tests/test_helper/*.bash tests/arm64/plans .ci/run \
+	    bench/run bench/syscalls
 	shellcheck -s sh tests/bin/* .ci/deps mk/configure mk/layers \
-	    mk/names
+	    mk/names bench/deps
 
 # clang-format (.clang-format: style(9), tabs) over the lines changed
 # since FORMAT_BASE (HEAD: what is not committed yet), not over whole

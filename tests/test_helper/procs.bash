@@ -51,15 +51,30 @@ state_of() {
 	printf '%s\n' "${f[2]}"
 }
 
+# The state of process $1 as a job sees it: T also for a parent that
+# waits in vfork (state D, as dash waits for each command it starts) for
+# a child that is stopped, since it cannot go on before that child does.
+job_state_of() {
+	local st c kids=()
+	st=$(state_of "$1")
+	if [ "$st" = D ]; then
+		read -ra kids <"/proc/$1/task/$1/children" 2>/dev/null
+		for c in "${kids[@]}"; do
+			[ "$(state_of "$c")" != T ] || st=T
+		done
+	fi
+	printf '%s\n' "$st"
+}
+
 # Whether every process given but the first word is in state $1 (T:
-# stopped) or, with !T, none is.
+# stopped, as job_state_of says) or, with !T, none is.
 in_state() {
 	local want=$1 p
 	shift
 	for p in "$@"; do
 		case $want in
-		!*) [ "$(state_of "$p")" != "${want#!}" ] || return 1 ;;
-		*) [ "$(state_of "$p")" = "$want" ] || return 1 ;;
+		!*) [ "$(job_state_of "$p")" != "${want#!}" ] || return 1 ;;
+		*) [ "$(job_state_of "$p")" = "$want" ] || return 1 ;;
 		esac
 	done
 }
@@ -71,7 +86,7 @@ wait_state() {
 	shift
 	poll_until 10 in_state "$want" "$@" 2>/dev/null && return
 	for p in "$@"; do
-		echo "$p: $(state_of "$p")" >&2
+		echo "$p: $(job_state_of "$p")" >&2
 	done
 	fail "not all in state $want: $*"
 }

@@ -23,6 +23,7 @@
 #include "report.h"
 #include "shared.h"
 #include "sharecmd.h"
+#include "sketch.h"
 
 /* The command's waits for the store, all together, in --share-timeout,
  * past the connection's bound. */
@@ -66,8 +67,54 @@ stamp(int64_t ns, char *buf, size_t sz)
 	return buf;
 }
 
+/* The quantiles that `retry share status` shows of a history. */
+static const struct {
+	const char	*name;
+	double		 q;
+} shown_q[] = { { "p50", 0.5 }, { "p95", 0.95 }, { "p99", 0.99 } };
+
+/* A history's row: its samples and quantiles, or nothing without one. */
 static void
-print_table(const char *name, int w, const struct share_state *s)
+history_row(const char *name, int w, const char *history)
+{
+	struct sketch k;
+	char v[128], d[DURATION_BUFSZ];
+	size_t len;
+
+	if (!sketch_parse(history, &k) || k.samples == 0)
+		return;
+	len = (size_t)snprintf(v, sizeof(v), "%" PRIu64 " run%s:", k.samples,
+	    k.samples == 1 ? "" : "s");
+	for (size_t i = 0; i < sizeof(shown_q) / sizeof(shown_q[0]) &&
+	    len < sizeof(v); i++)
+		len += (size_t)snprintf(v + len, sizeof(v) - len, "%s %s %s",
+		    i > 0 ? "," : "", shown_q[i].name, duration_format(
+		    duration_round(sketch_quantile(&k, shown_q[i].q)), d,
+		    sizeof(d)));
+	printf("%-*s  latency     %s\n", w, name, v);
+}
+
+/* The same in JSON: "latency":{"samples":N,"p50":S,...} in seconds, or
+ * null. */
+static void
+history_json(const char *history)
+{
+	struct sketch k;
+
+	if (!sketch_parse(history, &k) || k.samples == 0) {
+		printf(",\"latency\":null");
+		return;
+	}
+	printf(",\"latency\":{\"samples\":%" PRIu64, k.samples);
+	for (size_t i = 0; i < sizeof(shown_q) / sizeof(shown_q[0]); i++)
+		printf(",\"%s\":%.9g", shown_q[i].name,
+		    (double)sketch_quantile(&k, shown_q[i].q) / 1e9);
+	printf("}");
+}
+
+static void
+print_table(const char *name, int w, const struct share_state *s,
+    const char *history)
 {
 	static bool headed;
 	char v[64], a[32], b[32], t[NUMBER_BUFSZ];
@@ -94,6 +141,7 @@ print_table(const char *name, int w, const struct share_state *s)
 	printf("%-*s  not-before  %-41s %s\n", w, name,
 	    stamp(s->not_before, b, sizeof(b)),
 	    stamp(s->changed[PART_NOT_BEFORE], a, sizeof(a)));
+	history_row(name, w, history);
 }
 
 /* A time for JSON: a string, or null. */
@@ -109,7 +157,8 @@ json_time(const char *key, int64_t ns)
 }
 
 static void
-print_json(const char *name, const struct share_state *s)
+print_json(const char *name, const struct share_state *s,
+    const char *history)
 {
 	char t[NUMBER_BUFSZ];
 
@@ -126,6 +175,7 @@ print_json(const char *name, const struct share_state *s)
 	json_time("breaker_changed", s->changed[PART_BREAKER]);
 	json_time("not_before", s->not_before);
 	json_time("not_before_changed", s->changed[PART_NOT_BEFORE]);
+	history_json(history);
 	puts("}");
 }
 
@@ -137,13 +187,14 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
     int w, size_t *shown)
 {
 	struct share_state s, now_s;
-	char why[1024];
+	char why[1024], history[SKETCH_TEXT_MAX];
 	const int64_t now = wall_ns();
 	int rc;
 
 	if (reset)
 		rc = shared_reset(sh, name, why, sizeof(why));
-	else if ((rc = shared_read(sh, name, &s, why, sizeof(why))) == 0) {
+	else if ((rc = shared_read(sh, name, &s, history, why,
+	    sizeof(why))) == 0) {
 		/* A window old: as good as gone, as Redis has dropped it.
 		 * Else the tokens as a run would find them now: what was
 		 * left, and what came back since (share.c's rule, which
@@ -160,9 +211,9 @@ one(struct shared *sh, const char *name, bool reset, bool listed, bool json,
 		return listed ? 0 : 1;
 	}
 	if (!reset && rc == 0 && json)
-		print_json(name, &s);
+		print_json(name, &s, history);
 	else if (!reset && rc == 0)
-		print_table(name, w, &s);
+		print_table(name, w, &s, history);
 	if (rc == 0 && !reset)
 		(*shown)++;
 	if (rc == -1)

@@ -437,7 +437,7 @@ dry_run_shared(const struct config *c)
 			return;
 		}
 	} else {
-		got = shared_read(&sh, c->share, &st, why, sizeof(why));
+		got = shared_read(&sh, c->share, &st, NULL, why, sizeof(why));
 		shared_close(&sh);
 		if (got == -1) {
 			printf("shared %s: %s\n", c->share,

@@ -440,7 +440,7 @@ deploy-api  failures    7                                         2026-11-24T05:
 deploy-api  breaker     open until 2030-03-17T17:46:40.000Z       2026-11-24T05:59:50.000Z
 deploy-api  not-before  -                                         2023-11-14T22:13:20.000Z"
 	run -0 "$RETRY" share status --log-format json deploy-api
-	assert_output '{"name":"deploy-api","tokens":10,"tokens_changed":"2026-11-24T05:59:50.123Z","failures":7,"failures_changed":"2026-11-24T05:59:50.123Z","breaker":"open","open_until":"2030-03-17T17:46:40.000Z","probe_until":null,"breaker_changed":"2026-11-24T05:59:50.000Z","not_before":null,"not_before_changed":"2023-11-14T22:13:20.000Z"}'
+	assert_output '{"name":"deploy-api","tokens":10,"tokens_changed":"2026-11-24T05:59:50.123Z","failures":7,"failures_changed":"2026-11-24T05:59:50.123Z","breaker":"open","open_until":"2030-03-17T17:46:40.000Z","probe_until":null,"breaker_changed":"2026-11-24T05:59:50.000Z","not_before":null,"not_before_changed":"2023-11-14T22:13:20.000Z","latency":null}'
 	run -0 "$RETRY" share reset deploy-api
 	assert_output ""
 	run -1 "$RETRY" share status deploy-api
@@ -451,6 +451,30 @@ deploy-api  not-before  -                                         2023-11-14T22:
 	assert_output --partial "give status [NAME]... or reset NAME..."
 	run -125 "$RETRY" share reset
 	run -125 "$RETRY" share status 'bad/name'
+}
+
+@test "share: each success adds its duration to the name's history, which status shows and reset forgets" {
+	local i p50 p99
+	for i in 1 2 3; do
+		run -0 "$RETRY" --share lat -- sleep 0.2
+	done
+	# A failure's duration is no latency of the command's.
+	run -1 "$RETRY" --share lat -n 2 --fixed 1ms -- sh -c 'sleep 1; exit 1'
+	run -0 "$RETRY" share status lat
+	assert_line --regexp '^lat +latency +3 runs: p50 [0-9.]+[num]?s, p95 [0-9.]+[num]?s, p99 [0-9.]+[num]?s$'
+	run -0 "$RETRY" share status --log-format json lat
+	assert_output --regexp '"latency":\{"samples":3,"p50":[0-9.e-]+,"p95":[0-9.e-]+,"p99":[0-9.e-]+\}\}$'
+	p50=$(jq .latency.p50 <<<"$output")
+	p99=$(jq .latency.p99 <<<"$output")
+	# Each took at least 0.2s; the sketch's buckets are within 1/32 of it.
+	jq -en --argjson a "$p50" --argjson b "$p99" \
+	    '$a >= 0.2 * 31 / 32 and $a <= $b and $b < 1'
+	# The state's record is as long as before: the history follows it.
+	[ "$(stat -c %s "$STORE/lat")" -eq 896 ]
+	run -0 "$RETRY" share reset lat
+	run -0 "$RETRY" --share lat -- true
+	run -0 "$RETRY" share status lat
+	assert_line --regexp '^lat +latency +1 run: '
 }
 
 @test "share: --dry-run says what the shared state would do now" {

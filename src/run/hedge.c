@@ -181,7 +181,7 @@ shared_failed(const struct hedge_run *h)
 
 	if (h->sh == NULL || !h->sh->on)
 		return;
-	(void)shared_record(h->sh, false, false, -1, &a, &tokens);
+	(void)shared_record(h->sh, false, false, -1, -1, &a, &tokens);
 	report_news(h->rep, h->sh, NULL);
 }
 

@@ -268,7 +268,8 @@ record_result(struct run *run, const struct observed *o, struct next x)
 	enum shared_said got;
 
 	got = shared_record(run->sh, success, x.what == NEXT_SLEEP &&
-	    !success, x.others, &a, &run->tokens);
+	    !success, x.others, success ? o->end - o->start : -1, &a,
+	    &run->tokens);
 	report_news(run->rep, run->sh, NULL);
 	if (got == SHARED_ANSWERED) {
 		if (a.opened || a.closed) {

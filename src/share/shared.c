@@ -131,6 +131,7 @@ struct decision {
 	bool		 success;
 	bool		 retry;
 	int64_t		 asked;
+	int64_t		 took;		/* a success's duration (ns), or -1 */
 	struct share_answer a;
 };
 
@@ -149,7 +150,7 @@ struct store_ops {
 	int	(*list)(struct shared *, char ***, size_t *,
 		    void (*)(void *, const char *), void *, char *err, size_t);
 	int	(*read)(struct shared *, const char *name,
-		    struct share_state *, char *err, size_t);
+		    struct share_state *, char *history, char *err, size_t);
 	int	(*reset)(struct shared *, const char *name, char *err, size_t);
 	void	(*locate)(const struct shared *, const char *name, char *,
 		    size_t);
@@ -278,10 +279,16 @@ close_file(struct shared *sh)
 static int
 decide_file(struct shared *sh, struct decision *d, char *err, size_t errsz)
 {
+	struct store_history h = { .add = d->op == SHARE_RECORD &&
+	    d->success ? d->took : -1 };
+	int rc;
+
 	sh->file.by = lock_by(sh, d);
 	sh->file.ending = d->op == SHARE_LEAVE;
-	return store_update(&sh->file, sh->rules, wall_ns(), apply_decision,
-	    d, true, &d->a.corrupt, err, errsz);
+	if ((rc = store_update(&sh->file, sh->rules, wall_ns(), apply_decision,
+	    d, true, &h, &d->a.corrupt, err, errsz)) == 0)
+		memcpy(sh->history, h.text, sizeof(sh->history));
+	return rc;
 }
 
 static int
@@ -297,15 +304,18 @@ list_file(struct shared *sh, char ***names, size_t *n,
 
 static int
 read_file(struct shared *sh, const char *name, struct share_state *s,
-    char *err, size_t errsz)
+    char *history, char *err, size_t errsz)
 {
+	struct store_history h = { .add = -1 };
 	int rc;
 
 	if (store_name(&sh->file, name, false, err, errsz) == -1)
 		return errno == ENOENT ? 1 : -1;
 	sh->file.by = lock_by(sh, &(struct decision){ .op = SHARE_LEAVE });
-	rc = store_read(&sh->file, s, err, errsz);
+	rc = store_read(&sh->file, s, &h, err, errsz);
 	store_unname(&sh->file);
+	if (history != NULL)
+		memcpy(history, h.text, sizeof(h.text));
 	return rc;
 }
 
@@ -361,8 +371,10 @@ list_redis(struct shared *sh, char ***names, size_t *n,
 
 static int
 read_redis(struct shared *sh, const char *name, struct share_state *s,
-    char *err, size_t errsz)
+    char *history, char *err, size_t errsz)
 {
+	if (history != NULL)
+		history[0] = '\0';
 	return redis_read(&sh->redis, name, s, err, errsz);
 }
 
@@ -566,10 +578,11 @@ shared_gate(struct shared *sh, struct gate_answer *g)
 
 enum shared_said
 shared_record(struct shared *sh, bool success, bool retry, int64_t asked,
-    struct record_answer *a, double *tokens)
+    int64_t took, struct record_answer *a, double *tokens)
 {
 	struct decision d = { .op = SHARE_RECORD, .sh = sh,
-	    .success = success, .retry = retry, .asked = asked };
+	    .success = success, .retry = retry, .asked = asked,
+	    .took = took };
 	enum shared_said said;
 
 	if (!sh->on)
@@ -615,9 +628,9 @@ shared_names(struct shared *sh, char ***names, size_t *n,
 
 int
 shared_read(struct shared *sh, const char *name, struct share_state *s,
-    char *err, size_t errsz)
+    char *history, char *err, size_t errsz)
 {
-	return sh->ops->read(sh, name, s, err, errsz);
+	return sh->ops->read(sh, name, s, history, err, errsz);
 }
 
 int

@@ -20,6 +20,7 @@
 #include "redisconn.h"
 #include "config.h"
 #include "share.h"
+#include "sketch.h"
 #include "store.h"
 #include "storeurl.h"
 
@@ -72,6 +73,9 @@ struct shared {
 	int64_t		 until;		/* `retry share` ends its waits then
 					 * (CLOCK_MONOTONIC ns), or -1 */
 	const char	*until_what;	/* and how that is said */
+	/* The name's latency history (sketch.h) as the last decision read
+	 * it: "" when there is none. */
+	char		 history[SKETCH_TEXT_MAX];
 };
 
 /* What a decision came to. */
@@ -99,9 +103,11 @@ void		 shared_close(struct shared *);
 enum shared_said shared_gate(struct shared *, struct gate_answer *);
 /* After an attempt, which the run would follow with a retry (retry) if the
  * budget lets it; asked: ns from now that its output asked the others to
- * wait, or -1.  tokens: what is left after it. */
+ * wait, or -1; took: a success's duration (ns), added to the name's
+ * history, or -1.  tokens: what is left after it. */
 enum shared_said shared_record(struct shared *, bool success, bool retry,
-		    int64_t asked, struct record_answer *, double *tokens);
+		    int64_t asked, int64_t took, struct record_answer *,
+		    double *tokens);
 /* Before an attempt beside one in flight (--hedge): a retry's token
  * taken (a->retry) if the budget has one, no failure counted. */
 enum shared_said shared_hedge(struct shared *, struct record_answer *,
@@ -112,12 +118,13 @@ void		 shared_leave(struct shared *);
 /* For `retry share` and --dry-run: the names with a state, sorted (the
  * caller frees them; a master of a cluster that cannot be reached is told
  * to fault, with arg and why, and the others' names are listed); a
- * name's state (1: none yet); a fresh start.  -1 with why in err. */
+ * name's state (1: none yet) and its latency history (history, or NULL:
+ * SKETCH_TEXT_MAX bytes, "" when none); a fresh start.  -1 with why in err. */
 int		 shared_names(struct shared *, char ***, size_t *,
 		    void (*fault)(void *, const char *why), void *arg,
 		    char *err, size_t);
 int		 shared_read(struct shared *, const char *name,
-		    struct share_state *, char *err, size_t);
+		    struct share_state *, char *history, char *err, size_t);
 int		 shared_reset(struct shared *, const char *name, char *err,
 		    size_t);
 /* A run's: no attempt starts past --budget (budget, ns after t0, or -1)

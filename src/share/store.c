@@ -196,10 +196,54 @@ record_text(const char *buf, size_t n)
 	return strnlen(buf, n);
 }
 
+/*
+ * The history is the second record, of HISTORY_RECORD bytes at offset
+ * STORE_RECORD: its text, then NULs, written whole in one pwrite as the
+ * state is.  A file with a history and no state yet has NULs where the
+ * state goes, which read as none.
+ */
+#define HISTORY_RECORD	SKETCH_TEXT_MAX
+
+/* Reads the history into h: "" when there is none or it is not one (a
+ * record without its NUL, or a text that sketch_parse refuses). */
+static int
+history_read(const struct store *s, struct store_history *h, char *err,
+    size_t errsz)
+{
+	struct sketch k;
+	ssize_t n;
+	_Static_assert(sizeof(h->text) == HISTORY_RECORD, "read whole");
+
+	if ((n = pread(s->fd, h->text, sizeof(h->text), STORE_RECORD)) == -1)
+		return failed_file(s, err, errsz, "cannot read it");
+	if (strnlen(h->text, (size_t)n) == (size_t)n ||
+	    !sketch_parse(h->text, &k))
+		h->text[0] = '\0';
+	return 0;
+}
+
+/* Adds h->add to the history read into h, and writes it back. */
+static int
+history_write(const struct store *s, struct store_history *h, char *err,
+    size_t errsz)
+{
+	char buf[HISTORY_RECORD];
+	size_t len;
+
+	(void)sketch_update(h->text, h->add, h->text, sizeof(h->text));
+	len = strnlen(h->text, sizeof(h->text));
+	memcpy(buf, h->text, len);
+	memset(buf + len, '\0', sizeof(buf) - len);
+	if (pwrite(s->fd, buf, sizeof(buf), STORE_RECORD) !=
+	    (ssize_t)sizeof(buf))
+		return failed_file(s, err, errsz, "cannot write it");
+	return 0;
+}
+
 int
 store_update(struct store *s, const struct share_rules *r, int64_t now,
-    store_fn fn, void *arg, bool write, bool *corrupt, char *err,
-    size_t errsz)
+    store_fn fn, void *arg, bool write, struct store_history *h,
+    bool *corrupt, char *err, size_t errsz)
 {
 	struct share_state st;
 	char buf[SHARE_TEXT_MAX + 1];
@@ -215,7 +259,9 @@ store_update(struct store *s, const struct share_rules *r, int64_t now,
 		rc = failed_file(s, err, errsz, "cannot read it");
 		goto out;
 	}
-	if (n == 0)
+	if (h != NULL && (rc = history_read(s, h, err, errsz)) == -1)
+		goto out;
+	if (n == 0 || record_text(buf, (size_t)n) == 0)
 		share_fresh(&st, r, now);
 	else if (share_parse(buf, record_text(buf, (size_t)n), &st) != NULL) {
 		*corrupt = true;
@@ -239,7 +285,8 @@ store_update(struct store *s, const struct share_rules *r, int64_t now,
 		 * (or, if even this fails, finds it corrupt and does). */
 		if (ftruncate(s->fd, 0) == -1)
 			rc = -1;
-	}
+	} else if (h != NULL && h->add >= 0)
+		rc = history_write(s, h, err, errsz);
 out:
 	unlock(s);
 	return rc;
@@ -307,7 +354,8 @@ store_reset(struct store *s, char *err, size_t errsz)
 }
 
 int
-store_read(struct store *s, struct share_state *st, char *err, size_t errsz)
+store_read(struct store *s, struct share_state *st, struct store_history *h,
+    char *err, size_t errsz)
 {
 	char buf[SHARE_TEXT_MAX + 1];
 	const char *why;
@@ -318,7 +366,9 @@ store_read(struct store *s, struct share_state *st, char *err, size_t errsz)
 		return -1;
 	if ((n = pread(s->fd, buf, sizeof(buf), 0)) == -1)
 		rc = failed_file(s, err, errsz, "cannot read it");
-	else if (n == 0)
+	else if (h != NULL && history_read(s, h, err, errsz) == -1)
+		rc = -1;
+	else if (n == 0 || record_text(buf, (size_t)n) == 0)
 		rc = 1;
 	else if ((why = share_parse(buf, record_text(buf, (size_t)n), st)) !=
 	    NULL) {

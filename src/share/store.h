@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "share.h"
+#include "sketch.h"
 
 struct store {
 	int		 dirfd;
@@ -26,6 +27,14 @@ struct store {
 					 * not end the wait */
 	char		 dir[PATH_MAX];
 	char		 name[SHARE_NAME_MAX + 1];
+};
+
+/* A name's latency history (sketch.h), kept beside its state in a record
+ * of its own: read by every update and read, and changed by an update
+ * that adds a sample. */
+struct store_history {
+	int64_t		 add;		/* the sample to add (ns), or -1 */
+	char		 text[SKETCH_TEXT_MAX];	/* "" when none yet */
 };
 
 /* What a change of the state does at now: reads and changes it, pure. */
@@ -44,22 +53,25 @@ int		 store_name(struct store *, const char *name, bool create,
 /*
  * Reads the name's state (fresh by rules at now when the file is new or
  * corrupt: *corrupt then says which), lets fn change it, and writes it
- * back, under the lock; write false only reads.  -1 with why in err when
- * the store cannot be used now.
+ * back, under the lock; write false only reads.  The history h (or NULL)
+ * is read in the same update, and with write and h->add >= 0 has the
+ * sample added and is written back with the state.  -1 with why in err
+ * when the store cannot be used now.
  */
 int		 store_update(struct store *, const struct share_rules *,
-		    int64_t now, store_fn, void *, bool write, bool *corrupt,
-		    char *err, size_t);
+		    int64_t now, store_fn, void *, bool write,
+		    struct store_history *h, bool *corrupt, char *err, size_t);
 /* The names in the directory, sorted; the caller frees the array and the
  * names.  -1 with errno. */
 int		 store_names(const struct store *, char ***, size_t *);
-/* Empties the name's file under the lock: the next run starts afresh.
- * -1 with why in err. */
+/* Empties the name's file under the lock: the next run starts afresh,
+ * its history forgotten too.  -1 with why in err. */
 int		 store_reset(struct store *, char *err, size_t);
-/* Reads the name's state without a change; 1 when there is none yet, -1
- * with why in err (a corrupt state is one). */
-int		 store_read(struct store *, struct share_state *, char *err,
-		    size_t);
+/* Reads the name's state and its history (h, or NULL) without a change;
+ * 1 when there is no state yet, -1 with why in err (a corrupt state is
+ * one; a corrupt history reads as none). */
+int		 store_read(struct store *, struct share_state *,
+		    struct store_history *h, char *err, size_t);
 /* Closes the name's file, keeping the directory. */
 void		 store_unname(struct store *);
 void		 store_close(struct store *);
